@@ -1,0 +1,3 @@
+//! `tengen`: the command line of the Tengen Go server.
+
+fn main() {}

@@ -1,0 +1,111 @@
+//! Light random playouts: the benchmark of the board and the raw material of Monte Carlo search.
+//!
+//! A light playout picks uniformly among the legal moves that do not fill one of the mover's own
+//! one-point eyes, and passes when there are none; two passes in a row end it. Only the simple
+//! ko point is respected (superko is too dear for playouts and rarely matters in them), and a
+//! move cap of three times the board's area stops the rare cycle.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::point::Point;
+
+/// A small, fast, seeded generator (wyrand). The rules crate has no randomness of its own:
+/// callers create this with a seed they chose.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator started from `seed`; the same seed gives the same sequence.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
+        let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xE703_7ED1_A0B4_28DB) as u128);
+        (t >> 64) as u64 ^ t as u64
+    }
+
+    /// A uniform number in `0..n` (`n > 0`).
+    #[inline]
+    pub fn below(&mut self, n: u32) -> u32 {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
+    }
+}
+
+/// Picks a light-policy move for `c` and plays it. Returns the point, or `None` for a pass.
+#[inline]
+pub fn play_random_move(board: &mut Board, c: Color, rng: &mut Rng) -> Option<Point> {
+    let mut n = board.empty_count();
+    while n > 0 {
+        let i = rng.below(n as u32) as usize;
+        let p = Point(board.empty_points()[i]);
+        if !board.is_eye(p, c) && board.is_legal_simple(p, c) {
+            board.play(p, c);
+            return Some(p);
+        }
+        // Move the rejected candidate past the end of the range still to be tried.
+        n -= 1;
+        board.swap_empty(i, n);
+    }
+    board.pass();
+    None
+}
+
+/// Plays a light playout to two passes (or the move cap) with `to_move` first. Returns the
+/// number of plies played, passes included.
+pub fn playout(board: &mut Board, mut to_move: Color, rng: &mut Rng) -> u32 {
+    let cap = 3 * board.size() as u32 * board.size() as u32;
+    let mut passes = 0;
+    let mut plies = 0;
+    while passes < 2 && plies < cap {
+        match play_random_move(board, to_move, rng) {
+            Some(_) => passes = 0,
+            None => passes += 1,
+        }
+        to_move = to_move.opponent();
+        plies += 1;
+    }
+    plies
+}
+
+/// Black's area minus White's on a board where every empty point is an eye or dame, as at the
+/// end of a playout: stones plus empty points whose neighbours are all one colour.
+pub fn playout_area_difference(board: &Board) -> i32 {
+    let mut diff = 0;
+    for p in board.points() {
+        diff += match board.get(p) {
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => {
+                let mut seen = [false; 2];
+                for n in board.neighbors(p) {
+                    if let Some(c) = board.get(n) {
+                        seen[c.index()] = true;
+                    }
+                }
+                match seen {
+                    [true, false] => 1,
+                    [false, true] => -1,
+                    _ => 0,
+                }
+            }
+        };
+    }
+    diff
+}
+
+/// Runs `count` playouts from an empty board of side `size`, reusing one scratch board, and
+/// returns the total plies played. The benchmark's unit of work.
+pub fn run_playouts(size: u8, count: u32, rng: &mut Rng) -> u64 {
+    let start = Board::new(size);
+    let mut board = start.clone();
+    let mut plies = 0u64;
+    for _ in 0..count {
+        board.copy_from(&start);
+        plies += playout(&mut board, Color::Black, rng) as u64;
+    }
+    plies
+}
