@@ -4,11 +4,12 @@ use std::fmt;
 
 /// A player, and the colour of that player's stones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
 pub enum Color {
     /// Black moves first in an even game.
-    Black,
+    Black = 0,
     /// White receives komi.
-    White,
+    White = 1,
 }
 
 impl Color {
@@ -27,10 +28,7 @@ impl Color {
     /// 0 for Black, 1 for White: an index into per-player arrays.
     #[inline]
     pub const fn index(self) -> usize {
-        match self {
-            Color::Black => 0,
-            Color::White => 1,
-        }
+        self as usize
     }
 
     /// `B` or `W`, as SGF and GTP write it.

@@ -41,8 +41,10 @@ pub fn play_random_move(board: &mut Board, c: Color, rng: &mut Rng) -> Option<Po
     let mut n = board.empty_count();
     while n > 0 {
         let i = rng.below(n as u32) as usize;
-        let p = Point(board.empty_points()[i]);
-        if !board.is_eye(p, c) && board.is_legal_simple(p, c) {
+        let p = Point(board.empty_at(i));
+        // A point with an empty neighbour is never an eye, never suicide and never the ko point
+        // (which is surrounded by the capturing stones): one test accepts the common case.
+        if board.has_empty_neighbor(p) || (!board.is_eye(p, c) && board.is_legal_simple(p, c)) {
             board.play(p, c);
             return Some(p);
         }

@@ -1,13 +1,18 @@
 //! Points on the board and moves.
 //!
-//! A [`Point`] is an index into the board's padded one-dimensional array, so it is only meaningful
-//! together with a board size. Row 0 is the top row and column 0 the left column; the GTP and SGF
-//! spellings live in [`crate::coord`].
+//! A [`Point`] is an index into the board's padded one-dimensional array. Every board size uses
+//! the same layout (rows of [`STRIDE`] cells: a wall cell, then up to 25 intersections), so a
+//! point means the same intersection on any board it fits on and neighbour offsets are constants.
+//! Row 0 is the top row and column 0 the left column; the GTP and SGF spellings live in
+//! [`crate::coord`].
 
 /// The largest board side Tengen supports (SGF and GTP letters run out beyond 25).
 pub const MAX_SIZE: u8 = 25;
 /// The smallest board side.
 pub const MIN_SIZE: u8 = 2;
+/// Cells per row of the padded array: one wall cell shared between neighbouring rows, then the
+/// intersections. The same for every size, so that neighbour offsets are compile-time constants.
+pub(crate) const STRIDE: u16 = MAX_SIZE as u16 + 1;
 /// Array length that holds the padded board of the largest size (26 x 27 + 1 = 703 cells: a wall
 /// row above and below, a wall column shared between rows, one more cell for the bottom-right
 /// diagonal), rounded up to a power of two so that `index & (MAX_CELLS - 1)` is provably in
@@ -32,21 +37,20 @@ impl Point {
 
     /// Like [`Point::new`] for coordinates known to be on the board.
     #[inline]
-    pub(crate) fn at(size: u8, col: u8, row: u8) -> Point {
-        let stride = size as u16 + 1;
-        Point((row as u16 + 1) * stride + col as u16 + 1)
+    pub(crate) fn at(_size: u8, col: u8, row: u8) -> Point {
+        Point((row as u16 + 1) * STRIDE + col as u16 + 1)
     }
 
     /// Column, 0 = left.
     #[inline]
-    pub fn col(self, size: u8) -> u8 {
-        (self.0 % (size as u16 + 1) - 1) as u8
+    pub fn col(self, _size: u8) -> u8 {
+        (self.0 % STRIDE) as u8 - 1
     }
 
     /// Row, 0 = top.
     #[inline]
-    pub fn row(self, size: u8) -> u8 {
-        (self.0 / (size as u16 + 1) - 1) as u8
+    pub fn row(self, _size: u8) -> u8 {
+        (self.0 / STRIDE) as u8 - 1
     }
 
     /// The raw array index, for callers that keep per-point tables.
@@ -57,8 +61,7 @@ impl Point {
 
     /// True when this index is an intersection of a board of side `size` (not a wall cell).
     pub fn is_on_board(self, size: u8) -> bool {
-        let stride = size as u16 + 1;
-        let (r, c) = (self.0 / stride, self.0 % stride);
+        let (r, c) = (self.0 / STRIDE, self.0 % STRIDE);
         (1..=size as u16).contains(&r) && (1..=size as u16).contains(&c)
     }
 }

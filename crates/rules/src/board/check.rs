@@ -71,7 +71,7 @@ impl Board {
                 data.size += 1;
                 for q in self.adjacent(s) {
                     if self.cell[q] == Cell::Empty {
-                        data.add_lib(q);
+                        data.libs += 1;
                     } else if self.cell[q] == cell && !seen[q as usize] {
                         seen[q as usize] = true;
                         members.push(q);

@@ -2,10 +2,11 @@
 //!
 //! Layout (after libego and KataGo): a padded one-dimensional array whose wall cells stop every
 //! neighbour walk without a bounds test. Each chain is a circular linked list through `next`, and
-//! its data lives at its head. Liberties are *pseudo-liberties* (one per stone-empty adjacency),
-//! with their sum and sum of squares: a chain is in atari exactly when all its pseudo-liberties are
-//! the same point, which is when `sum² == count · sum_of_squares`. That makes play cheap and atari
-//! exact. Exact liberty sets, when wanted, come from [`Board::liberties`].
+//! its data lives at its head. Liberties are *pseudo-liberties*: one per stone-empty adjacency, so
+//! a point next to three stones of a chain counts three times. They are cheap to keep (one add or
+//! subtract per adjacency) and still exact where legality needs them: a chain has no liberty but
+//! the empty point `p` exactly when its pseudo-liberty count equals the number of `p`'s neighbours
+//! in the chain. Exact liberty sets come from [`Board::liberties`].
 //!
 //! The board knows stones, captures, the simple-ko point and the Zobrist hash; who is to move,
 //! superko history and the end of the game belong to [`crate::Game`].
@@ -15,7 +16,7 @@ mod check;
 mod undo;
 
 use crate::color::Color;
-use crate::point::{Point, MAX_CELLS, MAX_SIZE, MIN_SIZE};
+use crate::point::{Point, MAX_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::zobrist;
 
 pub use ascii::ParseBoardError;
@@ -34,9 +35,11 @@ pub(crate) enum Cell {
 impl Cell {
     #[inline]
     pub(crate) fn of(c: Color) -> Cell {
-        match c {
-            Color::Black => Cell::Black,
-            Color::White => Cell::White,
+        // Black = 1, White = 2, computed rather than matched (see `nbr_count`).
+        if c.index() == 0 {
+            Cell::Black
+        } else {
+            Cell::White
         }
     }
 
@@ -66,10 +69,9 @@ const fn nbr_unit(c: Color) -> u16 {
 
 #[inline]
 const fn nbr_count(packed: u16, c: Color) -> u16 {
-    match c {
-        Color::Black => packed & 0xF,
-        Color::White => (packed >> 4) & 0xF,
-    }
+    // A shift rather than a match: the colour is random in playouts and a branch on it
+    // mispredicts.
+    (packed >> (4 * c.index())) & 0xF
 }
 
 /// A per-cell array. Indexing masks the index into range instead of checking it: every index
@@ -126,41 +128,12 @@ pub(crate) struct ChainData {
     libs: u16,
     /// Stones in the chain.
     size: u16,
-    /// Sum of the pseudo-liberty indices, for exact atari detection.
-    lib_sum: u32,
-    /// Sum of their squares.
-    lib_sq: u32,
-}
-
-impl ChainData {
-    #[inline]
-    fn add_lib(&mut self, p: u16) {
-        self.libs += 1;
-        self.lib_sum += p as u32;
-        self.lib_sq += (p as u32) * (p as u32);
-    }
-
-    #[inline]
-    fn remove_lib(&mut self, p: u16) {
-        self.libs -= 1;
-        self.lib_sum -= p as u32;
-        self.lib_sq -= (p as u32) * (p as u32);
-    }
-
-    /// Exactly one distinct liberty.
-    #[inline]
-    fn in_atari(&self) -> bool {
-        let s = self.lib_sum as u64;
-        self.libs > 0 && s * s == self.libs as u64 * self.lib_sq as u64
-    }
 }
 
 /// A Go board of side 2 to 25.
 #[derive(Clone)]
 pub struct Board {
     size: u8,
-    /// Distance between vertically adjacent cells: `size + 1` (one wall column shared by rows).
-    stride: u16,
     /// How many cells of the arrays this size uses.
     cells: u16,
     cell: Grid<Cell>,
@@ -196,22 +169,15 @@ impl Board {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return None;
         }
-        let stride = size as u16 + 1;
-        let cells = stride * (size as u16 + 2) + 1;
+        let cells = STRIDE * (size as u16 + 2) + 1;
         let mut b = Board {
             size,
-            stride,
             cells,
             cell: Grid::filled(Cell::Wall),
             nbr: Grid::filled(0),
             head: Grid::filled(0),
             next: Grid::filled(0),
-            chain: Grid::filled(ChainData {
-                libs: 0,
-                size: 0,
-                lib_sum: 0,
-                lib_sq: 0,
-            }),
+            chain: Grid::filled(ChainData { libs: 0, size: 0 }),
             empty: Grid::filled(0),
             empty_pos: Grid::filled(0),
             n_empty: 0,
@@ -248,7 +214,6 @@ impl Board {
     pub fn copy_from(&mut self, other: &Board) {
         let n = other.cells as usize;
         self.size = other.size;
-        self.stride = other.stride;
         self.cells = other.cells;
         self.cell.copy_prefix(&other.cell, n);
         self.nbr.copy_prefix(&other.nbr, n);
@@ -292,16 +257,16 @@ impl Board {
 
     #[inline]
     pub(crate) fn adjacent(&self, p: u16) -> [u16; 4] {
-        [p - self.stride, p - 1, p + 1, p + self.stride]
+        [p - STRIDE, p - 1, p + 1, p + STRIDE]
     }
 
     #[inline]
     fn diagonal(&self, p: u16) -> [u16; 4] {
         [
-            p - self.stride - 1,
-            p - self.stride + 1,
-            p + self.stride - 1,
-            p + self.stride + 1,
+            p - STRIDE - 1,
+            p - STRIDE + 1,
+            p + STRIDE - 1,
+            p + STRIDE + 1,
         ]
     }
 
@@ -400,9 +365,8 @@ impl Board {
     }
 
     /// True when the chain through `p` has exactly one liberty.
-    #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
-        self.get(p).is_some() && self.chain[self.head[p.0]].in_atari()
+        self.atari_liberty(p).is_some()
     }
 
     /// A stable identifier of the chain through `p`: the same for every stone of the chain
@@ -412,45 +376,82 @@ impl Board {
         Point(self.head[p.0])
     }
 
-    /// The last liberty of the chain through `p`, when that chain is in atari.
-    #[inline]
+    /// The last liberty of the chain through `p`, when that chain is in atari. Walks the chain,
+    /// stopping at the second distinct liberty.
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {
-        if !self.in_atari(p) {
-            return None;
+        self.get(p)?;
+        let h = self.head[p.0];
+        let mut found = 0u16;
+        let mut s = h;
+        loop {
+            for q in self.adjacent(s) {
+                if self.cell[q] == Cell::Empty {
+                    if found != 0 && found != q {
+                        return None;
+                    }
+                    found = q;
+                }
+            }
+            s = self.next[s];
+            if s == h {
+                break;
+            }
         }
-        let c = &self.chain[self.head[p.0]];
-        Some(Point((c.lib_sum / c.libs as u32) as u16))
+        (found != 0).then_some(Point(found))
+    }
+
+    /// How many of the points in `adj` are stones of the chain headed by `h`, whose colour is
+    /// `cell`. Heads of empty points are stale, hence the colour test.
+    #[inline]
+    fn touching(&self, adj: &[u16; 4], cell: Cell, h: u16) -> u16 {
+        // Non-short-circuit `&` and a sum: no data-dependent branches.
+        adj.iter()
+            .map(|&q| ((self.cell[q] == cell) & (self.head[q] == h)) as u16)
+            .sum()
+    }
+
+    /// True when the chain of stone `q`, a neighbour of the empty point whose neighbours are
+    /// `adj`, has no liberty but that point: its pseudo-liberties are all adjacencies to it.
+    #[inline]
+    fn only_liberty_here(&self, adj: &[u16; 4], q: u16) -> bool {
+        let h = self.head[q];
+        self.chain[h].libs == self.touching(adj, self.cell[q], h)
     }
 
     /// True when a stone of colour `c` on empty `p` would capture something.
     pub fn would_capture(&self, p: Point, c: Color) -> bool {
         let opp = Cell::of(c.opponent());
-        self.adjacent(p.0)
-            .into_iter()
-            .any(|q| self.cell[q] == opp && self.chain[self.head[q]].in_atari())
+        let adj = self.adjacent(p.0);
+        adj.iter()
+            .any(|&q| self.cell[q] == opp && self.only_liberty_here(&adj, q))
     }
 
     /// True when a stone of colour `c` on empty `p` would leave its own chain without liberties
     /// (and capture nothing), whether or not the rules allow it.
     #[inline]
     pub fn is_suicide(&self, p: Point, c: Color) -> bool {
-        let packed = self.nbr[p.0];
-        if packed >= NBR_EMPTY {
+        if self.nbr[p.0] >= NBR_EMPTY {
             return false;
         }
         let me = Cell::of(c);
-        for q in self.adjacent(p.0) {
+        let opp = Cell::of(c.opponent());
+        let adj = self.adjacent(p.0);
+        // A friendly chain with another liberty, or an enemy chain we capture, saves the stone.
+        // Folded without branches; wall cells are neither colour, so their (junk) chain data
+        // never counts.
+        let mut saved = false;
+        for q in adj {
             let cell = self.cell[q];
-            if cell == Cell::Wall {
-                continue;
-            }
-            let atari = self.chain[self.head[q]].in_atari();
-            if (cell == me) != atari {
-                // A friendly chain with another liberty, or an enemy chain we capture.
-                return false;
-            }
+            let last = self.only_liberty_here(&adj, q);
+            saved |= ((cell == me) & !last) | ((cell == opp) & last);
         }
-        true
+        !saved
+    }
+
+    /// True when `p` has an empty neighbour.
+    #[inline]
+    pub fn has_empty_neighbor(&self, p: Point) -> bool {
+        self.nbr[p.0] >= NBR_EMPTY
     }
 
     /// True when `p` has a neighbour of colour `c`: a suicide there takes more than one stone.
@@ -491,14 +492,15 @@ impl Board {
         let mut h = self.hash ^ zobrist::STONE[c.index()][p.0 as usize];
         let opp = Cell::of(c.opponent());
         let me = Cell::of(c);
+        let adj = self.adjacent(p.0);
         let mut seen = [0u16; 4];
         let mut captured_any = false;
-        for (i, q) in self.adjacent(p.0).into_iter().enumerate() {
+        for (i, q) in adj.into_iter().enumerate() {
             if self.cell[q] != opp {
                 continue;
             }
             let head = self.head[q];
-            if seen[..i].contains(&head) || !self.chain[head].in_atari() {
+            if seen[..i].contains(&head) || !self.only_liberty_here(&adj, q) {
                 continue;
             }
             seen[i] = head;
@@ -554,45 +556,66 @@ impl Board {
     /// # Panics
     /// In debug builds, if `p` is not an empty point of this board. Check legality first
     /// ([`crate::Game::play`] does); release builds would corrupt the board instead.
+    #[inline]
     pub fn play(&mut self, p: Point, c: Color) -> Played {
-        debug_assert!(
-            self.contains(p) && self.is_empty(p),
-            "play on a non-empty point"
-        );
+        debug_assert!(self.contains(p) && self.is_empty(p), "play on a non-empty point");
         let p = p.0;
+        let adj = self.adjacent(p);
         let prev_ko = self.ko;
         self.ko = 0;
-        self.place(p, c);
         let me = Cell::of(c);
         let opp = Cell::of(c.opponent());
+        self.set_raw(p, c, &adj);
+        // The new stone as a chain of its own; it takes liberty `p` from every neighbour chain.
+        // Written without branches on the neighbours' colours, which are random in playouts:
+        // heads of empty and wall cells are stale, but they only ever receive "- 0".
+        self.head[p] = p;
+        self.next[p] = p;
+        let mut libs = 0;
+        let (mut same, mut enemy) = (0u8, 0u8);
+        for (i, &q) in adj.iter().enumerate() {
+            let cell = self.cell[q];
+            libs += (cell == Cell::Empty) as u16;
+            let h = self.head[q];
+            let left = self.chain[h].libs - ((cell == me) | (cell == opp)) as u16;
+            self.chain[h].libs = left;
+            same |= ((cell == me) as u8) << i;
+            // An enemy chain touched from two directions reaches zero only on the last one, so
+            // each captured chain gets exactly one bit. Captures are rare: the loop below is
+            // almost never entered and its branch predicts well.
+            enemy |= (((cell == opp) & (left == 0)) as u8) << i;
+        }
+        self.chain[p] = ChainData { libs, size: 1 };
+        while same != 0 {
+            let q = adj[same.trailing_zeros() as usize];
+            same &= same - 1;
+            let (a, b) = (self.head[p], self.head[q]);
+            if a != b {
+                self.merge(a, b);
+            }
+        }
         let mut captured: u16 = 0;
         let mut cap_dirs: u8 = 0;
         let mut last_captured = 0u16;
-        for (i, q) in self.adjacent(p).into_iter().enumerate() {
-            let cell = self.cell[q];
-            if cell == me {
-                let (a, b) = (self.head[p], self.head[q]);
-                if a != b {
-                    self.merge(a, b);
-                }
-            } else if cell == opp {
-                let h = self.head[q];
-                if self.chain[h].libs == 0 {
-                    captured += self.remove_chain(h);
-                    cap_dirs |= 1 << i;
-                    last_captured = q;
-                }
-            }
+        while enemy != 0 {
+            let i = enemy.trailing_zeros();
+            enemy &= enemy - 1;
+            let q = adj[i as usize];
+            let h = self.head[q];
+            captured += self.remove_chain(h, me);
+            cap_dirs |= 1 << i;
+            last_captured = q;
         }
         let h = self.head[p];
         let mut suicide = false;
         if captured == 0 && self.chain[h].libs == 0 {
-            let lost = self.remove_chain(h);
+            let lost = self.remove_chain(h, opp);
             self.captures[c.opponent().index()] += lost as u32;
             suicide = true;
         } else {
             self.captures[c.index()] += captured as u32;
-            let ch = &self.chain[h];
+            // A lone stone that took a lone stone and whose one liberty is that point: ko.
+            let ch = self.chain[h];
             if captured == 1 && ch.size == 1 && ch.libs == 1 {
                 self.ko = last_captured;
             }
@@ -622,29 +645,6 @@ impl Board {
 
     // ----- internal bookkeeping -----
 
-    /// Stone on empty `p` as a chain of its own, with neighbours' counts and liberties updated.
-    #[inline]
-    fn place(&mut self, p: u16, c: Color) {
-        self.set_raw(p, c);
-        self.head[p] = p;
-        self.next[p] = p;
-        let mut data = ChainData {
-            size: 1,
-            ..ChainData::default()
-        };
-        for q in self.adjacent(p) {
-            match self.cell[q] {
-                Cell::Empty => data.add_lib(q),
-                Cell::Black | Cell::White => {
-                    let h = self.head[q];
-                    self.chain[h].remove_lib(p);
-                }
-                Cell::Wall => {}
-            }
-        }
-        self.chain[p] = data;
-    }
-
     /// Joins chain `b` into chain `a` (the larger one keeps its head).
     #[inline]
     fn merge(&mut self, mut a: u16, mut b: u16) {
@@ -664,23 +664,22 @@ impl Board {
         let ad = &mut self.chain[a];
         ad.libs += bd.libs;
         ad.size += bd.size;
-        ad.lib_sum += bd.lib_sum;
-        ad.lib_sq += bd.lib_sq;
     }
 
-    /// Takes the chain headed by `h` off the board, giving liberties back to its neighbours.
+    /// Takes the chain headed by `h` off the board, giving liberties back to the neighbouring
+    /// stones of `capturer` (the only other colour a chain without liberties can touch).
     /// Returns the number of stones removed.
-    fn remove_chain(&mut self, h: u16) -> u16 {
+    fn remove_chain(&mut self, h: u16, capturer: Cell) -> u16 {
         let mut n = 0;
         let mut s = h;
         loop {
             let nx = self.next[s];
-            self.clear_raw(s);
-            for q in self.adjacent(s) {
-                if matches!(self.cell[q], Cell::Black | Cell::White) {
-                    let hq = self.head[q];
-                    self.chain[hq].add_lib(s);
-                }
+            let adj = self.adjacent(s);
+            self.clear_raw(s, &adj);
+            for q in adj {
+                // Branch-free: non-capturer cells (stale heads included) receive "+ 0".
+                let hq = self.head[q];
+                self.chain[hq].libs += (self.cell[q] == capturer) as u16;
             }
             n += 1;
             s = nx;
@@ -693,13 +692,13 @@ impl Board {
 
     /// Sets the cell, hash, neighbour counts and empty list, but no chain data.
     #[inline]
-    fn set_raw(&mut self, p: u16, c: Color) {
+    fn set_raw(&mut self, p: u16, c: Color, adj: &[u16; 4]) {
         self.cell[p] = Cell::of(c);
         self.hash ^= zobrist::STONE[c.index()][p as usize];
         // Wall cells get updated too (cheaper than testing); their counts are never read, so
         // the arithmetic wraps instead of overflowing.
         let delta = nbr_unit(c).wrapping_sub(NBR_EMPTY);
-        for q in self.adjacent(p) {
+        for &q in adj {
             self.nbr[q] = self.nbr[q].wrapping_add(delta);
         }
         let i = self.empty_pos[p];
@@ -711,7 +710,7 @@ impl Board {
 
     /// Empties a stone's cell: hash, neighbour counts and empty list, but no chain data.
     #[inline]
-    fn clear_raw(&mut self, p: u16) {
+    fn clear_raw(&mut self, p: u16, adj: &[u16; 4]) {
         let c = match self.cell[p].color() {
             Some(c) => c,
             None => return,
@@ -719,7 +718,7 @@ impl Board {
         self.cell[p] = Cell::Empty;
         self.hash ^= zobrist::STONE[c.index()][p as usize];
         let delta = NBR_EMPTY.wrapping_sub(nbr_unit(c));
-        for q in self.adjacent(p) {
+        for &q in adj {
             self.nbr[q] = self.nbr[q].wrapping_add(delta);
         }
         self.empty[self.n_empty] = p;
@@ -751,7 +750,7 @@ impl Board {
             for q in self.adjacent(s) {
                 let qc = self.cell[q];
                 if qc == Cell::Empty {
-                    data.add_lib(q);
+                    data.libs += 1;
                 } else if qc == cell && !done[q as usize] {
                     done[q as usize] = true;
                     stack[top] = q;
@@ -782,9 +781,10 @@ impl Board {
         }
         let before = self.clone();
         for &(p, c) in stones {
-            self.clear_raw(p.0);
+            let adj = self.adjacent(p.0);
+            self.clear_raw(p.0, &adj);
             if let Some(c) = c {
-                self.set_raw(p.0, c);
+                self.set_raw(p.0, c, &adj);
             }
         }
         self.rebuild_all();
@@ -799,10 +799,10 @@ impl Board {
         Ok(())
     }
 
-    /// The empty points, in the board's internal order (for playouts).
+    /// The `i`-th empty point in the board's internal order (for playouts).
     #[inline]
-    pub(crate) fn empty_points(&self) -> &[u16] {
-        self.empty.prefix(self.n_empty as usize)
+    pub(crate) fn empty_at(&self, i: usize) -> u16 {
+        self.empty[i as u16]
     }
 
     /// Swaps two entries of the empty list (playouts shrink their candidate range this way).

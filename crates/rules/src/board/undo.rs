@@ -62,7 +62,8 @@ impl Board {
             }
             self.captures[c.index()] -= m.captured as u32;
         }
-        self.clear_raw(p);
+        let adj = self.adjacent(p);
+        self.clear_raw(p, &adj);
         let mut done = [false; MAX_CELLS];
         for q in self.adjacent(p) {
             self.rebuild_if_stone(q, &mut done);
@@ -86,14 +87,16 @@ impl Board {
     /// returns how many were placed.
     fn refill(&mut self, start: u16, c: Color, placed: &mut Vec<u16>) -> u32 {
         let first = placed.len();
-        self.set_raw(start, c);
+        let adj = self.adjacent(start);
+        self.set_raw(start, c, &adj);
         placed.push(start);
         let mut i = first;
         while i < placed.len() {
             let s = placed[i];
             for q in self.adjacent(s) {
                 if self.cell[q] == Cell::Empty {
-                    self.set_raw(q, c);
+                    let adj = self.adjacent(q);
+                    self.set_raw(q, c, &adj);
                     placed.push(q);
                 }
             }
