@@ -44,7 +44,7 @@ pub fn play_random_move(board: &mut Board, c: Color, rng: &mut Rng) -> Option<Po
         let p = Point(board.empty_at(i));
         // A point with an empty neighbour is never an eye, never suicide and never the ko point
         // (which is surrounded by the capturing stones): one test accepts the common case.
-        if board.has_empty_neighbor(p) || (!board.is_eye(p, c) && board.is_legal_simple(p, c)) {
+        if board.has_empty_neighbor(p) || acceptable_when_surrounded(board, p, c) {
             board.play(p, c);
             return Some(p);
         }
@@ -54,6 +54,13 @@ pub fn play_random_move(board: &mut Board, c: Color, rng: &mut Rng) -> Option<Po
     }
     board.pass();
     None
+}
+
+/// The slow path of candidate selection, kept out of line so that the common case (a point with
+/// an empty neighbour) compiles to a tight loop without register spills.
+#[inline(never)]
+fn acceptable_when_surrounded(board: &Board, p: Point, c: Color) -> bool {
+    board.playable_when_surrounded(p, c)
 }
 
 /// Plays a light playout to two passes (or the move cap) with `to_move` first. Returns the

@@ -430,22 +430,37 @@ impl Board {
     /// (and capture nothing), whether or not the rules allow it.
     #[inline]
     pub fn is_suicide(&self, p: Point, c: Color) -> bool {
-        if self.nbr[p.0] >= NBR_EMPTY {
-            return false;
-        }
+        self.nbr[p.0] < NBR_EMPTY && !self.saved_when_surrounded(p.0, c)
+    }
+
+    /// For an empty `p` with no empty neighbour: true when a stone of `c` there would have a
+    /// liberty after the move, because a friendly neighbour chain has another liberty or an enemy
+    /// neighbour chain has none but `p` (and is captured). The neighbours' cells and heads are
+    /// loaded once and compared in registers, without data-dependent branches.
+    #[inline]
+    fn saved_when_surrounded(&self, p: u16, c: Color) -> bool {
         let me = Cell::of(c);
         let opp = Cell::of(c.opponent());
-        let adj = self.adjacent(p.0);
-        // A friendly chain with another liberty, or an enemy chain we capture, saves the stone.
-        // Folded without branches; wall cells are neither colour, so their (junk) chain data
-        // never counts.
+        let adj = self.adjacent(p);
+        let cells = adj.map(|q| self.cell[q]);
+        let heads = adj.map(|q| self.head[q]);
         let mut saved = false;
-        for q in adj {
-            let cell = self.cell[q];
-            let last = self.only_liberty_here(&adj, q);
-            saved |= ((cell == me) & !last) | ((cell == opp) & last);
+        for i in 0..4 {
+            let touching: u16 = (0..4)
+                .map(|j| ((cells[j] == cells[i]) & (heads[j] == heads[i])) as u16)
+                .sum();
+            // Wall cells are neither colour, so their (junk) chain data never counts.
+            let last = self.chain[heads[i]].libs == touching;
+            saved |= ((cells[i] == me) & !last) | ((cells[i] == opp) & last);
         }
-        !saved
+        saved
+    }
+
+    /// The playout test for an empty `p` with no empty neighbour: not `c`'s own one-point eye,
+    /// not the ko point, not suicide.
+    #[inline]
+    pub(crate) fn playable_when_surrounded(&self, p: Point, c: Color) -> bool {
+        !self.is_eye(p, c) && p.0 != self.ko && self.saved_when_surrounded(p.0, c)
     }
 
     /// True when `p` has an empty neighbour.
