@@ -573,7 +573,10 @@ impl Board {
     /// ([`crate::Game::play`] does); release builds would corrupt the board instead.
     #[inline]
     pub fn play(&mut self, p: Point, c: Color) -> Played {
-        debug_assert!(self.contains(p) && self.is_empty(p), "play on a non-empty point");
+        debug_assert!(
+            self.contains(p) && self.is_empty(p),
+            "play on a non-empty point"
+        );
         let p = p.0;
         let adj = self.adjacent(p);
         let prev_ko = self.ko;
