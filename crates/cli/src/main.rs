@@ -1,9 +1,12 @@
 //! `tengen`: the command line of the Tengen Go server.
 //!
 //! Layout: `main.rs` parses options and dispatches; each subcommand lives in its own module
-//! (`bench`).
+//! (`bench`, `gtp`, `match_cmd`, `sgf_cmd`).
 
 mod bench;
+mod gtp;
+mod match_cmd;
+mod sgf_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -20,6 +23,15 @@ enum Command {
     /// Measure the speed of Tengen's parts.
     #[command(subcommand)]
     Bench(bench::Bench),
+    /// Speak GTP version 2 on stdin and stdout, as an engine for GoGui, Sabaki, gomill, KGS or
+    /// OGS bridges.
+    Gtp(gtp::GtpOpt),
+    /// Check and score SGF game records.
+    #[command(subcommand)]
+    Sgf(sgf_cmd::SgfCmd),
+    /// Referee games between two GTP engines, write each as SGF and print the win rate with a
+    /// 95% confidence interval.
+    Match(match_cmd::MatchOpt),
     /// List the rule presets and what each one means.
     Rules,
 }
@@ -28,6 +40,9 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Bench(b) => bench::run(b),
+        Command::Gtp(opt) => gtp::run(opt),
+        Command::Sgf(cmd) => sgf_cmd::run(cmd),
+        Command::Match(opt) => match_cmd::run(opt),
         Command::Rules => {
             print_rules();
             Ok(())

@@ -439,7 +439,14 @@ pub fn record(game: &Game, preset: Option<Preset>, info: &GameInfo) -> GameTree 
     root.set_raw("FF", vec!["4".into()]);
     root.set_raw("GM", vec!["1".into()]);
     root.set_raw("CA", vec!["UTF-8".into()]);
-    root.set_text("AP", &format!("Tengen:{}", env!("CARGO_PKG_VERSION")));
+    // AP is a compose value (name:version): the colon separates, so it is not escaped.
+    root.set_raw(
+        "AP",
+        vec![format!(
+            "Tengen:{}",
+            value::encode_text(env!("CARGO_PKG_VERSION"))
+        )],
+    );
     root.set_raw("SZ", vec![size.to_string()]);
     root.set_raw("KM", vec![game.rules().komi.to_string()]);
     if let Some(p) = preset {

@@ -1,0 +1,21 @@
+//! Tengen's engine: it depends on the rules crate only, and takes its randomness from the
+//! caller (a seeded [`tengen_rules::playout::Rng`]).
+//!
+//! ```
+//! use tengen_ai::{estimate, policy};
+//! use tengen_rules::{playout::Rng, Color, Game, Handicap, Preset};
+//!
+//! let game = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+//! let mut rng = Rng::new(1);
+//! let mv = policy::choose(&game, Color::Black, &mut rng, policy::Mode::Normal);
+//! assert!(game.check(Color::Black, mv).is_ok());
+//! let own = estimate::ownership(game.board(), Color::Black, 64, &mut rng);
+//! assert!(own.get(tengen_rules::Point::new(9, 4, 4).unwrap()).abs() <= 1.0);
+//! ```
+//!
+//! Layout:
+//! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate.
+//! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari).
+
+pub mod estimate;
+pub mod policy;

@@ -1,0 +1,634 @@
+//! The GTP engine: one [`Engine`] answers one command at a time.
+//!
+//! `play` accepts either colour in any order, as the GTP specification says. After two passes
+//! the game is being scored; a `play` or `genmove` then resumes it, as controllers expect for
+//! clean-up play. A game decided outright (a first capture, a third repetition under simple ko)
+//! refuses further moves.
+
+use tengen_ai::{estimate, policy};
+use tengen_gtp::args::{self, ArgError};
+use tengen_gtp::{Command, Response};
+use tengen_rules::coord::gtp as coord;
+use tengen_rules::playout::Rng;
+use tengen_rules::{
+    handicap, Color, Game, GameResult, Handicap, HandicapPlacement, Komi, Move, Phase, Point,
+    PointSet, Preset, Rules,
+};
+use tengen_sgf::game::{self as record, GameInfo};
+
+/// Playouts behind `final_score` and `final_status_list`.
+const ESTIMATE_PLAYOUTS: u32 = 400;
+
+/// Every command the engine knows, in `list_commands` order.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "loadsgf",
+    "printsgf",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "kgs-genmove_cleanup",
+    "kgs-game_over",
+    "tengen-rules",
+];
+
+/// Time settings as the controller announced them (`time_settings`, `kgs-time_settings`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeSettings {
+    /// Main time in seconds.
+    pub main: f64,
+    /// Byo-yomi period in seconds (0: none).
+    pub period: f64,
+    /// Stones per Canadian period (0: Japanese periods or none).
+    pub stones: u32,
+    /// Japanese periods.
+    pub periods: u32,
+}
+
+/// What the engine needs between commands.
+pub struct Engine {
+    preset: Preset,
+    size: u8,
+    /// Set by `komi`; kept across `boardsize` and `clear_board` as the specification says.
+    komi: Option<Komi>,
+    game: Game,
+    rng: Rng,
+    time: Option<TimeSettings>,
+    /// Seconds and stones left per colour, from `time_left`.
+    time_left: [Option<(f64, u32)>; 2],
+    quit: bool,
+}
+
+/// The answer to a command that failed, with the specification's wording where it has one.
+fn fail(msg: &str) -> Response {
+    Response::failure(msg)
+}
+
+fn syntax(_: ArgError) -> Response {
+    fail("syntax error")
+}
+
+impl Engine {
+    /// An engine with an empty board of `size` under `preset`; `seed` makes `genmove`
+    /// reproducible.
+    pub fn new(preset: Preset, size: u8, seed: u64) -> anyhow::Result<Engine> {
+        let game = Game::new(size, preset.rules(size), Handicap::None)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Engine {
+            preset,
+            size,
+            komi: None,
+            game,
+            rng: Rng::new(seed),
+            time: None,
+            time_left: [None, None],
+            quit: false,
+        })
+    }
+
+    /// True after `quit`.
+    pub fn quit(&self) -> bool {
+        self.quit
+    }
+
+    fn rules(&self, size: u8) -> Rules {
+        let mut r = self.preset.rules(size);
+        if let Some(k) = self.komi {
+            r.komi = k;
+        }
+        r
+    }
+
+    fn fresh(&self, size: u8, handicap: Handicap) -> Result<Game, Response> {
+        let mut rules = self.rules(size);
+        // The controller decides where handicap stones go; GTP has no "fixed only" rule.
+        if matches!(handicap, Handicap::Free(_)) {
+            rules.handicap_placement = HandicapPlacement::Free;
+            rules.max_handicap = rules
+                .max_handicap
+                .max((size as u16 * size as u16 - 1).min(255) as u8);
+        }
+        Game::new(size, rules, handicap).map_err(|_| fail("unacceptable size"))
+    }
+
+    /// Answers one command.
+    pub fn handle(&mut self, cmd: &Command) -> Response {
+        let a = &cmd.args;
+        match cmd.name.as_str() {
+            "protocol_version" => Response::success("2"),
+            "name" => Response::success("Tengen"),
+            "version" => Response::success(env!("CARGO_PKG_VERSION")),
+            "known_command" => match a.first() {
+                Some(n) => Response::success(COMMANDS.contains(&n.as_str()).to_string()),
+                None => fail("syntax error"),
+            },
+            "list_commands" => Response::success(COMMANDS.join("\n")),
+            "quit" => {
+                self.quit = true;
+                Response::success("")
+            }
+            "boardsize" => self.boardsize(a),
+            "clear_board" => match self.fresh(self.size, Handicap::None) {
+                Ok(g) => {
+                    self.game = g;
+                    Response::success("")
+                }
+                Err(r) => r,
+            },
+            "komi" => self.komi(a),
+            "play" => self.play(a),
+            "genmove" => self.genmove(a, policy::Mode::Normal),
+            "kgs-genmove_cleanup" => self.genmove(a, policy::Mode::Cleanup),
+            "undo" => match self.game.undo(1) {
+                Ok(()) => Response::success(""),
+                Err(_) => fail("cannot undo"),
+            },
+            "showboard" => Response::success(format!("\n{}", showboard(&self.game))),
+            "final_score" => self.final_score(),
+            "final_status_list" => self.final_status_list(a),
+            "fixed_handicap" => self.fixed_handicap(a),
+            "place_free_handicap" => self.place_free_handicap(a),
+            "set_free_handicap" => self.set_free_handicap(a),
+            "loadsgf" => self.loadsgf(a),
+            "printsgf" => self.printsgf(a),
+            "time_settings" => self.time_settings_cmd(a),
+            "kgs-time_settings" => self.kgs_time_settings(a),
+            "time_left" => self.time_left_cmd(a),
+            "kgs-game_over" => Response::success(""),
+            "tengen-rules" => self.switch_rules(a),
+            _ => fail("unknown command"),
+        }
+    }
+
+    fn boardsize(&mut self, a: &[String]) -> Response {
+        if args::count(a, 1).is_err() {
+            return fail("syntax error");
+        }
+        let Ok(n) = args::int(&a[0]) else {
+            return fail("syntax error");
+        };
+        let Ok(size) = u8::try_from(n) else {
+            return fail("unacceptable size");
+        };
+        match self.fresh(size, Handicap::None) {
+            Ok(g) => {
+                self.size = size;
+                self.game = g;
+                Response::success("")
+            }
+            Err(r) => r,
+        }
+    }
+
+    fn komi(&mut self, a: &[String]) -> Response {
+        if args::count(a, 1).is_err() {
+            return fail("syntax error");
+        }
+        let Ok(k) = a[0].parse::<Komi>() else {
+            return fail("syntax error");
+        };
+        self.komi = Some(k);
+        // Komi changes the count, not the position: rebuild the game under the new komi.
+        let rules = self.rules(self.size);
+        match replay_under(&self.game, rules) {
+            Some(g) => {
+                self.game = g;
+                Response::success("")
+            }
+            None => fail("cannot change komi now"),
+        }
+    }
+
+    fn play(&mut self, a: &[String]) -> Response {
+        let (color, mv) = match args::color_and_move(self.size, a) {
+            Ok(x) => x,
+            Err(ArgError::OffBoard(_)) => return fail("illegal move"),
+            Err(e) => return syntax(e),
+        };
+        match self.game.phase() {
+            Phase::Finished => return fail("illegal move"),
+            Phase::Scoring => {
+                let _ = self.game.resume();
+            }
+            Phase::Play => {}
+        }
+        let before = self.game.to_move();
+        self.game.set_to_move(color);
+        match self.game.play(color, mv) {
+            Ok(()) => Response::success(""),
+            Err(_) => {
+                self.game.set_to_move(before);
+                fail("illegal move")
+            }
+        }
+    }
+
+    fn genmove(&mut self, a: &[String], mode: policy::Mode) -> Response {
+        if args::count(a, 1).is_err() {
+            return fail("syntax error");
+        }
+        let Ok(color) = args::color(&a[0]) else {
+            return fail("syntax error");
+        };
+        match self.game.phase() {
+            Phase::Finished => return fail("game is over"),
+            Phase::Scoring => {
+                let _ = self.game.resume();
+            }
+            Phase::Play => {}
+        }
+        self.game.set_to_move(color);
+        let mv = policy::choose(&self.game, color, &mut self.rng, mode);
+        match self.game.play(color, mv) {
+            Ok(()) => Response::success(coord::format_move(self.size, mv)),
+            // The policy only proposes legal moves; if that ever fails, passing is always legal.
+            Err(_) => match self.game.play(color, Move::Pass) {
+                Ok(()) => Response::success("pass"),
+                Err(_) => fail("cannot generate a move"),
+            },
+        }
+    }
+
+    /// The count of the current position, with the engine's estimate of the dead stones.
+    fn estimated(&mut self) -> (tengen_rules::Score, PointSet) {
+        estimate::score(&self.game, ESTIMATE_PLAYOUTS, &mut self.rng)
+    }
+
+    fn final_score(&mut self) -> Response {
+        if let Some(r) = self.game.result() {
+            return Response::success(r.to_string());
+        }
+        let (s, _) = self.estimated();
+        Response::success(s.result.to_string())
+    }
+
+    fn final_status_list(&mut self, a: &[String]) -> Response {
+        if args::count(a, 1).is_err() {
+            return fail("syntax error");
+        }
+        let (score, dead) = self.estimated();
+        let board = self.game.board();
+        let stones: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
+        let pick: Vec<Point> = match a[0].to_ascii_lowercase().as_str() {
+            "dead" => stones.into_iter().filter(|&p| dead.contains(p)).collect(),
+            "seki" => stones
+                .into_iter()
+                .filter(|&p| score.seki_stones.contains(p))
+                .collect(),
+            "alive" => stones
+                .into_iter()
+                .filter(|&p| !dead.contains(p) && !score.seki_stones.contains(p))
+                .collect(),
+            _ => return fail("syntax error"),
+        };
+        Response::success(args::format_points(self.size, &pick))
+    }
+
+    fn board_is_empty(&self) -> bool {
+        self.game.ply_count() == 0
+            && self.game.board().empty_count() == self.size as usize * self.size as usize
+    }
+
+    fn fixed_handicap(&mut self, a: &[String]) -> Response {
+        if args::count(a, 1).is_err() {
+            return fail("syntax error");
+        }
+        let Ok(n) = args::int(&a[0]) else {
+            return fail("syntax error");
+        };
+        if !self.board_is_empty() {
+            return fail("board not empty");
+        }
+        let Some(stones) = u8::try_from(n)
+            .ok()
+            .and_then(|n| handicap::fixed(self.size, n))
+        else {
+            return fail("invalid number of stones");
+        };
+        match self.fresh(self.size, Handicap::Free(stones.clone())) {
+            Ok(g) => {
+                self.game = g;
+                Response::success(args::format_points(self.size, &stones))
+            }
+            Err(_) => fail("invalid number of stones"),
+        }
+    }
+
+    fn place_free_handicap(&mut self, a: &[String]) -> Response {
+        if args::count(a, 1).is_err() {
+            return fail("syntax error");
+        }
+        let Ok(n) = args::int(&a[0]) else {
+            return fail("syntax error");
+        };
+        if !self.board_is_empty() {
+            return fail("board not empty");
+        }
+        let cells = self.size as u32 * self.size as u32;
+        if n < 2 || n >= cells {
+            return fail("invalid number of stones");
+        }
+        // The fixed points where they exist (they are good points); otherwise star-like points
+        // spread over the board, then any points.
+        let stones = match handicap::fixed(self.size, n as u8) {
+            Some(s) => s,
+            None => {
+                let mut pts: Vec<Point> = self.game.board().points().collect();
+                let centre = (self.size as i32 - 1) / 2;
+                pts.sort_by_key(|p| {
+                    let (c, r) = (p.col(self.size) as i32, p.row(self.size) as i32);
+                    let edge = c
+                        .min(r)
+                        .min(self.size as i32 - 1 - c)
+                        .min(self.size as i32 - 1 - r);
+                    ((edge - 3).abs(), (c - centre).abs() + (r - centre).abs())
+                });
+                pts.truncate(n as usize);
+                pts
+            }
+        };
+        match self.fresh(self.size, Handicap::Free(stones.clone())) {
+            Ok(g) => {
+                self.game = g;
+                Response::success(args::format_points(self.size, &stones))
+            }
+            Err(_) => fail("invalid number of stones"),
+        }
+    }
+
+    fn set_free_handicap(&mut self, a: &[String]) -> Response {
+        if !self.board_is_empty() {
+            return fail("board not empty");
+        }
+        let mut stones = Vec::new();
+        for v in a {
+            match args::point(self.size, v) {
+                Ok(p) if !stones.contains(&p) => stones.push(p),
+                _ => return fail("bad vertex list"),
+            }
+        }
+        if stones.len() < 2 || stones.len() >= self.size as usize * self.size as usize {
+            return fail("bad vertex list");
+        }
+        match self.fresh(self.size, Handicap::Free(stones)) {
+            Ok(g) => {
+                self.game = g;
+                Response::success("")
+            }
+            Err(_) => fail("bad vertex list"),
+        }
+    }
+
+    fn loadsgf(&mut self, a: &[String]) -> Response {
+        if a.is_empty() || a.len() > 2 {
+            return fail("syntax error");
+        }
+        let limit = match a.get(1).map(|s| args::int(s)) {
+            None => None,
+            Some(Ok(n)) => Some(n as usize),
+            Some(Err(_)) => return fail("syntax error"),
+        };
+        let Ok(bytes) = std::fs::read(&a[0]) else {
+            return fail("cannot load file");
+        };
+        let Ok(c) = tengen_sgf::parse(&bytes) else {
+            return fail("cannot load file");
+        };
+        let Some(tree) = c.games.first() else {
+            return fail("cannot load file");
+        };
+        // Replay up to the position before move `limit` (GTP: "up to move_number").
+        let mut t = tree.clone();
+        if let Some(n) = limit {
+            truncate_main_line(&mut t, n.saturating_sub(1));
+        }
+        let Ok(replay) = record::replay(&t, None) else {
+            return fail("cannot load file");
+        };
+        self.size = replay.game.size();
+        self.preset = replay.preset;
+        self.komi = Some(replay.game.rules().komi);
+        self.game = replay.game;
+        Response::success("")
+    }
+
+    fn printsgf(&mut self, a: &[String]) -> Response {
+        let text = tengen_sgf::write_game(&record::record(
+            &self.game,
+            Some(self.preset),
+            &GameInfo::default(),
+        ));
+        match a.first() {
+            None => Response::success(text.trim_end()),
+            Some(path) => match std::fs::write(path, text) {
+                Ok(()) => Response::success(""),
+                Err(_) => fail("cannot write file"),
+            },
+        }
+    }
+
+    fn time_settings_cmd(&mut self, a: &[String]) -> Response {
+        if args::count(a, 3).is_err() {
+            return fail("syntax error");
+        }
+        match (args::float(&a[0]), args::float(&a[1]), args::int(&a[2])) {
+            (Ok(main), Ok(period), Ok(stones)) if main >= 0.0 && period >= 0.0 => {
+                self.time = Some(TimeSettings {
+                    main,
+                    period,
+                    stones,
+                    periods: 0,
+                });
+                Response::success("")
+            }
+            _ => fail("syntax error"),
+        }
+    }
+
+    fn kgs_time_settings(&mut self, a: &[String]) -> Response {
+        let num = |i: usize| {
+            a.get(i)
+                .and_then(|s| args::float(s).ok())
+                .filter(|f| *f >= 0.0)
+        };
+        let int = |i: usize| a.get(i).and_then(|s| args::int(s).ok());
+        let t = match (a.first().map(|s| s.as_str()), a.len()) {
+            (Some("none"), 1) => None,
+            (Some("absolute"), 2) => num(1).map(|main| TimeSettings {
+                main,
+                ..TimeSettings::default()
+            }),
+            (Some("byoyomi"), 4) => match (num(1), num(2), int(3)) {
+                (Some(main), Some(period), Some(periods)) => Some(TimeSettings {
+                    main,
+                    period,
+                    stones: 0,
+                    periods,
+                }),
+                _ => return fail("syntax error"),
+            },
+            (Some("canadian"), 4) => match (num(1), num(2), int(3)) {
+                (Some(main), Some(period), Some(stones)) => Some(TimeSettings {
+                    main,
+                    period,
+                    stones,
+                    periods: 0,
+                }),
+                _ => return fail("syntax error"),
+            },
+            _ => return fail("syntax error"),
+        };
+        if a.first().map(String::as_str) != Some("none") && t.is_none() {
+            return fail("syntax error");
+        }
+        self.time = t;
+        Response::success("")
+    }
+
+    fn time_left_cmd(&mut self, a: &[String]) -> Response {
+        if args::count(a, 3).is_err() {
+            return fail("syntax error");
+        }
+        match (args::color(&a[0]), args::float(&a[1]), args::int(&a[2])) {
+            (Ok(c), Ok(t), Ok(s)) => {
+                self.time_left[c.index()] = Some((t, s));
+                Response::success("")
+            }
+            _ => fail("syntax error"),
+        }
+    }
+
+    fn switch_rules(&mut self, a: &[String]) -> Response {
+        if args::count(a, 1).is_err() {
+            return fail("syntax error");
+        }
+        let Ok(preset) = a[0].parse::<Preset>() else {
+            return fail("unknown rules");
+        };
+        let old = self.preset;
+        self.preset = preset;
+        let rules = self.rules(self.size);
+        match replay_under(&self.game, rules) {
+            Some(g) => {
+                self.game = g;
+                Response::success("")
+            }
+            None => {
+                self.preset = old;
+                fail("the position is not possible under these rules")
+            }
+        }
+    }
+}
+
+/// The same game (handicap and moves) under other rules, or `None` if a move is then illegal.
+fn replay_under(game: &Game, rules: Rules) -> Option<Game> {
+    let mut rules = rules;
+    let stones = game.handicap_stones().to_vec();
+    if !stones.is_empty() {
+        rules.handicap_placement = HandicapPlacement::Free;
+        rules.max_handicap = rules.max_handicap.max(stones.len() as u8);
+        rules.min_handicap = rules.min_handicap.min(stones.len() as u8);
+    }
+    let handicap = if stones.is_empty() {
+        Handicap::None
+    } else {
+        Handicap::Free(stones)
+    };
+    let mut g = Game::new(game.size(), rules, handicap).ok()?;
+    for (c, m) in game.moves() {
+        if g.phase() == Phase::Scoring {
+            g.resume().ok()?;
+        }
+        g.set_to_move(c);
+        g.play(c, m).ok()?;
+    }
+    if let Some(GameResult::Resign(_) | GameResult::Time(_) | GameResult::Forfeit(_)) =
+        game.result()
+    {
+        return None;
+    }
+    Some(g)
+}
+
+/// Cuts the main line of `t` after `moves` moves.
+fn truncate_main_line(t: &mut tengen_sgf::GameTree, moves: usize) {
+    let mut seen = 0;
+    let mut cur = t;
+    loop {
+        let mut keep = cur.nodes.len();
+        for (i, n) in cur.nodes.iter().enumerate() {
+            if n.has("B") || n.has("W") {
+                if seen == moves {
+                    keep = i;
+                    break;
+                }
+                seen += 1;
+            }
+        }
+        if keep < cur.nodes.len() || cur.variations.is_empty() {
+            cur.nodes.truncate(keep.max(1));
+            cur.variations.clear();
+            return;
+        }
+        cur.variations.truncate(1);
+        cur = &mut cur.variations[0];
+    }
+}
+
+/// The board as GNU Go's `showboard` draws it: coordinates on all sides and the captures.
+pub fn showboard(game: &Game) -> String {
+    let b = game.board();
+    let size = b.size();
+    let letters: String = (0..size)
+        .map(|c| format!(" {}", coord::column_letter(c)))
+        .collect();
+    let mut out = format!("  {letters}\n");
+    for row in 0..size {
+        let n = size - row;
+        out.push_str(&format!("{n:2}"));
+        for col in 0..size {
+            let p = Point::new(size, col, row).expect("on board");
+            let ch = match b.get(p) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '.',
+            };
+            out.push(' ');
+            out.push(ch);
+        }
+        out.push_str(&format!(" {n}"));
+        if row == 0 {
+            out.push_str(&format!(
+                "     WHITE (O) has captured {} stones",
+                b.captures(Color::White)
+            ));
+        }
+        if row == 1 {
+            out.push_str(&format!(
+                "     BLACK (X) has captured {} stones",
+                b.captures(Color::Black)
+            ));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("  {letters}"));
+    out
+}
