@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Subcommand;
 use tengen_ai::estimate;
-use tengen_rules::coord::sgf as coord;
+use tengen_rules::coord::gtp as coord;
 use tengen_rules::playout::Rng;
 use tengen_rules::{Color, GameResult, PointSet, Preset};
 use tengen_sgf::game::{check, replay};

@@ -194,3 +194,49 @@ mod tests {
         assert!(split_command_line("   ").is_empty());
     }
 }
+
+#[cfg(test)]
+mod engine_failures {
+    use super::*;
+
+    const T: Duration = Duration::from_millis(2000);
+
+    #[test]
+    fn a_working_engine_answers() {
+        let mut c =
+            Controller::spawn("sh -c 'while read l; do echo \"= ok\"; echo; done'").unwrap();
+        assert_eq!(c.send("name", T).unwrap(), Response::success("ok"));
+        assert_eq!(c.send("version", T).unwrap(), Response::success("ok"));
+    }
+
+    #[test]
+    fn a_dead_engine_is_an_error_and_can_be_restarted() {
+        let mut c = Controller::spawn("sh -c 'read l; exit 0'").unwrap();
+        assert!(matches!(c.send("name", T), Err(ControllerError::Died)));
+        c.restart().unwrap();
+        assert!(matches!(c.send("name", T), Err(ControllerError::Died)));
+        assert!(matches!(
+            Controller::spawn("/no/such/engine"),
+            Err(ControllerError::Spawn { .. })
+        ));
+        assert!(matches!(
+            Controller::spawn("  "),
+            Err(ControllerError::EmptyCommand)
+        ));
+    }
+
+    #[test]
+    fn garbage_and_silence_are_errors() {
+        let mut c = Controller::spawn("sh -c 'read l; echo hello; echo'").unwrap();
+        assert!(matches!(
+            c.send("name", T),
+            Err(ControllerError::Garbled(_))
+        ));
+        // An engine that never answers: the timeout fires and the engine is killed.
+        let mut c = Controller::spawn("sh -c 'read l; exec sleep 30'").unwrap();
+        assert!(matches!(
+            c.send("name", Duration::from_millis(100)),
+            Err(ControllerError::Timeout(_))
+        ));
+    }
+}
