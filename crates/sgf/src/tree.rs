@@ -45,6 +45,18 @@ impl Node {
         self.first(id).map(value::decode_simple_text)
     }
 
+    /// The first value of `id` as an SGF Number (`HA`, `OB`, `OW`, `MN`).
+    pub fn number(&self, id: &str) -> Option<i64> {
+        self.first(id).and_then(|v| v.trim().parse().ok())
+    }
+
+    /// The first value of `id` as an SGF Real (`KM`, `TM`, `BL`, `WL`).
+    pub fn real(&self, id: &str) -> Option<f64> {
+        self.first(id)
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|f| f.is_finite())
+    }
+
     /// True when the node has property `id`.
     pub fn has(&self, id: &str) -> bool {
         self.props.iter().any(|p| p.id == id)

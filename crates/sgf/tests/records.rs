@@ -171,3 +171,18 @@ fn pl_beside_a_move_applies_after_it() {
     let r = replay(&tree("(;SZ[9]AB[cc]PL[W];W[ee])"), None).unwrap();
     assert!(r.problems.is_empty(), "{:?}", r.problems);
 }
+
+#[test]
+fn time_left_properties_on_move_nodes() {
+    let t = tree("(;SZ[9]TM[600]OT[25/600 Canadian];B[ee]BL[587.5]OB[0];W[cc]WL[30]OW[25])");
+    let line = t.main_line();
+    assert_eq!(line[1].real("BL"), Some(587.5));
+    assert_eq!(line[1].number("OB"), Some(0));
+    assert_eq!(line[2].real("WL"), Some(30.0));
+    assert_eq!(line[2].number("OW"), Some(25));
+    assert_eq!(line[2].real("KM"), None);
+    assert_eq!(
+        info(&t).unwrap().overtime.as_deref(),
+        Some("25/600 Canadian")
+    );
+}
