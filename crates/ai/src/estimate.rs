@@ -6,7 +6,7 @@
 //! a chain that is alive whatever the opponent does (Benson) never is.
 
 use tengen_rules::benson::unconditional_life;
-use tengen_rules::playout::{playout, Rng};
+use tengen_rules::playout::{playout, playout_owner, Rng};
 use tengen_rules::{Board, Color, Game, Point, PointSet, Score, SuicideRule};
 
 /// Ownership of every point, +1 Black to -1 White.
@@ -32,23 +32,7 @@ pub fn ownership(board: &Board, to_move: Color, playouts: u32, rng: &mut Rng) ->
         scratch.copy_from(board);
         playout(&mut scratch, to_move, rng);
         for p in scratch.points() {
-            sum[p.index()] += match scratch.get(p) {
-                Some(Color::Black) => 1,
-                Some(Color::White) => -1,
-                None => {
-                    let mut seen = [false; 2];
-                    for n in scratch.neighbors(p) {
-                        if let Some(c) = scratch.get(n) {
-                            seen[c.index()] = true;
-                        }
-                    }
-                    match seen {
-                        [true, false] => 1,
-                        [false, true] => -1,
-                        _ => 0,
-                    }
-                }
-            };
+            sum[p.index()] += playout_owner(&scratch, p);
         }
     }
     Ownership {

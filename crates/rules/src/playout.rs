@@ -80,30 +80,33 @@ pub fn playout(board: &mut Board, mut to_move: Color, rng: &mut Rng) -> u32 {
     plies
 }
 
-/// Black's area minus White's on a board where every empty point is an eye or dame, as at the
-/// end of a playout: stones plus empty points whose neighbours are all one colour.
-pub fn playout_area_difference(board: &Board) -> i32 {
-    let mut diff = 0;
-    for p in board.points() {
-        diff += match board.get(p) {
-            Some(Color::Black) => 1,
-            Some(Color::White) => -1,
-            None => {
-                let mut seen = [false; 2];
-                for n in board.neighbors(p) {
-                    if let Some(c) = board.get(n) {
-                        seen[c.index()] = true;
-                    }
-                }
-                match seen {
-                    [true, false] => 1,
-                    [false, true] => -1,
-                    _ => 0,
+/// Who a point belongs to on a board where every empty point is an eye or dame, as at the end of
+/// a playout: +1 for Black (a black stone, or an empty point with only black neighbours), -1 for
+/// White, 0 for dame.
+pub fn playout_owner(board: &Board, p: Point) -> i32 {
+    match board.get(p) {
+        Some(Color::Black) => 1,
+        Some(Color::White) => -1,
+        None => {
+            let mut seen = [false; 2];
+            for n in board.neighbors(p) {
+                if let Some(c) = board.get(n) {
+                    seen[c.index()] = true;
                 }
             }
-        };
+            match seen {
+                [true, false] => 1,
+                [false, true] => -1,
+                _ => 0,
+            }
+        }
     }
-    diff
+}
+
+/// Black's area minus White's on a board where every empty point is an eye or dame, as at the
+/// end of a playout.
+pub fn playout_area_difference(board: &Board) -> i32 {
+    board.points().map(|p| playout_owner(board, p)).sum()
 }
 
 /// Runs `count` playouts from an empty board of side `size`, reusing one scratch board, and

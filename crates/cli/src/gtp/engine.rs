@@ -306,16 +306,23 @@ impl Engine {
             && self.game.board().empty_count() == self.size as usize * self.size as usize
     }
 
-    fn fixed_handicap(&mut self, a: &[String]) -> Response {
+    /// The stone count of `fixed_handicap` and `place_free_handicap`, on an empty board.
+    fn handicap_count(&self, a: &[String]) -> Result<u32, Response> {
         if args::count(a, 1).is_err() {
-            return fail("syntax error");
+            return Err(fail("syntax error"));
         }
-        let Ok(n) = args::int(&a[0]) else {
-            return fail("syntax error");
-        };
+        let n = args::int(&a[0]).map_err(syntax)?;
         if !self.board_is_empty() {
-            return fail("board not empty");
+            return Err(fail("board not empty"));
         }
+        Ok(n)
+    }
+
+    fn fixed_handicap(&mut self, a: &[String]) -> Response {
+        let n = match self.handicap_count(a) {
+            Ok(n) => n,
+            Err(r) => return r,
+        };
         let Some(stones) = u8::try_from(n)
             .ok()
             .and_then(|n| handicap::fixed(self.size, n))
@@ -332,15 +339,10 @@ impl Engine {
     }
 
     fn place_free_handicap(&mut self, a: &[String]) -> Response {
-        if args::count(a, 1).is_err() {
-            return fail("syntax error");
-        }
-        let Ok(n) = args::int(&a[0]) else {
-            return fail("syntax error");
+        let n = match self.handicap_count(a) {
+            Ok(n) => n,
+            Err(r) => return r,
         };
-        if !self.board_is_empty() {
-            return fail("board not empty");
-        }
         let cells = self.size as u32 * self.size as u32;
         if n < 2 || n >= cells {
             return fail("invalid number of stones");
