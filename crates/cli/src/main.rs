@@ -1,11 +1,12 @@
 //! `tengen`: the command line of the Tengen Go server.
 //!
 //! Layout: `main.rs` parses options and dispatches; each subcommand lives in its own module
-//! (`bench`, `gtp`, `match_cmd`, `sgf_cmd`).
+//! (`bench`, `gtp`, `match_cmd`, `serve`, `sgf_cmd`).
 
 mod bench;
 mod gtp;
 mod match_cmd;
+mod serve;
 mod sgf_cmd;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the Go server (SQLite in ./tengen.db by default). Prints the URL it serves on.
+    Serve(serve::ServeOpt),
     /// Measure the speed of Tengen's parts.
     #[command(subcommand)]
     Bench(bench::Bench),
@@ -39,6 +42,7 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Serve(opt) => serve::run(opt),
         Command::Bench(b) => bench::run(b),
         Command::Gtp(opt) => gtp::run(opt),
         Command::Sgf(cmd) => sgf_cmd::run(cmd),

@@ -1,9 +1,49 @@
 //! The Tengen server: accounts, ranks, rooms and games, durable, over HTTP and WebSocket.
 //!
-//! This crate is being built (issue 4). Today it holds the server's domain rules, pure and
-//! tested; the HTTP and WebSocket APIs, the game actors and persistence come next.
+//! This crate is being built (issue 4). Today: the domain rules of seed 002, accounts with
+//! sessions, persistence on SQLite or PostgreSQL, and the HTTP skeleton (`/healthz`, accounts).
+//! Rooms, game actors, the WebSocket protocol and bots come next.
+//!
+//! [`app`] builds the router without a socket (for tests); [`run`] serves it on a listener until
+//! the shutdown future completes.
 //!
 //! Layout:
 //! - [`domain`]: ranks, promotion points, game types, colours, komi and handicap (seed 002).
+//! - [`store`]: the database (SQLite or PostgreSQL) and its migrations.
+//! - [`accounts`]: registration, login, sessions, guests.
+//! - [`http`]: the routes.
+//! - [`error`]: the API's error type and its stable codes.
 
+pub mod accounts;
 pub mod domain;
+pub mod error;
+pub mod http;
+pub mod store;
+
+use std::future::Future;
+
+use axum::Router;
+use tokio::net::TcpListener;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub store: store::Store,
+}
+
+/// The application, ready to serve.
+pub fn app(state: AppState) -> Router {
+    http::router(state)
+}
+
+/// Serves `state` on `listener` until `shutdown` completes, then lets open requests finish.
+pub async fn run(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,0 +1,74 @@
+//! `tengen serve`: run the server.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use tengen_server::store::Store;
+use tengen_server::AppState;
+
+/// Options of `tengen serve`.
+#[derive(Args, Debug)]
+pub struct ServeOpt {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// SQLite database file (created and migrated on start).
+    #[arg(long, default_value = "tengen.db")]
+    pub db: PathBuf,
+    /// PostgreSQL instead of SQLite, e.g. postgres://user@127.0.0.1:5432/tengen.
+    #[arg(long)]
+    pub database_url: Option<String>,
+}
+
+/// Serves until Ctrl-C or SIGTERM.
+pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let url = match &opt.database_url {
+            Some(u) => u.clone(),
+            None => format!("sqlite:{}", opt.db.display()),
+        };
+        let store = Store::open(&url)
+            .await
+            .with_context(|| format!("cannot open the database {url}"))?;
+        let listener = tokio::net::TcpListener::bind(opt.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", opt.addr))?;
+        let addr = listener.local_addr()?;
+        println!("Tengen is serving on http://{addr}/");
+        tengen_server::run(listener, AppState { store }, shutdown_signal()).await?;
+        println!("Tengen stopped.");
+        Ok(())
+    })
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

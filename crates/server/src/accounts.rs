@@ -1,0 +1,284 @@
+//! Accounts: registration with a declared rank, passwords hashed with argon2id, sessions by
+//! random token (sent as a cookie for browsers, or as a bearer token for scripts and bots), and
+//! guests at 18 kyu (seed 002).
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use serde::Serialize;
+use sqlx::Row;
+
+use crate::domain::promotion::Standing;
+use crate::domain::rank::{Rank, GUEST_RANK};
+use crate::error::ApiError;
+use crate::store::Store;
+
+/// An account as the API shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct User {
+    /// Database id.
+    pub id: i64,
+    /// Unique name.
+    pub username: String,
+    /// Rank, as `18k`, `3d` or `5d [P]`.
+    pub rank: String,
+    /// Promotion points (seed 002); guests keep 50.
+    pub points: i64,
+    /// Guest accounts have no password and do not move promotion points.
+    pub guest: bool,
+}
+
+impl User {
+    /// The rank, parsed.
+    pub fn standing(&self) -> Result<Standing, ApiError> {
+        let rank: Rank = self
+            .rank
+            .parse()
+            .map_err(|_| ApiError::Internal(format!("bad rank in database: {}", self.rank)))?;
+        Ok(Standing {
+            rank,
+            points: self.points as i32,
+        })
+    }
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+fn valid_username(name: &str) -> bool {
+    (3..=20).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn user_from(row: &sqlx::any::AnyRow) -> Result<User, sqlx::Error> {
+    Ok(User {
+        id: row.try_get("id")?,
+        username: row.try_get("username")?,
+        rank: row.try_get("rank")?,
+        points: row.try_get("points")?,
+        guest: row.try_get::<i64, _>("guest")? != 0,
+    })
+}
+
+const USER_COLUMNS: &str = "id, username, rank, points, guest";
+
+/// Registers `username` with `password` at the declared `rank`; returns the account and a
+/// session token.
+pub async fn register(
+    store: &Store,
+    username: &str,
+    password: &str,
+    rank: &str,
+) -> Result<(User, String), ApiError> {
+    if !valid_username(username) || username.to_ascii_lowercase().starts_with("guest") {
+        return Err(ApiError::InvalidUsername);
+    }
+    if !(6..=200).contains(&password.chars().count()) {
+        return Err(ApiError::WeakPassword);
+    }
+    let rank: Rank = rank
+        .parse()
+        .map_err(|e: crate::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
+    let password = password.to_string();
+    // argon2id takes tens of milliseconds on purpose: keep it off the async executor.
+    let hash = tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let standing = Standing::new(rank);
+    let taken = sqlx::query("SELECT id FROM users WHERE username = $1")
+        .bind(username)
+        .fetch_optional(store.pool())
+        .await?;
+    if taken.is_some() {
+        return Err(ApiError::UsernameTaken);
+    }
+    let inserted = sqlx::query(
+        "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, $2, $3, $4, 0, NULL, $5)",
+    )
+    .bind(username)
+    .bind(hash)
+    .bind(rank.to_string())
+    .bind(standing.points as i64)
+    .bind(now())
+    .execute(store.pool())
+    .await;
+    if let Err(e) = inserted {
+        // Two registrations racing for one name: the UNIQUE constraint decides.
+        if e.as_database_error()
+            .is_some_and(|d| d.is_unique_violation())
+        {
+            return Err(ApiError::UsernameTaken);
+        }
+        return Err(e.into());
+    }
+    let user = by_name(store, username)
+        .await?
+        .ok_or(ApiError::Internal("user vanished".into()))?;
+    let token = new_session(store, user.id).await?;
+    Ok((user, token))
+}
+
+/// Checks a password and opens a session.
+pub async fn login(
+    store: &Store,
+    username: &str,
+    password: &str,
+) -> Result<(User, String), ApiError> {
+    let row = sqlx::query("SELECT id, password_hash FROM users WHERE username = $1 AND guest = 0")
+        .bind(username)
+        .fetch_optional(store.pool())
+        .await?;
+    let Some(row) = row else {
+        return Err(ApiError::BadCredentials);
+    };
+    let id: i64 = row.try_get("id")?;
+    let hash: Option<String> = row.try_get("password_hash")?;
+    let Some(hash) = hash else {
+        return Err(ApiError::BadCredentials);
+    };
+    let password = password.to_string();
+    let ok = tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .map(|h| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &h)
+                    .is_ok()
+            })
+            .unwrap_or(false)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    if !ok {
+        return Err(ApiError::BadCredentials);
+    }
+    let user = by_id(store, id).await?.ok_or(ApiError::BadCredentials)?;
+    let token = new_session(store, id).await?;
+    Ok((user, token))
+}
+
+/// Creates a guest account at 18 kyu with a session.
+pub async fn guest(store: &Store) -> Result<(User, String), ApiError> {
+    for _ in 0..5 {
+        let mut b = [0u8; 3];
+        OsRng.fill_bytes(&mut b);
+        let name = format!("guest-{:02x}{:02x}{:02x}", b[0], b[1], b[2]);
+        let inserted = sqlx::query(
+            "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, NULL, $2, $3, 1, NULL, $4)",
+        )
+        .bind(&name)
+        .bind(GUEST_RANK.to_string())
+        .bind(crate::domain::promotion::START as i64)
+        .bind(now())
+        .execute(store.pool())
+        .await;
+        match inserted {
+            Ok(_) => {
+                let user = by_name(store, &name)
+                    .await?
+                    .ok_or(ApiError::Internal("guest vanished".into()))?;
+                let token = new_session(store, user.id).await?;
+                return Ok((user, token));
+            }
+            Err(e)
+                if e.as_database_error()
+                    .is_some_and(|d| d.is_unique_violation()) =>
+            {
+                continue
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(ApiError::Internal("could not pick a guest name".into()))
+}
+
+async fn new_session(store: &Store, user_id: i64) -> Result<String, ApiError> {
+    let token = new_token();
+    sqlx::query("INSERT INTO sessions (token, user_id, created_at) VALUES ($1, $2, $3)")
+        .bind(&token)
+        .bind(user_id)
+        .bind(now())
+        .execute(store.pool())
+        .await?;
+    Ok(token)
+}
+
+/// Ends a session.
+pub async fn logout(store: &Store, token: &str) -> Result<(), ApiError> {
+    sqlx::query("DELETE FROM sessions WHERE token = $1")
+        .bind(token)
+        .execute(store.pool())
+        .await?;
+    Ok(())
+}
+
+/// The account a session token belongs to.
+pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiError> {
+    let row = sqlx::query(&format!(
+        "SELECT {USER_COLUMNS} FROM users WHERE id = (SELECT user_id FROM sessions WHERE token = $1)"
+    ))
+    .bind(token)
+    .fetch_optional(store.pool())
+    .await?;
+    Ok(row.as_ref().map(user_from).transpose()?)
+}
+
+/// The account with this name.
+pub async fn by_name(store: &Store, name: &str) -> Result<Option<User>, ApiError> {
+    let row = sqlx::query(&format!(
+        "SELECT {USER_COLUMNS} FROM users WHERE username = $1"
+    ))
+    .bind(name)
+    .fetch_optional(store.pool())
+    .await?;
+    Ok(row.as_ref().map(user_from).transpose()?)
+}
+
+/// The account with this id.
+pub async fn by_id(store: &Store, id: i64) -> Result<Option<User>, ApiError> {
+    let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(row.as_ref().map(user_from).transpose()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::valid_username;
+
+    #[test]
+    fn usernames() {
+        for ok in ["ann", "Bo_Go", "player-1", "a2345678901234567890"] {
+            assert!(valid_username(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "ab",
+            "1abc",
+            "a b",
+            "é_x",
+            "a23456789012345678901",
+            "x;drop",
+        ] {
+            assert!(!valid_username(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! The server's error type: each variant maps to an HTTP status and a stable machine-readable
+//! code. Internal details are logged, never sent.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The body is not the JSON the endpoint expects.
+    #[error("malformed request: {0}")]
+    BadRequest(String),
+    /// Usernames are 3 to 20 letters, digits, `_` or `-`, starting with a letter.
+    #[error("invalid username")]
+    InvalidUsername,
+    /// Passwords are 6 to 200 characters.
+    #[error("the password must have 6 to 200 characters")]
+    WeakPassword,
+    /// Not a rank.
+    #[error("{0}")]
+    InvalidRank(String),
+    /// Someone has that name.
+    #[error("that username is taken")]
+    UsernameTaken,
+    /// Wrong username or password.
+    #[error("wrong username or password")]
+    BadCredentials,
+    /// No valid session.
+    #[error("log in first")]
+    Unauthorized,
+    /// No such thing.
+    #[error("not found")]
+    NotFound,
+    /// Something broke on our side.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The stable code clients switch on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::InvalidUsername => "invalid_username",
+            ApiError::WeakPassword => "weak_password",
+            ApiError::InvalidRank(_) => "invalid_rank",
+            ApiError::UsernameTaken => "username_taken",
+            ApiError::BadCredentials => "bad_credentials",
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::NotFound => "not_found",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_)
+            | ApiError::InvalidUsername
+            | ApiError::WeakPassword
+            | ApiError::InvalidRank(_) => StatusCode::BAD_REQUEST,
+            ApiError::UsernameTaken => StatusCode::CONFLICT,
+            ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let message = match &self {
+            ApiError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                "internal error".to_string()
+            }
+            e => e.to_string(),
+        };
+        let body = json!({ "error": { "code": self.code(), "message": message } });
+        (self.status(), Json(body)).into_response()
+    }
+}

@@ -1,0 +1,69 @@
+//! Schema migrations, one list per backend, applied in order and recorded in `schema_version`.
+
+use sqlx::Row;
+
+use super::{Backend, Store, StoreError};
+
+/// SQLite schema steps.
+const SQLITE: &[&str] = &[
+    "CREATE TABLE users (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        username TEXT NOT NULL UNIQUE,
+        password_hash TEXT,
+        rank TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        guest INTEGER NOT NULL,
+        bot TEXT,
+        created_at INTEGER NOT NULL
+    )",
+    "CREATE TABLE sessions (
+        token TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        created_at INTEGER NOT NULL
+    )",
+];
+
+/// PostgreSQL schema steps, the same tables in PostgreSQL types.
+const POSTGRES: &[&str] = &[
+    "CREATE TABLE users (
+        id BIGSERIAL PRIMARY KEY,
+        username TEXT NOT NULL UNIQUE,
+        password_hash TEXT,
+        rank TEXT NOT NULL,
+        points BIGINT NOT NULL,
+        guest BIGINT NOT NULL,
+        bot TEXT,
+        created_at BIGINT NOT NULL
+    )",
+    "CREATE TABLE sessions (
+        token TEXT PRIMARY KEY,
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        created_at BIGINT NOT NULL
+    )",
+];
+
+/// Applies the steps the database has not seen yet.
+pub async fn run(store: &Store) -> Result<(), StoreError> {
+    let steps = match store.backend {
+        Backend::Sqlite => SQLITE,
+        Backend::Postgres => POSTGRES,
+    };
+    let pool = store.pool();
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        .execute(pool)
+        .await?;
+    let row = sqlx::query("SELECT COUNT(*) FROM schema_version")
+        .fetch_one(pool)
+        .await?;
+    let done: i64 = row.try_get(0)?;
+    for (i, sql) in steps.iter().enumerate().skip(done as usize) {
+        let mut tx = pool.begin().await?;
+        sqlx::query(sql).execute(&mut *tx).await?;
+        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+            .bind(i as i64 + 1)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}

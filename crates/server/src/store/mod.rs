@@ -1,0 +1,117 @@
+//! Persistence: SQLite by default, PostgreSQL by URL, through one pool.
+//!
+//! Queries are written once in SQL both databases accept (`$1` placeholders, which SQLite reads
+//! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
+//! in order, recorded in `schema_version`.
+
+mod migrations;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+
+/// Which database a store talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite, one file.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+/// The database.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// A storage failure. Details go to the log; clients see `internal`.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database said no.
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    /// A URL that is neither `sqlite:` nor `postgres:`.
+    #[error("unsupported database URL {0:?} (use sqlite:PATH or postgres://...)")]
+    Url(String),
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `url` and brings its schema up to date.
+    /// `sqlite:PATH` or `postgres://...`.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::Url(url.to_string()));
+        };
+        let url = match backend {
+            // Create the file if missing.
+            Backend::Sqlite if !url.contains('?') => format!("{url}?mode=rwc"),
+            _ => url.to_string(),
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 1 } else { 16 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        use sqlx::Executor;
+                        // WAL lets readers go on while a move is written; NORMAL keeps every
+                        // commit durable against a crash of the process (not of the machine).
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        let store = Store { pool, backend };
+        migrations::run(&store).await?;
+        Ok(store)
+    }
+
+    /// Connects without migrating, for administration (tests create schemas with it).
+    pub async fn open_raw(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(url)
+            .await?;
+        Ok(Store { pool, backend })
+    }
+
+    /// Runs one statement.
+    pub async fn execute(&self, sql: &str) -> Result<(), StoreError> {
+        sqlx::query(sql).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// The connection pool.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A trivial query, for `/healthz`.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        let row: AnyRow = sqlx::query("SELECT 1").fetch_one(&self.pool).await?;
+        let _: i32 = row
+            .try_get(0)
+            .or_else(|_| row.try_get::<i64, _>(0).map(|v| v as i32))?;
+        Ok(())
+    }
+}
