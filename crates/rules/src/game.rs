@@ -566,6 +566,20 @@ impl Game {
         Ok(())
     }
 
+    /// Stops play and starts the scoring phase without two passes, when both players agree that
+    /// the game is over (seed 002: a "Remove Dead Stone" request the partner accepts).
+    pub fn start_scoring(&mut self) -> Result<(), GameError> {
+        match self.phase {
+            Phase::Play => {
+                self.phase = Phase::Scoring;
+                self.dead.clear();
+                Ok(())
+            }
+            Phase::Scoring => Err(GameError::InScoring),
+            Phase::Finished => Err(GameError::GameOver),
+        }
+    }
+
     /// Leaves the scoring phase and goes back to play; the player to move continues.
     pub fn resume(&mut self) -> Result<(), GameError> {
         if self.phase != Phase::Scoring {

@@ -198,3 +198,18 @@ fn integer_komi_can_draw() {
     g.pass(Color::White).unwrap();
     assert_eq!(g.finish_scoring().unwrap(), GameResult::Draw);
 }
+
+#[test]
+fn scoring_by_agreement_without_two_passes() {
+    let b = board(DEAD);
+    let mut g = Game::from_board(b, Color::Black, Preset::Japanese.rules(9)).unwrap();
+    g.start_scoring().unwrap();
+    assert_eq!(g.phase(), Phase::Scoring);
+    assert_eq!(g.start_scoring(), Err(GameError::InScoring));
+    g.toggle_dead(pt(9, "B8")).unwrap();
+    g.resume().unwrap();
+    assert_eq!(g.phase(), Phase::Play);
+    assert!(g.dead_stones().is_empty());
+    g.resign(Color::White).unwrap();
+    assert_eq!(g.start_scoring(), Err(GameError::GameOver));
+}

@@ -11,12 +11,14 @@
 //! - [`domain`]: ranks, promotion points, game types, colours, komi and handicap (seed 002).
 //! - [`store`]: the database (SQLite or PostgreSQL) and its migrations.
 //! - [`accounts`]: registration, login, sessions, guests.
+//! - [`game`]: live games: the state machine of actions and events.
 //! - [`http`]: the routes.
 //! - [`error`]: the API's error type and its stable codes.
 
 pub mod accounts;
 pub mod domain;
 pub mod error;
+pub mod game;
 pub mod http;
 pub mod store;
 

@@ -1,0 +1,549 @@
+//! A live game as a state machine: [`LiveGame::decide`] turns a player's [`Action`] into the
+//! [`Event`]s it causes, or refuses it with an [`ActionError`], without changing anything;
+//! [`LiveGame::apply`] changes the state by one event and cannot fail for an event `decide`
+//! produced. The actor persists events between the two, and a restart replays them through
+//! `apply`, so the log is the game.
+
+use serde::{Deserialize, Serialize};
+use tengen_rules::coord::gtp;
+use tengen_rules::{
+    Color, Game, GameError, GameResult, Handicap, Komi, Move, Phase, Point, Preset,
+};
+
+use crate::domain::game_type::GameType;
+
+/// The agreed terms of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Terms {
+    /// Board size.
+    pub size: u8,
+    /// Rule preset name.
+    pub rules: String,
+    /// Komi as written (`6.5`).
+    pub komi: String,
+    /// Handicap stones (0 for none).
+    pub handicap: u8,
+    /// Whether take-backs may be requested.
+    pub take_back: bool,
+    /// `ho_sun`, `jung_sun` or `handicap`.
+    pub game_type: String,
+}
+
+impl Terms {
+    /// The preset.
+    pub fn preset(&self) -> Option<Preset> {
+        self.rules.parse().ok()
+    }
+
+    /// The game type.
+    pub fn kind(&self) -> GameType {
+        match self.game_type.as_str() {
+            "handicap" => GameType::Handicap,
+            "jung_sun" => GameType::JungSun,
+            _ => GameType::HoSun,
+        }
+    }
+}
+
+/// What a participant asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Put a stone on a point.
+    Move(Point),
+    /// Pass.
+    Pass,
+    /// Give up.
+    Resign,
+    /// Ask to take back one's own last move (and the partner's reply to it, if any).
+    RequestTakeback,
+    /// Answer the partner's take-back request.
+    AnswerTakeback(bool),
+    /// Ask to start removing dead stones; if the partner has asked too, it starts.
+    RequestScoring,
+    /// Mark or unmark one's own dead stones in a region.
+    ToggleDead(Point),
+    /// Accept the marking and the count.
+    AcceptScore,
+    /// Go back to play from the dead-stone phase.
+    Resume,
+    /// A chat line.
+    Chat(String),
+    /// Leave the game room: the game is lost.
+    Leave,
+}
+
+/// What happened, as persisted and broadcast. Points are GTP vertices; colours `black`/`white`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A stone was played.
+    Move {
+        /// Who played.
+        color: Side,
+        /// Where.
+        point: String,
+    },
+    /// A pass.
+    Pass {
+        /// Who passed.
+        color: Side,
+    },
+    /// A resignation; the game is over.
+    Resign {
+        /// Who resigned.
+        color: Side,
+    },
+    /// A take-back request.
+    TakebackRequested {
+        /// Who asks.
+        color: Side,
+    },
+    /// The answer; when accepted, `plies` plies were taken back.
+    TakebackAnswered {
+        /// Who answered.
+        color: Side,
+        /// Yes or no.
+        accepted: bool,
+        /// Plies taken back.
+        plies: u8,
+    },
+    /// A request to start the dead-stone phase.
+    ScoringRequested {
+        /// Who asks.
+        color: Side,
+    },
+    /// The dead-stone phase began, with the engine's proposal marked.
+    ScoringStarted {
+        /// Stones the engine proposes as dead.
+        dead: Vec<String>,
+    },
+    /// A player marked or unmarked stones.
+    DeadToggled {
+        /// Who clicked.
+        color: Side,
+        /// Stones whose marking changed.
+        points: Vec<String>,
+    },
+    /// A player accepted the count.
+    ScoreAccepted {
+        /// Who accepted.
+        color: Side,
+    },
+    /// Back to play.
+    Resumed {
+        /// Who asked.
+        color: Side,
+    },
+    /// The game ended by the count, a rule (first capture, repetition), time or forfeit.
+    Finished {
+        /// The SGF result (`B+3.5`, `W+R`, `B+T`, `0`, `Void`).
+        result: String,
+        /// Why: `count`, `rule`, `time`, `left`, `disconnected`.
+        reason: String,
+    },
+    /// A chat line.
+    Chat {
+        /// Who wrote it.
+        user: String,
+        /// The text.
+        text: String,
+    },
+}
+
+/// A colour as the protocol writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Black.
+    Black,
+    /// White.
+    White,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    }
+}
+
+/// Why an action is refused. Each has a stable code.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The rules refuse it (occupied, suicide, ko, not your turn, game over...).
+    #[error("{0}")]
+    Rules(GameError),
+    /// Only the two players may do that.
+    #[error("only the players of this game may do that")]
+    NotAPlayer,
+    /// This room does not allow take-backs.
+    #[error("take-backs are not allowed in this game")]
+    TakebackNotAllowed,
+    /// Nothing of the asker's to take back.
+    #[error("you have no move to take back")]
+    NothingToTakeBack,
+    /// No take-back request is waiting for this player's answer.
+    #[error("there is no take-back request to answer")]
+    NoTakebackRequest,
+    /// In the dead-stone phase each player marks their own stones.
+    #[error("mark your own stones; your partner marks theirs")]
+    NotYourStone,
+    /// Empty or overlong chat.
+    #[error("chat lines have 1 to 500 characters")]
+    BadChat,
+}
+
+impl ActionError {
+    /// Stable snake_case id.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActionError::Rules(e) => e.code(),
+            ActionError::NotAPlayer => "not_a_player",
+            ActionError::TakebackNotAllowed => "takeback_not_allowed",
+            ActionError::NothingToTakeBack => "nothing_to_take_back",
+            ActionError::NoTakebackRequest => "no_takeback_request",
+            ActionError::NotYourStone => "not_your_stone",
+            ActionError::BadChat => "bad_chat",
+        }
+    }
+}
+
+impl From<GameError> for ActionError {
+    fn from(e: GameError) -> ActionError {
+        ActionError::Rules(e)
+    }
+}
+
+/// Who acts: one of the players, or someone else (a spectator).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// A player of this game.
+    Player(Color),
+    /// Anyone else, by username.
+    Other(String),
+}
+
+/// The live state of a game.
+#[derive(Clone, Debug)]
+pub struct LiveGame {
+    /// The terms.
+    pub terms: Terms,
+    /// The rules game.
+    pub game: Game,
+    /// A take-back request waiting for the other player.
+    pub takeback: Option<Color>,
+    /// Players who asked to start the dead-stone phase.
+    pub scoring_requests: [bool; 2],
+    /// Players who accepted the count.
+    pub accepted: [bool; 2],
+    /// Why the game ended, once it has.
+    pub end_reason: Option<String>,
+}
+
+fn vertex(size: u8, p: Point) -> String {
+    gtp::format_point(size, p)
+}
+
+impl LiveGame {
+    /// A new game under `terms`. Fails when the terms are not playable.
+    pub fn new(terms: Terms) -> Result<LiveGame, String> {
+        let preset = terms
+            .preset()
+            .ok_or_else(|| format!("unknown rules {:?}", terms.rules))?;
+        let mut rules = preset.rules(terms.size);
+        rules.komi = terms.komi.parse::<Komi>().map_err(|e| e.to_string())?;
+        let handicap = if terms.handicap >= 2 {
+            Handicap::Fixed(terms.handicap)
+        } else {
+            Handicap::None
+        };
+        // Seed 002 allows 13, 21 and 25 stones whatever the preset's usual maximum.
+        rules.max_handicap = rules.max_handicap.max(terms.handicap);
+        let game = Game::new(terms.size, rules, handicap).map_err(|e| e.to_string())?;
+        Ok(LiveGame {
+            terms,
+            game,
+            takeback: None,
+            scoring_requests: [false; 2],
+            accepted: [false; 2],
+            end_reason: None,
+        })
+    }
+
+    /// The events `action` by `actor` would cause, or why it is refused. `propose_dead` supplies
+    /// the engine's dead-stone proposal when the action starts the dead-stone phase.
+    pub fn decide(
+        &self,
+        actor: &Actor,
+        action: &Action,
+        propose_dead: &mut dyn FnMut(&Game) -> Vec<Point>,
+    ) -> Result<Vec<Event>, ActionError> {
+        let size = self.game.size();
+        if let Action::Chat(text) = action {
+            let n = text.chars().count();
+            if n == 0 || n > 500 || text.trim().is_empty() {
+                return Err(ActionError::BadChat);
+            }
+            let user = match actor {
+                Actor::Player(c) => format!("{c}"),
+                Actor::Other(name) => name.clone(),
+            };
+            return Ok(vec![Event::Chat {
+                user,
+                text: text.clone(),
+            }]);
+        }
+        let Actor::Player(me) = actor else {
+            return Err(ActionError::NotAPlayer);
+        };
+        let me = *me;
+        let side = Side::from(me);
+        if self.game.phase() == Phase::Finished {
+            return Err(GameError::GameOver.into());
+        }
+        match action {
+            Action::Move(p) => {
+                self.game.check(me, Move::Play(*p))?;
+                let mut after = self.game.clone();
+                after.play(me, Move::Play(*p))?;
+                let mut events = vec![Event::Move {
+                    color: side,
+                    point: vertex(size, *p),
+                }];
+                if let Some(r) = after.result() {
+                    events.push(finished(r, "rule"));
+                }
+                Ok(events)
+            }
+            Action::Pass => {
+                self.game.check(me, Move::Pass)?;
+                let mut after = self.game.clone();
+                after.play(me, Move::Pass)?;
+                let mut events = vec![Event::Pass { color: side }];
+                match after.phase() {
+                    Phase::Scoring => events.push(Event::ScoringStarted {
+                        dead: points(size, &propose_dead(&after)),
+                    }),
+                    Phase::Finished => {
+                        if let Some(r) = after.result() {
+                            events.push(finished(r, "rule"));
+                        }
+                    }
+                    Phase::Play => {}
+                }
+                Ok(events)
+            }
+            Action::Resign => Ok(vec![Event::Resign { color: side }]),
+            Action::Leave => Ok(vec![finished(GameResult::Forfeit(me.opponent()), "left")]),
+            Action::RequestTakeback => {
+                if !self.terms.take_back {
+                    return Err(ActionError::TakebackNotAllowed);
+                }
+                if self.game.phase() != Phase::Play {
+                    return Err(GameError::InScoring.into());
+                }
+                if self.takeback_plies(me) == 0 {
+                    return Err(ActionError::NothingToTakeBack);
+                }
+                Ok(vec![Event::TakebackRequested { color: side }])
+            }
+            Action::AnswerTakeback(yes) => {
+                if self.takeback != Some(me.opponent()) {
+                    return Err(ActionError::NoTakebackRequest);
+                }
+                let plies = if *yes {
+                    self.takeback_plies(me.opponent())
+                } else {
+                    0
+                };
+                Ok(vec![Event::TakebackAnswered {
+                    color: side,
+                    accepted: *yes,
+                    plies,
+                }])
+            }
+            Action::RequestScoring => {
+                if self.game.phase() != Phase::Play {
+                    return Err(GameError::InScoring.into());
+                }
+                let mut events = vec![Event::ScoringRequested { color: side }];
+                if self.scoring_requests[me.opponent().index()] {
+                    let mut after = self.game.clone();
+                    after.start_scoring()?;
+                    events.push(Event::ScoringStarted {
+                        dead: points(size, &propose_dead(&after)),
+                    });
+                }
+                Ok(events)
+            }
+            Action::ToggleDead(p) => {
+                if self.game.phase() != Phase::Scoring {
+                    return Err(GameError::NotScoring.into());
+                }
+                match self.game.board().get(*p) {
+                    None if self.game.board().contains(*p) => return Err(GameError::NoStone.into()),
+                    None => return Err(GameError::OffBoard.into()),
+                    Some(c) if c != me => return Err(ActionError::NotYourStone),
+                    Some(_) => {}
+                }
+                let mut after = self.game.clone();
+                let changed = after.toggle_dead(*p)?;
+                Ok(vec![Event::DeadToggled {
+                    color: side,
+                    points: points(size, &changed),
+                }])
+            }
+            Action::AcceptScore => {
+                if self.game.phase() != Phase::Scoring {
+                    return Err(GameError::NotScoring.into());
+                }
+                let mut events = vec![Event::ScoreAccepted { color: side }];
+                if self.accepted[me.opponent().index()] {
+                    let r = self.game.score().result;
+                    events.push(finished(r, "count"));
+                }
+                Ok(events)
+            }
+            Action::Resume => {
+                if self.game.phase() != Phase::Scoring {
+                    return Err(GameError::NotScoring.into());
+                }
+                Ok(vec![Event::Resumed { color: side }])
+            }
+            Action::Chat(_) => unreachable!("handled above"),
+        }
+    }
+
+    /// Plies to take back so that `c`'s last move is undone: 1 if it was the last ply, 2 if the
+    /// partner has replied, 0 if `c` has no move to take back.
+    fn takeback_plies(&self, c: Color) -> u8 {
+        let moves: Vec<(Color, Move)> = self.game.moves().collect();
+        match moves.as_slice() {
+            [.., (last, _)] if *last == c => 1,
+            [.., (prev, _), _] if *prev == c => 2,
+            _ => 0,
+        }
+    }
+
+    /// Applies one event. Events come from `decide` (or from the log, which `decide` wrote), so
+    /// they apply; an event that does not is logged and skipped rather than corrupting state.
+    pub fn apply(&mut self, event: &Event) {
+        let size = self.game.size();
+        let pt = |v: &str| gtp::parse_point(size, v).ok();
+        let outcome: Result<(), GameError> = match event {
+            Event::Move { color, point } => match pt(point) {
+                Some(p) => {
+                    self.clear_requests();
+                    self.game.play((*color).into(), Move::Play(p))
+                }
+                None => Err(GameError::OffBoard),
+            },
+            Event::Pass { color } => {
+                self.clear_requests();
+                self.game.play((*color).into(), Move::Pass)
+            }
+            Event::Resign { color } => {
+                self.end_reason = Some("resign".into());
+                self.game.resign((*color).into())
+            }
+            Event::TakebackRequested { color } => {
+                self.takeback = Some((*color).into());
+                Ok(())
+            }
+            Event::TakebackAnswered {
+                accepted, plies, ..
+            } => {
+                self.takeback = None;
+                if *accepted && *plies > 0 {
+                    self.game.undo(*plies as usize)
+                } else {
+                    Ok(())
+                }
+            }
+            Event::ScoringRequested { color } => {
+                self.scoring_requests[Color::from(*color).index()] = true;
+                Ok(())
+            }
+            Event::ScoringStarted { dead } => {
+                self.clear_requests();
+                let marked: Vec<Point> = dead.iter().filter_map(|v| pt(v)).collect();
+                let started = match self.game.phase() {
+                    Phase::Play => self.game.start_scoring(),
+                    _ => Ok(()),
+                };
+                // A proposal the rules refuse (a pass-alive chain) is dropped, not fatal.
+                started.and_then(|_| {
+                    self.game
+                        .set_dead(&marked)
+                        .or_else(|_| self.game.set_dead(&[]))
+                })
+            }
+            Event::DeadToggled { points, .. } => {
+                self.accepted = [false; 2];
+                let mut dead: Vec<Point> = self.game.dead_stones().iter().collect();
+                for p in points.iter().filter_map(|v| pt(v)) {
+                    match dead.iter().position(|&d| d == p) {
+                        Some(i) => {
+                            dead.swap_remove(i);
+                        }
+                        None => dead.push(p),
+                    }
+                }
+                self.game.set_dead(&dead)
+            }
+            Event::ScoreAccepted { color } => {
+                self.accepted[Color::from(*color).index()] = true;
+                Ok(())
+            }
+            Event::Resumed { .. } => {
+                self.accepted = [false; 2];
+                self.game.resume()
+            }
+            Event::Finished { result, reason } => {
+                self.end_reason = Some(reason.clone());
+                if self.game.phase() == Phase::Finished {
+                    Ok(())
+                } else {
+                    match result.parse::<GameResult>() {
+                        Ok(GameResult::Forfeit(w)) => self.game.forfeit(w.opponent()),
+                        Ok(GameResult::Time(w)) => self.game.timeout(w.opponent()),
+                        Ok(GameResult::Resign(w)) => self.game.resign(w.opponent()),
+                        _ => self.game.finish_scoring().map(|_| ()),
+                    }
+                }
+            }
+            Event::Chat { .. } => Ok(()),
+        };
+        if let Err(e) = outcome {
+            tracing::error!(?event, error = %e, "an event from the log did not apply");
+        }
+    }
+
+    fn clear_requests(&mut self) {
+        self.takeback = None;
+        self.scoring_requests = [false; 2];
+        self.accepted = [false; 2];
+    }
+}
+
+fn finished(r: GameResult, reason: &str) -> Event {
+    Event::Finished {
+        result: r.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+fn points(size: u8, pts: &[Point]) -> Vec<String> {
+    pts.iter().map(|&p| vertex(size, p)).collect()
+}
