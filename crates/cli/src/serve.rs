@@ -20,6 +20,10 @@ pub struct ServeOpt {
     /// PostgreSQL instead of SQLite, e.g. postgres://user@127.0.0.1:5432/tengen.
     #[arg(long)]
     pub database_url: Option<String>,
+    /// Seconds a player whose connection dropped has to come back before losing the game
+    /// (0: at once, as seed 002's "Runaway" rule).
+    #[arg(long, default_value_t = 30)]
+    pub grace: u64,
 }
 
 /// Serves until Ctrl-C or SIGTERM.
@@ -40,12 +44,15 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         let store = Store::open(&url)
             .await
             .with_context(|| format!("cannot open the database {url}"))?;
+        let state = AppState::new(store, std::time::Duration::from_secs(opt.grace))
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot restore live games: {e}"))?;
         let listener = tokio::net::TcpListener::bind(opt.addr)
             .await
             .with_context(|| format!("cannot listen on {}", opt.addr))?;
         let addr = listener.local_addr()?;
         println!("Tengen is serving on http://{addr}/");
-        tengen_server::run(listener, AppState { store }, shutdown_signal()).await?;
+        tengen_server::run(listener, state, shutdown_signal()).await?;
         println!("Tengen stopped.");
         Ok(())
     })

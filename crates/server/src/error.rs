@@ -33,6 +33,15 @@ pub enum ApiError {
     /// No such thing.
     #[error("not found")]
     NotFound,
+    /// A request the rules of the server refuse, with its own code (400).
+    #[error("{1}")]
+    Rejected(&'static str, String),
+    /// A request that conflicts with the current state, with its own code (409).
+    #[error("{1}")]
+    Conflict(&'static str, String),
+    /// Not allowed for this account (403).
+    #[error("{1}")]
+    Forbidden(&'static str, String),
     /// Something broke on our side.
     #[error("internal error")]
     Internal(String),
@@ -50,6 +59,9 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::Unauthorized => "unauthorized",
             ApiError::NotFound => "not_found",
+            ApiError::Rejected(code, _)
+            | ApiError::Conflict(code, _)
+            | ApiError::Forbidden(code, _) => code,
             ApiError::Internal(_) => "internal",
         }
     }
@@ -60,7 +72,10 @@ impl ApiError {
             ApiError::BadRequest(_)
             | ApiError::InvalidUsername
             | ApiError::WeakPassword
-            | ApiError::InvalidRank(_) => StatusCode::BAD_REQUEST,
+            | ApiError::InvalidRank(_)
+            | ApiError::Rejected(..) => StatusCode::BAD_REQUEST,
+            ApiError::Conflict(..) => StatusCode::CONFLICT,
+            ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
             ApiError::UsernameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::NotFound => StatusCode::NOT_FOUND,

@@ -10,8 +10,12 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
+use axum::extract::Query;
+use serde_json::{json, Value};
+
 use crate::accounts::{self, User};
 use crate::error::ApiError;
+use crate::rooms::{self, JoinTerms, RoomTerms};
 use crate::AppState;
 
 /// The session cookie's name.
@@ -30,6 +34,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/accounts/logout", post(logout))
         .route("/api/me", get(me))
         .route("/api/users/{name}", get(user))
+        .route("/api/users/{name}/games", get(user_games))
+        .route("/api/rooms", get(list_rooms).post(create_room))
+        .route("/api/rooms/{id}", get(get_room).delete(cancel_room))
+        .route("/api/rooms/{id}/join", post(join_room))
+        .route("/api/games", get(list_games))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/sgf", get(game_sgf))
+        .route("/api/ws", get(crate::ws::upgrade))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
@@ -157,4 +169,179 @@ impl FromRequestParts<AppState> for CurrentUser {
             .map(CurrentUser)
             .ok_or(ApiError::Unauthorized)
     }
+}
+
+async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let u = accounts::by_name(&state.store, &name)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let rows = state.store.games_of(u.id, 100).await?;
+    Ok(Json(
+        json!({ "user": u, "games": game_list(&state, &rows).await? }),
+    ))
+}
+
+async fn game_list(
+    state: &AppState,
+    rows: &[crate::store::games::GameRow],
+) -> Result<Vec<Value>, ApiError> {
+    let mut out = Vec::new();
+    for g in rows {
+        let name = |id: i64| async move {
+            accounts::by_id(&state.store, id)
+                .await
+                .map(|u| u.map(|u| u.username))
+        };
+        let terms: Value = serde_json::from_str(&g.terms).unwrap_or(Value::Null);
+        out.push(json!({
+            "id": g.id,
+            "black": name(g.black_id).await?,
+            "white": name(g.white_id).await?,
+            "terms": terms,
+            "status": g.status,
+            "result": g.result,
+            "created_at": g.created_at,
+            "sgf": format!("/api/games/{}/sgf", g.id),
+        }));
+    }
+    Ok(out)
+}
+
+async fn list_rooms(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let mut out = Vec::new();
+    for r in state.store.open_rooms().await? {
+        let owner = accounts::by_id(&state.store, r.owner_id)
+            .await?
+            .ok_or(ApiError::NotFound)?;
+        let t: RoomTerms =
+            serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+        out.push(rooms::public(r.id, &owner, &t, &r.status, r.game_id));
+    }
+    Ok(Json(json!({ "rooms": out })))
+}
+
+async fn create_room(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<RoomTerms>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let t = rooms::validate(json(body)?)?;
+    let terms = serde_json::to_string(&t).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let id = state.store.create_room(user.id, &terms).await?;
+    let mut room = rooms::public(id, &user, &t, "open", None);
+    // The owner sees their own choice.
+    room["parity"] = json!(t.parity);
+    Ok((StatusCode::CREATED, Json(room)).into_response())
+}
+
+async fn get_room(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let r = state.store.room(id).await?.ok_or(ApiError::NotFound)?;
+    let owner = accounts::by_id(&state.store, r.owner_id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let t: RoomTerms =
+        serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(Json(rooms::public(r.id, &owner, &t, &r.status, r.game_id)))
+}
+
+async fn cancel_room(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    let r = state.store.room(id).await?.ok_or(ApiError::NotFound)?;
+    if r.owner_id != user.id {
+        return Err(ApiError::Forbidden(
+            "not_owner",
+            "only the owner can close a room".into(),
+        ));
+    }
+    if !state.store.cancel_room(id).await? {
+        return Err(ApiError::Conflict(
+            "room_closed",
+            "this room is no longer open".into(),
+        ));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn join_room(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Option<Json<JoinTerms>>,
+) -> Result<Json<Value>, ApiError> {
+    let j = body.map(|Json(b)| b).unwrap_or_default();
+    Ok(Json(rooms::join(&state, id, &user, j).await?))
+}
+
+#[derive(Deserialize)]
+struct GamesQuery {
+    #[serde(default)]
+    status: Option<String>,
+}
+
+async fn list_games(
+    State(state): State<AppState>,
+    Query(q): Query<GamesQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let status = match q.status.as_deref() {
+        None | Some("live") => "live",
+        Some("finished") => "finished",
+        Some(_) => {
+            return Err(ApiError::Rejected(
+                "bad_status",
+                "status is live or finished".into(),
+            ))
+        }
+    };
+    let rows = state.store.games_by_status(status, 200).await?;
+    Ok(Json(json!({ "games": game_list(&state, &rows).await? })))
+}
+
+async fn get_game(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let h = state.games.get(id).await?.ok_or(ApiError::NotFound)?;
+    h.snapshot()
+        .await
+        .map(Json)
+        .ok_or(ApiError::Internal("game unavailable".into()))
+}
+
+async fn game_sgf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let row = state.store.game(id).await?.ok_or(ApiError::NotFound)?;
+    let (live, players, _) = crate::game::registry::replay(&state.store, &row).await?;
+    let info = tengen_sgf::game::GameInfo {
+        black: Some(players[0].username.clone()),
+        white: Some(players[1].username.clone()),
+        black_rank: Some(players[0].rank.clone()),
+        white_rank: Some(players[1].rank.clone()),
+        ..Default::default()
+    };
+    let text = tengen_sgf::write_game(&tengen_sgf::game::record(
+        &live.game,
+        live.terms.preset(),
+        &info,
+    ));
+    let mut r = text.into_response();
+    r.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-go-sgf"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"tengen-{id}.sgf\"")) {
+        r.headers_mut()
+            .insert(axum::http::header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
 }

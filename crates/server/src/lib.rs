@@ -11,8 +11,10 @@
 //! - [`domain`]: ranks, promotion points, game types, colours, komi and handicap (seed 002).
 //! - [`store`]: the database (SQLite or PostgreSQL) and its migrations.
 //! - [`accounts`]: registration, login, sessions, guests.
+//! - [`rooms`]: rooms, joining, game type, colours, komi and handicap.
 //! - [`game`]: live games: the state machine of actions and events.
 //! - [`http`]: the routes.
+//! - [`ws`]: the WebSocket protocol.
 //! - [`error`]: the API's error type and its stable codes.
 
 pub mod accounts;
@@ -20,7 +22,9 @@ pub mod domain;
 pub mod error;
 pub mod game;
 pub mod http;
+pub mod rooms;
 pub mod store;
+pub mod ws;
 
 use std::future::Future;
 
@@ -32,6 +36,23 @@ use tokio::net::TcpListener;
 pub struct AppState {
     /// The database.
     pub store: store::Store,
+    /// The live games.
+    pub games: game::registry::Games,
+}
+
+impl AppState {
+    /// State over `store`, with `grace` for disconnected players; restores every live game.
+    pub async fn new(
+        store: store::Store,
+        grace: std::time::Duration,
+    ) -> Result<AppState, error::ApiError> {
+        let games = game::registry::Games::new(store.clone(), grace);
+        let restored = games.restore_all().await?;
+        if restored > 0 {
+            tracing::info!(restored, "live games restored from their logs");
+        }
+        Ok(AppState { store, games })
+    }
 }
 
 /// The application, ready to serve.

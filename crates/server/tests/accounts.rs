@@ -90,7 +90,9 @@ async fn call(
 }
 
 async fn account_flows(store: Store) {
-    let app = app(AppState { store });
+    let app = app(AppState::new(store, std::time::Duration::from_secs(30))
+        .await
+        .unwrap());
     let (s, _, body) = call(&app, "GET", "/healthz", None, None).await;
     assert_eq!((s, body), (StatusCode::OK, json!("ok")));
 
@@ -225,9 +227,12 @@ async fn a_restarted_store_keeps_its_accounts() {
     std::fs::create_dir_all(&dir).unwrap();
     let url = format!("sqlite:{}", dir.join("t.db").display());
     let token = {
-        let app = app(AppState {
-            store: Store::open(&url).await.unwrap(),
-        });
+        let app = app(AppState::new(
+            Store::open(&url).await.unwrap(),
+            std::time::Duration::from_secs(30),
+        )
+        .await
+        .unwrap());
         let (_, _, body) = call(
             &app,
             "POST",
@@ -238,9 +243,12 @@ async fn a_restarted_store_keeps_its_accounts() {
         .await;
         body["token"].as_str().unwrap().to_string()
     };
-    let app = app(AppState {
-        store: Store::open(&url).await.unwrap(),
-    });
+    let app = app(AppState::new(
+        Store::open(&url).await.unwrap(),
+        std::time::Duration::from_secs(30),
+    )
+    .await
+    .unwrap());
     let (s, _, me) = call(&app, "GET", "/api/me", None, Some(&token)).await;
     assert_eq!((s, me["rank"].as_str()), (StatusCode::OK, Some("1d")));
 }

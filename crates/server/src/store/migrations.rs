@@ -21,6 +21,33 @@ const SQLITE: &[&str] = &[
         user_id INTEGER NOT NULL REFERENCES users(id),
         created_at INTEGER NOT NULL
     )",
+    "CREATE TABLE rooms (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        owner_id INTEGER NOT NULL REFERENCES users(id),
+        terms TEXT NOT NULL,
+        status TEXT NOT NULL,
+        game_id INTEGER,
+        created_at INTEGER NOT NULL
+    )",
+    "CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        room_id INTEGER,
+        black_id INTEGER NOT NULL REFERENCES users(id),
+        white_id INTEGER NOT NULL REFERENCES users(id),
+        terms TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        created_at INTEGER NOT NULL,
+        finished_at INTEGER
+    )",
+    "CREATE TABLE game_events (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )",
+    "CREATE INDEX games_status ON games(status)",
 ];
 
 /// PostgreSQL schema steps, the same tables in PostgreSQL types.
@@ -40,6 +67,33 @@ const POSTGRES: &[&str] = &[
         user_id BIGINT NOT NULL REFERENCES users(id),
         created_at BIGINT NOT NULL
     )",
+    "CREATE TABLE rooms (
+        id BIGSERIAL PRIMARY KEY,
+        owner_id BIGINT NOT NULL REFERENCES users(id),
+        terms TEXT NOT NULL,
+        status TEXT NOT NULL,
+        game_id BIGINT,
+        created_at BIGINT NOT NULL
+    )",
+    "CREATE TABLE games (
+        id BIGSERIAL PRIMARY KEY,
+        room_id BIGINT,
+        black_id BIGINT NOT NULL REFERENCES users(id),
+        white_id BIGINT NOT NULL REFERENCES users(id),
+        terms TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        created_at BIGINT NOT NULL,
+        finished_at BIGINT
+    )",
+    "CREATE TABLE game_events (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seq BIGINT NOT NULL,
+        event TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )",
+    "CREATE INDEX games_status ON games(status)",
 ];
 
 /// Applies the steps the database has not seen yet.

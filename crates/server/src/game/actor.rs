@@ -1,0 +1,375 @@
+//! One task per live game: it serialises the game's actions, writes each accepted action's
+//! events to the database before anyone hears of them, then applies and broadcasts them.
+//!
+//! The actor also keeps the players' presence: when a player's last connection to the game
+//! closes, a grace period starts; if no connection comes back in time, the player loses by
+//! forfeit (a grace of zero gives seed 002's immediate loss).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use tengen_ai::estimate;
+use tengen_rules::playout::Rng;
+use tengen_rules::{Color, GameResult, Phase, Point};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::state::{Action, ActionError, Actor, Event, LiveGame};
+use super::view;
+use crate::store::games::{now_ms, PromotionOutcome};
+use crate::store::Store;
+
+/// A player as a game knows them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Player {
+    /// Account id.
+    pub id: i64,
+    /// Name.
+    pub username: String,
+    /// Rank when the game started.
+    pub rank: String,
+    /// Guests' games do not move promotion points.
+    #[serde(skip)]
+    pub guest: bool,
+}
+
+/// An event with its place in the log.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    /// 1-based sequence number in the game's log.
+    pub seq: u64,
+    /// When it was accepted, ms since the epoch.
+    pub at_ms: i64,
+    /// What happened.
+    pub event: Event,
+}
+
+/// Why an action got no events.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActError {
+    /// The game refused it.
+    #[error("{0}")]
+    Refused(ActionError),
+    /// The database did not take it; nothing changed.
+    #[error("the move could not be stored; try again")]
+    Storage,
+    /// The game's actor is gone (server shutting down).
+    #[error("the game is not available")]
+    Gone,
+}
+
+impl ActError {
+    /// Stable snake_case id.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActError::Refused(e) => e.code(),
+            ActError::Storage => "storage_unavailable",
+            ActError::Gone => "game_unavailable",
+        }
+    }
+}
+
+/// What a watcher gets: either the whole state or the events it missed, and the live stream.
+pub struct Watch {
+    /// The state now, when the watcher did not say what it has seen.
+    pub snapshot: Option<serde_json::Value>,
+    /// Events after the watcher's `since`.
+    pub missed: Vec<Arc<Record>>,
+    /// Everything from now on.
+    pub live: broadcast::Receiver<Arc<Record>>,
+}
+
+enum Cmd {
+    Act {
+        user: i64,
+        username: String,
+        action: Action,
+        reply: oneshot::Sender<Result<u64, ActError>>,
+    },
+    Watch {
+        user: Option<i64>,
+        since: Option<u64>,
+        reply: oneshot::Sender<Watch>,
+    },
+    Gone {
+        user: i64,
+    },
+    Snapshot {
+        reply: oneshot::Sender<serde_json::Value>,
+    },
+}
+
+/// A handle to a game's actor.
+#[derive(Clone)]
+pub struct GameHandle {
+    /// The game's id.
+    pub id: i64,
+    /// Board size, to read the points clients send.
+    pub size: u8,
+    tx: mpsc::Sender<Cmd>,
+}
+
+impl GameHandle {
+    /// `user` acts; the reply comes after the events are stored. Returns the last event's seq.
+    pub async fn act(&self, user: i64, username: &str, action: Action) -> Result<u64, ActError> {
+        let (reply, rx) = oneshot::channel();
+        let cmd = Cmd::Act {
+            user,
+            username: username.to_string(),
+            action,
+            reply,
+        };
+        self.tx.send(cmd).await.map_err(|_| ActError::Gone)?;
+        rx.await.map_err(|_| ActError::Gone)?
+    }
+
+    /// Starts watching: a snapshot when `since` is `None`, else the events after `since`.
+    /// A player who watches counts as present.
+    pub async fn watch(&self, user: Option<i64>, since: Option<u64>) -> Option<Watch> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::Watch { user, since, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// One of `user`'s connections to this game closed.
+    pub async fn gone(&self, user: i64) {
+        let _ = self.tx.send(Cmd::Gone { user }).await;
+    }
+
+    /// The current state.
+    pub async fn snapshot(&self) -> Option<serde_json::Value> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::Snapshot { reply }).await.ok()?;
+        rx.await.ok()
+    }
+}
+
+struct GameActor {
+    id: i64,
+    store: Store,
+    live: LiveGame,
+    players: [Player; 2],
+    log: Vec<Arc<Record>>,
+    events: broadcast::Sender<Arc<Record>>,
+    /// Open connections per player.
+    present: [u32; 2],
+    /// When a disconnected player loses.
+    deadline: [Option<Instant>; 2],
+    grace: Duration,
+    rng: Rng,
+}
+
+/// Starts the actor for a game, with the events already in its log (after a restart).
+pub fn spawn(
+    id: i64,
+    store: Store,
+    live: LiveGame,
+    players: [Player; 2],
+    log: Vec<Record>,
+    grace: Duration,
+) -> GameHandle {
+    let (tx, rx) = mpsc::channel(256);
+    let (events, _) = broadcast::channel(1024);
+    let size = live.game.size();
+    let actor = GameActor {
+        id,
+        store,
+        live,
+        players,
+        log: log.into_iter().map(Arc::new).collect(),
+        events,
+        present: [0; 2],
+        deadline: [None; 2],
+        grace,
+        rng: Rng::new(0x7E46_E000 ^ id as u64),
+    };
+    tokio::spawn(actor.run(rx));
+    GameHandle { id, size, tx }
+}
+
+impl GameActor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        loop {
+            let next = self.deadline.iter().flatten().min().copied();
+            let cmd = match next {
+                Some(at) => tokio::select! {
+                    c = rx.recv() => c,
+                    _ = tokio::time::sleep_until(at) => {
+                        self.on_deadline().await;
+                        continue;
+                    }
+                },
+                None => rx.recv().await,
+            };
+            let Some(cmd) = cmd else { return };
+            match cmd {
+                Cmd::Act {
+                    user,
+                    username,
+                    action,
+                    reply,
+                } => {
+                    let r = self.act(user, &username, action).await;
+                    let _ = reply.send(r);
+                }
+                Cmd::Watch { user, since, reply } => {
+                    if let Some(c) = self.color_of(user) {
+                        self.present[c.index()] += 1;
+                        self.deadline[c.index()] = None;
+                    }
+                    let live = self.events.subscribe();
+                    let (snapshot, missed) = match since {
+                        None => (Some(self.snapshot()), Vec::new()),
+                        Some(s) => (
+                            None,
+                            self.log.iter().filter(|r| r.seq > s).cloned().collect(),
+                        ),
+                    };
+                    let _ = reply.send(Watch {
+                        snapshot,
+                        missed,
+                        live,
+                    });
+                }
+                Cmd::Gone { user } => {
+                    if let Some(c) = self.color_of(Some(user)) {
+                        let n = &mut self.present[c.index()];
+                        *n = n.saturating_sub(1);
+                        if *n == 0 && self.live.game.phase() != Phase::Finished {
+                            self.deadline[c.index()] = Some(Instant::now() + self.grace);
+                            if self.grace.is_zero() {
+                                self.on_deadline().await;
+                            }
+                        }
+                    }
+                }
+                Cmd::Snapshot { reply } => {
+                    let _ = reply.send(self.snapshot());
+                }
+            }
+        }
+    }
+
+    fn color_of(&self, user: Option<i64>) -> Option<Color> {
+        let user = user?;
+        if user == self.players[0].id {
+            Some(Color::Black)
+        } else if user == self.players[1].id {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    fn snapshot(&self) -> serde_json::Value {
+        view::snapshot(self.id, &self.live, &self.players, self.log.len() as u64)
+    }
+
+    async fn on_deadline(&mut self) {
+        let now = Instant::now();
+        for c in Color::ALL {
+            if self.deadline[c.index()].is_some_and(|d| d <= now) {
+                self.deadline[c.index()] = None;
+                if self.live.game.phase() != Phase::Finished {
+                    let e = Event::Finished {
+                        result: GameResult::Forfeit(c.opponent()).to_string(),
+                        reason: "disconnected".into(),
+                    };
+                    // If storing fails the player is not declared lost; the next disconnect
+                    // check tries again.
+                    if self.commit(vec![e]).await.is_err() {
+                        self.deadline[c.index()] = Some(now + Duration::from_secs(1));
+                    }
+                }
+            }
+        }
+    }
+
+    async fn act(&mut self, user: i64, username: &str, action: Action) -> Result<u64, ActError> {
+        let who = match self.color_of(Some(user)) {
+            Some(c) => Actor::Player(c),
+            None => Actor::Other(username.to_string()),
+        };
+        let rng = &mut self.rng;
+        let events = self
+            .live
+            .decide(&who, &action, &mut |g| -> Vec<Point> {
+                estimate::dead_stones(g, 300, rng).iter().collect()
+            })
+            .map_err(ActError::Refused)?;
+        // Chat lines name the user, not the colour.
+        let events = events
+            .into_iter()
+            .map(|e| match e {
+                Event::Chat { text, .. } => Event::Chat {
+                    user: username.to_string(),
+                    text,
+                },
+                e => e,
+            })
+            .collect();
+        self.commit(events).await
+    }
+
+    /// Stores `events`, then applies and broadcasts them.
+    async fn commit(&mut self, events: Vec<Event>) -> Result<u64, ActError> {
+        let mut after = self.live.clone();
+        for e in &events {
+            after.apply(e);
+        }
+        let finish = (self.live.game.phase() != Phase::Finished
+            && after.game.phase() == Phase::Finished)
+            .then(|| after.game.result())
+            .flatten();
+        let outcomes: Vec<PromotionOutcome> = match finish.and_then(|r| r.winner()) {
+            // Handicap games and games with a guest move no one's points (seed 002).
+            Some(winner)
+                if self.live.terms.kind().counts_for_promotion()
+                    && !self.players.iter().any(|p| p.guest) =>
+            {
+                Color::ALL
+                    .iter()
+                    .map(|&c| PromotionOutcome {
+                        user_id: self.players[c.index()].id,
+                        won: c == winner,
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let json: Vec<String> = events
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap_or_default())
+            .collect();
+        let first = self.log.len() as i64 + 1;
+        let at_ms = now_ms();
+        let result = finish.map(|r| r.to_string());
+        let stored = self
+            .store
+            .append_events(
+                self.id,
+                first,
+                &json,
+                at_ms,
+                result.as_deref().map(|r| (r, outcomes.as_slice())),
+            )
+            .await;
+        if let Err(e) = stored {
+            tracing::error!(game = self.id, error = %e, "could not store events");
+            return Err(ActError::Storage);
+        }
+        self.live = after;
+        for (i, event) in events.into_iter().enumerate() {
+            let record = Arc::new(Record {
+                seq: (first + i as i64) as u64,
+                at_ms,
+                event,
+            });
+            self.log.push(record.clone());
+            // No watchers is fine.
+            let _ = self.events.send(record);
+        }
+        Ok(self.log.len() as u64)
+    }
+}

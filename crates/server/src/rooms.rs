@@ -1,0 +1,284 @@
+//! Game rooms (seed 002): the owner opens a room with terms, a partner joins, and the game type,
+//! colours, komi and handicap follow from their ranks.
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tengen_rules::{Komi, Preset};
+
+use crate::accounts::{self, User};
+use crate::domain::game_type::{
+    black_player, check_handicap, default_komi, GameType, Parity, Side, HANDICAP_STONES,
+};
+use crate::domain::rank::Rank;
+use crate::error::ApiError;
+use crate::game::actor::Player;
+use crate::game::state::Terms;
+use crate::AppState;
+
+/// What the owner asks for when opening a room.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoomTerms {
+    /// 9, 13 or 19 (5 to 19 for First Capture; 9 for WGA).
+    pub size: u8,
+    /// A rule preset name.
+    pub rules: String,
+    /// Komi; the game type's default when absent.
+    #[serde(default)]
+    pub komi: Option<String>,
+    /// Whether take-backs may be requested (default: no).
+    #[serde(default)]
+    pub take_back: bool,
+    /// Handicap stones for a HANDICAP game; from the rank difference when absent.
+    #[serde(default)]
+    pub handicap: Option<u8>,
+    /// The owner's secret choice for HO-SUN, `odd` or `even`; the server picks when absent.
+    #[serde(default)]
+    pub parity: Option<String>,
+}
+
+/// What a partner sends to join.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct JoinTerms {
+    /// The guess in HO-SUN, `odd` or `even`.
+    #[serde(default)]
+    pub guess: Option<String>,
+    /// Handicap stones, when the room left them open.
+    #[serde(default)]
+    pub handicap: Option<u8>,
+}
+
+fn parse_parity(s: &str) -> Result<Parity, ApiError> {
+    match s.to_ascii_lowercase().as_str() {
+        "odd" => Ok(Parity::Odd),
+        "even" => Ok(Parity::Even),
+        _ => Err(ApiError::Rejected(
+            "bad_parity",
+            "choose odd or even".into(),
+        )),
+    }
+}
+
+/// Checks a room's terms and fills in the owner's parity.
+pub fn validate(mut t: RoomTerms) -> Result<RoomTerms, ApiError> {
+    let preset: Preset = t
+        .rules
+        .parse()
+        .map_err(|e: tengen_rules::rules::UnknownPreset| {
+            ApiError::Rejected("bad_rules", e.to_string())
+        })?;
+    let sizes_ok = match preset {
+        Preset::FirstCapture => (5..=19).contains(&t.size),
+        Preset::Wga => t.size == 9,
+        _ => matches!(t.size, 9 | 13 | 19),
+    };
+    if !sizes_ok {
+        return Err(ApiError::Rejected(
+            "bad_board_size",
+            format!("a {0}x{0} board is not offered with {preset} rules", t.size),
+        ));
+    }
+    if let Some(k) = &t.komi {
+        k.parse::<Komi>()
+            .map_err(|e| ApiError::Rejected("bad_komi", e.to_string()))?;
+    }
+    if let Some(h) = t.handicap {
+        check_handicap(GameType::Handicap, preset, t.size, h)
+            .map_err(|e| ApiError::Rejected("bad_handicap", e.to_string()))?;
+    }
+    t.rules = preset.name().to_string();
+    t.parity = Some(match &t.parity {
+        Some(p) => match parse_parity(p)? {
+            Parity::Odd => "odd".into(),
+            Parity::Even => "even".into(),
+        },
+        None => if OsRng.next_u32() % 2 == 0 {
+            "odd"
+        } else {
+            "even"
+        }
+        .into(),
+    });
+    Ok(t)
+}
+
+/// A room as listed: the owner's parity stays secret.
+pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Option<i64>) -> Value {
+    json!({
+        "id": id,
+        "owner": { "username": owner.username, "rank": owner.rank },
+        "size": t.size,
+        "rules": t.rules,
+        "komi": t.komi,
+        "take_back": t.take_back,
+        "handicap": t.handicap,
+        "status": status,
+        "game_id": game_id,
+    })
+}
+
+/// The largest allowed handicap no greater than the rank difference.
+fn default_handicap(preset: Preset, size: u8, diff: i32) -> u8 {
+    let candidates: Vec<u8> = match preset {
+        Preset::Wga => (2..=5).collect(),
+        _ => HANDICAP_STONES.to_vec(),
+    };
+    candidates
+        .into_iter()
+        .filter(|&n| {
+            n as i32 <= diff.max(2) && check_handicap(GameType::Handicap, preset, size, n).is_ok()
+        })
+        .max()
+        .unwrap_or(2)
+}
+
+fn player(u: &User) -> Player {
+    Player {
+        id: u.id,
+        username: u.username.clone(),
+        rank: u.rank.clone(),
+        guest: u.guest,
+    }
+}
+
+/// Joins room `id` as `partner` and starts the game. Returns the game's id, the snapshot, and
+/// how the colours were decided.
+pub async fn join(
+    state: &AppState,
+    id: i64,
+    partner: &User,
+    j: JoinTerms,
+) -> Result<Value, ApiError> {
+    let room = state.store.room(id).await?.ok_or(ApiError::NotFound)?;
+    if room.status != "open" {
+        return Err(ApiError::Conflict(
+            "room_closed",
+            "this room is no longer open".into(),
+        ));
+    }
+    if room.owner_id == partner.id {
+        return Err(ApiError::Rejected(
+            "own_room",
+            "you cannot join your own room".into(),
+        ));
+    }
+    let owner = accounts::by_id(&state.store, room.owner_id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let t: RoomTerms =
+        serde_json::from_str(&room.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let preset: Preset = t
+        .rules
+        .parse()
+        .map_err(|_| ApiError::Internal("bad rules in a room".into()))?;
+    let (or, pr): (Rank, Rank) = (owner.standing()?.rank, partner.standing()?.rank);
+    let kind = GameType::for_ranks(or, pr);
+    let owner_parity = parse_parity(t.parity.as_deref().unwrap_or("odd"))?;
+    let guess = match (kind, &j.guess) {
+        (GameType::HoSun, None) => {
+            return Err(ApiError::Rejected(
+                "guess_required",
+                "HO-SUN: guess odd or even".into(),
+            ))
+        }
+        (GameType::HoSun, Some(g)) => parse_parity(g)?,
+        _ => owner_parity,
+    };
+    let handicap = match kind {
+        GameType::Handicap => {
+            let n = t.handicap.or(j.handicap).unwrap_or_else(|| {
+                default_handicap(preset, t.size, (or.level() - pr.level()).abs())
+            });
+            check_handicap(kind, preset, t.size, n)
+                .map_err(|e| ApiError::Rejected("bad_handicap", e.to_string()))?;
+            n
+        }
+        _ => 0,
+    };
+    let komi = match &t.komi {
+        Some(k) => k.clone(),
+        None => default_komi(kind, preset, t.size).to_string(),
+    };
+    let black_side = black_player(kind, or, pr, owner_parity, guess);
+    let (black, white) = match black_side {
+        Side::Owner => (&owner, partner),
+        Side::Partner => (partner, &owner),
+    };
+    let terms = Terms {
+        size: t.size,
+        rules: t.rules.clone(),
+        komi,
+        handicap,
+        take_back: t.take_back,
+        game_type: kind.name().into(),
+    };
+    let json = serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let game_id = state
+        .store
+        .start_game(id, black.id, white.id, &json)
+        .await?
+        .ok_or_else(|| ApiError::Conflict("room_closed", "someone else joined first".into()))?;
+    let handle = state
+        .games
+        .start(game_id, terms, [player(black), player(white)])
+        .await?;
+    let snapshot = handle
+        .snapshot()
+        .await
+        .ok_or(ApiError::Internal("game did not start".into()))?;
+    Ok(json!({
+        "game_id": game_id,
+        "game_type": kind.name(),
+        "owner_parity": (kind == GameType::HoSun).then(|| t.parity.clone()),
+        "guess": (kind == GameType::HoSun).then(|| j.guess.clone()),
+        "game": snapshot,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(size: u8, rules: &str) -> RoomTerms {
+        RoomTerms {
+            size,
+            rules: rules.into(),
+            komi: None,
+            take_back: false,
+            handicap: None,
+            parity: None,
+        }
+    }
+
+    #[test]
+    fn room_terms_are_checked() {
+        assert!(validate(terms(19, "japanese")).is_ok());
+        assert_eq!(
+            validate(terms(11, "japanese")).unwrap_err().code(),
+            "bad_board_size"
+        );
+        assert!(validate(terms(7, "first-capture")).is_ok());
+        assert_eq!(
+            validate(terms(13, "wga")).unwrap_err().code(),
+            "bad_board_size"
+        );
+        assert_eq!(validate(terms(19, "go")).unwrap_err().code(), "bad_rules");
+        let mut t = terms(19, "korean");
+        t.komi = Some("6.25".into());
+        assert_eq!(validate(t).unwrap_err().code(), "bad_komi");
+        let mut t = terms(13, "korean");
+        t.handicap = Some(13);
+        assert_eq!(validate(t).unwrap_err().code(), "bad_handicap");
+        let v = validate(terms(9, "chinese")).unwrap();
+        assert!(matches!(v.parity.as_deref(), Some("odd" | "even")));
+    }
+
+    #[test]
+    fn default_handicap_follows_the_rank_difference() {
+        assert_eq!(default_handicap(Preset::Korean, 19, 3), 3);
+        assert_eq!(default_handicap(Preset::Korean, 19, 8), 7);
+        assert_eq!(default_handicap(Preset::Korean, 19, 15), 13);
+        assert_eq!(default_handicap(Preset::Korean, 13, 15), 9);
+        assert_eq!(default_handicap(Preset::Wga, 9, 12), 5);
+    }
+}

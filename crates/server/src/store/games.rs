@@ -1,0 +1,292 @@
+//! Rooms, games and their event logs.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+/// Seconds since the epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Milliseconds since the epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A room row.
+#[derive(Clone, Debug)]
+pub struct RoomRow {
+    /// Id.
+    pub id: i64,
+    /// Who opened it.
+    pub owner_id: i64,
+    /// The terms as JSON.
+    pub terms: String,
+    /// `open`, `started` or `cancelled`.
+    pub status: String,
+    /// The game, once started.
+    pub game_id: Option<i64>,
+}
+
+/// A game row.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// Id.
+    pub id: i64,
+    /// Black's account.
+    pub black_id: i64,
+    /// White's account.
+    pub white_id: i64,
+    /// The terms as JSON.
+    pub terms: String,
+    /// `live` or `finished`.
+    pub status: String,
+    /// SGF result once finished.
+    pub result: Option<String>,
+    /// Seconds since the epoch.
+    pub created_at: i64,
+}
+
+/// A stored event.
+#[derive(Clone, Debug)]
+pub struct EventRow {
+    /// 1-based position in the game's log.
+    pub seq: i64,
+    /// The event as JSON.
+    pub event: String,
+    /// When it was accepted, ms since the epoch.
+    pub at_ms: i64,
+}
+
+/// A player whose promotion points a finished game moves.
+#[derive(Clone, Copy, Debug)]
+pub struct PromotionOutcome {
+    /// The account.
+    pub user_id: i64,
+    /// Whether they won.
+    pub won: bool,
+}
+
+fn room_from(r: &sqlx::any::AnyRow) -> Result<RoomRow, sqlx::Error> {
+    Ok(RoomRow {
+        id: r.try_get("id")?,
+        owner_id: r.try_get("owner_id")?,
+        terms: r.try_get("terms")?,
+        status: r.try_get("status")?,
+        game_id: r.try_get("game_id")?,
+    })
+}
+
+fn game_from(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        black_id: r.try_get("black_id")?,
+        white_id: r.try_get("white_id")?,
+        terms: r.try_get("terms")?,
+        status: r.try_get("status")?,
+        result: r.try_get("result")?,
+        created_at: r.try_get("created_at")?,
+    })
+}
+
+impl Store {
+    /// Opens a room.
+    pub async fn create_room(&self, owner_id: i64, terms: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO rooms (owner_id, terms, status, game_id, created_at) VALUES ($1, $2, 'open', NULL, $3) RETURNING id",
+        )
+        .bind(owner_id)
+        .bind(terms)
+        .bind(now())
+        .fetch_one(self.pool())
+        .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// One room.
+    pub async fn room(&self, id: i64) -> Result<Option<RoomRow>, StoreError> {
+        let r = sqlx::query("SELECT id, owner_id, terms, status, game_id FROM rooms WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(r.as_ref().map(room_from).transpose()?)
+    }
+
+    /// Open rooms, newest first.
+    pub async fn open_rooms(&self) -> Result<Vec<RoomRow>, StoreError> {
+        let rows = sqlx::query("SELECT id, owner_id, terms, status, game_id FROM rooms WHERE status = 'open' ORDER BY id DESC LIMIT 200")
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(room_from).collect::<Result<_, _>>()?)
+    }
+
+    /// Closes a room without a game. False if it was not open.
+    pub async fn cancel_room(&self, id: i64) -> Result<bool, StoreError> {
+        let r =
+            sqlx::query("UPDATE rooms SET status = 'cancelled' WHERE id = $1 AND status = 'open'")
+                .bind(id)
+                .execute(self.pool())
+                .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Starts a game in an open room (or without a room, `room_id` 0), in one transaction.
+    /// Returns `None` when the room is no longer open (someone else joined first).
+    pub async fn start_game(
+        &self,
+        room_id: i64,
+        black_id: i64,
+        white_id: i64,
+        terms: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        if room_id != 0 {
+            let claimed = sqlx::query(
+                "UPDATE rooms SET status = 'started' WHERE id = $1 AND status = 'open'",
+            )
+            .bind(room_id)
+            .execute(&mut *tx)
+            .await?;
+            if claimed.rows_affected() != 1 {
+                return Ok(None);
+            }
+        }
+        let row = sqlx::query(
+            "INSERT INTO games (room_id, black_id, white_id, terms, status, result, created_at, finished_at) VALUES ($1, $2, $3, $4, 'live', NULL, $5, NULL) RETURNING id",
+        )
+        .bind(room_id)
+        .bind(black_id)
+        .bind(white_id)
+        .bind(terms)
+        .bind(now())
+        .fetch_one(&mut *tx)
+        .await?;
+        let game_id: i64 = row.try_get(0)?;
+        if room_id != 0 {
+            sqlx::query("UPDATE rooms SET game_id = $1 WHERE id = $2")
+                .bind(game_id)
+                .bind(room_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(Some(game_id))
+    }
+
+    /// Appends events `first_seq..` to a game's log; with `finish`, also records the result and
+    /// moves the players' promotion points (read and written inside the transaction, so two
+    /// games ending at once cannot lose an update). All of it is stored, or none.
+    pub async fn append_events(
+        &self,
+        game_id: i64,
+        first_seq: i64,
+        events: &[String],
+        at_ms: i64,
+        finish: Option<(&str, &[PromotionOutcome])>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        for (i, e) in events.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO game_events (game_id, seq, event, at_ms) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(game_id)
+            .bind(first_seq + i as i64)
+            .bind(e)
+            .bind(at_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some((result, outcomes)) = finish {
+            sqlx::query(
+                "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
+            )
+            .bind(result)
+            .bind(now())
+            .bind(game_id)
+            .execute(&mut *tx)
+            .await?;
+            for o in outcomes {
+                let row = sqlx::query("SELECT rank, points FROM users WHERE id = $1")
+                    .bind(o.user_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                let rank: String = row.try_get("rank")?;
+                let points: i64 = row.try_get("points")?;
+                let Ok(rank) = rank.parse::<crate::domain::rank::Rank>() else {
+                    continue;
+                };
+                let next = crate::domain::promotion::Standing {
+                    rank,
+                    points: points as i32,
+                }
+                .after(o.won);
+                sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE id = $3")
+                    .bind(next.rank.to_string())
+                    .bind(next.points as i64)
+                    .bind(o.user_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// One game.
+    pub async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(r.as_ref().map(game_from).transpose()?)
+    }
+
+    /// Games by status (`live` or `finished`), newest first.
+    pub async fn games_by_status(
+        &self,
+        status: &str,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
+            .bind(status)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+    }
+
+    /// A player's games, newest first.
+    pub async fn games_of(&self, user_id: i64, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE black_id = $1 OR white_id = $1 ORDER BY id DESC LIMIT $2")
+            .bind(user_id)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+    }
+
+    /// A game's whole log, in order.
+    pub async fn events(&self, game_id: i64) -> Result<Vec<EventRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, event, at_ms FROM game_events WHERE game_id = $1 ORDER BY seq",
+        )
+        .bind(game_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(EventRow {
+                    seq: r.try_get("seq")?,
+                    event: r.try_get("event")?,
+                    at_ms: r.try_get("at_ms")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+}

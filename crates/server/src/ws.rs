@@ -1,0 +1,388 @@
+//! The WebSocket protocol (`GET /api/ws`, documented in `docs/protocol.md`).
+//!
+//! One socket per client, authenticated by the session cookie or bearer token at the upgrade.
+//! The client watches games (receiving a snapshot or the events it missed, then every event) and
+//! acts in them; each accepted action is acknowledged after it is stored. Bad input (malformed
+//! JSON, unknown types, oversize messages, floods, actions in someone else's game) gets an
+//! `error` message with a stable code and changes nothing.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tengen_rules::coord::gtp;
+use tokio::sync::{broadcast, mpsc};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::accounts::User;
+use crate::error::ApiError;
+use crate::game::actor::{GameHandle, Record};
+use crate::game::state::Action;
+use crate::http::CurrentUser;
+use crate::AppState;
+
+/// Largest message a client may send, in bytes.
+pub const MAX_MESSAGE: usize = 4096;
+/// Messages a client may send in a burst, and per second after it.
+const BURST: f64 = 40.0;
+const PER_SECOND: f64 = 20.0;
+
+/// Upgrades an authenticated request to the protocol.
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    user: Result<CurrentUser, ApiError>,
+) -> Response {
+    match user {
+        Ok(CurrentUser(user)) => ws
+            // Larger frames reach us so that oversize messages get a typed error, not a reset.
+            .max_message_size(64 * 1024)
+            .on_upgrade(move |socket| connection(socket, state, user)),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// What clients send. Every message may carry an `id`, echoed as `ref` in the reply.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMsg {
+    Ping,
+    Watch {
+        game: i64,
+        #[serde(default)]
+        since: Option<u64>,
+    },
+    Unwatch {
+        game: i64,
+    },
+    Move {
+        game: i64,
+        point: String,
+    },
+    Pass {
+        game: i64,
+    },
+    Resign {
+        game: i64,
+    },
+    Leave {
+        game: i64,
+    },
+    Takeback {
+        game: i64,
+    },
+    TakebackAnswer {
+        game: i64,
+        accept: bool,
+    },
+    ScoreRequest {
+        game: i64,
+    },
+    ToggleDead {
+        game: i64,
+        point: String,
+    },
+    AcceptScore {
+        game: i64,
+    },
+    Resume {
+        game: i64,
+    },
+    Chat {
+        game: i64,
+        text: String,
+    },
+}
+
+const TYPES: &[&str] = &[
+    "ping",
+    "watch",
+    "unwatch",
+    "move",
+    "pass",
+    "resign",
+    "leave",
+    "takeback",
+    "takeback_answer",
+    "score_request",
+    "toggle_dead",
+    "accept_score",
+    "resume",
+    "chat",
+];
+
+fn error(reference: &Value, code: &str, message: &str) -> String {
+    json!({ "type": "error", "ref": reference, "code": code, "message": message }).to_string()
+}
+
+struct Conn {
+    state: AppState,
+    user: User,
+    out: mpsc::Sender<String>,
+    watching: HashMap<i64, (GameHandle, JoinHandle<()>)>,
+    tokens: f64,
+    last: Instant,
+}
+
+async fn connection(socket: WebSocket, state: AppState, user: User) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut out_rx) = mpsc::channel::<String>(1024);
+    let writer = tokio::spawn(async move {
+        while let Some(text) = out_rx.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut conn = Conn {
+        state,
+        user,
+        out,
+        watching: HashMap::new(),
+        tokens: BURST,
+        last: Instant::now(),
+    };
+    let _ = conn
+        .out
+        .send(json!({ "type": "welcome", "user": conn.user }).to_string())
+        .await;
+    while let Some(Ok(msg)) = stream.next().await {
+        match msg {
+            Message::Text(t) => conn.handle(t.as_str()).await,
+            Message::Binary(_) => {
+                conn.send(error(
+                    &Value::Null,
+                    "bad_message",
+                    "send JSON text messages",
+                ))
+                .await
+            }
+            Message::Close(_) => break,
+            _ => {}
+        }
+    }
+    for (_, (handle, forwarder)) in conn.watching.drain() {
+        forwarder.abort();
+        handle.gone(conn.user.id).await;
+    }
+    drop(conn);
+    let _ = writer.await;
+}
+
+impl Conn {
+    async fn send(&self, text: String) {
+        let _ = self.out.send(text).await;
+    }
+
+    /// A token bucket: floods are refused message by message.
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * PER_SECOND).min(BURST);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    async fn handle(&mut self, text: &str) {
+        if text.len() > MAX_MESSAGE {
+            return self
+                .send(error(
+                    &Value::Null,
+                    "message_too_large",
+                    "messages are at most 4096 bytes",
+                ))
+                .await;
+        }
+        if !self.allow() {
+            return self
+                .send(error(
+                    &Value::Null,
+                    "rate_limited",
+                    "too many messages; slow down",
+                ))
+                .await;
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(_) => {
+                return self
+                    .send(error(&Value::Null, "bad_message", "not JSON"))
+                    .await
+            }
+        };
+        let reference = value.get("id").cloned().unwrap_or(Value::Null);
+        let Some(kind) = value.get("type").and_then(Value::as_str) else {
+            return self
+                .send(error(
+                    &reference,
+                    "bad_message",
+                    "a message needs a \"type\"",
+                ))
+                .await;
+        };
+        if !TYPES.contains(&kind) {
+            return self
+                .send(error(
+                    &reference,
+                    "unknown_type",
+                    &format!("unknown message type {kind:?}"),
+                ))
+                .await;
+        }
+        let msg: ClientMsg = match serde_json::from_value(value) {
+            Ok(m) => m,
+            Err(e) => {
+                return self
+                    .send(error(&reference, "bad_message", &e.to_string()))
+                    .await
+            }
+        };
+        self.dispatch(msg, reference).await;
+    }
+
+    async fn dispatch(&mut self, msg: ClientMsg, reference: Value) {
+        let (game, action) = match msg {
+            ClientMsg::Ping => {
+                return self
+                    .send(json!({ "type": "pong", "ref": reference }).to_string())
+                    .await
+            }
+            ClientMsg::Watch { game, since } => return self.watch(game, since, reference).await,
+            ClientMsg::Unwatch { game } => {
+                if let Some((h, f)) = self.watching.remove(&game) {
+                    f.abort();
+                    h.gone(self.user.id).await;
+                }
+                return self
+                    .send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
+                    .await;
+            }
+            ClientMsg::Move { game, point } => (game, ActionArg::Point(point, false)),
+            ClientMsg::ToggleDead { game, point } => (game, ActionArg::Point(point, true)),
+            ClientMsg::Pass { game } => (game, ActionArg::Ready(Action::Pass)),
+            ClientMsg::Resign { game } => (game, ActionArg::Ready(Action::Resign)),
+            ClientMsg::Leave { game } => (game, ActionArg::Ready(Action::Leave)),
+            ClientMsg::Takeback { game } => (game, ActionArg::Ready(Action::RequestTakeback)),
+            ClientMsg::TakebackAnswer { game, accept } => {
+                (game, ActionArg::Ready(Action::AnswerTakeback(accept)))
+            }
+            ClientMsg::ScoreRequest { game } => (game, ActionArg::Ready(Action::RequestScoring)),
+            ClientMsg::AcceptScore { game } => (game, ActionArg::Ready(Action::AcceptScore)),
+            ClientMsg::Resume { game } => (game, ActionArg::Ready(Action::Resume)),
+            ClientMsg::Chat { game, text } => (game, ActionArg::Ready(Action::Chat(text))),
+        };
+        let handle = match self.handle_of(game).await {
+            Some(h) => h,
+            None => {
+                return self
+                    .send(error(&reference, "no_such_game", "no such game"))
+                    .await
+            }
+        };
+        let action = match action {
+            ActionArg::Ready(a) => a,
+            ActionArg::Point(v, dead) => match gtp::parse_point(handle.size, &v) {
+                Ok(p) if dead => Action::ToggleDead(p),
+                Ok(p) => Action::Move(p),
+                Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+            },
+        };
+        match handle.act(self.user.id, &self.user.username, action).await {
+            Ok(seq) => {
+                self.send(
+                    json!({ "type": "ack", "ref": reference, "game": game, "seq": seq })
+                        .to_string(),
+                )
+                .await
+            }
+            Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+        }
+    }
+
+    async fn handle_of(&self, game: i64) -> Option<GameHandle> {
+        if let Some((h, _)) = self.watching.get(&game) {
+            return Some(h.clone());
+        }
+        self.state.games.get(game).await.ok().flatten()
+    }
+
+    async fn watch(&mut self, game: i64, since: Option<u64>, reference: Value) {
+        let Some(handle) = self.handle_of(game).await else {
+            return self
+                .send(error(&reference, "no_such_game", "no such game"))
+                .await;
+        };
+        // Watching again (to resynchronise) replaces the old subscription.
+        if let Some((h, f)) = self.watching.remove(&game) {
+            f.abort();
+            h.gone(self.user.id).await;
+        }
+        let Some(w) = handle.watch(Some(self.user.id), since).await else {
+            return self
+                .send(error(
+                    &reference,
+                    "game_unavailable",
+                    "the game is not available",
+                ))
+                .await;
+        };
+        if let Some(s) = w.snapshot {
+            self.send(
+                json!({ "type": "snapshot", "ref": reference, "game": game, "state": s })
+                    .to_string(),
+            )
+            .await;
+        } else {
+            self.send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
+                .await;
+        }
+        for r in &w.missed {
+            self.send(event_message(game, r)).await;
+        }
+        let out = self.out.clone();
+        let forwarder = tokio::spawn(forward(game, w.live, out));
+        self.watching.insert(game, (handle, forwarder));
+    }
+}
+
+enum ActionArg {
+    Ready(Action),
+    Point(String, bool),
+}
+
+fn event_message(game: i64, r: &Record) -> String {
+    json!({ "type": "event", "game": game, "seq": r.seq, "at": r.at_ms, "event": r.event })
+        .to_string()
+}
+
+async fn forward(game: i64, mut live: broadcast::Receiver<Arc<Record>>, out: mpsc::Sender<String>) {
+    loop {
+        match live.recv().await {
+            Ok(r) => {
+                if out.send(event_message(game, &r)).await.is_err() {
+                    return;
+                }
+            }
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                // Too slow to keep up: tell the client to watch again from its last seq.
+                let _ = out
+                    .send(json!({ "type": "resync", "game": game }).to_string())
+                    .await;
+                return;
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
