@@ -18,7 +18,7 @@ use tengen_rules::playout::Rng;
 use tengen_rules::{Color, Game, GameResult, Handicap, Komi, Phase, Preset};
 use tengen_sgf::game::{record, GameInfo};
 
-use crate::gtp::controller::{Controller, ControllerError};
+use tengen_server::bots::gtp::{Controller, ControllerError};
 
 /// Options of `tengen match`.
 #[derive(Args, Debug)]

@@ -24,6 +24,14 @@ pub struct ServeOpt {
     /// (0: at once, as seed 002's "Runaway" rule).
     #[arg(long, default_value_t = 30)]
     pub grace: u64,
+    /// A bot backed by a GTP engine, as NAME=COMMAND or NAME@RANK=COMMAND (repeatable), e.g.
+    /// --bot "gnugo@10k=/usr/games/gnugo --mode gtp --level 1". The built-in bot is always there.
+    #[arg(long = "bot", value_parser = parse_bot)]
+    pub bots: Vec<tengen_server::bots::BotSpec>,
+}
+
+fn parse_bot(s: &str) -> Result<tengen_server::bots::BotSpec, String> {
+    tengen_server::bots::parse_spec(s)
 }
 
 /// Serves until Ctrl-C or SIGTERM.
@@ -44,7 +52,7 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         let store = Store::open(&url)
             .await
             .with_context(|| format!("cannot open the database {url}"))?;
-        let state = AppState::new(store, std::time::Duration::from_secs(opt.grace))
+        let state = AppState::with_bots(store, std::time::Duration::from_secs(opt.grace), opt.bots)
             .await
             .map_err(|e| anyhow::anyhow!("cannot restore live games: {e}"))?;
         let listener = tokio::net::TcpListener::bind(opt.addr)

@@ -26,6 +26,8 @@ pub struct User {
     pub points: i64,
     /// Guest accounts have no password and do not move promotion points.
     pub guest: bool,
+    /// Bot accounts are played by an engine; their games do not move promotion points.
+    pub bot: bool,
 }
 
 impl User {
@@ -69,10 +71,11 @@ fn user_from(row: &sqlx::any::AnyRow) -> Result<User, sqlx::Error> {
         rank: row.try_get("rank")?,
         points: row.try_get("points")?,
         guest: row.try_get::<i64, _>("guest")? != 0,
+        bot: row.try_get::<Option<String>, _>("bot")?.is_some(),
     })
 }
 
-const USER_COLUMNS: &str = "id, username, rank, points, guest";
+const USER_COLUMNS: &str = "id, username, rank, points, guest, bot";
 
 /// Registers `username` with `password` at the declared `rank`; returns the account and a
 /// session token.
@@ -142,10 +145,12 @@ pub async fn login(
     username: &str,
     password: &str,
 ) -> Result<(User, String), ApiError> {
-    let row = sqlx::query("SELECT id, password_hash FROM users WHERE username = $1 AND guest = 0")
-        .bind(username)
-        .fetch_optional(store.pool())
-        .await?;
+    let row = sqlx::query(
+        "SELECT id, password_hash FROM users WHERE username = $1 AND guest = 0 AND bot IS NULL",
+    )
+    .bind(username)
+    .fetch_optional(store.pool())
+    .await?;
     let Some(row) = row else {
         return Err(ApiError::BadCredentials);
     };
@@ -258,6 +263,37 @@ pub async fn by_id(store: &Store, id: i64) -> Result<Option<User>, ApiError> {
         .fetch_optional(store.pool())
         .await?;
     Ok(row.as_ref().map(user_from).transpose()?)
+}
+
+/// Creates the account of a bot if it does not exist yet; returns it.
+pub async fn ensure_bot(
+    store: &Store,
+    name: &str,
+    rank: &str,
+    kind: &str,
+) -> Result<User, ApiError> {
+    if let Some(u) = by_name(store, name).await? {
+        if !u.bot {
+            return Err(ApiError::Conflict(
+                "username_taken",
+                format!("a player is already called {name}"),
+            ));
+        }
+        return Ok(u);
+    }
+    sqlx::query(
+        "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, NULL, $2, $3, 0, $4, $5)",
+    )
+    .bind(name)
+    .bind(rank)
+    .bind(crate::domain::promotion::START as i64)
+    .bind(kind)
+    .bind(now())
+    .execute(store.pool())
+    .await?;
+    by_name(store, name)
+        .await?
+        .ok_or(ApiError::Internal("bot vanished".into()))
 }
 
 #[cfg(test)]

@@ -42,6 +42,15 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/sgf", get(game_sgf))
         .route("/api/ws", get(crate::ws::upgrade))
+        .route(
+            "/api/openapi.json",
+            get(|| async { Json(crate::openapi::document()) }),
+        )
+        .route(
+            "/api/bots",
+            get(|State(state): State<AppState>| async move { Json(state.bots.describe()) }),
+        )
+        .route("/api/bots/{name}/play", post(play_bot))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
@@ -344,4 +353,16 @@ async fn game_sgf(
             .insert(axum::http::header::CONTENT_DISPOSITION, v);
     }
     Ok(r)
+}
+
+async fn play_bot(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(name): Path<String>,
+    body: Option<Json<crate::bots::BotGame>>,
+) -> Result<Json<Value>, ApiError> {
+    let req = body.map(|Json(b)| b).unwrap_or_default();
+    Ok(Json(
+        crate::bots::start_game(&state, &user, &name, req).await?,
+    ))
 }

@@ -12,16 +12,19 @@
 //! - [`store`]: the database (SQLite or PostgreSQL) and its migrations.
 //! - [`accounts`]: registration, login, sessions, guests.
 //! - [`rooms`]: rooms, joining, game type, colours, komi and handicap.
+//! - [`bots`]: the built-in bot and GTP bots, and the GTP controller.
 //! - [`game`]: live games: the state machine of actions and events.
 //! - [`http`]: the routes.
 //! - [`ws`]: the WebSocket protocol.
 //! - [`error`]: the API's error type and its stable codes.
 
 pub mod accounts;
+pub mod bots;
 pub mod domain;
 pub mod error;
 pub mod game;
 pub mod http;
+pub mod openapi;
 pub mod rooms;
 pub mod store;
 pub mod ws;
@@ -38,20 +41,37 @@ pub struct AppState {
     pub store: store::Store,
     /// The live games.
     pub games: game::registry::Games,
+    /// The bots one can play.
+    pub bots: bots::Bots,
 }
 
 impl AppState {
-    /// State over `store`, with `grace` for disconnected players; restores every live game.
+    /// State over `store`, with `grace` for disconnected players and the built-in bot;
+    /// restores every live game.
     pub async fn new(
         store: store::Store,
         grace: std::time::Duration,
     ) -> Result<AppState, error::ApiError> {
+        AppState::with_bots(store, grace, Vec::new()).await
+    }
+
+    /// As [`AppState::new`], with GTP bots as well as the built-in one.
+    pub async fn with_bots(
+        store: store::Store,
+        grace: std::time::Duration,
+        extra_bots: Vec<bots::BotSpec>,
+    ) -> Result<AppState, error::ApiError> {
+        let mut specs = vec![bots::builtin()];
+        specs.extend(extra_bots);
+        let bots = bots::Bots::register(&store, specs).await?;
         let games = game::registry::Games::new(store.clone(), grace);
         let restored = games.restore_all().await?;
         if restored > 0 {
             tracing::info!(restored, "live games restored from their logs");
         }
-        Ok(AppState { store, games })
+        let state = AppState { store, games, bots };
+        bots::resume_all(&state).await?;
+        Ok(state)
     }
 }
 

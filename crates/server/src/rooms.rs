@@ -132,12 +132,13 @@ fn default_handicap(preset: Preset, size: u8, diff: i32) -> u8 {
         .unwrap_or(2)
 }
 
-fn player(u: &User) -> Player {
+/// A player of a game; guests and bots play unrated.
+pub fn player(u: &User) -> Player {
     Player {
         id: u.id,
         username: u.username.clone(),
         rank: u.rank.clone(),
-        guest: u.guest,
+        guest: u.guest || u.bot,
     }
 }
 

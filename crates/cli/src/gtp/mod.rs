@@ -1,7 +1,6 @@
-//! GTP: the engine side (`tengen gtp`, [`engine`]) and the controller side ([`controller`]),
-//! which drives other engines for `tengen match` and for the server's bots.
+//! GTP: the engine side (`tengen gtp`, [`engine`]). The controller side, which drives other
+//! engines for `tengen match` and the server's bots, is `tengen_server::bots::gtp`.
 
-pub mod controller;
 pub mod engine;
 
 use std::io::{BufRead, Write};

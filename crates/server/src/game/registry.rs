@@ -112,12 +112,7 @@ pub async fn replay(
         let u = accounts::by_id(store, id)
             .await?
             .ok_or(ApiError::Internal(format!("no user {id}")))?;
-        Ok::<Player, ApiError>(Player {
-            id: u.id,
-            username: u.username,
-            rank: u.rank,
-            guest: u.guest,
-        })
+        Ok::<Player, ApiError>(crate::rooms::player(&u))
     };
     let players = [player(row.black_id).await?, player(row.white_id).await?];
     Ok((live, players, log))

@@ -1,5 +1,5 @@
 //! The controller side of GTP: start an engine as a child process, send it commands with a
-//! timeout, and notice when it dies.
+//! timeout, and notice when it dies. Used by the server's GTP bots and by `tengen match`.
 //!
 //! A reader thread turns the engine's output into whole responses on a channel, so a command can
 //! wait with a timeout and a dead or hung engine becomes a typed error instead of a blocked

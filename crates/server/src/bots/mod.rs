@@ -1,0 +1,398 @@
+//! Bots: accounts played by the built-in engine or by any GTP engine (`tengen serve --bot
+//! name=COMMAND`). Starting a game against a bot is one request. A driver task per game follows
+//! the events, and computes moves on the blocking pool so that the server's other games never
+//! wait for an engine.
+
+pub mod gtp;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tengen_ai::policy;
+use tengen_rules::coord::gtp as coord;
+use tengen_rules::playout::Rng;
+use tengen_rules::{Color, Move, Phase, Preset};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::accounts::{self, User};
+use crate::domain::game_type::{default_komi, GameType};
+use crate::error::ApiError;
+use crate::game::actor::GameHandle;
+use crate::game::state::{Action, Event, LiveGame, Terms};
+use crate::AppState;
+use gtp::Controller;
+
+/// What plays for a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Tengen's own engine.
+    Builtin,
+    /// A GTP engine started with this command line.
+    Gtp(String),
+}
+
+/// A bot as configured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// Account name.
+    pub name: String,
+    /// Declared rank.
+    pub rank: String,
+    /// Its engine.
+    pub engine: Engine,
+}
+
+/// Reads `NAME=COMMAND` or `NAME@RANK=COMMAND` (as `--bot` takes it).
+pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
+    let (head, command) = s
+        .split_once('=')
+        .ok_or("use NAME=COMMAND or NAME@RANK=COMMAND")?;
+    let (name, rank) = match head.split_once('@') {
+        Some((n, r)) => (n, r),
+        None => (head, "10k"),
+    };
+    rank.parse::<crate::domain::rank::Rank>()
+        .map_err(|e| e.to_string())?;
+    if command.trim().is_empty() || name.is_empty() {
+        return Err("use NAME=COMMAND or NAME@RANK=COMMAND".into());
+    }
+    Ok(BotSpec {
+        name: name.to_string(),
+        rank: rank.to_string(),
+        engine: Engine::Gtp(command.trim().to_string()),
+    })
+}
+
+/// The built-in bot, always available.
+pub fn builtin() -> BotSpec {
+    BotSpec {
+        name: "tengen-bot".into(),
+        rank: "25k".into(),
+        engine: Engine::Builtin,
+    }
+}
+
+/// The bots this server offers, with their accounts.
+#[derive(Clone, Default)]
+pub struct Bots {
+    list: Arc<Vec<(BotSpec, User)>>,
+}
+
+impl Bots {
+    /// Creates (or finds) each bot's account.
+    pub async fn register(
+        store: &crate::store::Store,
+        specs: Vec<BotSpec>,
+    ) -> Result<Bots, ApiError> {
+        let mut list = Vec::new();
+        for spec in specs {
+            let kind = match &spec.engine {
+                Engine::Builtin => "builtin".to_string(),
+                Engine::Gtp(cmd) => format!("gtp:{cmd}"),
+            };
+            let user = accounts::ensure_bot(store, &spec.name, &spec.rank, &kind).await?;
+            list.push((spec, user));
+        }
+        Ok(Bots {
+            list: Arc::new(list),
+        })
+    }
+
+    /// The bot called `name`.
+    pub fn find(&self, name: &str) -> Option<&(BotSpec, User)> {
+        self.list.iter().find(|(s, _)| s.name == name)
+    }
+
+    /// The bot whose account is `user_id`.
+    pub fn by_user(&self, user_id: i64) -> Option<&(BotSpec, User)> {
+        self.list.iter().find(|(_, u)| u.id == user_id)
+    }
+
+    /// All bots, for `GET /api/bots`.
+    pub fn describe(&self) -> Value {
+        let bots: Vec<Value> = self
+            .list
+            .iter()
+            .map(|(s, u)| json!({ "name": s.name, "rank": u.rank, "engine": match s.engine { Engine::Builtin => "builtin", Engine::Gtp(_) => "gtp" } }))
+            .collect();
+        json!({ "bots": bots })
+    }
+}
+
+/// What a player asks for when starting a bot game.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct BotGame {
+    /// Board size (default 9).
+    #[serde(default)]
+    pub size: Option<u8>,
+    /// Rule preset (default chinese).
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// Komi (default: the even-game komi for the size).
+    #[serde(default)]
+    pub komi: Option<String>,
+    /// The player's colour, `black` or `white` (default: chosen at random).
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// Starts a game between `user` and the bot `name`; returns the game id and its snapshot.
+pub async fn start_game(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    req: BotGame,
+) -> Result<Value, ApiError> {
+    let (spec, bot) = state.bots.find(name).cloned().ok_or(ApiError::NotFound)?;
+    let size = req.size.unwrap_or(9);
+    let rules = req.rules.unwrap_or_else(|| "chinese".into());
+    let terms = crate::rooms::validate(crate::rooms::RoomTerms {
+        size,
+        rules,
+        komi: req.komi.clone(),
+        take_back: false,
+        handicap: None,
+        parity: None,
+    })?;
+    let preset: Preset = terms
+        .rules
+        .parse()
+        .map_err(|_| ApiError::Internal("rules".into()))?;
+    let user_color = match req.color.as_deref() {
+        Some(c) => Color::parse(c)
+            .ok_or_else(|| ApiError::Rejected("bad_color", "choose black or white".into()))?,
+        None if OsRng.next_u32() % 2 == 0 => Color::Black,
+        None => Color::White,
+    };
+    let terms = Terms {
+        size,
+        rules: terms.rules,
+        komi: req
+            .komi
+            .unwrap_or_else(|| default_komi(GameType::HoSun, preset, size).to_string()),
+        handicap: 0,
+        take_back: false,
+        game_type: GameType::HoSun.name().into(),
+    };
+    let (black, white) = match user_color {
+        Color::Black => (user, &bot),
+        Color::White => (&bot, user),
+    };
+    let json_terms =
+        serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let game_id = state
+        .store
+        .start_game(0, black.id, white.id, &json_terms)
+        .await?
+        .ok_or(ApiError::Internal("could not start the game".into()))?;
+    let players = [crate::rooms::player(black), crate::rooms::player(white)];
+    let handle = state.games.start(game_id, terms.clone(), players).await?;
+    spawn_driver(
+        handle.clone(),
+        bot.clone(),
+        user_color.opponent(),
+        terms,
+        spec.engine,
+    );
+    let snapshot = handle
+        .snapshot()
+        .await
+        .ok_or(ApiError::Internal("game did not start".into()))?;
+    Ok(json!({ "game_id": game_id, "game": snapshot }))
+}
+
+/// Starts the drivers of bots in live games (after a restart).
+pub async fn resume_all(state: &AppState) -> Result<(), ApiError> {
+    for row in state.store.games_by_status("live", 1_000_000).await? {
+        for (color, id) in [(Color::Black, row.black_id), (Color::White, row.white_id)] {
+            if let Some((spec, bot)) = state.bots.by_user(id).cloned() {
+                if let Some(handle) = state.games.get(row.id).await? {
+                    let terms: Terms = serde_json::from_str(&row.terms)
+                        .map_err(|e| ApiError::Internal(e.to_string()))?;
+                    spawn_driver(handle, bot, color, terms, spec.engine);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How long a GTP engine may take for one command.
+const GTP_TIMEOUT: Duration = Duration::from_secs(60);
+
+fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engine: Engine) {
+    tokio::spawn(async move {
+        if let Err(e) = drive(&handle, &bot, color, terms, engine).await {
+            tracing::warn!(game = handle.id, bot = %bot.username, error = %e, "bot stopped");
+            // A bot that cannot go on gives the game up rather than leaving it hanging.
+            let _ = handle.act(bot.id, &bot.username, Action::Resign).await;
+        }
+        handle.gone(bot.id).await;
+    });
+}
+
+type SharedEngine = Arc<Mutex<Controller>>;
+
+/// Runs a GTP command on the blocking pool.
+async fn gtp_call(engine: &SharedEngine, line: String) -> Result<String, String> {
+    let engine = engine.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut c = engine
+            .lock()
+            .map_err(|_| "engine lock poisoned".to_string())?;
+        match c.send(&line, GTP_TIMEOUT) {
+            Ok(tengen_gtp::Response::Success(s)) => Ok(s),
+            Ok(tengen_gtp::Response::Failure(m)) => Err(format!("{line:?}: {m}")),
+            Err(e) => Err(e.to_string()),
+        }
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}
+
+async fn drive(
+    handle: &GameHandle,
+    bot: &User,
+    color: Color,
+    terms: Terms,
+    engine: Engine,
+) -> Result<(), String> {
+    let watch = handle
+        .watch(Some(bot.id), Some(0))
+        .await
+        .ok_or("game unavailable")?;
+    let mut live = LiveGame::new(terms.clone())?;
+    let gtp = match &engine {
+        Engine::Builtin => None,
+        Engine::Gtp(cmd) => {
+            let cmd = cmd.clone();
+            let c = tokio::task::spawn_blocking(move || Controller::spawn(&cmd))
+                .await
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?;
+            let shared: SharedEngine = Arc::new(Mutex::new(c));
+            gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
+            gtp_call(&shared, "clear_board".into()).await?;
+            gtp_call(&shared, format!("komi {}", terms.komi)).await?;
+            Some(shared)
+        }
+    };
+    for r in &watch.missed {
+        live.apply(&r.event);
+        if let Some(e) = &gtp {
+            sync(e, &live, &r.event, None).await?;
+        }
+    }
+    let mut rx = watch.live;
+    let mut rng = Rng::new(0xB07 ^ handle.id as u64);
+    loop {
+        if live.game.phase() == Phase::Finished {
+            if let Some(e) = &gtp {
+                let _ = gtp_call(e, "quit".into()).await;
+            }
+            return Ok(());
+        }
+        let action = match live.game.phase() {
+            Phase::Play if live.takeback == Some(color.opponent()) => {
+                Some(Action::AnswerTakeback(false))
+            }
+            Phase::Play if live.game.to_move() == color => Some(match &gtp {
+                None => {
+                    let game = live.game.clone();
+                    let mut r = rng.clone();
+                    let (mv, r) = tokio::task::spawn_blocking(move || {
+                        let mv = policy::choose(&game, color, &mut r, policy::Mode::Normal);
+                        (mv, r)
+                    })
+                    .await
+                    .map_err(|e| e.to_string())?;
+                    rng = r;
+                    match mv {
+                        Move::Play(p) => Action::Move(p),
+                        Move::Pass => Action::Pass,
+                    }
+                }
+                Some(e) => {
+                    let answer = gtp_call(e, format!("genmove {}", color.letter())).await?;
+                    match answer.trim().to_ascii_lowercase().as_str() {
+                        "resign" => Action::Resign,
+                        v => match coord::parse_move(terms.size, v).map_err(|e| e.to_string())? {
+                            Move::Play(p) => Action::Move(p),
+                            Move::Pass => Action::Pass,
+                        },
+                    }
+                }
+            }),
+            Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
+            _ => None,
+        };
+        if let Some(a) = action {
+            if let Err(e) = handle.act(bot.id, &bot.username, a.clone()).await {
+                // An engine move the referee refuses: pass instead, which is always legal.
+                tracing::warn!(game = handle.id, error = %e, ?a, "bot action refused");
+                if matches!(a, Action::Move(_)) {
+                    if let Some(g) = &gtp {
+                        let _ = gtp_call(g, "undo".into()).await;
+                    }
+                    handle
+                        .act(bot.id, &bot.username, Action::Pass)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    if let Some(g) = &gtp {
+                        gtp_call(g, format!("play {} pass", color.letter())).await?;
+                    }
+                }
+            }
+        }
+        match rx.recv().await {
+            Ok(r) => {
+                let before = live.game.moves().count();
+                live.apply(&r.event);
+                if let Some(e) = &gtp {
+                    sync(e, &live, &r.event, Some((color, before))).await?;
+                }
+            }
+            Err(RecvError::Lagged(_)) => return Err("fell behind the game".into()),
+            Err(RecvError::Closed) => return Ok(()),
+        }
+    }
+}
+
+/// Tells a GTP engine what happened. `own` is the bot's colour in a live game (its own moves came
+/// from `genmove` and are on the engine's board already); `None` while replaying the log.
+async fn sync(
+    engine: &SharedEngine,
+    live: &LiveGame,
+    event: &Event,
+    own: Option<(Color, usize)>,
+) -> Result<(), String> {
+    match event {
+        Event::Move { color, point } => {
+            let c = Color::from(*color);
+            if own.map(|(me, _)| me) != Some(c) {
+                gtp_call(engine, format!("play {} {point}", c.letter())).await?;
+            }
+        }
+        Event::Pass { color } => {
+            let c = Color::from(*color);
+            if own.map(|(me, _)| me) != Some(c) {
+                gtp_call(engine, format!("play {} pass", c.letter())).await?;
+            }
+        }
+        Event::TakebackAnswered {
+            accepted: true,
+            plies,
+            ..
+        } => {
+            for _ in 0..*plies {
+                gtp_call(engine, "undo".into()).await?;
+            }
+        }
+        _ => {}
+    }
+    let _ = live;
+    Ok(())
+}

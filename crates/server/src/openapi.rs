@@ -1,0 +1,115 @@
+//! The OpenAPI 3 description of the HTTP API, served at `/api/openapi.json`. The WebSocket
+//! protocol is in `docs/protocol.md`.
+
+use serde_json::{json, Value};
+
+fn error_ref() -> Value {
+    json!({ "$ref": "#/components/schemas/Error" })
+}
+
+fn op(summary: &str, tag: &str, body: Option<&str>, ok: (&str, &str), errors: &[&str]) -> Value {
+    let mut responses = serde_json::Map::new();
+    responses.insert(ok.0.into(), json!({ "description": ok.1 }));
+    for e in errors {
+        responses.insert((*e).into(), json!({ "description": "error", "content": { "application/json": { "schema": error_ref() } } }));
+    }
+    let mut o = json!({ "summary": summary, "tags": [tag], "responses": responses });
+    if let Some(schema) = body {
+        o["requestBody"] = json!({ "required": true, "content": { "application/json": { "schema": { "$ref": format!("#/components/schemas/{schema}") } } } });
+    }
+    o
+}
+
+fn id_param(name: &str) -> Value {
+    json!([{ "name": name, "in": "path", "required": true, "schema": { "type": if name == "name" { "string" } else { "integer" } } }])
+}
+
+/// The document.
+pub fn document() -> Value {
+    let mut paths = serde_json::Map::new();
+    paths.insert("/healthz".into(), json!({ "get": op("Liveness and database check", "server", None, ("200", "ok"), &["500"]) }));
+    paths.insert("/api/accounts/register".into(), json!({ "post": op("Register with a declared rank; sets the session cookie", "accounts", Some("Register"), ("201", "the account and a session token"), &["400", "409"]) }));
+    paths.insert("/api/accounts/login".into(), json!({ "post": op("Log in; sets the session cookie", "accounts", Some("Login"), ("200", "the account and a session token"), &["400", "401"]) }));
+    paths.insert("/api/accounts/guest".into(), json!({ "post": op("Play as a guest at 18k", "accounts", None, ("201", "a guest account and a session token"), &["500"]) }));
+    paths.insert(
+        "/api/accounts/logout".into(),
+        json!({ "post": op("End the session", "accounts", None, ("204", "logged out"), &[]) }),
+    );
+    paths.insert("/api/me".into(), json!({ "get": op("The logged-in account", "accounts", None, ("200", "the account"), &["401"]) }));
+    let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
+    user["parameters"] = id_param("name");
+    paths.insert("/api/users/{name}".into(), user);
+    let mut hist = json!({ "get": op("An account's games, newest first, with SGF links", "users", None, ("200", "the games"), &["404"]) });
+    hist["parameters"] = id_param("name");
+    paths.insert("/api/users/{name}/games".into(), hist);
+    paths.insert(
+        "/api/rooms".into(),
+        json!({
+            "get": op("Open rooms", "rooms", None, ("200", "the rooms"), &[]),
+            "post": op("Open a room", "rooms", Some("RoomTerms"), ("201", "the room (with the owner's secret parity)"), &["400", "401"]),
+        }),
+    );
+    let mut room = json!({
+        "get": op("One room", "rooms", None, ("200", "the room"), &["404"]),
+        "delete": op("Close one's own open room", "rooms", None, ("204", "closed"), &["401", "403", "404", "409"]),
+    });
+    room["parameters"] = id_param("id");
+    paths.insert("/api/rooms/{id}".into(), room);
+    let mut join = json!({ "post": op("Join a room: the game starts", "rooms", Some("JoinTerms"), ("200", "game id, type, the HO-SUN guess and the snapshot"), &["400", "401", "404", "409"]) });
+    join["parameters"] = id_param("id");
+    paths.insert("/api/rooms/{id}/join".into(), join);
+    paths.insert(
+        "/api/games".into(),
+        json!({ "get": {
+            "summary": "Live or finished games", "tags": ["games"],
+            "parameters": [{ "name": "status", "in": "query", "schema": { "type": "string", "enum": ["live", "finished"] } }],
+            "responses": { "200": { "description": "the games" }, "400": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
+        } }),
+    );
+    let mut game = json!({ "get": op("A game's snapshot", "games", None, ("200", "the snapshot (see docs/protocol.md)"), &["404"]) });
+    game["parameters"] = id_param("id");
+    paths.insert("/api/games/{id}".into(), game);
+    let mut sgf = json!({ "get": op("A game as SGF", "games", None, ("200", "application/x-go-sgf"), &["404"]) });
+    sgf["parameters"] = id_param("id");
+    paths.insert("/api/games/{id}/sgf".into(), sgf);
+    paths.insert(
+        "/api/ws".into(),
+        json!({ "get": op("Upgrade to the WebSocket protocol of docs/protocol.md", "games", None, ("101", "switching protocols"), &["401"]) }),
+    );
+    paths.insert(
+        "/api/bots".into(),
+        json!({ "get": op("The bots one can play", "bots", None, ("200", "the bots"), &[]) }),
+    );
+    let mut bot = json!({ "post": op("Start a game against a bot in one request", "bots", Some("BotGame"), ("200", "game id and the snapshot"), &["400", "401", "404"]) });
+    bot["parameters"] = id_param("name");
+    paths.insert("/api/bots/{name}/play".into(), bot);
+    paths.insert(
+        "/api/openapi.json".into(),
+        json!({ "get": op("This document", "server", None, ("200", "OpenAPI 3"), &[]) }),
+    );
+    json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Tengen", "version": env!("CARGO_PKG_VERSION"), "description": "The Tengen Go server. Sessions: the tengen_session cookie or Authorization: Bearer TOKEN. Live games use the WebSocket protocol of docs/protocol.md." },
+        "paths": paths,
+        "components": {
+            "securitySchemes": {
+                "cookie": { "type": "apiKey", "in": "cookie", "name": "tengen_session" },
+                "bearer": { "type": "http", "scheme": "bearer" }
+            },
+            "schemas": {
+                "Error": { "type": "object", "required": ["error"], "properties": { "error": { "type": "object", "required": ["code", "message"], "properties": { "code": { "type": "string" }, "message": { "type": "string" } } } } },
+                "Register": { "type": "object", "required": ["username", "password", "rank"], "properties": { "username": { "type": "string" }, "password": { "type": "string" }, "rank": { "type": "string", "example": "3k" } } },
+                "Login": { "type": "object", "required": ["username", "password"], "properties": { "username": { "type": "string" }, "password": { "type": "string" } } },
+                "RoomTerms": { "type": "object", "required": ["size", "rules"], "properties": {
+                    "size": { "type": "integer", "enum": [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19] },
+                    "rules": { "type": "string", "enum": ["wga", "chinese", "japanese", "korean", "igz", "arena", "aga", "tromp-taylor", "nz", "first-capture"] },
+                    "komi": { "type": "string", "example": "6.5" },
+                    "take_back": { "type": "boolean", "default": false },
+                    "handicap": { "type": "integer", "enum": [2, 3, 4, 5, 6, 7, 9, 13, 21, 25] },
+                    "parity": { "type": "string", "enum": ["odd", "even"] } } },
+                "JoinTerms": { "type": "object", "properties": { "guess": { "type": "string", "enum": ["odd", "even"] }, "handicap": { "type": "integer" } } },
+                "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] } } }
+            }
+        }
+    })
+}
