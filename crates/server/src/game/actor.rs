@@ -193,12 +193,15 @@ impl GameActor {
         loop {
             let next = self.deadline.iter().flatten().min().copied();
             let cmd = match next {
+                // Biased, deadline first: an action that arrives after a player's time is up
+                // must not be accepted before the loss is.
                 Some(at) => tokio::select! {
-                    c = rx.recv() => c,
+                    biased;
                     _ = tokio::time::sleep_until(at) => {
                         self.on_deadline().await;
                         continue;
                     }
+                    c = rx.recv() => c,
                 },
                 None => rx.recv().await,
             };

@@ -1,0 +1,128 @@
+//! The disconnect grace period, under paused tokio time: a player whose last connection closes
+//! loses when the grace period ends, and not if a connection comes back before.
+//!
+//! The clock is advanced by hand and real time resumed before the database is awaited (sqlx has
+//! timers of its own that paused time would fire early).
+
+#![allow(clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use tengen_server::game::actor::{spawn, Player};
+use tengen_server::game::state::{LiveGame, Terms};
+use tengen_server::store::Store;
+
+async fn game(grace: Duration) -> (tengen_server::game::actor::GameHandle, i64, i64) {
+    let dir = std::env::temp_dir().join(format!(
+        "tengen-grace-{}-{}",
+        std::process::id(),
+        grace.as_secs()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    for name in ["ann", "bob"] {
+        let u = tengen_server::accounts::ensure_bot(&store, name, "3k", "test")
+            .await
+            .unwrap();
+        ids.push(u.id);
+    }
+    let terms = Terms {
+        size: 9,
+        rules: "japanese".into(),
+        komi: "6.5".into(),
+        handicap: 0,
+        take_back: false,
+        game_type: "ho_sun".into(),
+    };
+    let json = serde_json::to_string(&terms).unwrap();
+    let id = store
+        .start_game(0, ids[0], ids[1], &json)
+        .await
+        .unwrap()
+        .unwrap();
+    let players = [
+        Player {
+            id: ids[0],
+            username: "ann".into(),
+            rank: "3k".into(),
+            guest: false,
+        },
+        Player {
+            id: ids[1],
+            username: "bob".into(),
+            rank: "3k".into(),
+            guest: false,
+        },
+    ];
+    let handle = spawn(
+        id,
+        store,
+        LiveGame::new(terms).unwrap(),
+        players,
+        Vec::new(),
+        grace,
+    );
+    (handle, ids[0], ids[1])
+}
+
+async fn result(h: &tengen_server::game::actor::GameHandle) -> serde_json::Value {
+    h.snapshot().await.unwrap()["result"].clone()
+}
+
+/// Reports a closed connection and waits until the actor has taken it in (it handles messages
+/// in order, so the snapshot's reply comes after).
+async fn gone(h: &tengen_server::game::actor::GameHandle, user: i64) {
+    h.gone(user).await;
+    h.snapshot().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_player_who_does_not_come_back_loses_when_the_grace_period_ends() {
+    let (h, black, _white) = game(Duration::from_secs(30)).await;
+    let _w = h.watch(Some(black), None).await.unwrap();
+    tokio::time::pause();
+    gone(&h, black).await;
+    tokio::time::advance(Duration::from_secs(29)).await;
+    tokio::time::resume();
+    assert!(
+        result(&h).await.is_null(),
+        "29 s after the drop the game goes on"
+    );
+    // The connection comes back: the countdown stops.
+    let _again = h.watch(Some(black), None).await.unwrap();
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_secs(60)).await;
+    tokio::time::resume();
+    assert!(
+        result(&h).await.is_null(),
+        "a player who came back keeps the game"
+    );
+    // Dropped again, and this time for good.
+    gone(&h, black).await;
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_millis(29_999)).await;
+    tokio::time::resume();
+    assert!(result(&h).await.is_null());
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_millis(2)).await;
+    tokio::time::resume();
+    let snap = h.snapshot().await.unwrap();
+    assert_eq!(snap["result"], "W+F");
+    assert_eq!(snap["end_reason"], "disconnected");
+}
+
+#[tokio::test]
+async fn one_of_two_connections_closing_is_not_a_disconnection() {
+    let (h, black, _white) = game(Duration::from_secs(5)).await;
+    let _a = h.watch(Some(black), None).await.unwrap();
+    let _b = h.watch(Some(black), None).await.unwrap();
+    gone(&h, black).await;
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_secs(3600)).await;
+    tokio::time::resume();
+    assert!(result(&h).await.is_null(), "a second tab is still open");
+}
