@@ -1,10 +1,11 @@
 //! `tengen`: the command line of the Tengen Go server.
 //!
 //! Layout: `main.rs` parses options and dispatches; each subcommand lives in its own module
-//! (`bench`, `gtp`, `match_cmd`, `serve`, `sgf_cmd`).
+//! (`bench`, `gtp`, `loadtest`, `match_cmd`, `serve`, `sgf_cmd`).
 
 mod bench;
 mod gtp;
+mod loadtest;
 mod match_cmd;
 mod serve;
 mod sgf_cmd;
@@ -23,6 +24,9 @@ struct Cli {
 enum Command {
     /// Run the Go server (SQLite in ./tengen.db by default). Prints the URL it serves on.
     Serve(serve::ServeOpt),
+    /// Play many concurrent games over WebSockets against a running server and report moves per
+    /// second and the time from sending a move to receiving its broadcast.
+    Loadtest(loadtest::LoadOpt),
     /// Measure the speed of Tengen's parts.
     #[command(subcommand)]
     Bench(bench::Bench),
@@ -44,6 +48,7 @@ fn main() -> std::process::ExitCode {
     let outcome = match cli.command {
         Command::Serve(opt) => serve::run(opt),
         Command::Bench(b) => bench::run(b),
+        Command::Loadtest(opt) => loadtest::run(opt),
         Command::Gtp(opt) => gtp::run(opt),
         Command::Sgf(cmd) => sgf_cmd::run(cmd),
         Command::Match(opt) => match_cmd::run(opt),

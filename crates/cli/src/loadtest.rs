@@ -1,0 +1,259 @@
+//! `tengen loadtest`: many concurrent games over WebSockets against a running server.
+//!
+//! Each game has two guest players, a room and a join over HTTP, then two WebSocket connections
+//! that play alternately with a think time between moves. Black fills a row near the top, White
+//! a row two lines below, so no move ever captures and every move is legal. The latency of a
+//! move is the time from sending it to receiving its broadcast `event` on the mover's own
+//! connection: storage, the actor and the fan-out included.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use clap::Args;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tengen_rules::coord::gtp;
+use tengen_rules::Point;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::Mutex;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Options of `tengen loadtest`.
+#[derive(Args, Debug)]
+pub struct LoadOpt {
+    /// The server, e.g. 127.0.0.1:8080.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Concurrent games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Moves per game (at most 76 on 19x19); Black resigns after them.
+    #[arg(long, default_value_t = 40)]
+    pub moves: u32,
+    /// Milliseconds each player thinks before a move (games start spread over one think time).
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
+}
+
+/// Minimal HTTP/1.1 for the set-up requests (the server is on this machine).
+async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    token: Option<&str>,
+) -> anyhow::Result<Value> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{auth}Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(req.as_bytes()).await?;
+    let mut resp = Vec::new();
+    stream.read_to_end(&mut resp).await?;
+    let text = String::from_utf8_lossy(&resp);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .context("malformed HTTP response")?;
+    let status = head.split_whitespace().nth(1).unwrap_or("0");
+    if !status.starts_with('2') {
+        bail!("{method} {path}: {status} {body}");
+    }
+    Ok(serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// The `i`-th move of a game on 19x19: Black fills row 19 then row 15, White rows 17 and 13.
+fn point(i: u32) -> String {
+    let n = i / 2;
+    let (col, band) = ((n % 19) as u8, (n / 19) as u8);
+    let row_from_top = if i % 2 == 0 { band * 4 } else { band * 4 + 2 };
+    gtp::format_point(19, Point::new(19, col, row_from_top).expect("on the board"))
+}
+
+struct Stats {
+    latencies_us: Vec<u64>,
+    errors: u64,
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(addr: SocketAddr, token: &str, game: i64) -> anyhow::Result<Ws> {
+    let mut req = format!("ws://{addr}/api/ws").into_client_request()?;
+    req.headers_mut()
+        .insert("authorization", format!("Bearer {token}").parse()?);
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
+    ws.send(Message::Text(
+        json!({"type": "watch", "game": game}).to_string().into(),
+    ))
+    .await?;
+    Ok(ws)
+}
+
+/// Reads until the event with `seq`, or (when `seq` is 0) until the opponent's next move.
+async fn wait_event(ws: &mut Ws, want_point: Option<&str>) -> anyhow::Result<()> {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .context("no message within 60 s")?
+            .context("socket closed")??;
+        let Message::Text(t) = m else { continue };
+        let v: Value = serde_json::from_str(t.as_str())?;
+        match v["type"].as_str() {
+            Some("event") if v["event"]["type"] == "move" => {
+                if want_point.is_none_or(|p| v["event"]["point"] == p) {
+                    return Ok(());
+                }
+            }
+            Some("error") => bail!("server error: {v}"),
+            _ => {}
+        }
+    }
+}
+
+async fn play_game(opt: Arc<LoadOpt>, index: u32, stats: Arc<Mutex<Stats>>) -> anyhow::Result<()> {
+    let addr = opt.addr;
+    let owner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
+    let partner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
+    let (ot, pt) = (
+        owner["token"].as_str().context("token")?.to_string(),
+        partner["token"].as_str().context("token")?.to_string(),
+    );
+    let room = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&json!({"size": 19, "rules": "chinese", "parity": "odd"})),
+        Some(&ot),
+    )
+    .await?;
+    let path = format!("/api/rooms/{}/join", room["id"]);
+    let joined = http(
+        addr,
+        "POST",
+        &path,
+        Some(&json!({"guess": "odd"})),
+        Some(&pt),
+    )
+    .await?;
+    let game = joined["game_id"].as_i64().context("game id")?;
+    // Guests are both 18k: HO-SUN, and a right guess gives the partner Black.
+    let mut black = connect(addr, &pt, game).await?;
+    let mut white = connect(addr, &ot, game).await?;
+    // Spread the games' starts over one think time.
+    tokio::time::sleep(Duration::from_millis(
+        (index as u64 * 7919) % opt.think_ms.max(1),
+    ))
+    .await;
+    for i in 0..opt.moves.min(76) {
+        tokio::time::sleep(Duration::from_millis(opt.think_ms)).await;
+        let p = point(i);
+        let (me, other) = if i % 2 == 0 {
+            (&mut black, &mut white)
+        } else {
+            (&mut white, &mut black)
+        };
+        let sent = Instant::now();
+        me.send(Message::Text(
+            json!({"type": "move", "game": game, "point": p})
+                .to_string()
+                .into(),
+        ))
+        .await?;
+        wait_event(me, Some(&p)).await?;
+        let us = sent.elapsed().as_micros() as u64;
+        stats.lock().await.latencies_us.push(us);
+        wait_event(other, Some(&p)).await?;
+    }
+    black
+        .send(Message::Text(
+            json!({"type": "resign", "game": game}).to_string().into(),
+        ))
+        .await?;
+    let _ = black.close(None).await;
+    let _ = white.close(None).await;
+    Ok(())
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+/// Runs the load and prints the figures.
+pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
+    if opt.games == 0 || opt.moves == 0 {
+        bail!("--games and --moves must be positive");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let opt = Arc::new(opt);
+        let stats = Arc::new(Mutex::new(Stats {
+            latencies_us: Vec::new(),
+            errors: 0,
+        }));
+        let start = Instant::now();
+        let mut tasks = Vec::new();
+        for i in 0..opt.games {
+            let (o, s) = (opt.clone(), stats.clone());
+            tasks.push(tokio::spawn(async move {
+                if let Err(e) = play_game(o, i, s.clone()).await {
+                    let mut st = s.lock().await;
+                    st.errors += 1;
+                    if st.errors <= 5 {
+                        eprintln!("game {i}: {e:#}");
+                    }
+                }
+            }));
+        }
+        for t in tasks {
+            let _ = t.await;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let mut st = stats.lock().await;
+        st.latencies_us.sort_unstable();
+        let n = st.latencies_us.len();
+        println!(
+            "{} games, {} moves in {secs:.1} s: {:.0} moves/s; move to broadcast p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games failed",
+            opt.games,
+            n,
+            n as f64 / secs,
+            percentile(&st.latencies_us, 0.50),
+            percentile(&st.latencies_us, 0.90),
+            percentile(&st.latencies_us, 0.99),
+            percentile(&st.latencies_us, 1.0),
+            st.errors
+        );
+        if st.errors > 0 {
+            bail!("{} games failed", st.errors);
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::point;
+
+    #[test]
+    fn the_move_pattern_never_touches_the_other_colour() {
+        let pts: Vec<String> = (0..76).map(point).collect();
+        let set: std::collections::HashSet<&String> = pts.iter().collect();
+        assert_eq!(set.len(), 76, "no point twice");
+        assert_eq!(pts[0], "A19");
+        assert_eq!(pts[1], "A17");
+        assert_eq!(pts[38], "A15");
+    }
+}
