@@ -97,7 +97,7 @@ async fn connect(addr: SocketAddr, token: &str, game: i64) -> anyhow::Result<Ws>
     Ok(ws)
 }
 
-/// Reads until the event with `seq`, or (when `seq` is 0) until the opponent's next move.
+/// Reads until the broadcast of the move on `want_point` (or of any move, when `None`).
 async fn wait_event(ws: &mut Ws, want_point: Option<&str>) -> anyhow::Result<()> {
     loop {
         let m = tokio::time::timeout(Duration::from_secs(60), ws.next())
@@ -107,10 +107,11 @@ async fn wait_event(ws: &mut Ws, want_point: Option<&str>) -> anyhow::Result<()>
         let Message::Text(t) = m else { continue };
         let v: Value = serde_json::from_str(t.as_str())?;
         match v["type"].as_str() {
-            Some("event") if v["event"]["type"] == "move" => {
-                if want_point.is_none_or(|p| v["event"]["point"] == p) {
-                    return Ok(());
-                }
+            Some("event")
+                if v["event"]["type"] == "move"
+                    && want_point.is_none_or(|p| v["event"]["point"] == p) =>
+            {
+                return Ok(());
             }
             Some("error") => bail!("server error: {v}"),
             _ => {}
