@@ -86,9 +86,18 @@ struct SessionBody {
     token: String,
 }
 
-fn with_session(status: StatusCode, user: User, token: String) -> Response {
-    let cookie =
-        format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000");
+/// The session cookie: HttpOnly and SameSite=Strict always, and Secure when the client reached
+/// us over HTTPS (a reverse proxy says so with `X-Forwarded-Proto`). Plain HTTP on a local
+/// address keeps working, where browsers would drop a Secure cookie.
+fn with_session(status: StatusCode, user: User, token: String, headers: &HeaderMap) -> Response {
+    let https = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("https"));
+    let secure = if https { "; Secure" } else { "" };
+    let cookie = format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000{secure}"
+    );
     let mut r = (status, Json(SessionBody { user, token })).into_response();
     if let Ok(v) = HeaderValue::from_str(&cookie) {
         r.headers_mut().insert(SET_COOKIE, v);
@@ -98,25 +107,27 @@ fn with_session(status: StatusCode, user: User, token: String) -> Response {
 
 async fn register(
     State(state): State<AppState>,
+    headers: HeaderMap,
     body: Result<Json<RegisterBody>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let b = json(body)?;
     let (user, token) = accounts::register(&state.store, &b.username, &b.password, &b.rank).await?;
-    Ok(with_session(StatusCode::CREATED, user, token))
+    Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
 async fn login(
     State(state): State<AppState>,
+    headers: HeaderMap,
     body: Result<Json<LoginBody>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let b = json(body)?;
     let (user, token) = accounts::login(&state.store, &b.username, &b.password).await?;
-    Ok(with_session(StatusCode::OK, user, token))
+    Ok(with_session(StatusCode::OK, user, token, &headers))
 }
 
-async fn guest(State(state): State<AppState>) -> Result<Response, ApiError> {
+async fn guest(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     let (user, token) = accounts::guest(&state.store).await?;
-    Ok(with_session(StatusCode::CREATED, user, token))
+    Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {

@@ -252,3 +252,37 @@ async fn a_restarted_store_keeps_its_accounts() {
     let (s, _, me) = call(&app, "GET", "/api/me", None, Some(&token)).await;
     assert_eq!((s, me["rank"].as_str()), (StatusCode::OK, Some("1d")));
 }
+
+#[tokio::test]
+async fn the_session_cookie_is_secure_behind_https() {
+    let app = app(
+        AppState::new(sqlite().await, std::time::Duration::from_secs(30))
+            .await
+            .unwrap(),
+    );
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/accounts/guest")
+        .header("x-forwarded-proto", "https")
+        .body(Body::empty())
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        cookie.contains("; Secure")
+            && cookie.contains("HttpOnly")
+            && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let (_, plain, _) = call(&app, "POST", "/api/accounts/guest", None, None).await;
+    assert!(
+        !plain.unwrap().contains("Secure"),
+        "plain local HTTP keeps working"
+    );
+}

@@ -479,9 +479,8 @@ async fn resignation_takebacks_and_leaving_on_postgres() {
     }
 }
 
-#[tokio::test]
-async fn a_dropped_connection_loses_at_once_with_no_grace() {
-    let server = Server::start(&sqlite_url("grace0").await, Duration::ZERO).await;
+async fn dropped_connection(url: &str) {
+    let server = Server::start(url, Duration::ZERO).await;
     let (ann, _) = server.register("ann", "2d").await;
     let (bob, _) = server.register("bob", "2d").await;
     let j = server
@@ -512,8 +511,20 @@ async fn a_dropped_connection_loses_at_once_with_no_grace() {
 }
 
 #[tokio::test]
-async fn a_reconnecting_client_resumes_from_its_last_event() {
-    let server = Server::start(&sqlite_url("resume").await, Duration::from_secs(30)).await;
+async fn a_dropped_connection_loses_at_once_with_no_grace_on_sqlite() {
+    dropped_connection(&sqlite_url("grace0").await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn a_dropped_connection_loses_at_once_with_no_grace_on_postgres() {
+    if let Some(url) = postgres_url().await {
+        dropped_connection(&url).await;
+    }
+}
+
+async fn reconnect_resume(url: &str) {
+    let server = Server::start(url, Duration::from_secs(30)).await;
     let (ann, _) = server.register("ann", "2d").await;
     let (bob, _) = server.register("bob", "2d").await;
     let j = server
@@ -558,8 +569,20 @@ async fn a_reconnecting_client_resumes_from_its_last_event() {
 }
 
 #[tokio::test]
-async fn handicap_and_first_capture_games() {
-    let server = Server::start(&sqlite_url("handicap").await, Duration::from_secs(30)).await;
+async fn a_reconnecting_client_resumes_from_its_last_event_on_sqlite() {
+    reconnect_resume(&sqlite_url("resume").await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn a_reconnecting_client_resumes_from_its_last_event_on_postgres() {
+    if let Some(url) = postgres_url().await {
+        reconnect_resume(&url).await;
+    }
+}
+
+async fn handicap_first_capture(url: &str) {
+    let server = Server::start(url, Duration::from_secs(30)).await;
     let (ann, _) = server.register("ann", "5k").await;
     let (bob, _) = server.register("bob", "1k").await;
     // Four ranks apart: HANDICAP, four stones by default, White first, komi 0.5, no points.
@@ -641,8 +664,20 @@ async fn handicap_and_first_capture_games() {
 }
 
 #[tokio::test]
-async fn every_bad_input_gets_its_code_and_changes_nothing() {
-    let server = Server::start(&sqlite_url("bad").await, Duration::from_secs(30)).await;
+async fn handicap_and_first_capture_games_on_sqlite() {
+    handicap_first_capture(&sqlite_url("handicap").await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn handicap_and_first_capture_games_on_postgres() {
+    if let Some(url) = postgres_url().await {
+        handicap_first_capture(&url).await;
+    }
+}
+
+async fn bad_input(url: &str) {
+    let server = Server::start(url, Duration::from_secs(30)).await;
     let (ann, _) = server.register("ann", "2d").await;
     let (bob, _) = server.register("bob", "2d").await;
     let (eve, _) = server.register("eve", "2d").await;
@@ -845,8 +880,20 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
 }
 
 #[tokio::test]
-async fn a_restart_keeps_every_acknowledged_move_phase_and_result() {
-    let url = sqlite_url("restart").await;
+async fn every_bad_input_gets_its_code_and_changes_nothing_on_sqlite() {
+    bad_input(&sqlite_url("bad").await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn every_bad_input_gets_its_code_and_changes_nothing_on_postgres() {
+    if let Some(url) = postgres_url().await {
+        bad_input(&url).await;
+    }
+}
+
+async fn restart(url: &str) {
+    let url = url.to_string();
     let (ann, bob, live, done);
     {
         let server = Server::start(&url, Duration::from_secs(30)).await;
@@ -912,4 +959,17 @@ async fn a_restart_keeps_every_acknowledged_move_phase_and_result() {
         .call(json!({"type": "move", "game": live, "point": "G3"}))
         .await);
     server.stop().await;
+}
+
+#[tokio::test]
+async fn a_restart_keeps_every_acknowledged_move_phase_and_result_on_sqlite() {
+    restart(&sqlite_url("restart").await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn a_restart_keeps_every_acknowledged_move_phase_and_result_on_postgres() {
+    if let Some(url) = postgres_url().await {
+        restart(&url).await;
+    }
 }
