@@ -1,6 +1,7 @@
 //! The rules of the server itself, from seed 002 (the Black&White server): ranks, promotion
-//! points, game types, colours, komi and handicap. Pure: no I/O, no clock.
+//! points, game types, colours, komi and handicap, and the time systems. Pure: no I/O, no clock.
 
+pub mod clock;
 pub mod game_type;
 pub mod promotion;
 pub mod rank;
