@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use tengen_rules::{Komi, Preset};
 
 use crate::accounts::{self, User};
+use crate::domain::clock::TimeControl;
 use crate::domain::game_type::{
     black_player, check_handicap, default_komi, GameType, Parity, Side, HANDICAP_STONES,
 };
@@ -35,6 +36,9 @@ pub struct RoomTerms {
     /// The owner's secret choice for HO-SUN, `odd` or `even`; the server picks when absent.
     #[serde(default)]
     pub parity: Option<String>,
+    /// The clock; seed 002's default (30 minutes, no extra timers) when absent.
+    #[serde(default)]
+    pub time: Option<TimeControl>,
 }
 
 /// What a partner sends to join.
@@ -86,6 +90,10 @@ pub fn validate(mut t: RoomTerms) -> Result<RoomTerms, ApiError> {
         check_handicap(GameType::Handicap, preset, t.size, h)
             .map_err(|e| ApiError::Rejected("bad_handicap", e.to_string()))?;
     }
+    let time = t.time.unwrap_or_else(TimeControl::default_room);
+    time.validate()
+        .map_err(|e| ApiError::Rejected("bad_time", e.to_string()))?;
+    t.time = Some(time);
     t.rules = preset.name().to_string();
     t.parity = Some(match &t.parity {
         Some(p) => match parse_parity(p)? {
@@ -112,6 +120,7 @@ pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Optio
         "komi": t.komi,
         "take_back": t.take_back,
         "handicap": t.handicap,
+        "time": t.time,
         "status": status,
         "game_id": game_id,
     })
@@ -212,6 +221,7 @@ pub async fn join(
         handicap,
         take_back: t.take_back,
         game_type: kind.name().into(),
+        time: t.time.unwrap_or_else(TimeControl::default_room),
     };
     let json = serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
     let game_id = state
@@ -248,6 +258,7 @@ mod tests {
             take_back: false,
             handicap: None,
             parity: None,
+            time: None,
         }
     }
 

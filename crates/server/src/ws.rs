@@ -98,6 +98,9 @@ enum ClientMsg {
         game: i64,
         text: String,
     },
+    TimeSync {
+        game: i64,
+    },
 }
 
 const TYPES: &[&str] = &[
@@ -115,6 +118,7 @@ const TYPES: &[&str] = &[
     "accept_score",
     "resume",
     "chat",
+    "time_sync",
 ];
 
 fn error(reference: &Value, code: &str, message: &str) -> String {
@@ -124,23 +128,49 @@ fn error(reference: &Value, code: &str, message: &str) -> String {
 struct Conn {
     state: AppState,
     user: User,
-    out: mpsc::Sender<String>,
+    out: mpsc::Sender<Message>,
     watching: HashMap<i64, (GameHandle, JoinHandle<()>)>,
     tokens: f64,
     last: Instant,
+    /// When this connection opened: pings carry the ms since then.
+    epoch: Instant,
+    /// Smoothed round trip of this connection, ms, measured by WebSocket pings.
+    rtt_ms: u64,
 }
+
+/// How often the server pings each connection to measure its round trip.
+const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 async fn connection(socket: WebSocket, state: AppState, user: User) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut out_rx) = mpsc::channel::<String>(1024);
+    let (out, mut out_rx) = mpsc::channel::<Message>(1024);
     let writer = tokio::spawn(async move {
-        while let Some(text) = out_rx.recv().await {
-            if sink.send(Message::Text(text.into())).await.is_err() {
+        while let Some(m) = out_rx.recv().await {
+            if sink.send(m).await.is_err() {
                 break;
             }
         }
         let _ = sink.close().await;
     });
+    let epoch = Instant::now();
+    // Pings measure the connection's round trip, for lag compensation (browsers answer them
+    // with pongs on their own).
+    let pinger = {
+        let out = out.clone();
+        tokio::spawn(async move {
+            loop {
+                let ms = epoch.elapsed().as_millis() as u64;
+                if out
+                    .send(Message::Ping(ms.to_be_bytes().to_vec().into()))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+                tokio::time::sleep(PING_EVERY).await;
+            }
+        })
+    };
     let mut conn = Conn {
         state,
         user,
@@ -148,10 +178,10 @@ async fn connection(socket: WebSocket, state: AppState, user: User) {
         watching: HashMap::new(),
         tokens: BURST,
         last: Instant::now(),
+        epoch,
+        rtt_ms: 0,
     };
-    let _ = conn
-        .out
-        .send(json!({ "type": "welcome", "user": conn.user }).to_string())
+    conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
     while let Some(Ok(msg)) = stream.next().await {
         match msg {
@@ -164,10 +194,12 @@ async fn connection(socket: WebSocket, state: AppState, user: User) {
                 ))
                 .await
             }
+            Message::Pong(p) => conn.pong(&p),
             Message::Close(_) => break,
             _ => {}
         }
     }
+    pinger.abort();
     for (_, (handle, forwarder)) in conn.watching.drain() {
         forwarder.abort();
         handle.gone(conn.user.id).await;
@@ -178,7 +210,25 @@ async fn connection(socket: WebSocket, state: AppState, user: User) {
 
 impl Conn {
     async fn send(&self, text: String) {
-        let _ = self.out.send(text).await;
+        let _ = self.out.send(Message::Text(text.into())).await;
+    }
+
+    /// A pong to one of our pings: a round-trip sample, smoothed.
+    fn pong(&mut self, payload: &[u8]) {
+        let Ok(bytes) = <[u8; 8]>::try_from(payload) else {
+            return;
+        };
+        let sent = u64::from_be_bytes(bytes);
+        let now = self.epoch.elapsed().as_millis() as u64;
+        if sent > now {
+            return;
+        }
+        let sample = now - sent;
+        self.rtt_ms = if self.rtt_ms == 0 {
+            sample
+        } else {
+            (self.rtt_ms + sample) / 2
+        };
     }
 
     /// A token bucket: floods are refused message by message.
@@ -282,6 +332,21 @@ impl Conn {
             ClientMsg::AcceptScore { game } => (game, ActionArg::Ready(Action::AcceptScore)),
             ClientMsg::Resume { game } => (game, ActionArg::Ready(Action::Resume)),
             ClientMsg::Chat { game, text } => (game, ActionArg::Ready(Action::Chat(text))),
+            ClientMsg::TimeSync { game } => {
+                let Some(h) = self.handle_of(game).await else {
+                    return self
+                        .send(error(&reference, "no_such_game", "no such game"))
+                        .await;
+                };
+                let clocks = h
+                    .snapshot()
+                    .await
+                    .map(|s| s["clocks"].clone())
+                    .unwrap_or(Value::Null);
+                return self
+                    .send(json!({ "type": "time_sync", "ref": reference, "game": game, "clocks": clocks }).to_string())
+                    .await;
+            }
         };
         let handle = match self.handle_of(game).await {
             Some(h) => h,
@@ -299,7 +364,10 @@ impl Conn {
                 Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
             },
         };
-        match handle.act(self.user.id, &self.user.username, action).await {
+        match handle
+            .act(self.user.id, &self.user.username, action, self.rtt_ms)
+            .await
+        {
             Ok(seq) => {
                 self.send(
                     json!({ "type": "ack", "ref": reference, "game": game, "seq": seq })
@@ -362,24 +430,34 @@ enum ActionArg {
     Point(String, bool),
 }
 
+/// An event as sent: with both clocks right after it in timed games (remaining main time,
+/// byo-yomi periods and period time, Canadian stones), so that every move carries both players'
+/// time.
 fn event_message(game: i64, r: &Record) -> String {
-    json!({ "type": "event", "game": game, "seq": r.seq, "at": r.at_ms, "event": r.event })
+    json!({ "type": "event", "game": game, "seq": r.seq, "at": r.at_ms, "event": r.event, "clocks": r.clocks })
         .to_string()
 }
 
-async fn forward(game: i64, mut live: broadcast::Receiver<Arc<Record>>, out: mpsc::Sender<String>) {
+async fn forward(
+    game: i64,
+    mut live: broadcast::Receiver<Arc<Record>>,
+    out: mpsc::Sender<Message>,
+) {
     loop {
         match live.recv().await {
             Ok(r) => {
-                if out.send(event_message(game, &r)).await.is_err() {
+                if out
+                    .send(Message::Text(event_message(game, &r).into()))
+                    .await
+                    .is_err()
+                {
                     return;
                 }
             }
             Err(broadcast::error::RecvError::Lagged(_)) => {
                 // Too slow to keep up: tell the client to watch again from its last seq.
-                let _ = out
-                    .send(json!({ "type": "resync", "game": game }).to_string())
-                    .await;
+                let resync = json!({ "type": "resync", "game": game }).to_string();
+                let _ = out.send(Message::Text(resync.into())).await;
                 return;
             }
             Err(broadcast::error::RecvError::Closed) => return,

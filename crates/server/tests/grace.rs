@@ -37,6 +37,7 @@ async fn game(grace: Duration) -> (tengen_server::game::actor::GameHandle, i64, 
         handicap: 0,
         take_back: false,
         game_type: "ho_sun".into(),
+        time: tengen_server::domain::clock::TimeControl::None,
     };
     let json = serde_json::to_string(&terms).unwrap();
     let id = store

@@ -137,6 +137,9 @@ pub struct BotGame {
     /// The player's colour, `black` or `white` (default: chosen at random).
     #[serde(default)]
     pub color: Option<String>,
+    /// The clock (default: untimed).
+    #[serde(default)]
+    pub time: Option<crate::domain::clock::TimeControl>,
 }
 
 /// Starts a game between `user` and the bot `name`; returns the game id and its snapshot.
@@ -156,6 +159,7 @@ pub async fn start_game(
         take_back: false,
         handicap: None,
         parity: None,
+        time: Some(req.time.unwrap_or(crate::domain::clock::TimeControl::None)),
     })?;
     let preset: Preset = terms
         .rules
@@ -176,6 +180,9 @@ pub async fn start_game(
         handicap: 0,
         take_back: false,
         game_type: GameType::HoSun.name().into(),
+        time: terms
+            .time
+            .unwrap_or(crate::domain::clock::TimeControl::None),
     };
     let (black, white) = match user_color {
         Color::Black => (user, &bot),
@@ -228,7 +235,7 @@ fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engin
         if let Err(e) = drive(&handle, &bot, color, terms, engine).await {
             tracing::warn!(game = handle.id, bot = %bot.username, error = %e, "bot stopped");
             // A bot that cannot go on gives the game up rather than leaving it hanging.
-            let _ = handle.act(bot.id, &bot.username, Action::Resign).await;
+            let _ = handle.act(bot.id, &bot.username, Action::Resign, 0).await;
         }
         handle.gone(bot.id).await;
     });
@@ -330,7 +337,7 @@ async fn drive(
             _ => None,
         };
         if let Some(a) = action {
-            if let Err(e) = handle.act(bot.id, &bot.username, a.clone()).await {
+            if let Err(e) = handle.act(bot.id, &bot.username, a.clone(), 0).await {
                 // An engine move the referee refuses: pass instead, which is always legal.
                 tracing::warn!(game = handle.id, error = %e, ?a, "bot action refused");
                 if matches!(a, Action::Move(_)) {
@@ -338,7 +345,7 @@ async fn drive(
                         let _ = gtp_call(g, "undo".into()).await;
                     }
                     handle
-                        .act(bot.id, &bot.username, Action::Pass)
+                        .act(bot.id, &bot.username, Action::Pass, 0)
                         .await
                         .map_err(|e| e.to_string())?;
                     if let Some(g) = &gtp {

@@ -17,6 +17,7 @@ use tokio::time::Instant;
 
 use super::state::{Action, ActionError, Actor, Event, LiveGame};
 use super::view;
+use crate::domain::clock::Clock;
 use crate::store::games::{now_ms, PromotionOutcome};
 use crate::store::Store;
 
@@ -43,6 +44,8 @@ pub struct Record {
     pub at_ms: i64,
     /// What happened.
     pub event: Event,
+    /// Both clocks (Black, White) right after it, for timed games.
+    pub clocks: Option<[Clock; 2]>,
 }
 
 /// Why an action got no events.
@@ -85,6 +88,8 @@ enum Cmd {
         user: i64,
         username: String,
         action: Action,
+        /// The acting connection's measured round trip, ms (see `lag`).
+        rtt_ms: u64,
         reply: oneshot::Sender<Result<u64, ActError>>,
     },
     Watch {
@@ -112,12 +117,21 @@ pub struct GameHandle {
 
 impl GameHandle {
     /// `user` acts; the reply comes after the events are stored. Returns the last event's seq.
-    pub async fn act(&self, user: i64, username: &str, action: Action) -> Result<u64, ActError> {
+    /// `rtt_ms` is the acting connection's measured round trip (0 for in-process bots): a mover
+    /// is credited for it within the lag quota.
+    pub async fn act(
+        &self,
+        user: i64,
+        username: &str,
+        action: Action,
+        rtt_ms: u64,
+    ) -> Result<u64, ActError> {
         let (reply, rx) = oneshot::channel();
         let cmd = Cmd::Act {
             user,
             username: username.to_string(),
             action,
+            rtt_ms,
             reply,
         };
         self.tx.send(cmd).await.map_err(|_| ActError::Gone)?;
@@ -158,6 +172,26 @@ struct GameActor {
     deadline: [Option<Instant>; 2],
     grace: Duration,
     rng: Rng,
+    /// When the player to move started thinking; `None` when no clock runs (untimed game,
+    /// dead-stone phase, game over).
+    turn_start: Option<Instant>,
+    /// Each player's lag bank, ms (see `lag`).
+    lag_bank: [u64; 2],
+}
+
+/// Lag compensation: a mover is credited with the measured round trip of the connection the
+/// move came on (the server starts the clock when it sends the previous move; the mover loses
+/// one trip hearing of it and another sending the reply), at most `PER_MOVE` per move, drawn
+/// from a bank that starts at `BANK`, refills by `REFILL` per move and never exceeds `BANK`.
+/// A steady 300 ms link (600 ms round trip) is covered for the whole game; a client that fakes
+/// lag gains at most 2 s per move and 10 s in all before it refills.
+pub mod lag {
+    /// Most credit for one move, ms.
+    pub const PER_MOVE: u64 = 2_000;
+    /// The bank's size and starting value, ms.
+    pub const BANK: u64 = 10_000;
+    /// Refill per move, ms.
+    pub const REFILL: u64 = 1_000;
 }
 
 /// Starts the actor for a game, with the events already in its log (after a restart).
@@ -172,7 +206,10 @@ pub fn spawn(
     let (tx, rx) = mpsc::channel(256);
     let (events, _) = broadcast::channel(1024);
     let size = live.game.size();
-    let actor = GameActor {
+    // After a restart the mover's clock has been running since the last event, as a chess
+    // clock left running would: charge the wall time since then.
+    let since_last = log.last().map_or(0, |r| (now_ms() - r.at_ms).max(0) as u64);
+    let mut actor = GameActor {
         id,
         store,
         live,
@@ -183,7 +220,10 @@ pub fn spawn(
         deadline: [None; 2],
         grace,
         rng: Rng::new(0x7E46_E000 ^ id as u64),
+        turn_start: None,
+        lag_bank: [lag::BANK; 2],
     };
+    actor.restart_turn(Duration::from_millis(since_last));
     tokio::spawn(actor.run(rx));
     GameHandle { id, size, tx }
 }
@@ -191,7 +231,13 @@ pub fn spawn(
 impl GameActor {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         loop {
-            let next = self.deadline.iter().flatten().min().copied();
+            let next = self
+                .deadline
+                .iter()
+                .flatten()
+                .copied()
+                .chain(self.flag_at())
+                .min();
             let cmd = match next {
                 // Biased, deadline first: an action that arrives after a player's time is up
                 // must not be accepted before the loss is.
@@ -211,9 +257,10 @@ impl GameActor {
                     user,
                     username,
                     action,
+                    rtt_ms,
                     reply,
                 } => {
-                    let r = self.act(user, &username, action).await;
+                    let r = self.act(user, &username, action, rtt_ms).await;
                     let _ = reply.send(r);
                 }
                 Cmd::Watch { user, since, reply } => {
@@ -266,11 +313,40 @@ impl GameActor {
     }
 
     fn snapshot(&self) -> serde_json::Value {
-        view::snapshot(self.id, &self.live, &self.players, self.log.len() as u64)
+        let mut v = view::snapshot(self.id, &self.live, &self.players, self.log.len() as u64);
+        v["clocks"] = self.clock_view();
+        v
+    }
+
+    /// Both clocks now, which one runs, and the server's time, for clients' ticking displays.
+    fn clock_view(&self) -> serde_json::Value {
+        if self.live.terms.time.is_untimed() {
+            return serde_json::Value::Null;
+        }
+        let c = self.clocks_now();
+        let running = self.turn_start.map(|_| match self.live.game.to_move() {
+            Color::Black => "black",
+            Color::White => "white",
+        });
+        serde_json::json!({ "black": c[0], "white": c[1], "running": running, "server_ms": now_ms() })
     }
 
     async fn on_deadline(&mut self) {
         let now = Instant::now();
+        if self.flag_at().is_some_and(|at| at <= now) {
+            let c = self.live.game.to_move();
+            let e = Event::Finished {
+                result: GameResult::Time(c.opponent()).to_string(),
+                reason: "time".into(),
+            };
+            let mut clocks = self.live.clocks;
+            clocks[c.index()] = zeroed(clocks[c.index()]);
+            if self.commit_with(vec![e], Some(clocks)).await.is_err() {
+                // Stored nothing: try again in a second rather than spinning.
+                self.turn_start = self.turn_start.map(|t| t + Duration::from_secs(1));
+            }
+            return;
+        }
         for c in Color::ALL {
             if self.deadline[c.index()].is_some_and(|d| d <= now) {
                 self.deadline[c.index()] = None;
@@ -281,7 +357,7 @@ impl GameActor {
                     };
                     // If storing fails the player is not declared lost; the next disconnect
                     // check tries again.
-                    if self.commit(vec![e]).await.is_err() {
+                    if self.commit_with(vec![e], None).await.is_err() {
                         self.deadline[c.index()] = Some(now + Duration::from_secs(1));
                     }
                 }
@@ -289,7 +365,13 @@ impl GameActor {
         }
     }
 
-    async fn act(&mut self, user: i64, username: &str, action: Action) -> Result<u64, ActError> {
+    async fn act(
+        &mut self,
+        user: i64,
+        username: &str,
+        action: Action,
+        rtt_ms: u64,
+    ) -> Result<u64, ActError> {
         let who = match self.color_of(Some(user)) {
             Some(c) => Actor::Player(c),
             None => Actor::Other(username.to_string()),
@@ -302,7 +384,7 @@ impl GameActor {
             })
             .map_err(ActError::Refused)?;
         // Chat lines name the user, not the colour.
-        let events = events
+        let events: Vec<Event> = events
             .into_iter()
             .map(|e| match e {
                 Event::Chat { text, .. } => Event::Chat {
@@ -312,11 +394,104 @@ impl GameActor {
                 e => e,
             })
             .collect();
-        self.commit(events).await
+        // A move or pass by the player to move stops their clock.
+        let mover = self.live.game.to_move();
+        let moves = matches!(action, Action::Move(_) | Action::Pass) && who == Actor::Player(mover);
+        let mut clocks = None;
+        let mut credit = 0;
+        if moves {
+            if let Some(start) = self.turn_start {
+                let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
+                credit = rtt_ms
+                    .min(lag::PER_MOVE)
+                    .min(self.lag_bank[mover.index()])
+                    .min(raw);
+                let t = self.live.terms.time;
+                let clock = self.live.clocks[mover.index()];
+                match t.spend(&clock, raw - credit) {
+                    Ok(spent) => {
+                        let mut c = self.live.clocks;
+                        c[mover.index()] = t.moved(&spent);
+                        clocks = Some(c);
+                    }
+                    Err(_) => {
+                        // Too late: the flag fell before the move arrived.
+                        self.on_flag_now().await;
+                        return Err(ActError::Refused(ActionError::Rules(
+                            tengen_rules::GameError::GameOver,
+                        )));
+                    }
+                }
+            }
+        }
+        let seq = self.commit_with(events, clocks).await?;
+        if moves && credit > 0 {
+            let bank = &mut self.lag_bank[mover.index()];
+            *bank = (*bank - credit + lag::REFILL).min(lag::BANK);
+        } else if moves {
+            let bank = &mut self.lag_bank[mover.index()];
+            *bank = (*bank + lag::REFILL).min(lag::BANK);
+        }
+        Ok(seq)
     }
 
-    /// Stores `events`, then applies and broadcasts them.
-    async fn commit(&mut self, events: Vec<Event>) -> Result<u64, ActError> {
+    async fn on_flag_now(&mut self) {
+        // Make the flag due now and let the deadline handler record the loss.
+        if let (Some(_), Some(left)) = (self.turn_start, self.time_left()) {
+            self.turn_start = Some(Instant::now() - Duration::from_millis(left + lag::PER_MOVE));
+        }
+        self.on_deadline().await;
+    }
+
+    /// Time left to the player to move before the flag, ms, without lag credit.
+    fn time_left(&self) -> Option<u64> {
+        let c = self.live.game.to_move();
+        self.live
+            .terms
+            .time
+            .until_flag(&self.live.clocks[c.index()])
+    }
+
+    /// When the flag of the player to move falls, lag credit included.
+    fn flag_at(&self) -> Option<Instant> {
+        let start = self.turn_start?;
+        let left = self.time_left()?;
+        let c = self.live.game.to_move();
+        let credit = lag::PER_MOVE.min(self.lag_bank[c.index()]);
+        Some(start + Duration::from_millis(left + credit))
+    }
+
+    /// Starts the clock of the player to move, as if `already` had run.
+    fn restart_turn(&mut self, already: Duration) {
+        let timed = !self.live.terms.time.is_untimed();
+        self.turn_start = (timed && self.live.game.phase() == Phase::Play).then(|| {
+            Instant::now()
+                .checked_sub(already)
+                .unwrap_or_else(Instant::now)
+        });
+    }
+
+    /// Both clocks as of now: the mover's with the time it has been thinking taken off.
+    pub fn clocks_now(&self) -> [Clock; 2] {
+        let mut clocks = self.live.clocks;
+        if let Some(start) = self.turn_start {
+            let c = self.live.game.to_move();
+            let elapsed = Instant::now().saturating_duration_since(start).as_millis() as u64;
+            let t = self.live.terms.time;
+            clocks[c.index()] = t
+                .spend(&clocks[c.index()], elapsed)
+                .unwrap_or_else(|_| zeroed(clocks[c.index()]));
+        }
+        clocks
+    }
+
+    /// Stores `events` (with the clocks after them, if they changed), then applies and
+    /// broadcasts them.
+    async fn commit_with(
+        &mut self,
+        events: Vec<Event>,
+        clocks: Option<[Clock; 2]>,
+    ) -> Result<u64, ActError> {
         let mut after = self.live.clone();
         for e in &events {
             after.apply(e);
@@ -345,6 +520,8 @@ impl GameActor {
             .iter()
             .map(|e| serde_json::to_string(e).unwrap_or_default())
             .collect();
+        let clocks = clocks.or((!self.live.terms.time.is_untimed()).then_some(self.live.clocks));
+        let clocks_json = clocks.map(|c| serde_json::to_string(&c).unwrap_or_default());
         let first = self.log.len() as i64 + 1;
         let at_ms = now_ms();
         let result = finish.map(|r| r.to_string());
@@ -354,6 +531,7 @@ impl GameActor {
                 self.id,
                 first,
                 &json,
+                clocks_json.as_deref(),
                 at_ms,
                 result.as_deref().map(|r| (r, outcomes.as_slice())),
             )
@@ -362,12 +540,26 @@ impl GameActor {
             tracing::error!(game = self.id, error = %e, "could not store events");
             return Err(ActError::Storage);
         }
+        let phase_before = self.live.game.phase();
+        let mover_before = self.live.game.to_move();
         self.live = after;
+        if let Some(c) = clocks {
+            self.live.clocks = c;
+        }
+        // A new turn (or the end of the dead-stone phase) starts the clock of the player to move;
+        // the dead-stone phase and the end of the game stop it.
+        if self.live.game.to_move() != mover_before
+            || self.live.game.phase() != phase_before
+            || clocks.is_some()
+        {
+            self.restart_turn(Duration::ZERO);
+        }
         for (i, event) in events.into_iter().enumerate() {
             let record = Arc::new(Record {
                 seq: (first + i as i64) as u64,
                 at_ms,
                 event,
+                clocks,
             });
             self.log.push(record.clone());
             // No watchers is fine.
@@ -375,4 +567,12 @@ impl GameActor {
         }
         Ok(self.log.len() as u64)
     }
+}
+
+/// A clock with no time left (the flag fell).
+fn zeroed(mut c: Clock) -> Clock {
+    c.main_ms = 0;
+    c.period_ms = 0;
+    c.periods = c.periods.min(1);
+    c
 }

@@ -101,11 +101,19 @@ pub async fn replay(
     for e in store.events(row.id).await? {
         let event: Event =
             serde_json::from_str(&e.event).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let clocks = e
+            .clocks
+            .as_deref()
+            .and_then(|c| serde_json::from_str(c).ok());
         live.apply(&event);
+        if let Some(c) = clocks {
+            live.clocks = c;
+        }
         log.push(Record {
             seq: e.seq as u64,
             at_ms: e.at_ms,
             event,
+            clocks,
         });
     }
     let player = |id: i64| async move {

@@ -10,6 +10,7 @@ use tengen_rules::{
     Color, Game, GameError, GameResult, Handicap, Komi, Move, Phase, Point, Preset,
 };
 
+use crate::domain::clock::{Clock, TimeControl};
 use crate::domain::game_type::GameType;
 
 /// The agreed terms of a game.
@@ -27,6 +28,13 @@ pub struct Terms {
     pub take_back: bool,
     /// `ho_sun`, `jung_sun` or `handicap`.
     pub game_type: String,
+    /// The clock (untimed in logs written before clocks existed).
+    #[serde(default = "untimed")]
+    pub time: TimeControl,
+}
+
+fn untimed() -> TimeControl {
+    TimeControl::None
 }
 
 impl Terms {
@@ -249,6 +257,8 @@ pub struct LiveGame {
     pub accepted: [bool; 2],
     /// Why the game ended, once it has.
     pub end_reason: Option<String>,
+    /// Both players' clocks as of the last event (Black, White).
+    pub clocks: [Clock; 2],
 }
 
 fn vertex(size: u8, p: Point) -> String {
@@ -271,6 +281,7 @@ impl LiveGame {
         // Seed 002 allows 13, 21 and 25 stones whatever the preset's usual maximum.
         rules.max_handicap = rules.max_handicap.max(terms.handicap);
         let game = Game::new(terms.size, rules, handicap).map_err(|e| e.to_string())?;
+        let clock = terms.time.start();
         Ok(LiveGame {
             terms,
             game,
@@ -278,6 +289,7 @@ impl LiveGame {
             scoring_requests: [false; 2],
             accepted: [false; 2],
             end_reason: None,
+            clocks: [clock, clock],
         })
     }
 

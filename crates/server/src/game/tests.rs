@@ -13,6 +13,7 @@ fn terms(take_back: bool) -> Terms {
         handicap: 0,
         take_back,
         game_type: "ho_sun".into(),
+        time: crate::domain::clock::TimeControl::None,
     }
 }
 

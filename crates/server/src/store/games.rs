@@ -61,6 +61,8 @@ pub struct EventRow {
     pub event: String,
     /// When it was accepted, ms since the epoch.
     pub at_ms: i64,
+    /// Both clocks after it, as JSON, for timed games.
+    pub clocks: Option<String>,
 }
 
 /// A player whose promotion points a finished game moves.
@@ -186,18 +188,20 @@ impl Store {
         game_id: i64,
         first_seq: i64,
         events: &[String],
+        clocks: Option<&str>,
         at_ms: i64,
         finish: Option<(&str, &[PromotionOutcome])>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
         for (i, e) in events.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO game_events (game_id, seq, event, at_ms) VALUES ($1, $2, $3, $4)",
+                "INSERT INTO game_events (game_id, seq, event, at_ms, clocks) VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(game_id)
             .bind(first_seq + i as i64)
             .bind(e)
             .bind(at_ms)
+            .bind(clocks)
             .execute(&mut *tx)
             .await?;
         }
@@ -273,7 +277,7 @@ impl Store {
     /// A game's whole log, in order.
     pub async fn events(&self, game_id: i64) -> Result<Vec<EventRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT seq, event, at_ms FROM game_events WHERE game_id = $1 ORDER BY seq",
+            "SELECT seq, event, at_ms, clocks FROM game_events WHERE game_id = $1 ORDER BY seq",
         )
         .bind(game_id)
         .fetch_all(self.pool())
@@ -284,6 +288,7 @@ impl Store {
                     seq: r.try_get("seq")?,
                     event: r.try_get("event")?,
                     at_ms: r.try_get("at_ms")?,
+                    clocks: r.try_get("clocks")?,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

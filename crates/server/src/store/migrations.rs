@@ -48,6 +48,7 @@ const SQLITE: &[&str] = &[
         PRIMARY KEY (game_id, seq)
     )",
     "CREATE INDEX games_status ON games(status)",
+    "ALTER TABLE game_events ADD COLUMN clocks TEXT",
 ];
 
 /// PostgreSQL schema steps, the same tables in PostgreSQL types.
@@ -94,6 +95,7 @@ const POSTGRES: &[&str] = &[
         PRIMARY KEY (game_id, seq)
     )",
     "CREATE INDEX games_status ON games(status)",
+    "ALTER TABLE game_events ADD COLUMN clocks TEXT",
 ];
 
 /// Applies the steps the database has not seen yet.

@@ -1,0 +1,279 @@
+//! Server-authoritative clocks under paused tokio time: a loss on time, a move at 0.05 s left in
+//! the last period, lag compensation on a 300 ms link, and clocks surviving a restart.
+//!
+//! The clock is advanced by hand and real time resumed before the database is awaited (sqlx has
+//! timers of its own that paused time would fire early); the few real milliseconds that pass are
+//! within every tolerance below.
+
+#![allow(clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tengen_rules::coord::gtp;
+use tengen_server::domain::clock::TimeControl;
+use tengen_server::game::actor::{lag, spawn, GameHandle, Player};
+use tengen_server::game::registry::Games;
+use tengen_server::game::state::{Action, LiveGame, Terms};
+use tengen_server::store::Store;
+
+struct Setup {
+    handle: GameHandle,
+    store: Store,
+    black: i64,
+    white: i64,
+    id: i64,
+}
+
+async fn timed(tag: &str, time: TimeControl) -> Setup {
+    let dir = std::env::temp_dir().join(format!("tengen-clocks-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    for name in ["ann", "bob"] {
+        ids.push(
+            tengen_server::accounts::ensure_bot(&store, name, "3k", "test")
+                .await
+                .unwrap()
+                .id,
+        );
+    }
+    let terms = Terms {
+        size: 19,
+        rules: "japanese".into(),
+        komi: "6.5".into(),
+        handicap: 0,
+        take_back: false,
+        game_type: "ho_sun".into(),
+        time,
+    };
+    let id = store
+        .start_game(0, ids[0], ids[1], &serde_json::to_string(&terms).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let players = [
+        Player {
+            id: ids[0],
+            username: "ann".into(),
+            rank: "3k".into(),
+            guest: false,
+        },
+        Player {
+            id: ids[1],
+            username: "bob".into(),
+            rank: "3k".into(),
+            guest: false,
+        },
+    ];
+    let handle = spawn(
+        id,
+        store.clone(),
+        LiveGame::new(terms).unwrap(),
+        players,
+        Vec::new(),
+        Duration::from_secs(3600),
+    );
+    Setup {
+        handle,
+        store,
+        black: ids[0],
+        white: ids[1],
+        id,
+    }
+}
+
+/// Lets `d` of paused time pass, then resumes real time.
+async fn think(d: Duration) {
+    tokio::time::pause();
+    tokio::time::advance(d).await;
+    tokio::time::resume();
+}
+
+fn mv(v: &str) -> Action {
+    Action::Move(gtp::parse_point(19, v).unwrap())
+}
+
+async fn clocks(h: &GameHandle) -> Value {
+    h.snapshot().await.unwrap()["clocks"].clone()
+}
+
+const S: u64 = 1000;
+
+#[tokio::test]
+async fn a_game_is_lost_on_time() {
+    let s = timed("flag", TimeControl::Absolute { main_ms: 60 * S }).await;
+    s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
+    // White thinks past the flag (and past the lag allowance the server waits for).
+    think(Duration::from_millis(60 * S + lag::PER_MOVE + 10)).await;
+    let snap = s.handle.snapshot().await.unwrap();
+    assert_eq!(snap["result"], "B+T");
+    assert_eq!(snap["end_reason"], "time");
+    assert_eq!(snap["clocks"]["white"]["main_ms"], 0);
+    // A move that arrives now is refused: the game is over.
+    assert_eq!(
+        s.handle
+            .act(s.white, "bob", mv("Q16"), 0)
+            .await
+            .unwrap_err()
+            .code(),
+        "game_over"
+    );
+}
+
+#[tokio::test]
+async fn a_move_at_0_05_s_left_in_the_last_period_keeps_it() {
+    let s = timed(
+        "last-period",
+        TimeControl::Byoyomi {
+            main_ms: 10 * S,
+            periods: 1,
+            period_ms: 30 * S,
+        },
+    )
+    .await;
+    think(Duration::from_millis(39_950)).await;
+    s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
+    let c = clocks(&s.handle).await;
+    assert_eq!(
+        (
+            c["black"]["main_ms"].as_u64(),
+            c["black"]["periods"].as_u64()
+        ),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        c["black"]["period_ms"],
+        30 * S,
+        "the move re-armed the period"
+    );
+    assert_eq!(c["running"], "white");
+    assert!(s.handle.snapshot().await.unwrap()["result"].is_null());
+}
+
+#[tokio::test]
+async fn a_300_ms_link_costs_no_time_within_the_quota() {
+    let s = timed("lag", TimeControl::Absolute { main_ms: 300 * S }).await;
+    let pairs = [
+        ("D4", "Q16"),
+        ("D16", "Q4"),
+        ("C3", "R17"),
+        ("C17", "R3"),
+        ("E5", "O15"),
+        ("E15", "O5"),
+        ("F6", "N14"),
+        ("F14", "N6"),
+        ("G7", "M13"),
+        ("G13", "M7"),
+    ];
+    for (b, w) in pairs {
+        // Each player thinks 1 s; the move reaches the server 600 ms after the previous move left
+        // it (300 ms each way), and the connection's measured round trip is 600 ms.
+        think(Duration::from_millis(1600)).await;
+        s.handle.act(s.black, "ann", mv(b), 600).await.unwrap();
+        think(Duration::from_millis(1600)).await;
+        s.handle.act(s.white, "bob", mv(w), 600).await.unwrap();
+    }
+    let c = clocks(&s.handle).await;
+    // Ten moves of 1 s each: 290 s left, give or take the real milliseconds of the test.
+    let black = c["black"]["main_ms"].as_u64().unwrap();
+    assert!((289_900..=290_000).contains(&black), "black has {black} ms");
+    // Without the round trip known, the same moves cost the network time too.
+    let t = timed("nolag", TimeControl::Absolute { main_ms: 300 * S }).await;
+    for (b, w) in pairs {
+        think(Duration::from_millis(1600)).await;
+        t.handle.act(t.black, "ann", mv(b), 0).await.unwrap();
+        think(Duration::from_millis(1600)).await;
+        t.handle.act(t.white, "bob", mv(w), 0).await.unwrap();
+    }
+    let black = clocks(&t.handle).await["black"]["main_ms"]
+        .as_u64()
+        .unwrap();
+    assert!((283_900..=284_000).contains(&black), "black has {black} ms");
+}
+
+#[tokio::test]
+async fn canadian_periods_and_the_dead_stone_phase_pause() {
+    let s = timed(
+        "canadian",
+        TimeControl::Canadian {
+            main_ms: 0,
+            stones: 2,
+            period_ms: 60 * S,
+        },
+    )
+    .await;
+    think(Duration::from_secs(20)).await;
+    s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
+    assert_eq!(clocks(&s.handle).await["black"]["stones"], 1);
+    s.handle.act(s.white, "bob", Action::Pass, 0).await.unwrap();
+    think(Duration::from_secs(20)).await;
+    s.handle.act(s.black, "ann", Action::Pass, 0).await.unwrap();
+    let c = clocks(&s.handle).await;
+    // Two stones in 40 s: a fresh period; and two passes stop the clocks.
+    assert_eq!(
+        (
+            c["black"]["stones"].as_u64(),
+            c["black"]["period_ms"].as_u64()
+        ),
+        (Some(2), Some(60 * S))
+    );
+    assert!(
+        c["running"].is_null(),
+        "no clock runs while dead stones are marked"
+    );
+    think(Duration::from_secs(3600)).await;
+    assert!(s.handle.snapshot().await.unwrap()["result"].is_null());
+    s.handle
+        .act(s.white, "bob", Action::Resume, 0)
+        .await
+        .unwrap();
+    assert_eq!(clocks(&s.handle).await["running"], "white");
+}
+
+#[tokio::test]
+async fn a_restart_restores_both_clocks() {
+    let s = timed(
+        "restart",
+        TimeControl::Byoyomi {
+            main_ms: 120 * S,
+            periods: 3,
+            period_ms: 30 * S,
+        },
+    )
+    .await;
+    think(Duration::from_secs(100)).await;
+    s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
+    think(Duration::from_secs(130)).await;
+    s.handle.act(s.white, "bob", mv("Q16"), 0).await.unwrap();
+    let before = clocks(&s.handle).await;
+    assert_eq!(
+        before["white"]["periods"], 3,
+        "130 s: all main time and one period's part, re-armed"
+    );
+    // A new registry over the same database rebuilds the game from its log.
+    let games = Games::new(s.store.clone(), Duration::from_secs(3600));
+    let again = games.get(s.id).await.unwrap().unwrap();
+    let after = clocks(&again).await;
+    for side in ["black", "white"] {
+        for field in ["periods", "stones"] {
+            assert_eq!(before[side][field], after[side][field], "{side} {field}");
+        }
+        // The mover's clock ran on for the real milliseconds of the restart.
+        for field in ["main_ms", "period_ms"] {
+            let (b, a) = (
+                before[side][field].as_i64().unwrap(),
+                after[side][field].as_i64().unwrap(),
+            );
+            assert!(
+                (b - a).abs() <= 1000,
+                "{side} {field}: {b} vs {a}, within one tick"
+            );
+        }
+    }
+    assert_eq!(after["running"], "black");
+    let _ = s.white;
+}
