@@ -106,9 +106,14 @@ pub fn document() -> Value {
                     "komi": { "type": "string", "example": "6.5" },
                     "take_back": { "type": "boolean", "default": false },
                     "handicap": { "type": "integer", "enum": [2, 3, 4, 5, 6, 7, 9, 13, 21, 25] },
-                    "parity": { "type": "string", "enum": ["odd", "even"] } } },
+                    "parity": { "type": "string", "enum": ["odd", "even"] },
+                    "time": { "$ref": "#/components/schemas/TimeControl" } } },
+                "TimeControl": { "type": "object", "required": ["system"], "properties": {
+                    "system": { "type": "string", "enum": ["none", "absolute", "byoyomi", "canadian", "fischer"] },
+                    "main_ms": { "type": "integer" }, "periods": { "type": "integer" }, "period_ms": { "type": "integer" },
+                    "stones": { "type": "integer" }, "increment_ms": { "type": "integer" }, "cap_ms": { "type": "integer" } } },
                 "JoinTerms": { "type": "object", "properties": { "guess": { "type": "string", "enum": ["odd", "even"] }, "handicap": { "type": "integer" } } },
-                "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] } } }
+                "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] }, "time": { "$ref": "#/components/schemas/TimeControl" } } }
             }
         }
     })

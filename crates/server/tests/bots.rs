@@ -41,8 +41,13 @@ async fn http(
 
 /// A guest plays `bot` on 9x9 as Black, passing whenever it is to move, and accepts the count.
 /// Returns the result.
-async fn play_against(bot: &str, extra: Vec<tengen_server::bots::BotSpec>) -> String {
-    let dir = std::env::temp_dir().join(format!("tengen-bots-{}-{bot}", std::process::id()));
+async fn play_against(
+    bot: &str,
+    extra: Vec<tengen_server::bots::BotSpec>,
+    time: Option<Value>,
+) -> String {
+    let tag = if time.is_some() { "timed" } else { "untimed" };
+    let dir = std::env::temp_dir().join(format!("tengen-bots-{}-{bot}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
@@ -87,48 +92,44 @@ async fn play_against(bot: &str, extra: Vec<tengen_server::bots::BotSpec>) -> St
         .await
         .unwrap();
     let mut passes_sent = 0;
-    let mut accepted = false;
     loop {
-        let m = tokio::time::timeout(Duration::from_secs(60), ws.next())
+        let m = tokio::time::timeout(Duration::from_secs(120), ws.next())
             .await
             .expect("the bot answers")
             .unwrap()
             .unwrap();
         let Message::Text(t) = m else { continue };
         let v: Value = serde_json::from_str(t.as_str()).unwrap();
-        let state_now = match v["type"].as_str() {
-            Some("snapshot") => v["state"].clone(),
-            Some("event") => {
-                if v["event"]["type"] == "finished" {
-                    return v["event"]["result"].as_str().unwrap().to_string();
+        // Black passes at the start and after each white move; White's pass after ours ends play.
+        let pass_now = match v["type"].as_str() {
+            Some("snapshot") => v["state"]["to_move"] == "black",
+            Some("event") => match v["event"]["type"].as_str() {
+                Some("move") => v["event"]["color"] == "white",
+                Some("scoring_started") => {
+                    ws.send(send(json!({"type": "accept_score", "game": game})))
+                        .await
+                        .unwrap();
+                    false
                 }
-                http(&state, "GET", &format!("/api/games/{game}"), None, None).await
-            }
+                Some("finished") => return v["event"]["result"].as_str().unwrap().to_string(),
+                _ => false,
+            },
             Some("error") => panic!("{v}"),
-            _ => continue,
+            _ => false,
         };
-        match (state_now["phase"].as_str(), state_now["to_move"].as_str()) {
-            (Some("play"), Some("black")) => {
-                ws.send(send(json!({"type": "pass", "game": game})))
-                    .await
-                    .unwrap();
-                passes_sent += 1;
-                assert!(passes_sent < 200, "the bot never stops");
-            }
-            (Some("scoring"), _) if !accepted => {
-                accepted = true;
-                ws.send(send(json!({"type": "accept_score", "game": game})))
-                    .await
-                    .unwrap();
-            }
-            _ => {}
+        if pass_now {
+            ws.send(send(json!({"type": "pass", "game": game})))
+                .await
+                .unwrap();
+            passes_sent += 1;
+            assert!(passes_sent < 200, "the bot never stops");
         }
     }
 }
 
 #[tokio::test]
 async fn a_guest_plays_the_built_in_bot_to_the_end() {
-    let result = play_against("tengen-bot", Vec::new()).await;
+    let result = play_against("tengen-bot", Vec::new(), None).await;
     // Black only passed: White wins on the count.
     assert!(result.starts_with("W+"), "{result}");
 }
@@ -149,8 +150,41 @@ async fn a_guest_plays_gnu_go_as_a_gtp_bot() {
         spec.engine,
         Engine::Gtp("/usr/games/gnugo --mode gtp --level 1".into())
     );
-    let result = play_against("gnugo", vec![spec]).await;
+    let result = play_against("gnugo", vec![spec], None).await;
     assert!(result.starts_with("W+"), "{result}");
+}
+
+/// A short Canadian time control: five stones a minute.
+fn canadian() -> Value {
+    json!({"system": "canadian", "main_ms": 0, "stones": 5, "period_ms": 60_000})
+}
+
+#[tokio::test]
+async fn the_built_in_bot_never_loses_on_time() {
+    let result = play_against("tengen-bot", Vec::new(), Some(canadian())).await;
+    assert!(
+        result.starts_with("W+") && !result.ends_with('T'),
+        "{result}"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs GNU Go (/usr/games/gnugo); run by .ci/run"]
+async fn gnu_go_over_gtp_never_loses_on_time() {
+    if !std::path::Path::new("/usr/games/gnugo").exists() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "GNU Go is required in CI"
+        );
+        return;
+    }
+    // GNU Go at its default strength, told the time with time_settings and time_left.
+    let spec = parse_spec("gnugo-timed@5k=/usr/games/gnugo --mode gtp").unwrap();
+    let result = play_against("gnugo-timed", vec![spec], Some(canadian())).await;
+    assert!(
+        result.starts_with("W+") && !result.ends_with('T'),
+        "{result}"
+    );
 }
 
 #[test]

@@ -18,6 +18,7 @@ use tengen_rules::{Color, Move, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
+use crate::domain::clock::{Clock, TimeControl};
 use crate::domain::game_type::{default_komi, GameType};
 use crate::error::ApiError;
 use crate::game::actor::GameHandle;
@@ -230,6 +231,97 @@ pub async fn resume_all(state: &AppState) -> Result<(), ApiError> {
 /// How long a GTP engine may take for one command.
 const GTP_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Time held back from what a GTP engine is told it has, for the bridge itself (process
+/// I/O, the actor, the database): an engine that uses all it is told never flags for the bridge.
+const BRIDGE_MARGIN_MS: u64 = 1_000;
+
+/// Tells a GTP engine the game's time control: `kgs-time_settings` where the engine knows it
+/// (it has Japanese byo-yomi), otherwise standard `time_settings` (Canadian; Japanese periods
+/// become one stone per period, which is as strict).
+async fn tell_time_settings(engine: &SharedEngine, time: &TimeControl) {
+    let secs = |ms: u64| ms / 1000;
+    let kgs = matches!(
+        gtp_call(engine, "known_command kgs-time_settings".into())
+            .await
+            .as_deref(),
+        Ok("true")
+    );
+    let cmd = match (*time, kgs) {
+        (TimeControl::None, _) => return,
+        (TimeControl::Absolute { main_ms }, true)
+        | (TimeControl::Fischer { main_ms, .. }, true) => {
+            format!("kgs-time_settings absolute {}", secs(main_ms))
+        }
+        (
+            TimeControl::Byoyomi {
+                main_ms,
+                periods,
+                period_ms,
+            },
+            true,
+        ) => {
+            format!(
+                "kgs-time_settings byoyomi {} {} {}",
+                secs(main_ms),
+                secs(period_ms),
+                periods
+            )
+        }
+        (TimeControl::Absolute { main_ms }, false)
+        | (TimeControl::Fischer { main_ms, .. }, false) => {
+            format!("time_settings {} 0 0", secs(main_ms))
+        }
+        (
+            TimeControl::Byoyomi {
+                main_ms,
+                periods,
+                period_ms,
+            },
+            false,
+        ) => {
+            let byo = if periods > 0 { secs(period_ms) } else { 0 };
+            format!("time_settings {} {} {}", secs(main_ms), byo, periods.min(1))
+        }
+        (
+            TimeControl::Canadian {
+                main_ms,
+                stones,
+                period_ms,
+            },
+            _,
+        ) => {
+            format!(
+                "time_settings {} {} {}",
+                secs(main_ms),
+                secs(period_ms),
+                stones
+            )
+        }
+    };
+    let _ = gtp_call(engine, cmd).await;
+}
+
+/// `time_left COLOR SECONDS STONES` for the bot's clock, less the bridge's margin. In main time
+/// the stones are 0; in a Canadian period, the stones still to play; in Japanese byo-yomi, the
+/// periods left (as KGS does).
+fn time_left_command(time: &TimeControl, c: &Clock, color: Color) -> Option<String> {
+    let less = |ms: u64| ms.saturating_sub(BRIDGE_MARGIN_MS) / 1000;
+    let (ms, stones) = match *time {
+        TimeControl::None => return None,
+        TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => (c.main_ms, 0),
+        TimeControl::Byoyomi { .. } if c.main_ms > 0 => (c.main_ms, 0),
+        TimeControl::Byoyomi { .. } => (c.period_ms, c.periods),
+        TimeControl::Canadian { .. } if c.main_ms > 0 => (c.main_ms, 0),
+        TimeControl::Canadian { .. } => (c.period_ms, c.stones),
+    };
+    Some(format!(
+        "time_left {} {} {}",
+        color.letter(),
+        less(ms),
+        stones
+    ))
+}
+
 fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engine: Engine) {
     tokio::spawn(async move {
         if let Err(e) = drive(&handle, &bot, color, terms, engine).await {
@@ -284,6 +376,7 @@ async fn drive(
             gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
             gtp_call(&shared, "clear_board".into()).await?;
             gtp_call(&shared, format!("komi {}", terms.komi)).await?;
+            tell_time_settings(&shared, &terms.time).await;
             Some(shared)
         }
     };
@@ -323,6 +416,11 @@ async fn drive(
                     }
                 }
                 Some(e) => {
+                    let clock = live.clocks[color.index()];
+                    if let Some(cmd) = time_left_command(&terms.time, &clock, color) {
+                        // An engine that refuses time_left still plays.
+                        let _ = gtp_call(e, cmd).await;
+                    }
                     let answer = gtp_call(e, format!("genmove {}", color.letter())).await?;
                     match answer.trim().to_ascii_lowercase().as_str() {
                         "resign" => Action::Resign,

@@ -1,0 +1,144 @@
+//! The OpenAPI document lists every HTTP route, and room time settings outside seed 002's ranges
+//! are refused.
+
+#![allow(clippy::unwrap_used)]
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tengen_server::store::Store;
+use tengen_server::{app, AppState};
+use tower::ServiceExt;
+
+async fn state(tag: &str) -> AppState {
+    let dir = std::env::temp_dir().join(format!("tengen-docs-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
+        .await
+        .unwrap();
+    AppState::new(store, std::time::Duration::from_secs(30))
+        .await
+        .unwrap()
+}
+
+async fn call(
+    state: &AppState,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+    token: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(path);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let req = match body {
+        Some(b) => req
+            .header("content-type", "application/json")
+            .body(Body::from(b.to_string())),
+        None => req.body(Body::empty()),
+    }
+    .unwrap();
+    let resp = app(state.clone()).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_every_route() {
+    let s = state("openapi").await;
+    let (status, doc) = call(&s, "GET", "/api/openapi.json", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(doc["openapi"], "3.0.3");
+    // Every route of the router, by the path template axum uses.
+    let routes = [
+        ("/healthz", "get"),
+        ("/api/accounts/register", "post"),
+        ("/api/accounts/login", "post"),
+        ("/api/accounts/guest", "post"),
+        ("/api/accounts/logout", "post"),
+        ("/api/me", "get"),
+        ("/api/users/{name}", "get"),
+        ("/api/users/{name}/games", "get"),
+        ("/api/rooms", "get"),
+        ("/api/rooms", "post"),
+        ("/api/rooms/{id}", "get"),
+        ("/api/rooms/{id}", "delete"),
+        ("/api/rooms/{id}/join", "post"),
+        ("/api/games", "get"),
+        ("/api/games/{id}", "get"),
+        ("/api/games/{id}/sgf", "get"),
+        ("/api/ws", "get"),
+        ("/api/openapi.json", "get"),
+        ("/api/bots", "get"),
+        ("/api/bots/{name}/play", "post"),
+    ];
+    for (path, method) in routes {
+        assert!(
+            doc["paths"][path][method].is_object(),
+            "{method} {path} is not documented"
+        );
+        // And the route answers (not 404 or 405) at that method.
+        let concrete = path.replace("{name}", "nobody").replace("{id}", "999");
+        if path != "/api/ws" {
+            let (st, _) = call(&s, &method.to_uppercase(), &concrete, None, None).await;
+            assert!(
+                st != StatusCode::METHOD_NOT_ALLOWED,
+                "{method} {path}: {st}"
+            );
+        }
+    }
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 18);
+}
+
+#[tokio::test]
+async fn time_settings_outside_the_seed_ranges_are_refused() {
+    let s = state("time").await;
+    let (_, g) = call(&s, "POST", "/api/accounts/guest", None, None).await;
+    let token = g["token"].as_str().unwrap().to_string();
+    let bad = [
+        json!({"system": "byoyomi", "main_ms": 721 * 60_000, "periods": 0, "period_ms": 30_000}),
+        json!({"system": "byoyomi", "main_ms": 30 * 60_000, "periods": 7, "period_ms": 30_000}),
+        json!({"system": "byoyomi", "main_ms": 30 * 60_000, "periods": 3, "period_ms": 61_000}),
+        json!({"system": "canadian", "main_ms": 0, "stones": 0, "period_ms": 300_000}),
+        json!({"system": "sundial"}),
+    ];
+    for t in bad {
+        let (st, v) = call(
+            &s,
+            "POST",
+            "/api/rooms",
+            Some(json!({"size": 9, "rules": "japanese", "time": t})),
+            Some(&token),
+        )
+        .await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+        assert!(
+            matches!(
+                v["error"]["code"].as_str(),
+                Some("bad_time" | "bad_request")
+            ),
+            "{v}"
+        );
+    }
+    let (st, room) = call(
+        &s,
+        "POST",
+        "/api/rooms",
+        Some(json!({"size": 9, "rules": "japanese"})),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED);
+    assert_eq!(
+        room["time"],
+        json!({"system": "byoyomi", "main_ms": 1_800_000, "periods": 0, "period_ms": 30_000}),
+        "seed 002's default: 30 minutes"
+    );
+}
