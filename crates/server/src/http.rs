@@ -51,6 +51,13 @@ pub fn router(state: AppState) -> Router {
             get(|State(state): State<AppState>| async move { Json(state.bots.describe()) }),
         )
         .route("/api/bots/{name}/play", post(play_bot))
+        .route(
+            "/api/online",
+            get(|State(state): State<AppState>| async move {
+                Json(json!({ "users": state.online.list() }))
+            }),
+        )
+        .fallback(crate::web::file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }

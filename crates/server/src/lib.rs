@@ -16,6 +16,7 @@
 //! - [`game`]: live games: the state machine of actions and events.
 //! - [`http`]: the routes.
 //! - [`ws`]: the WebSocket protocol.
+//! - [`web`]: the embedded browser client; [`online`]: who is connected.
 //! - [`error`]: the API's error type and its stable codes.
 
 pub mod accounts;
@@ -24,9 +25,11 @@ pub mod domain;
 pub mod error;
 pub mod game;
 pub mod http;
+pub mod online;
 pub mod openapi;
 pub mod rooms;
 pub mod store;
+pub mod web;
 pub mod ws;
 
 use std::future::Future;
@@ -43,6 +46,8 @@ pub struct AppState {
     pub games: game::registry::Games,
     /// The bots one can play.
     pub bots: bots::Bots,
+    /// Who is connected now.
+    pub online: online::Online,
 }
 
 impl AppState {
@@ -69,7 +74,12 @@ impl AppState {
         if restored > 0 {
             tracing::info!(restored, "live games restored from their logs");
         }
-        let state = AppState { store, games, bots };
+        let state = AppState {
+            store,
+            games,
+            bots,
+            online: online::Online::default(),
+        };
         bots::resume_all(&state).await?;
         Ok(state)
     }

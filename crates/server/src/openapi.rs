@@ -39,6 +39,7 @@ pub fn document() -> Value {
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
     user["parameters"] = id_param("name");
     paths.insert("/api/users/{name}".into(), user);
+    paths.insert("/api/online".into(), json!({ "get": op("Players connected now (name and rank)", "users", None, ("200", "the players online"), &[]) }));
     let mut hist = json!({ "get": op("An account's games, newest first, with SGF links", "users", None, ("200", "the games"), &["404"]) });
     hist["parameters"] = id_param("name");
     paths.insert("/api/users/{name}/games".into(), hist);

@@ -181,6 +181,7 @@ async fn connection(socket: WebSocket, state: AppState, user: User) {
         epoch,
         rtt_ms: 0,
     };
+    conn.state.online.join(&conn.user);
     conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
     while let Some(Ok(msg)) = stream.next().await {
@@ -200,6 +201,7 @@ async fn connection(socket: WebSocket, state: AppState, user: User) {
         }
     }
     pinger.abort();
+    conn.state.online.leave(&conn.user);
     for (_, (handle, forwarder)) in conn.watching.drain() {
         forwarder.abort();
         handle.gone(conn.user.id).await;

@@ -66,6 +66,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/me", "get"),
         ("/api/users/{name}", "get"),
         ("/api/users/{name}/games", "get"),
+        ("/api/online", "get"),
         ("/api/rooms", "get"),
         ("/api/rooms", "post"),
         ("/api/rooms/{id}", "get"),
@@ -94,7 +95,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 18);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 19);
 }
 
 #[tokio::test]

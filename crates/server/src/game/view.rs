@@ -79,6 +79,7 @@ pub fn snapshot(id: i64, live: &LiveGame, players: &[Player; 2], seq: u64) -> Va
         "to_move": side(g.to_move()),
         "board": rows,
         "moves": moves,
+        "handicap_stones": g.handicap_stones().iter().map(|&p| gtp::format_point(size, p)).collect::<Vec<_>>(),
         "captures": { "black": b.captures(Color::Black), "white": b.captures(Color::White) },
         "ko": b.ko_point().map(|p| gtp::format_point(size, p)),
         "takeback_requested_by": live.takeback.map(side),

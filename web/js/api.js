@@ -1,0 +1,53 @@
+// HTTP calls to the server. Every failure becomes an ApiError with the server's code and a
+// readable message, so that pages can show it.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function api(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError('network', 'The server cannot be reached. Check your connection.', 0);
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!res.ok) {
+    const e = data && data.error;
+    throw new ApiError(e ? e.code : `http_${res.status}`, e ? e.message : `The request failed (${res.status}).`, res.status);
+  }
+  return data;
+}
+
+export const me = () => api('GET', '/api/me');
+export const register = (username, password, rank) => api('POST', '/api/accounts/register', { username, password, rank });
+export const login = (username, password) => api('POST', '/api/accounts/login', { username, password });
+export const guest = () => api('POST', '/api/accounts/guest');
+export const logout = () => api('POST', '/api/accounts/logout');
+export const rooms = () => api('GET', '/api/rooms');
+export const createRoom = (terms) => api('POST', '/api/rooms', terms);
+export const joinRoom = (id, body) => api('POST', `/api/rooms/${id}/join`, body);
+export const cancelRoom = (id) => api('DELETE', `/api/rooms/${id}`);
+export const liveGames = () => api('GET', '/api/games?status=live');
+export const game = (id) => api('GET', `/api/games/${id}`);
+export const online = () => api('GET', '/api/online');
+export const bots = () => api('GET', '/api/bots');
+export const playBot = (name, body) => api('POST', `/api/bots/${encodeURIComponent(name)}/play`, body);
+export const user = (name) => api('GET', `/api/users/${encodeURIComponent(name)}`);
+export const userGames = (name) => api('GET', `/api/users/${encodeURIComponent(name)}/games`);

@@ -1,0 +1,123 @@
+// The shell: who is logged in, the header, messages, the socket, and the hash router
+// (#/ lobby, #/login, #/game/ID, #/user/NAME).
+
+import * as api from './api.js';
+import { Socket } from './socket.js';
+import { authPage } from './auth.js';
+import { lobbyPage } from './lobby.js';
+import { gamePage } from './game.js';
+import { userPage } from './user.js';
+
+const main = document.getElementById('main');
+const nav = document.getElementById('nav');
+const conn = document.getElementById('conn');
+
+export const app = {
+  user: null,
+  socket: null,
+  cleanup: null,
+  toast(text, kind = 'info') {
+    const t = document.createElement('div');
+    t.className = `toast ${kind}`;
+    t.textContent = text;
+    document.getElementById('toasts').appendChild(t);
+    setTimeout(() => t.remove(), kind === 'error' ? 6000 : 3500);
+  },
+  error(e) {
+    app.toast(e && e.message ? e.message : String(e), 'error');
+  },
+  go(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+  async refreshUser() {
+    try {
+      app.user = await api.me();
+    } catch {
+      app.user = null;
+    }
+    renderNav();
+  },
+};
+
+function renderNav() {
+  nav.replaceChildren();
+  const link = (text, href) => {
+    const a = document.createElement('a');
+    a.href = href;
+    a.textContent = text;
+    nav.appendChild(a);
+  };
+  link('Lobby', '#/');
+  if (app.user) {
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.textContent = app.user.username;
+    const detail = document.createElement('span');
+    detail.className = 'detail';
+    detail.textContent = ` (${app.user.rank}${app.user.guest ? ', guest' : `, ${app.user.points} pts`})`;
+    who.appendChild(detail);
+    who.dataset.testid = 'who';
+    nav.appendChild(who);
+    link('My page', `#/user/${encodeURIComponent(app.user.username)}`);
+    const out = document.createElement('button');
+    out.textContent = 'Log out';
+    out.onclick = async () => {
+      try {
+        await api.logout();
+      } catch (e) {
+        app.error(e);
+      }
+      app.socket && app.socket.close();
+      app.socket = null;
+      app.user = null;
+      renderNav();
+      app.go('#/login');
+    };
+    nav.appendChild(out);
+  } else {
+    link('Log in', '#/login');
+  }
+}
+
+function ensureSocket() {
+  if (app.user && !app.socket) {
+    app.socket = new Socket({
+      onStatus: (s) => {
+        conn.textContent = s === 'online' ? '● connected' : '○ reconnecting…';
+        conn.classList.toggle('down', s !== 'online');
+      },
+      onError: (m) => app.toast(m, 'error'),
+    });
+  }
+}
+
+async function route() {
+  if (app.cleanup) {
+    app.cleanup();
+    app.cleanup = null;
+  }
+  const hash = location.hash || '#/';
+  const parts = hash.slice(2).split('/').map(decodeURIComponent);
+  if (!app.user && parts[0] !== 'login' && parts[0] !== 'user') {
+    app.go('#/login');
+    return;
+  }
+  ensureSocket();
+  main.replaceChildren();
+  try {
+    if (parts[0] === 'login') app.cleanup = await authPage(main, app);
+    else if (parts[0] === 'game' && parts[1]) app.cleanup = await gamePage(main, app, Number(parts[1]));
+    else if (parts[0] === 'user' && parts[1]) app.cleanup = await userPage(main, app, parts[1]);
+    else app.cleanup = await lobbyPage(main, app);
+  } catch (e) {
+    const p = document.createElement('p');
+    p.className = 'error';
+    p.textContent = e.message || String(e);
+    main.replaceChildren(p);
+  }
+}
+
+window.addEventListener('hashchange', route);
+await app.refreshUser();
+route();

@@ -1,0 +1,92 @@
+// The one WebSocket of the page. It reconnects by itself after a dropped connection and watches
+// every game again from the last event it saw, so a page resumes where it was without reloading.
+
+export class Socket {
+  constructor({ onStatus, onError }) {
+    this.onStatus = onStatus;
+    this.onError = onError;
+    this.nextId = 1;
+    this.pending = new Map(); // request id -> {resolve, reject}
+    this.games = new Map(); // game id -> {handler, seq}
+    this.delay = 500;
+    this.closed = false;
+    this.connect();
+  }
+
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.ws = new WebSocket(`${proto}://${location.host}/api/ws`);
+    this.ws.onopen = () => {
+      this.delay = 500;
+      this.onStatus('online');
+      for (const [game, g] of this.games) this.sendWatch(game, g);
+    };
+    this.ws.onmessage = (e) => this.dispatch(JSON.parse(e.data));
+    this.ws.onclose = () => {
+      for (const p of this.pending.values()) p.reject(new Error('The connection dropped; try again.'));
+      this.pending.clear();
+      if (this.closed) return;
+      this.onStatus('reconnecting');
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+  }
+
+  close() {
+    this.closed = true;
+    this.ws.close();
+  }
+
+  dispatch(m) {
+    if (m.ref != null && this.pending.has(m.ref)) {
+      const p = this.pending.get(m.ref);
+      this.pending.delete(m.ref);
+      if (m.type === 'error') p.reject(Object.assign(new Error(m.message), { code: m.code }));
+      else p.resolve(m);
+    } else if (m.type === 'error') {
+      this.onError(m.message);
+    }
+    if (m.game != null && this.games.has(m.game)) {
+      const g = this.games.get(m.game);
+      if (m.type === 'event') {
+        if (g.seq != null && m.seq <= g.seq) return; // already seen
+        g.seq = m.seq;
+      }
+      if (m.type === 'resync') {
+        this.sendWatch(m.game, g);
+        return;
+      }
+      g.handler(m);
+    }
+  }
+
+  request(msg) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.ws.readyState !== WebSocket.OPEN) {
+        reject(new Error('Not connected yet; try again in a moment.'));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...msg, id }));
+    });
+  }
+
+  sendWatch(game, g) {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    // From the start the first time (the events carry the chat), then from the last one seen.
+    this.ws.send(JSON.stringify({ type: 'watch', game, since: g.seq ?? 0 }));
+  }
+
+  watch(game, handler) {
+    const g = { handler, seq: null };
+    this.games.set(game, g);
+    this.sendWatch(game, g);
+  }
+
+  unwatch(game) {
+    if (this.games.delete(game) && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: 'unwatch', game }));
+    }
+  }
+}

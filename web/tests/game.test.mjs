@@ -1,0 +1,110 @@
+// Two players register, open and join a 9x9 room, play by clicking intersections, make a capture,
+// pass twice, mark dead stones, accept the count; both see the same result and the promotion
+// points move. A third player spectates; one player reloads mid-game and continues. Screenshots of
+// the lobby, the game and the scoring phase at desktop and phone widths go to web/test-output/.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { haveBrowser, session, newPage, register, stones, shot, shotBoth, PHONE } from './helpers.mjs';
+
+test('a whole game between two browsers, with a spectator and a reload', { timeout: 180_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+
+  // Ann opens a 9x9 room; equal ranks make it HO-SUN: she picks odd.
+  await ann.locator('#create select[name=size]').selectOption('9');
+  await ann.locator('#create select[name=rules]').selectOption('japanese');
+  await ann.locator('#create select[name=parity]').selectOption('odd');
+  await ann.locator('#create button[type=submit]').click();
+  await shot(ann, 'lobby-desktop');
+  // Bob guesses odd: right, so Bob takes Black.
+  await bob.locator('[data-join$="-odd"]').first().click({ timeout: 15_000 });
+  await bob.waitForURL(/#\/game\/\d+/);
+  await ann.waitForURL(/#\/game\/\d+/, { timeout: 15_000 });
+  const gameUrl = bob.url();
+
+  const play = async (page, v) => {
+    await page.locator(`[data-vertex="${v}"]`).click();
+  };
+  const waitStone = async (page, v, c) => page.locator(`[data-stone="${v}:${c}"]`).waitFor();
+  // Black surrounds White's D4 and takes it with D3.
+  const moves = [[bob, 'C4', 'b'], [ann, 'D4', 'w'], [bob, 'E4', 'b'], [ann, 'A9', 'w'], [bob, 'D5', 'b'], [ann, 'A8', 'w']];
+  for (const [page, v, c] of moves) {
+    await page.getByText('Your move.').waitFor();
+    await play(page, v);
+    await waitStone(ann, v, c);
+    await waitStone(bob, v, c);
+  }
+
+  // A spectator joins mid-game and sees the same board.
+  const carol = await newPage(browser);
+  await register(carol, server.url, 'carol', '1d');
+  await carol.goto(gameUrl.replace(/^.*#/, `${server.url}/#`));
+  await carol.locator('[data-stone="A8:w"]').waitFor();
+  assert.deepEqual(await stones(carol), await stones(bob));
+
+  // Bob reloads and continues: the capture.
+  await bob.reload();
+  await bob.getByText('Your move.').waitFor();
+  await play(bob, 'D3');
+  for (const p of [ann, bob, carol]) {
+    await p.locator('[data-stone="D4:w"]').waitFor({ state: 'detached' });
+    await p.locator('#p-black .meta').getByText('captures: 1').waitFor();
+  }
+  await shotBoth(bob, 'game');
+
+  // Two passes start the dead-stone phase.
+  await ann.getByText('Your move.').waitFor();
+  await ann.locator('[data-action=pass]').click();
+  await bob.getByText('Your move.').waitFor();
+  await bob.locator('[data-action=pass]').click();
+  for (const p of [ann, bob]) await p.locator('[data-testid=score]').waitFor();
+  // White marks its own stones in Black's area: one click marks them all, one click unmarks.
+  const deadA9 = () => ann.locator('[data-stone="A9:w"].dead').count();
+  const before = await deadA9();
+  await play(ann, 'A9');
+  await ann.waitForFunction((b) => document.querySelectorAll('[data-stone="A9:w"].dead').length !== b, before);
+  if ((await deadA9()) === 0) {
+    await play(ann, 'A9');
+    await ann.locator('[data-stone="A9:w"].dead').waitFor();
+  }
+  await ann.locator('[data-stone="A8:w"].dead').waitFor();
+  await shotBoth(ann, 'scoring');
+  await bob.locator('[data-stone="A9:w"].dead').waitFor();
+  await ann.locator('[data-action=accept]').click();
+  await bob.locator('[data-action=accept]').click();
+  const results = [];
+  for (const p of [ann, bob, carol]) {
+    const r = p.locator('[data-testid=result]');
+    await r.waitFor();
+    results.push(await r.textContent());
+  }
+  assert.equal(new Set(results).size, 1, `everyone sees one result: ${results}`);
+  assert.match(results[0], /Result: B\+/);
+  // Promotion points: Bob won (55), Ann lost (45).
+  await bob.locator('[data-testid=who]').getByText('55 pts').waitFor();
+  await ann.locator('[data-testid=who]').getByText('45 pts').waitFor();
+  // After the game: stepping through the moves and the SGF link.
+  await bob.locator('[aria-label="First move"]').click();
+  assert.equal((await stones(bob)).length, 0);
+  await bob.locator('[aria-label="Next move"]').click();
+  assert.deepEqual(await stones(bob), ['C4:b']);
+  const sgf = await bob.locator('a[download]').getAttribute('href');
+  const body = await (await fetch(`${server.url}${sgf}`)).text();
+  assert.match(body, /RE\[B\+/);
+});
+
+test('phone width: the lobby fits and nothing overlaps', { timeout: 60_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const page = await newPage(browser, PHONE);
+  await register(page, server.url, 'dee', '10k');
+  await page.locator('#create').waitFor();
+  await shot(page, 'lobby-phone');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `no horizontal scroll at 375 px (overflow ${overflow}px)`);
+});

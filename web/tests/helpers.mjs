@@ -1,0 +1,96 @@
+// Shared set-up for the browser tests: a Tengen server on a free port with a fresh database, and
+// Debian's Chromium driven by playwright-core.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const outDir = join(root, 'web', 'test-output');
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** True when the browser is there; under CI=true its absence is a failure, not a skip. */
+export function haveBrowser(t) {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
+  t.skip(`${CHROMIUM} is not installed`);
+  return false;
+}
+
+export async function startServer() {
+  const bin = process.env.TENGEN_BIN || join(root, 'target', 'release', 'tengen');
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: cargo build --release`);
+  const dir = mkdtempSync(join(tmpdir(), 'tengen-web-'));
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'web.db'), '--grace', '60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/serving on (http:\/\/[0-9.:]+)\//);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+export async function launch() {
+  mkdirSync(outDir, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-default-apps'],
+  });
+}
+
+export async function register(page, url, name, rank) {
+  await page.goto(`${url}/#/login`);
+  const f = page.locator('#register');
+  await f.locator('input[name=username]').fill(name);
+  await f.locator('input[name=password]').fill('secret1');
+  await f.locator('select[name=rank]').selectOption(rank);
+  await f.locator('button[type=submit]').click();
+  await page.locator('[data-testid=who]').waitFor();
+}
+
+/** The stones a page shows, as a sorted list of "D4:b". */
+export async function stones(page) {
+  return (await page.locator('[data-stone]').evaluateAll((els) => els.map((e) => e.getAttribute('data-stone')))).sort();
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 375, height: 812 };
+
+/** A server and a browser for one test, both stopped when it ends. */
+export async function session(t) {
+  const server = await startServer();
+  const browser = await launch();
+  t.after(async () => {
+    await browser.close();
+    server.stop();
+  });
+  return { server, browser };
+}
+
+/** A fresh page (its own cookies) that fails the test on any uncaught page error. */
+export async function newPage(browser, viewport = DESKTOP) {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  return page;
+}
+
+/** Screenshots of the page at desktop and at phone width, named NAME-desktop and NAME-phone. */
+export async function shotBoth(page, name) {
+  await shot(page, `${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  await shot(page, `${name}-phone`);
+  await page.setViewportSize(DESKTOP);
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
+}
