@@ -56,8 +56,10 @@ export function createBoard(container, size, { onPlay, onHover, label }) {
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (moves[e.key]) {
       e.preventDefault();
+      // The first press shows the cursor at tengen; later presses move it.
+      const [dx, dy] = cursor ? moves[e.key] : [0, 0];
       cursor = cursor || { x: Math.floor(size / 2), y: Math.floor(size / 2) };
-      cursor = { x: Math.min(size - 1, Math.max(0, cursor.x + moves[e.key][0])), y: Math.min(size - 1, Math.max(0, cursor.y + moves[e.key][1])) };
+      cursor = { x: Math.min(size - 1, Math.max(0, cursor.x + dx)), y: Math.min(size - 1, Math.max(0, cursor.y + dy)) };
       onHover && onHover(vertexName(size, cursor.x, cursor.y), true);
     } else if ((e.key === 'Enter' || e.key === ' ') && cursor) {
       e.preventDefault();

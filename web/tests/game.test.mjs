@@ -35,7 +35,13 @@ test('a whole game between two browsers, with a spectator and a reload', { timeo
   const moves = [[bob, 'C4', 'b'], [ann, 'D4', 'w'], [bob, 'E4', 'b'], [ann, 'A9', 'w'], [bob, 'D5', 'b'], [ann, 'A8', 'w']];
   for (const [page, v, c] of moves) {
     await page.getByText('Your move.').waitFor();
-    await play(page, v);
+    if (v === 'C4') {
+      // The first move by keyboard: the first arrow shows the cursor at E5, then C5, C4, Enter.
+      await page.locator('svg.board').focus();
+      for (const key of ['ArrowUp', 'ArrowLeft', 'ArrowLeft', 'ArrowDown', 'Enter']) await page.keyboard.press(key);
+    } else {
+      await play(page, v);
+    }
     await waitStone(ann, v, c);
     await waitStone(bob, v, c);
   }
@@ -57,8 +63,15 @@ test('a whole game between two browsers, with a spectator and a reload', { timeo
   }
   await shotBoth(bob, 'game');
 
-  // Two passes start the dead-stone phase.
+  // A refused move is shown as the server's message and changes nothing.
   await ann.getByText('Your move.').waitFor();
+  const board = await stones(ann);
+  await play(ann, 'C4');
+  await ann.locator('.toast.error').getByText('the point is occupied').waitFor();
+  assert.deepEqual(await stones(ann), board);
+  await ann.getByText('Your move.').waitFor();
+
+  // Two passes start the dead-stone phase.
   await ann.locator('[data-action=pass]').click();
   await bob.getByText('Your move.').waitFor();
   await bob.locator('[data-action=pass]').click();
@@ -102,6 +115,12 @@ test('phone width: the lobby fits and nothing overlaps', { timeout: 60_000 }, as
   if (!haveBrowser(t)) return;
   const { server, browser } = await session(t);
   const page = await newPage(browser, PHONE);
+  // A refused login is shown as the server's message.
+  await page.goto(`${server.url}/#/login`);
+  await page.locator('#login input[name=username]').fill('nobody');
+  await page.locator('#login input[name=password]').fill('secret1');
+  await page.locator('#login button[type=submit]').click();
+  await page.locator('.toast.error').getByText('wrong username or password').waitFor();
   await register(page, server.url, 'dee', '10k');
   await page.locator('#create').waitFor();
   await shot(page, 'lobby-phone');
