@@ -11,21 +11,38 @@ use crate::point::Point;
 
 /// A small, fast, seeded generator (wyrand). The rules crate has no randomness of its own:
 /// callers create this with a seed they chose.
+///
+/// The next output is computed one call ahead: a playout's candidate draw then starts from a
+/// number already in hand rather than from a multiply that a mispredicted branch just discarded.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng {
+    state: u64,
+    ahead: u64,
+}
 
 impl Rng {
     /// A generator started from `seed`; the same seed gives the same sequence.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        let state = seed.wrapping_add(0xA076_1D64_78BD_642F);
+        Rng {
+            state,
+            ahead: Rng::mix(state),
+        }
+    }
+
+    #[inline]
+    fn mix(state: u64) -> u64 {
+        let t = (state as u128).wrapping_mul((state ^ 0xE703_7ED1_A0B4_28DB) as u128);
+        (t >> 64) as u64 ^ t as u64
     }
 
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
-        let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xE703_7ED1_A0B4_28DB) as u128);
-        (t >> 64) as u64 ^ t as u64
+        let out = self.ahead;
+        self.state = self.state.wrapping_add(0xA076_1D64_78BD_642F);
+        self.ahead = Rng::mix(self.state);
+        out
     }
 
     /// A uniform number in `0..n` (`n > 0`).

@@ -440,18 +440,25 @@ impl Board {
     #[inline]
     fn saved_when_surrounded(&self, p: u16, c: Color) -> bool {
         let me = Cell::of(c);
-        let opp = Cell::of(c.opponent());
         let adj = self.adjacent(p);
         let cells = adj.map(|q| self.cell[q]);
-        let heads = adj.map(|q| self.head[q]);
+        let h = adj.map(|q| self.head[q]);
+        // Every neighbour is a stone or a wall. Equal heads mean the same chain: a stone's head
+        // is a stone of its chain, never 0, and walls all keep head 0 (their lanes are masked
+        // out below). So a chain touches `p` as often as its head appears among the four.
+        let e = |i: usize, j: usize| (h[i] == h[j]) as u16;
+        let (e01, e02, e03, e12, e13, e23) = (e(0, 1), e(0, 2), e(0, 3), e(1, 2), e(1, 3), e(2, 3));
+        let touching = [
+            1 + e01 + e02 + e03,
+            1 + e01 + e12 + e13,
+            1 + e02 + e12 + e23,
+            1 + e03 + e13 + e23,
+        ];
         let mut saved = false;
         for i in 0..4 {
-            let touching: u16 = (0..4)
-                .map(|j| ((cells[j] == cells[i]) & (heads[j] == heads[i])) as u16)
-                .sum();
-            // Wall cells are neither colour, so their (junk) chain data never counts.
-            let last = self.chain[heads[i]].libs == touching;
-            saved |= ((cells[i] == me) & !last) | ((cells[i] == opp) & last);
+            let last = self.chain[h[i]].libs == touching[i];
+            // A friendly chain with another liberty, or an enemy chain with none other.
+            saved |= (cells[i] != Cell::Wall) & ((cells[i] == me) != last);
         }
         saved
     }
@@ -603,13 +610,26 @@ impl Board {
             // almost never entered and its branch predicts well.
             enemy |= (((cell == opp) & (left == 0)) as u8) << i;
         }
-        self.chain[p] = ChainData { libs, size: 1 };
-        while same != 0 {
-            let q = adj[same.trailing_zeros() as usize];
+        if same == 0 {
+            self.chain[p] = ChainData { libs, size: 1 };
+        } else {
+            // The stone joins its first friendly neighbour's chain directly: a chain of one
+            // stone is never the larger side of a merge, so this is `merge` without its walk.
+            let h = self.head[adj[same.trailing_zeros() as usize]];
             same &= same - 1;
-            let (a, b) = (self.head[p], self.head[q]);
-            if a != b {
-                self.merge(a, b);
+            self.head[p] = h;
+            self.next[p] = self.next[h];
+            self.next[h] = p;
+            let ch = &mut self.chain[h];
+            ch.libs += libs;
+            ch.size += 1;
+            while same != 0 {
+                let q = adj[same.trailing_zeros() as usize];
+                same &= same - 1;
+                let (a, b) = (self.head[p], self.head[q]);
+                if a != b {
+                    self.merge(a, b);
+                }
             }
         }
         let mut captured: u16 = 0;
