@@ -5,9 +5,7 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
-use serde_json::{json, Value};
+use serde_json::json;
 use tengen_server::store::Store;
 use tengen_server::{app, AppState};
 use tower::ServiceExt;
@@ -59,35 +57,8 @@ fn rand_suffix() -> u64 {
         .subsec_nanos() as u64
 }
 
-async fn call(
-    app: &Router,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-    token: Option<&str>,
-) -> (StatusCode, Option<String>, Value) {
-    let mut req = Request::builder().method(method).uri(path);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(b) => req
-            .header("content-type", "application/json")
-            .body(Body::from(b.to_string())),
-        None => req.body(Body::empty()),
-    }
-    .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let cookie = resp
-        .headers()
-        .get("set-cookie")
-        .map(|v| v.to_str().unwrap().to_string());
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into()));
-    (status, cookie, value)
-}
+mod common;
+use common::http as call;
 
 async fn account_flows(store: Store) {
     let app = app(AppState::new(store, std::time::Duration::from_secs(30))

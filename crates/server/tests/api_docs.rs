@@ -3,13 +3,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use serde_json::{json, Value};
 use tengen_server::store::Store;
 use tengen_server::{app, AppState};
-use tower::ServiceExt;
 
 async fn state(tag: &str) -> AppState {
     let dir = std::env::temp_dir().join(format!("tengen-docs-{}-{tag}", std::process::id()));
@@ -23,6 +20,8 @@ async fn state(tag: &str) -> AppState {
         .unwrap()
 }
 
+mod common;
+
 async fn call(
     state: &AppState,
     method: &str,
@@ -30,24 +29,8 @@ async fn call(
     body: Option<Value>,
     token: Option<&str>,
 ) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(path);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(b) => req
-            .header("content-type", "application/json")
-            .body(Body::from(b.to_string())),
-        None => req.body(Body::empty()),
-    }
-    .unwrap();
-    let resp = app(state.clone()).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
+    let (status, _, value) = common::http(&app(state.clone()), method, path, body, token).await;
+    (status, value)
 }
 
 #[tokio::test]

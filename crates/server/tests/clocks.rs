@@ -12,85 +12,21 @@ use std::time::Duration;
 use serde_json::Value;
 use tengen_rules::coord::gtp;
 use tengen_server::domain::clock::TimeControl;
-use tengen_server::game::actor::{lag, spawn, GameHandle, Player};
+use tengen_server::game::actor::{lag, GameHandle};
 use tengen_server::game::registry::Games;
-use tengen_server::game::state::{Action, LiveGame, Terms};
-use tengen_server::store::Store;
+use tengen_server::game::state::Action;
 
-struct Setup {
-    handle: GameHandle,
-    store: Store,
-    black: i64,
-    white: i64,
-    id: i64,
-}
+mod common;
+use common::{actor_game, think, ActorGame};
 
-async fn timed(tag: &str, time: TimeControl) -> Setup {
-    let dir = std::env::temp_dir().join(format!("tengen-clocks-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
-        .await
-        .unwrap();
-    let mut ids = Vec::new();
-    for name in ["ann", "bob"] {
-        ids.push(
-            tengen_server::accounts::ensure_bot(&store, name, "3k", "test")
-                .await
-                .unwrap()
-                .id,
-        );
-    }
-    let terms = Terms {
-        size: 19,
-        rules: "japanese".into(),
-        komi: "6.5".into(),
-        handicap: 0,
-        take_back: false,
-        game_type: "ho_sun".into(),
+async fn timed(tag: &str, time: TimeControl) -> ActorGame {
+    actor_game(
+        &format!("clocks-{tag}"),
+        19,
         time,
-    };
-    let id = store
-        .start_game(0, ids[0], ids[1], &serde_json::to_string(&terms).unwrap())
-        .await
-        .unwrap()
-        .unwrap();
-    let players = [
-        Player {
-            id: ids[0],
-            username: "ann".into(),
-            rank: "3k".into(),
-            guest: false,
-        },
-        Player {
-            id: ids[1],
-            username: "bob".into(),
-            rank: "3k".into(),
-            guest: false,
-        },
-    ];
-    let handle = spawn(
-        id,
-        store.clone(),
-        LiveGame::new(terms).unwrap(),
-        players,
-        Vec::new(),
         Duration::from_secs(3600),
-    );
-    Setup {
-        handle,
-        store,
-        black: ids[0],
-        white: ids[1],
-        id,
-    }
-}
-
-/// Lets `d` of paused time pass, then resumes real time.
-async fn think(d: Duration) {
-    tokio::time::pause();
-    tokio::time::advance(d).await;
-    tokio::time::resume();
+    )
+    .await
 }
 
 fn mv(v: &str) -> Action {

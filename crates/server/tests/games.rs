@@ -3,13 +3,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use futures_util::{SinkExt, StreamExt};
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tengen_server::store::Store;
 use tengen_server::{app, AppState};
@@ -17,7 +17,6 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use tower::ServiceExt;
 
 struct Server {
     addr: SocketAddr,
@@ -61,23 +60,9 @@ impl Server {
         body: Option<Value>,
         token: Option<&str>,
     ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(path);
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b.to_string())),
-            None => req.body(Body::empty()),
-        }
-        .unwrap();
-        let resp = app(self.state.clone()).oneshot(req).await.unwrap();
-        let status = resp.status();
-        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-        let v = serde_json::from_slice(&bytes)
-            .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into()));
-        (status, v)
+        let (status, _, value) =
+            common::http(&app(self.state.clone()), method, path, body, token).await;
+        (status, value)
     }
 
     async fn register(&self, name: &str, rank: &str) -> (String, Value) {
@@ -191,6 +176,27 @@ fn err(v: &Value, code: &str) {
         (Some("error"), Some(code)),
         "{v}"
     );
+}
+
+/// One scenario as a module of two tests: `NAME::on_sqlite`, and `NAME::on_postgres`, which is
+/// ignored unless asked for (`.ci/run` runs it, and under `CI=true` a missing server fails it).
+macro_rules! on_both_stores {
+    ($name:ident, $scenario:ident, $tag:literal) => {
+        mod $name {
+            #[tokio::test]
+            async fn on_sqlite() {
+                super::$scenario(&super::sqlite_url($tag).await).await;
+            }
+
+            #[tokio::test]
+            #[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+            async fn on_postgres() {
+                if let Some(url) = super::postgres_url().await {
+                    super::$scenario(&url).await;
+                }
+            }
+        }
+    };
 }
 
 async fn sqlite_url(tag: &str) -> String {
@@ -367,18 +373,11 @@ async fn full_game(url: &str) {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_whole_game_with_dead_stones_and_a_spectator_on_sqlite() {
-    full_game(&sqlite_url("full").await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
-async fn a_whole_game_with_dead_stones_and_a_spectator_on_postgres() {
-    if let Some(url) = postgres_url().await {
-        full_game(&url).await;
-    }
-}
+on_both_stores!(
+    a_whole_game_with_dead_stones_and_a_spectator,
+    full_game,
+    "full"
+);
 
 async fn resign_takeback_leave(url: &str) {
     let server = Server::start(url, Duration::from_secs(30)).await;
@@ -466,18 +465,11 @@ async fn resign_takeback_leave(url: &str) {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn resignation_takebacks_and_leaving_on_sqlite() {
-    resign_takeback_leave(&sqlite_url("resign").await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
-async fn resignation_takebacks_and_leaving_on_postgres() {
-    if let Some(url) = postgres_url().await {
-        resign_takeback_leave(&url).await;
-    }
-}
+on_both_stores!(
+    resignation_takebacks_and_leaving,
+    resign_takeback_leave,
+    "resign"
+);
 
 async fn dropped_connection(url: &str) {
     let server = Server::start(url, Duration::ZERO).await;
@@ -510,18 +502,11 @@ async fn dropped_connection(url: &str) {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_dropped_connection_loses_at_once_with_no_grace_on_sqlite() {
-    dropped_connection(&sqlite_url("grace0").await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
-async fn a_dropped_connection_loses_at_once_with_no_grace_on_postgres() {
-    if let Some(url) = postgres_url().await {
-        dropped_connection(&url).await;
-    }
-}
+on_both_stores!(
+    a_dropped_connection_loses_at_once_with_no_grace,
+    dropped_connection,
+    "grace0"
+);
 
 async fn reconnect_resume(url: &str) {
     let server = Server::start(url, Duration::from_secs(30)).await;
@@ -568,18 +553,11 @@ async fn reconnect_resume(url: &str) {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_reconnecting_client_resumes_from_its_last_event_on_sqlite() {
-    reconnect_resume(&sqlite_url("resume").await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
-async fn a_reconnecting_client_resumes_from_its_last_event_on_postgres() {
-    if let Some(url) = postgres_url().await {
-        reconnect_resume(&url).await;
-    }
-}
+on_both_stores!(
+    a_reconnecting_client_resumes_from_its_last_event,
+    reconnect_resume,
+    "resume"
+);
 
 async fn handicap_first_capture(url: &str) {
     let server = Server::start(url, Duration::from_secs(30)).await;
@@ -663,18 +641,11 @@ async fn handicap_first_capture(url: &str) {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn handicap_and_first_capture_games_on_sqlite() {
-    handicap_first_capture(&sqlite_url("handicap").await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
-async fn handicap_and_first_capture_games_on_postgres() {
-    if let Some(url) = postgres_url().await {
-        handicap_first_capture(&url).await;
-    }
-}
+on_both_stores!(
+    handicap_and_first_capture_games,
+    handicap_first_capture,
+    "handicap"
+);
 
 async fn bad_input(url: &str) {
     let server = Server::start(url, Duration::from_secs(30)).await;
@@ -879,18 +850,11 @@ async fn bad_input(url: &str) {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn every_bad_input_gets_its_code_and_changes_nothing_on_sqlite() {
-    bad_input(&sqlite_url("bad").await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
-async fn every_bad_input_gets_its_code_and_changes_nothing_on_postgres() {
-    if let Some(url) = postgres_url().await {
-        bad_input(&url).await;
-    }
-}
+on_both_stores!(
+    every_bad_input_gets_its_code_and_changes_nothing,
+    bad_input,
+    "bad"
+);
 
 async fn restart(url: &str) {
     let url = url.to_string();
@@ -961,15 +925,8 @@ async fn restart(url: &str) {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_restart_keeps_every_acknowledged_move_phase_and_result_on_sqlite() {
-    restart(&sqlite_url("restart").await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
-async fn a_restart_keeps_every_acknowledged_move_phase_and_result_on_postgres() {
-    if let Some(url) = postgres_url().await {
-        restart(&url).await;
-    }
-}
+on_both_stores!(
+    a_restart_keeps_every_acknowledged_move_phase_and_result,
+    restart,
+    "restart"
+);

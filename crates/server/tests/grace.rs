@@ -8,66 +8,17 @@
 
 use std::time::Duration;
 
-use tengen_server::game::actor::{spawn, Player};
-use tengen_server::game::state::{LiveGame, Terms};
-use tengen_server::store::Store;
+mod common;
 
 async fn game(grace: Duration) -> (tengen_server::game::actor::GameHandle, i64, i64) {
-    let dir = std::env::temp_dir().join(format!(
-        "tengen-grace-{}-{}",
-        std::process::id(),
-        grace.as_secs()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
-        .await
-        .unwrap();
-    let mut ids = Vec::new();
-    for name in ["ann", "bob"] {
-        let u = tengen_server::accounts::ensure_bot(&store, name, "3k", "test")
-            .await
-            .unwrap();
-        ids.push(u.id);
-    }
-    let terms = Terms {
-        size: 9,
-        rules: "japanese".into(),
-        komi: "6.5".into(),
-        handicap: 0,
-        take_back: false,
-        game_type: "ho_sun".into(),
-        time: tengen_server::domain::clock::TimeControl::None,
-    };
-    let json = serde_json::to_string(&terms).unwrap();
-    let id = store
-        .start_game(0, ids[0], ids[1], &json)
-        .await
-        .unwrap()
-        .unwrap();
-    let players = [
-        Player {
-            id: ids[0],
-            username: "ann".into(),
-            rank: "3k".into(),
-            guest: false,
-        },
-        Player {
-            id: ids[1],
-            username: "bob".into(),
-            rank: "3k".into(),
-            guest: false,
-        },
-    ];
-    let handle = spawn(
-        id,
-        store,
-        LiveGame::new(terms).unwrap(),
-        players,
-        Vec::new(),
+    let g = common::actor_game(
+        &format!("grace-{}", grace.as_secs()),
+        9,
+        tengen_server::domain::clock::TimeControl::None,
         grace,
-    );
-    (handle, ids[0], ids[1])
+    )
+    .await;
+    (g.handle, g.black, g.white)
 }
 
 async fn result(h: &tengen_server::game::actor::GameHandle) -> serde_json::Value {
@@ -95,22 +46,16 @@ async fn a_player_who_does_not_come_back_loses_when_the_grace_period_ends() {
     );
     // The connection comes back: the countdown stops.
     let _again = h.watch(Some(black), None).await.unwrap();
-    tokio::time::pause();
-    tokio::time::advance(Duration::from_secs(60)).await;
-    tokio::time::resume();
+    common::think(Duration::from_secs(60)).await;
     assert!(
         result(&h).await.is_null(),
         "a player who came back keeps the game"
     );
     // Dropped again, and this time for good.
     gone(&h, black).await;
-    tokio::time::pause();
-    tokio::time::advance(Duration::from_millis(29_999)).await;
-    tokio::time::resume();
+    common::think(Duration::from_millis(29_999)).await;
     assert!(result(&h).await.is_null());
-    tokio::time::pause();
-    tokio::time::advance(Duration::from_millis(2)).await;
-    tokio::time::resume();
+    common::think(Duration::from_millis(2)).await;
     let snap = h.snapshot().await.unwrap();
     assert_eq!(snap["result"], "W+F");
     assert_eq!(snap["end_reason"], "disconnected");
@@ -122,8 +67,6 @@ async fn one_of_two_connections_closing_is_not_a_disconnection() {
     let _a = h.watch(Some(black), None).await.unwrap();
     let _b = h.watch(Some(black), None).await.unwrap();
     gone(&h, black).await;
-    tokio::time::pause();
-    tokio::time::advance(Duration::from_secs(3600)).await;
-    tokio::time::resume();
+    common::think(Duration::from_secs(3600)).await;
     assert!(result(&h).await.is_null(), "a second tab is still open");
 }
