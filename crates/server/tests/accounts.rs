@@ -10,17 +10,12 @@ use tengen_server::store::Store;
 use tengen_server::{app, AppState};
 use tower::ServiceExt;
 
+mod common;
+use common::http as call;
+
 async fn sqlite() -> Store {
-    let dir = std::env::temp_dir().join(format!(
-        "tengen-accounts-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
-        .await
-        .unwrap()
+    let tag = format!("accounts-{:?}", std::thread::current().id());
+    Store::open(&common::sqlite_url(&tag)).await.unwrap()
 }
 
 async fn postgres() -> Option<Store> {
@@ -56,9 +51,6 @@ fn rand_suffix() -> u64 {
         .unwrap()
         .subsec_nanos() as u64
 }
-
-mod common;
-use common::http as call;
 
 async fn account_flows(store: Store) {
     let app = app(AppState::new(store, std::time::Duration::from_secs(30))
@@ -193,10 +185,7 @@ async fn accounts_on_postgres() {
 
 #[tokio::test]
 async fn a_restarted_store_keeps_its_accounts() {
-    let dir = std::env::temp_dir().join(format!("tengen-restart-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let url = format!("sqlite:{}", dir.join("t.db").display());
+    let url = common::sqlite_url("accounts-restart");
     let token = {
         let app = app(AppState::new(
             Store::open(&url).await.unwrap(),

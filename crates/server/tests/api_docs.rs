@@ -8,19 +8,16 @@ use serde_json::{json, Value};
 use tengen_server::store::Store;
 use tengen_server::{app, AppState};
 
+mod common;
+
 async fn state(tag: &str) -> AppState {
-    let dir = std::env::temp_dir().join(format!("tengen-docs-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
+    let store = Store::open(&common::sqlite_url(&format!("docs-{tag}")))
         .await
         .unwrap();
     AppState::new(store, std::time::Duration::from_secs(30))
         .await
         .unwrap()
 }
-
-mod common;
 
 async fn call(
     state: &AppState,

@@ -11,7 +11,8 @@ use tengen_server::store::Store;
 use tengen_server::{app, AppState};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
-use tower::ServiceExt;
+
+mod common;
 
 async fn http(
     state: &AppState,
@@ -20,23 +21,9 @@ async fn http(
     body: Option<Value>,
     token: Option<&str>,
 ) -> Value {
-    let mut req = axum::http::Request::builder().method(method).uri(path);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(b) => req
-            .header("content-type", "application/json")
-            .body(axum::body::Body::from(b.to_string())),
-        None => req.body(axum::body::Body::empty()),
-    }
-    .unwrap();
-    let resp = app(state.clone()).oneshot(req).await.unwrap();
-    let bytes = http_body_util::BodyExt::collect(resp.into_body())
+    common::http(&app(state.clone()), method, path, body, token)
         .await
-        .unwrap()
-        .to_bytes();
-    serde_json::from_slice(&bytes).unwrap()
+        .2
 }
 
 /// A guest plays `bot` on 9x9 as Black, passing whenever it is to move, and accepts the count.
@@ -47,10 +34,7 @@ async fn play_against(
     time: Option<Value>,
 ) -> String {
     let tag = if time.is_some() { "timed" } else { "untimed" };
-    let dir = std::env::temp_dir().join(format!("tengen-bots-{}-{bot}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
+    let store = Store::open(&common::sqlite_url(&format!("bots-{bot}-{tag}")))
         .await
         .unwrap();
     let state = AppState::with_bots(store, Duration::from_secs(30), extra)

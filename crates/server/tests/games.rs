@@ -3,8 +3,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -17,6 +15,8 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+mod common;
 
 struct Server {
     addr: SocketAddr,
@@ -200,10 +200,7 @@ macro_rules! on_both_stores {
 }
 
 async fn sqlite_url(tag: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("tengen-games-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    format!("sqlite:{}", dir.join("t.db").display())
+    common::sqlite_url(&format!("games-{tag}"))
 }
 
 async fn postgres_url() -> Option<String> {

@@ -10,6 +10,15 @@ use tengen_server::game::actor::{spawn, GameHandle, Player};
 use tengen_server::game::state::{LiveGame, Terms};
 use tengen_server::store::Store;
 
+/// The URL of a fresh SQLite database in a directory of its own, named after `tag` (unique
+/// among the tests of one run) and the process, emptied first.
+pub fn sqlite_url(tag: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("tengen-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    format!("sqlite:{}", dir.join("t.db").display())
+}
+
 /// A live game: ann (Black) against bob (White), HO-SUN, Japanese rules, komi 6.5.
 pub struct ActorGame {
     pub handle: GameHandle,
@@ -22,10 +31,7 @@ pub struct ActorGame {
 /// Starts a game of side `size` with clock `time` and disconnection grace `grace`, in a
 /// database of its own named after `tag` (unique per test).
 pub async fn actor_game(tag: &str, size: u8, time: TimeControl, grace: Duration) -> ActorGame {
-    let dir = std::env::temp_dir().join(format!("tengen-actor-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite:{}", dir.join("t.db").display()))
+    let store = Store::open(&sqlite_url(&format!("actor-{tag}")))
         .await
         .unwrap();
     let mut ids = Vec::new();
