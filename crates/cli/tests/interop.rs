@@ -20,15 +20,8 @@ fn require(available: bool, what: &str) -> bool {
     false
 }
 
-fn tengen(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(args)
-        .output()
-        .unwrap();
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    (out.status.success(), text)
-}
+mod common;
+use common::tengen;
 
 #[test]
 #[ignore = "needs GNU Go; run by .ci/run"]

@@ -2,17 +2,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::process::Command;
-
-fn tengen(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(args)
-        .output()
-        .unwrap();
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    (out.status.success(), text)
-}
+mod common;
+use common::tengen;
 
 fn temp_file(name: &str, body: &[u8]) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("tengen-sgf-cli-{}", std::process::id()));
