@@ -62,7 +62,7 @@ pub fn play_random_move(board: &mut Board, c: Color, rng: &mut Rng) -> Option<Po
         // A point with an empty neighbour is never an eye, never suicide and never the ko point
         // (which is surrounded by the capturing stones): one test accepts the common case.
         if board.has_empty_neighbor(p) || acceptable_when_surrounded(board, p, c) {
-            board.play(p, c);
+            board.play_inlined(p, c);
             return Some(p);
         }
         // Move the rejected candidate past the end of the range still to be tried.
@@ -137,4 +137,80 @@ pub fn run_playouts(size: u8, count: u32, rng: &mut Rng) -> u64 {
         plies += playout(&mut board, Color::Black, rng) as u64;
     }
     plies
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `c`'s one-point eye, spelled out: every on-board neighbour is `c`'s, and of the on-board
+    /// diagonals at most one is the opponent's in the middle of the board, none on the edge.
+    fn reference_eye(board: &Board, p: Point, c: Color) -> bool {
+        if board.neighbors(p).any(|q| board.get(q) != Some(c)) {
+            return false;
+        }
+        let size = board.size() as i32;
+        let (col, row) = (p.col(board.size()) as i32, p.row(board.size()) as i32);
+        let mut on_board = 0;
+        let mut enemy = 0;
+        for (dc, dr) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
+            let (x, y) = (col + dc, row + dr);
+            if (0..size).contains(&x) && (0..size).contains(&y) {
+                on_board += 1;
+                let q = board.point(x as u8, y as u8).expect("on board");
+                enemy += (board.get(q) == Some(c.opponent())) as u32;
+            }
+        }
+        if on_board == 4 {
+            enemy <= 1
+        } else {
+            enemy == 0
+        }
+    }
+
+    /// The light policy's test, spelled out: not an own eye, not the ko point, and the stone
+    /// survives when played on a copy of the board.
+    fn reference_acceptable(board: &Board, p: Point, c: Color) -> bool {
+        if reference_eye(board, p, c) || board.ko_point() == Some(p) {
+            return false;
+        }
+        let mut after = board.clone();
+        after.play(p, c);
+        after.get(p) == Some(c)
+    }
+
+    #[test]
+    fn the_fast_candidate_test_agrees_with_the_rules_spelled_out() {
+        let mut rng = Rng::new(0xE7E5);
+        let mut surrounded_tested = 0;
+        for game in 0..300u32 {
+            let size = [5u8, 7, 9, 13, 19, 2, 3][game as usize % 7];
+            let mut board = Board::new(size);
+            let mut c = Color::Black;
+            // Stop at a random ply, so that positions from every stage of a playout are seen.
+            let stop = rng.below(3 * size as u32 * size as u32);
+            for _ in 0..stop {
+                play_random_move(&mut board, c, &mut rng);
+                c = c.opponent();
+            }
+            for p in board.points().filter(|&p| board.is_empty(p)) {
+                for c in Color::ALL {
+                    assert_eq!(
+                        board.is_eye(p, c),
+                        reference_eye(&board, p, c),
+                        "is_eye at {p:?} for {c}\n{board}"
+                    );
+                    let fast = board.has_empty_neighbor(p) || board.playable_when_surrounded(p, c);
+                    assert_eq!(
+                        fast,
+                        reference_acceptable(&board, p, c),
+                        "candidate test at {p:?} for {c}\n{board}"
+                    );
+                    surrounded_tested += !board.has_empty_neighbor(p) as u32;
+                }
+            }
+        }
+        // The slow path, the one with something to get wrong, was exercised many times.
+        assert!(surrounded_tested > 5_000, "{surrounded_tested}");
+    }
 }

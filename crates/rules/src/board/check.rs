@@ -18,6 +18,10 @@ impl Board {
                 return Err(format!("cell {p}: wall flag wrong"));
             }
             if !on_board {
+                // The suicide test reads walls' chain data through head 0 and needs it empty.
+                if self.head[p] != 0 {
+                    return Err(format!("wall cell {p}: head {} is not 0", self.head[p]));
+                }
                 continue;
             }
             let mut n = 0;
@@ -45,6 +49,9 @@ impl Board {
                     }
                 }
             }
+        }
+        if self.chain[0] != ChainData::default() {
+            return Err(format!("chain data of wall cell 0 is {:?}", self.chain[0]));
         }
         if empties != self.n_empty as usize {
             return Err(format!(

@@ -444,8 +444,8 @@ impl Board {
         let cells = adj.map(|q| self.cell[q]);
         let h = adj.map(|q| self.head[q]);
         // Every neighbour is a stone or a wall. Equal heads mean the same chain: a stone's head
-        // is a stone of its chain, never 0, and walls all keep head 0 (their lanes are masked
-        // out below). So a chain touches `p` as often as its head appears among the four.
+        // is a stone of its chain, never 0, and walls all keep head 0. So a chain touches `p` as
+        // often as its head appears among the four.
         let e = |i: usize, j: usize| (h[i] == h[j]) as u16;
         let (e01, e02, e03, e12, e13, e23) = (e(0, 1), e(0, 2), e(0, 3), e(1, 2), e(1, 3), e(2, 3));
         let touching = [
@@ -456,9 +456,11 @@ impl Board {
         ];
         let mut saved = false;
         for i in 0..4 {
+            // A wall's lane reads `chain[0]`, whose count stays 0 (walls only ever receive
+            // "+ 0" and "- 0"), so for a wall `last` is false and the lane adds nothing.
             let last = self.chain[h[i]].libs == touching[i];
             // A friendly chain with another liberty, or an enemy chain with none other.
-            saved |= (cells[i] != Cell::Wall) & ((cells[i] == me) != last);
+            saved |= (cells[i] == me) != last;
         }
         saved
     }
@@ -496,16 +498,19 @@ impl Board {
         if nbr_count(self.nbr[p.0], c) != 4 {
             return false;
         }
-        let opp = Cell::of(c.opponent());
-        let (mut enemy, mut wall) = (0, 0);
-        for q in self.diagonal(p.0) {
-            match self.cell[q] {
-                x if x == opp => enemy += 1,
-                Cell::Wall => wall = 1,
-                _ => {}
-            }
-        }
-        enemy + wall < 2
+        self.diagonals_hold_eye(p.0, c)
+    }
+
+    /// The diagonal half of [`Board::is_eye`]. Weighing an enemy diagonal 2 and a wall 1, the eye
+    /// is true exactly when the weights sum to at most 3: no enemy with the edge's two or three
+    /// walls, at most one enemy in the middle. A table in a constant gives the weight of each
+    /// cell value, so the test has no branches.
+    #[inline]
+    fn diagonals_hold_eye(&self, p: u16, c: Color) -> bool {
+        let weights: u32 =
+            (2 << (2 * Cell::of(c.opponent()) as u32)) | (1 << (2 * Cell::Wall as u32));
+        let weight = |q: u16| (weights >> (2 * self.cell[q] as u32)) & 3;
+        self.diagonal(p).into_iter().map(weight).sum::<u32>() <= 3
     }
 
     /// The Zobrist hash after `c` plays on empty `p`, with its captures and, if it is a
@@ -580,6 +585,13 @@ impl Board {
     /// ([`crate::Game::play`] does); release builds would corrupt the board instead.
     #[inline]
     pub fn play(&mut self, p: Point, c: Color) -> Played {
+        self.play_inlined(p, c)
+    }
+
+    /// [`Board::play`], always inlined: the playout loop's copy, where the unused parts of
+    /// [`Played`] then compile away.
+    #[inline(always)]
+    pub(crate) fn play_inlined(&mut self, p: Point, c: Color) -> Played {
         debug_assert!(
             self.contains(p) && self.is_empty(p),
             "play on a non-empty point"
@@ -707,6 +719,9 @@ impl Board {
     /// Takes the chain headed by `h` off the board, giving liberties back to the neighbouring
     /// stones of `capturer` (the only other colour a chain without liberties can touch).
     /// Returns the number of stones removed.
+    // Out of line: captures come a few times a playout, and inlined into the playout loop this
+    // walk takes registers the common path needs (measured 1% slower on 9x9).
+    #[inline(never)]
     fn remove_chain(&mut self, h: u16, capturer: Cell) -> u16 {
         let mut n = 0;
         let mut s = h;
