@@ -30,3 +30,10 @@ pub(crate) static STONE: [[u64; MAX_CELLS]; 2] = build();
 
 /// Mixed into a position key when White is to move, for situational superko.
 pub(crate) const WHITE_TO_MOVE: u64 = 0x5BD1_E995_2C1B_3C6D;
+
+/// The key of a stone of colour `c` on cell `p`. The index is masked into the table (every cell
+/// index is below `MAX_CELLS`), which spares the playout loop a bounds check per stone.
+#[inline(always)]
+pub(crate) fn stone(c: crate::Color, p: u16) -> u64 {
+    STONE[c.index()][p as usize & (MAX_CELLS - 1)]
+}

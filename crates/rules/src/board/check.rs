@@ -40,7 +40,7 @@ impl Board {
                 ));
             }
             match cell.color() {
-                Some(c) => hash ^= zobrist::STONE[c.index()][p as usize],
+                Some(c) => hash ^= zobrist::stone(c, p),
                 None => {
                     empties += 1;
                     let i = self.empty_pos[p];

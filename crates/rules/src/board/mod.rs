@@ -516,7 +516,7 @@ impl Board {
     /// The Zobrist hash after `c` plays on empty `p`, with its captures and, if it is a
     /// self-capture, its own chain removed. The board is not changed.
     pub fn hash_after(&self, p: Point, c: Color) -> u64 {
-        let mut h = self.hash ^ zobrist::STONE[c.index()][p.0 as usize];
+        let mut h = self.hash ^ zobrist::stone(c, p.0);
         let opp = Cell::of(c.opponent());
         let me = Cell::of(c);
         let adj = self.adjacent(p.0);
@@ -534,7 +534,7 @@ impl Board {
             captured_any = true;
             let mut s = head;
             loop {
-                h ^= zobrist::STONE[c.opponent().index()][s as usize];
+                h ^= zobrist::stone(c.opponent(), s);
                 s = self.next[s];
                 if s == head {
                     break;
@@ -543,7 +543,7 @@ impl Board {
         }
         if !captured_any && self.is_suicide(p, c) {
             // The new stone and every friendly chain it joins come off the board.
-            h ^= zobrist::STONE[c.index()][p.0 as usize];
+            h ^= zobrist::stone(c, p.0);
             let mut seen = [0u16; 4];
             for (i, q) in self.adjacent(p.0).into_iter().enumerate() {
                 if self.cell[q] != me {
@@ -556,7 +556,7 @@ impl Board {
                 seen[i] = head;
                 let mut s = head;
                 loop {
-                    h ^= zobrist::STONE[c.index()][s as usize];
+                    h ^= zobrist::stone(c, s);
                     s = self.next[s];
                     if s == head {
                         break;
@@ -747,7 +747,7 @@ impl Board {
     #[inline]
     fn set_raw(&mut self, p: u16, c: Color, adj: &[u16; 4]) {
         self.cell[p] = Cell::of(c);
-        self.hash ^= zobrist::STONE[c.index()][p as usize];
+        self.hash ^= zobrist::stone(c, p);
         // Wall cells get updated too (cheaper than testing); their counts are never read, so
         // the arithmetic wraps instead of overflowing.
         let delta = nbr_unit(c).wrapping_sub(NBR_EMPTY);
@@ -769,7 +769,7 @@ impl Board {
             None => return,
         };
         self.cell[p] = Cell::Empty;
-        self.hash ^= zobrist::STONE[c.index()][p as usize];
+        self.hash ^= zobrist::stone(c, p);
         let delta = NBR_EMPTY.wrapping_sub(nbr_unit(c));
         for &q in adj {
             self.nbr[q] = self.nbr[q].wrapping_add(delta);
