@@ -602,17 +602,17 @@ impl Board {
         self.ko = 0;
         let me = Cell::of(c);
         let opp = Cell::of(c.opponent());
+        // The new stone's liberties: its empty neighbours, already counted in `nbr`.
+        let libs = self.nbr[p] / NBR_EMPTY;
         self.set_raw(p, c, &adj);
         // The new stone as a chain of its own; it takes liberty `p` from every neighbour chain.
         // Written without branches on the neighbours' colours, which are random in playouts:
         // heads of empty and wall cells are stale, but they only ever receive "- 0".
         self.head[p] = p;
         self.next[p] = p;
-        let mut libs = 0;
         let (mut same, mut enemy) = (0u8, 0u8);
         for (i, &q) in adj.iter().enumerate() {
             let cell = self.cell[q];
-            libs += (cell == Cell::Empty) as u16;
             let h = self.head[q];
             let left = self.chain[h].libs - ((cell == me) | (cell == opp)) as u16;
             self.chain[h].libs = left;
