@@ -26,7 +26,7 @@ const fn build() -> [[u64; MAX_CELLS]; 2] {
 }
 
 /// One key per colour and cell.
-pub(crate) static STONE: [[u64; MAX_CELLS]; 2] = build();
+static STONE: [[u64; MAX_CELLS]; 2] = build();
 
 /// Mixed into a position key when White is to move, for situational superko.
 pub(crate) const WHITE_TO_MOVE: u64 = 0x5BD1_E995_2C1B_3C6D;
