@@ -244,4 +244,39 @@ mod tests {
         // The slow path, the one with something to get wrong, was exercised many times.
         assert!(surrounded_tested > 5_000, "{surrounded_tested}");
     }
+
+    /// The playout loop spelled out: one ply at a time, the colour alternating.
+    fn reference_playout(board: &mut Board, mut to_move: Color, rng: &mut Rng) -> u32 {
+        let cap = 3 * board.size() as u32 * board.size() as u32;
+        let (mut passes, mut plies) = (0, 0);
+        while passes < 2 && plies < cap {
+            match play_random_move(board, to_move, rng) {
+                Some(_) => passes = 0,
+                None => passes += 1,
+            }
+            to_move = to_move.opponent();
+            plies += 1;
+        }
+        plies
+    }
+
+    #[test]
+    fn the_unrolled_playout_plays_the_same_game_as_one_ply_at_a_time() {
+        for seed in 0..200u64 {
+            let size = [2u8, 3, 5, 9, 13][seed as usize % 5];
+            let to_move = Color::ALL[(seed / 5 % 2) as usize];
+            // Start from a position part-way through a game, so that odd ply counts occur.
+            let mut start = Board::new(size);
+            let mut rng = Rng::new(seed);
+            for i in 0..rng.below(size as u32 * size as u32) {
+                play_random_move(&mut start, Color::ALL[i as usize % 2], &mut rng);
+            }
+            let (mut fast, mut slow) = (start.clone(), start.clone());
+            let (mut fast_rng, mut slow_rng) = (Rng::new(seed), Rng::new(seed));
+            let plies = playout(&mut fast, to_move, &mut fast_rng);
+            assert_eq!(plies, reference_playout(&mut slow, to_move, &mut slow_rng));
+            assert_eq!(fast, slow, "seed {seed}");
+            assert_eq!(fast_rng.next_u64(), slow_rng.next_u64());
+        }
+    }
 }
