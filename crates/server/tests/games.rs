@@ -112,6 +112,24 @@ impl Server {
         assert_eq!(s, StatusCode::OK, "{j}");
         j
     }
+
+    /// Registers Ann and Bob, both 2d, and starts a 9x9 game between them under `rules`: Ann's
+    /// room asks for `parity` and Bob guesses odd (a right guess gives Bob Black). Returns both
+    /// tokens, the join answer and the game id.
+    async fn even_game(&self, rules: &str, parity: &str) -> (String, String, Value, i64) {
+        let (ann, _) = self.register("ann", "2d").await;
+        let (bob, _) = self.register("bob", "2d").await;
+        let j = self
+            .new_game(
+                &ann,
+                &bob,
+                json!({"size": 9, "rules": rules, "parity": parity}),
+                json!({"guess": "odd"}),
+            )
+            .await;
+        let game = j["game_id"].as_i64().unwrap();
+        (ann, bob, j, game)
+    }
 }
 
 struct Client {
@@ -470,19 +488,9 @@ on_both_stores!(
 
 async fn dropped_connection(url: &str) {
     let server = Server::start(url, Duration::ZERO).await;
-    let (ann, _) = server.register("ann", "2d").await;
-    let (bob, _) = server.register("bob", "2d").await;
-    let j = server
-        .new_game(
-            &ann,
-            &bob,
-            json!({"size": 9, "rules": "japanese", "parity": "even"}),
-            json!({"guess": "odd"}),
-        )
-        .await;
+    let (ann, bob, j, game) = server.even_game("japanese", "even").await;
     // A wrong guess: the owner takes Black.
     assert_eq!(j["game"]["black"]["username"], "ann");
-    let game = j["game_id"].as_i64().unwrap();
     let mut a = server.client(&ann).await;
     a.call(json!({"type": "watch", "game": game})).await;
     let mut b = server.client(&bob).await;
@@ -507,17 +515,7 @@ on_both_stores!(
 
 async fn reconnect_resume(url: &str) {
     let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "2d").await;
-    let (bob, _) = server.register("bob", "2d").await;
-    let j = server
-        .new_game(
-            &ann,
-            &bob,
-            json!({"size": 9, "rules": "japanese", "parity": "odd"}),
-            json!({"guess": "odd"}),
-        )
-        .await;
-    let game = j["game_id"].as_i64().unwrap();
+    let (ann, bob, _, game) = server.even_game("japanese", "odd").await;
     let mut b = server.client(&bob).await; // Black
     let mut w = server.client(&ann).await;
     b.call(json!({"type": "watch", "game": game})).await;
@@ -646,18 +644,8 @@ on_both_stores!(
 
 async fn bad_input(url: &str) {
     let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "2d").await;
-    let (bob, _) = server.register("bob", "2d").await;
+    let (ann, bob, _, game) = server.even_game("chinese", "odd").await;
     let (eve, _) = server.register("eve", "2d").await;
-    let j = server
-        .new_game(
-            &ann,
-            &bob,
-            json!({"size": 9, "rules": "chinese", "parity": "odd"}),
-            json!({"guess": "odd"}),
-        )
-        .await;
-    let game = j["game_id"].as_i64().unwrap();
     let mut b = server.client(&bob).await; // Black
     let mut w = server.client(&ann).await;
     let mut e = server.client(&eve).await;
