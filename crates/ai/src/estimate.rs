@@ -7,7 +7,7 @@
 
 use tengen_rules::benson::unconditional_life;
 use tengen_rules::playout::{playout, playout_owner, Rng};
-use tengen_rules::{Board, Color, Game, Point, PointSet, Score, SuicideRule};
+use tengen_rules::{Board, Color, DeadStones, Game, Point, PointSet, Score, SuicideRule};
 
 /// Ownership of every point, +1 Black to -1 White.
 #[derive(Clone, Debug)]
@@ -44,8 +44,12 @@ pub fn ownership(board: &Board, to_move: Color, playouts: u32, rng: &mut Rng) ->
 }
 
 /// Stones the estimate finds dead: chains whose points the opponent owns on average, never a
-/// pass-alive chain.
+/// pass-alive chain, and none under rules where every stone on the board is alive
+/// (Tromp-Taylor).
 pub fn dead_stones(game: &Game, playouts: u32, rng: &mut Rng) -> PointSet {
+    if game.rules().dead_stones == DeadStones::NoneRemoved {
+        return PointSet::new();
+    }
     let board = game.board();
     let own = ownership(board, game.to_move(), playouts, rng);
     let suicide = game.rules().suicide != SuicideRule::Illegal;
@@ -118,5 +122,16 @@ mod tests {
         assert!(!dead.contains(name("D5")) && !dead.contains(name("E5")));
         assert_eq!(dead.len(), 2);
         let _ = Game::new(9, Preset::Chinese.rules(9), Handicap::None);
+        // Under Tromp-Taylor the same stones stand and count.
+        let tt = Game::from_board(
+            g.board().clone(),
+            Color::Black,
+            Preset::TrompTaylor.rules(9),
+        )
+        .unwrap();
+        assert!(dead_stones(&tt, 300, &mut Rng::new(3)).is_empty());
+        let (s, _) = score(&tt, 300, &mut Rng::new(3));
+        assert_eq!(s.black.stones, 10);
+        assert_eq!(s.white.stones, 10);
     }
 }

@@ -13,7 +13,9 @@ use crate::color::Color;
 use crate::handicap;
 use crate::point::{Move, Point, PointSet};
 use crate::result::GameResult;
-use crate::rules::{GameEnd, HandicapPlacement, KoRule, Repetition, Rules, SuicideRule};
+use crate::rules::{
+    DeadStones, GameEnd, HandicapPlacement, KoRule, Komi, Repetition, Rules, SuicideRule,
+};
 use crate::scoring::{self, Score};
 use crate::zobrist;
 
@@ -70,6 +72,12 @@ pub enum GameError {
     /// Marking dead a chain that no sequence of opponent moves can capture.
     #[error("that chain is alive whatever the opponent does")]
     PassAlive,
+    /// Marking stones dead under rules that count every stone on the board as alive.
+    #[error("under these rules every stone on the board is alive")]
+    AllStonesAlive,
+    /// A setup (stones added or removed outside play) that leaves a chain without liberties.
+    #[error("the setup leaves a chain without liberties")]
+    SetupWithoutLiberties,
 }
 
 impl GameError {
@@ -89,6 +97,8 @@ impl GameError {
             GameError::BadUndo => "bad_undo",
             GameError::NoStone => "no_stone",
             GameError::PassAlive => "pass_alive",
+            GameError::AllStonesAlive => "all_stones_alive",
+            GameError::SetupWithoutLiberties => "setup_without_liberties",
         }
     }
 }
@@ -131,6 +141,55 @@ pub enum Handicap {
     Fixed(u8),
     /// Stones on points Black chose.
     Free(Vec<Point>),
+}
+
+/// Stones added or removed outside play (SGF `AB`, `AW`, `AE` after the first move: an edited
+/// record, a problem, a teaching game).
+#[derive(Clone, Debug)]
+struct Edit {
+    /// Plies played before it.
+    at: usize,
+    /// Each point and what it holds afterwards.
+    stones: Vec<(Point, Option<Color>)>,
+    /// The position before, for undo (edits are rare; a copy is simplest).
+    board_before: Board,
+    to_move_before: Color,
+    passes_before: u8,
+    /// Who moves after it.
+    to_move_after: Color,
+    /// Position keys recorded after it, to forget on undo.
+    situation: u64,
+    position: u64,
+}
+
+/// One step of a game's history, in order: see [`Game::history`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// A move or pass.
+    Move(Color, Move),
+    /// Stones added or removed outside play, then `to_move` to play.
+    Setup {
+        /// Each point and what it holds afterwards.
+        stones: &'a [(Point, Option<Color>)],
+        /// Who moves after the setup.
+        to_move: Color,
+    },
+}
+
+/// Why a game could not be carried over to other rules ([`Game::with_rules`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesChangeError {
+    /// The new rules do not allow the board.
+    #[error("{0}")]
+    Setup(#[from] SetupError),
+    /// A move of the history is illegal under the new rules.
+    #[error("move {number} is illegal under these rules: {error}")]
+    Move {
+        /// 1-based move number (passes count).
+        number: usize,
+        /// Why.
+        error: GameError,
+    },
 }
 
 /// One ply of history.
@@ -181,7 +240,13 @@ pub struct Game {
     phase: Phase,
     /// Black's handicap stones, placed before the first move.
     handicap: Vec<Point>,
+    /// The position before the first move (set-up stones and handicap stones), and who moved
+    /// first: with the plies and edits, the whole history.
+    start: Board,
+    start_to_move: Color,
     plies: Vec<Ply>,
+    /// Set-up changes between moves, in order.
+    edits: Vec<Edit>,
     /// Occurrences of (board, player to move), for situational superko and repetition.
     situations: Counts,
     /// Occurrences of board positions, for positional superko.
@@ -231,8 +296,27 @@ impl Game {
         } else {
             Color::White
         };
+        Game::from_handicap_board(board, stones, to_move, rules)
+    }
+
+    /// A game from a set-up position in which `handicap` are Black's handicap stones (a
+    /// handicap record's `HA` and `AB`): they count for the area rules' compensation and are
+    /// written back as the handicap. The stones must be Black's on `board`; no count or
+    /// placement rule is checked, since a record says where they were.
+    pub fn from_handicap_board(
+        board: Board,
+        handicap: Vec<Point>,
+        to_move: Color,
+        rules: Rules,
+    ) -> Result<Game, SetupError> {
+        if handicap
+            .iter()
+            .any(|&p| !board.contains(p) || board.get(p) != Some(Color::Black))
+        {
+            return Err(SetupError::HandicapPoint);
+        }
         let mut game = Game::from_board(board, to_move, rules)?;
-        game.handicap = stones;
+        game.handicap = handicap;
         Ok(game)
     }
 
@@ -247,11 +331,14 @@ impl Game {
         board.undo_pass(None);
         let mut game = Game {
             rules,
+            start: board.clone(),
+            start_to_move: to_move,
             board,
             to_move,
             phase: Phase::Play,
             handicap: Vec::new(),
             plies: Vec::new(),
+            edits: Vec::new(),
             situations: Counts::default(),
             positions: Counts::default(),
             passes: 0,
@@ -306,6 +393,37 @@ impl Game {
         self.plies.iter().map(|p| (p.color, p.mv))
     }
 
+    /// The position before the first move (handicap and set-up stones) and who was to move.
+    pub fn start(&self) -> (&Board, Color) {
+        (&self.start, self.start_to_move)
+    }
+
+    /// Every step after the start, in order: moves and passes, and set-up changes between
+    /// them. Replaying these from [`start`](Game::start) gives the current position.
+    pub fn history(&self) -> Vec<Step<'_>> {
+        let mut out = Vec::with_capacity(self.plies.len() + self.edits.len());
+        let mut edits = self.edits.iter().peekable();
+        for (i, ply) in self.plies.iter().enumerate() {
+            while let Some(e) = edits.next_if(|e| e.at == i) {
+                out.push(Step::Setup {
+                    stones: &e.stones,
+                    to_move: e.to_move_after,
+                });
+            }
+            out.push(Step::Move(ply.color, ply.mv));
+        }
+        out.extend(edits.map(|e| Step::Setup {
+            stones: &e.stones,
+            to_move: e.to_move_after,
+        }));
+        out
+    }
+
+    /// True when nothing has happened since the start: no move, no pass, no set-up change.
+    pub fn is_at_start(&self) -> bool {
+        self.plies.is_empty() && self.edits.is_empty()
+    }
+
     /// Number of plies (moves and passes) played.
     pub fn ply_count(&self) -> usize {
         self.plies.len()
@@ -324,6 +442,62 @@ impl Game {
     /// Overrides who is to move (GTP lets either colour play in any order).
     pub fn set_to_move(&mut self, c: Color) {
         self.to_move = c;
+    }
+
+    /// Changes the komi. Komi decides the count only, so the position, the history and the
+    /// phase stay as they are (GTP `komi` mid-game, a record's `KM` read late).
+    pub fn set_komi(&mut self, komi: Komi) {
+        self.rules.komi = komi;
+    }
+
+    /// The same game under other rules: the start position, every move and every set-up
+    /// change replayed under `rules`, then the same phase. A resignation, time-out or
+    /// forfeit carries over; dead-stone marks carry over where the new rules allow them.
+    /// Fails, leaving `self` as it is, when the new rules forbid the board or a move.
+    pub fn with_rules(&self, rules: Rules) -> Result<Game, RulesChangeError> {
+        let mut g = Game::from_handicap_board(
+            self.start.clone(),
+            self.handicap.clone(),
+            self.start_to_move,
+            rules,
+        )?;
+        let mut number = 0;
+        for step in self.history() {
+            match step {
+                Step::Move(c, m) => {
+                    number += 1;
+                    if g.phase == Phase::Scoring {
+                        g.phase = Phase::Play;
+                        g.passes = 0;
+                    }
+                    g.to_move = c;
+                    g.play(c, m)
+                        .map_err(|error| RulesChangeError::Move { number, error })?;
+                }
+                Step::Setup { stones, to_move } => {
+                    g.edit(stones, to_move)
+                        .map_err(|error| RulesChangeError::Move { number, error })?;
+                }
+            }
+        }
+        g.to_move = self.to_move;
+        match (self.phase, self.result) {
+            (
+                Phase::Finished,
+                Some(r @ (GameResult::Resign(_) | GameResult::Time(_) | GameResult::Forfeit(_))),
+            ) => {
+                g.finish(r);
+            }
+            (Phase::Scoring, _) if g.phase == Phase::Play => {
+                g.phase = Phase::Scoring;
+            }
+            _ => {}
+        }
+        if g.phase == Phase::Scoring && self.phase == Phase::Scoring {
+            let dead: Vec<Point> = self.dead.iter().collect();
+            let _ = g.set_dead(&dead);
+        }
+        Ok(g)
     }
 
     fn keys(&self) -> (u64, u64) {
@@ -503,6 +677,46 @@ impl Game {
         }
     }
 
+    /// Adds or removes stones outside play (SGF `AB`, `AW`, `AE` after the first move), then
+    /// `to_move` plays. The change is part of the history: [`undo`](Game::undo) takes it back
+    /// with the ply before it, and [`with_rules`](Game::with_rules) replays it. A game being
+    /// scored goes back to play. Refused, changing nothing, after the end, off the board, or
+    /// when a chain would be left without liberties.
+    pub fn edit(
+        &mut self,
+        stones: &[(Point, Option<Color>)],
+        to_move: Color,
+    ) -> Result<(), GameError> {
+        if self.phase == Phase::Finished {
+            return Err(GameError::GameOver);
+        }
+        let before = self.board.clone();
+        self.board.setup(stones).map_err(|e| match e {
+            crate::board::SetupError::OffBoard(_) => GameError::OffBoard,
+            crate::board::SetupError::NoLiberties(_) => GameError::SetupWithoutLiberties,
+        })?;
+        let to_move_before = self.to_move;
+        let passes_before = self.passes;
+        self.phase = Phase::Play;
+        self.passes = 0;
+        self.dead.clear();
+        self.to_move = to_move;
+        let (situation, position) = self.keys();
+        *self.situations.entry(situation).or_insert(0) += 1;
+        *self.positions.entry(position).or_insert(0) += 1;
+        self.edits.push(Edit {
+            at: self.plies.len(),
+            stones: stones.to_vec(),
+            board_before: before,
+            to_move_before,
+            passes_before,
+            to_move_after: to_move,
+            situation,
+            position,
+        });
+        Ok(())
+    }
+
     fn finish(&mut self, result: GameResult) {
         self.phase = Phase::Finished;
         self.result = Some(result);
@@ -549,6 +763,14 @@ impl Game {
             return Err(GameError::NothingToUndo);
         }
         for _ in 0..plies {
+            // Set-up changes after the last ply go with it.
+            while let Some(e) = self.edits.pop_if(|e| e.at == self.plies.len()) {
+                forget(&mut self.situations, e.situation);
+                forget(&mut self.positions, e.position);
+                self.board = e.board_before;
+                self.to_move = e.to_move_before;
+                self.passes = e.passes_before;
+            }
             let Some(ply) = self.plies.pop() else {
                 return Err(GameError::NothingToUndo);
             };
@@ -606,6 +828,9 @@ impl Game {
             return Err(GameError::OffBoard);
         }
         let c = self.board.get(p).ok_or(GameError::NoStone)?;
+        if self.rules.dead_stones == DeadStones::NoneRemoved {
+            return Err(GameError::AllStonesAlive);
+        }
         let region = self.region_stones(p, c);
         let mut changed = Vec::new();
         if self.dead.contains(p) {
@@ -633,6 +858,9 @@ impl Game {
     pub fn set_dead(&mut self, stones: &[Point]) -> Result<(), GameError> {
         if self.phase != Phase::Scoring {
             return Err(GameError::NotScoring);
+        }
+        if self.rules.dead_stones == DeadStones::NoneRemoved && !stones.is_empty() {
+            return Err(GameError::AllStonesAlive);
         }
         let mut safe = [None, None];
         for &p in stones {

@@ -45,11 +45,11 @@ mod zobrist;
 
 pub use board::{Board, Played};
 pub use color::Color;
-pub use game::{Game, GameError, Handicap, Phase, SetupError};
+pub use game::{Game, GameError, Handicap, Phase, RulesChangeError, SetupError, Step};
 pub use point::{Move, Point, PointSet, MAX_SIZE, MIN_SIZE};
 pub use result::{GameResult, ResultError};
 pub use rules::{
-    GameEnd, HandicapBonus, HandicapPlacement, KoRule, Komi, Preset, Repetition, Rules, Scoring,
-    SuicideRule,
+    DeadStones, GameEnd, HandicapBonus, HandicapPlacement, KoRule, Komi, Preset, Repetition, Rules,
+    Scoring, SuicideRule,
 };
 pub use scoring::{Count, Score};

@@ -105,6 +105,17 @@ pub enum HandicapPlacement {
     Free,
 }
 
+/// Whether stones can be declared dead when play stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeadStones {
+    /// The players mark dead stones after play stops and the count takes them off (every rule
+    /// set of the seeds).
+    Agreed,
+    /// Every stone on the board when play stops is alive; a dead group must be captured before
+    /// both players pass (Tromp-Taylor: "a point of P's color is counted as P's").
+    NoneRemoved,
+}
+
 /// Komi in half points: integers and halves only, so that results are exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Komi(i32);
@@ -206,6 +217,8 @@ pub struct Rules {
     pub handicap_bonus: HandicapBonus,
     /// What a third occurrence of a position does under the simple ko rule.
     pub repetition: Repetition,
+    /// Whether dead stones are taken off before counting.
+    pub dead_stones: DeadStones,
     /// How play ends.
     pub end: GameEnd,
     /// Where handicap stones go.
@@ -276,6 +289,21 @@ impl Preset {
         }
     }
 
+    /// The board a game under this preset is played on unless a size is asked for: 9x9 for
+    /// the WGA (seed 000 is a 9x9 rule set), 19x19 otherwise.
+    pub const fn default_size(self) -> u8 {
+        match self {
+            Preset::Wga => 9,
+            _ => 19,
+        }
+    }
+
+    /// Whether this preset allows a board of side `size`.
+    pub fn allows_size(self, size: u8) -> bool {
+        let r = self.rules(size);
+        (r.min_size..=r.max_size).contains(&size)
+    }
+
     /// The rule set for a board of side `size` (Korean komi depends on the size).
     pub fn rules(self, size: u8) -> Rules {
         let japanese = Rules {
@@ -285,6 +313,7 @@ impl Preset {
             komi: Komi::from_halves(13),
             handicap_bonus: HandicapBonus::Zero,
             repetition: Repetition::NoResult,
+            dead_stones: DeadStones::Agreed,
             end: GameEnd::TwoPasses,
             handicap_placement: HandicapPlacement::Fixed,
             min_handicap: 2,
@@ -342,6 +371,7 @@ impl Preset {
             Preset::TrompTaylor => Rules {
                 ko: KoRule::PositionalSuperko,
                 suicide: SuicideRule::MultiStoneLegal,
+                dead_stones: DeadStones::NoneRemoved,
                 ..area
             },
             Preset::Nz => Rules {
@@ -431,6 +461,24 @@ mod tests {
         assert_eq!("New Zealand".parse::<Preset>(), Ok(Preset::Nz));
         assert_eq!("Tromp-Taylor".parse::<Preset>(), Ok(Preset::TrompTaylor));
         assert!("go".parse::<Preset>().is_err());
+    }
+
+    #[test]
+    fn every_default_size_is_allowed() {
+        for p in Preset::ALL {
+            assert!(p.allows_size(p.default_size()), "{p}");
+        }
+        assert_eq!(Preset::Wga.default_size(), 9);
+        assert!(!Preset::Wga.allows_size(19));
+        assert!(!Preset::FirstCapture.allows_size(4));
+    }
+
+    #[test]
+    fn only_tromp_taylor_counts_every_stone_alive() {
+        for p in Preset::ALL {
+            let none = p.rules(9).dead_stones == DeadStones::NoneRemoved;
+            assert_eq!(none, p == Preset::TrompTaylor, "{p}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::point::{Point, PointSet};
 use crate::result::GameResult;
-use crate::rules::{Komi, Rules, Scoring};
+use crate::rules::{DeadStones, Komi, Rules, Scoring};
 
 /// One player's side of the count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -74,7 +74,14 @@ impl Score {
 
 /// Counts `board` under `rules` with `dead` stones removed. `handicap` is the number of
 /// handicap stones Black received, for the compensation of area rules.
+/// Under rules where every stone on the board is alive ([`DeadStones::NoneRemoved`],
+/// Tromp-Taylor) `dead` is not taken off: the board is counted as it stands.
 pub fn score(board: &Board, dead: &PointSet, rules: &Rules, handicap: u32) -> Score {
+    let none = PointSet::new();
+    let dead = match rules.dead_stones {
+        DeadStones::Agreed => dead,
+        DeadStones::NoneRemoved => &none,
+    };
     let mut clean = board.clone();
     let removals: Vec<(Point, Option<Color>)> = dead
         .iter()
