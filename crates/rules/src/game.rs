@@ -764,7 +764,8 @@ impl Game {
         }
         for _ in 0..plies {
             // Set-up changes after the last ply go with it.
-            while let Some(e) = self.edits.pop_if(|e| e.at == self.plies.len()) {
+            while self.edits.last().is_some_and(|e| e.at == self.plies.len()) {
+                let Some(e) = self.edits.pop() else { break };
                 forget(&mut self.situations, e.situation);
                 forget(&mut self.positions, e.position);
                 self.board = e.board_before;
