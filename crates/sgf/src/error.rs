@@ -9,10 +9,9 @@ pub enum ErrorKind {
     NoGameTree,
     /// A character where the grammar does not allow it.
     Unexpected(char),
-    /// The input ended inside a game tree.
+    /// The input ended before the first node of a game tree (a file cut off later is read
+    /// with a [`ParseWarning`] instead).
     UnexpectedEnd,
-    /// A `[` without its `]`.
-    UnterminatedValue,
     /// A property identifier without upper-case letters.
     BadPropertyIdent,
     /// A property without a value.
@@ -34,7 +33,6 @@ impl ErrorKind {
             ErrorKind::NoGameTree => "no_game_tree",
             ErrorKind::Unexpected(_) => "unexpected_character",
             ErrorKind::UnexpectedEnd => "unexpected_end",
-            ErrorKind::UnterminatedValue => "unterminated_value",
             ErrorKind::BadPropertyIdent => "bad_property_ident",
             ErrorKind::MissingValue => "missing_value",
             ErrorKind::EmptySequence => "empty_sequence",
@@ -50,8 +48,7 @@ impl fmt::Display for ErrorKind {
         match self {
             ErrorKind::NoGameTree => write!(f, "no game tree (an SGF file starts with \"(;\")"),
             ErrorKind::Unexpected(c) => write!(f, "unexpected {c:?}"),
-            ErrorKind::UnexpectedEnd => write!(f, "the file ends inside a game tree"),
-            ErrorKind::UnterminatedValue => write!(f, "property value without closing ']'"),
+            ErrorKind::UnexpectedEnd => write!(f, "the file ends before the game's first node"),
             ErrorKind::BadPropertyIdent => {
                 write!(f, "property identifier without upper-case letters")
             }
@@ -96,6 +93,78 @@ impl ParseError {
             line,
             column: offset - line_start + 1,
             kind,
+        }
+    }
+}
+
+/// What the reader forgave, at a place in the input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct ParseWarning {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, counted in bytes.
+    pub column: usize,
+    /// What was forgiven.
+    pub kind: WarningKind,
+}
+
+impl ParseWarning {
+    pub(crate) fn at(input: &[u8], offset: usize, kind: WarningKind) -> ParseWarning {
+        let e = ParseError::at(input, offset, ErrorKind::UnexpectedEnd);
+        ParseWarning {
+            line: e.line,
+            column: e.column,
+            kind,
+        }
+    }
+}
+
+/// The kinds of [`ParseWarning`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WarningKind {
+    /// The input ends inside a game tree: `missing_parens` closing parentheses were never
+    /// written, and the property being read, if any, was dropped (its identifier, and whether
+    /// its value had begun, so that `]` is missing too).
+    Truncated {
+        /// The property cut off, left out of the tree.
+        dropped: Option<(String, bool)>,
+        /// How many `)` are missing.
+        missing_parens: usize,
+    },
+}
+
+impl WarningKind {
+    /// Stable snake_case id.
+    pub fn code(&self) -> &'static str {
+        match self {
+            WarningKind::Truncated { .. } => "truncated",
+        }
+    }
+}
+
+impl fmt::Display for WarningKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WarningKind::Truncated {
+                dropped,
+                missing_parens,
+            } => {
+                write!(f, "the record is cut off: ")?;
+                if let Some((id, in_value)) = dropped {
+                    if *in_value {
+                        write!(f, "the value of {id} has no closing ']' and is dropped; ")?;
+                    } else {
+                        write!(f, "{id} has no value and is dropped; ")?;
+                    }
+                }
+                let word = if *missing_parens == 1 {
+                    "parenthesis"
+                } else {
+                    "parentheses"
+                };
+                write!(f, "{missing_parens} closing {word} ')' missing")
+            }
         }
     }
 }

@@ -8,10 +8,11 @@
 
 use tengen_rules::coord::sgf as coord;
 use tengen_rules::{
-    Board, Color, Game, GameError, GameResult, Handicap, Komi, Move, Point, Preset, Rules,
+    Board, Color, Game, GameError, GameResult, Handicap, Komi, Move, Phase, Point, Preset, Rules,
+    Step,
 };
 
-use crate::tree::{GameTree, Node};
+use crate::tree::{GameTree, Node, Place};
 use crate::value;
 
 /// Game information from a record's root node.
@@ -56,11 +57,24 @@ pub enum RecordError {
     #[error("the game tree is empty")]
     Empty,
     /// `GM` other than 1.
-    #[error("not a game of Go (GM[{0}])")]
-    NotGo(String),
-    /// `SZ` outside 2..=25, or rectangular.
-    #[error("unsupported board size {0:?} (square boards of 2 to 25 lines)")]
-    BoardSize(String),
+    #[error("{}not a game of Go (GM[{value}])", at(place))]
+    NotGo {
+        /// The value.
+        value: String,
+        /// Where it was read.
+        place: Option<Place>,
+    },
+    /// `SZ` outside 2..=25, rectangular, or not a number.
+    #[error(
+        "{}SZ[{value}]: unsupported board size (square boards of 2 to 25 lines)",
+        at(place)
+    )]
+    BoardSize {
+        /// The value.
+        value: String,
+        /// Where it was read.
+        place: Option<Place>,
+    },
     /// The chosen rules do not allow this board.
     #[error("the rules {preset} do not allow a {size}x{size} board")]
     RulesBoard {
@@ -71,50 +85,133 @@ pub enum RecordError {
     },
 }
 
+/// `"line L, column C: "` for a known place, nothing otherwise.
+fn at(place: &Option<Place>) -> String {
+    place.map(|p| format!("{p}: ")).unwrap_or_default()
+}
+
 impl RecordError {
     /// Stable snake_case id.
     pub fn code(&self) -> &'static str {
         match self {
             RecordError::Empty => "empty_record",
-            RecordError::NotGo(_) => "not_go",
-            RecordError::BoardSize(_) => "bad_board_size",
+            RecordError::NotGo { .. } => "not_go",
+            RecordError::BoardSize { .. } => "bad_board_size",
             RecordError::RulesBoard { .. } => "rules_board",
         }
     }
 }
 
-/// Reads the game information of `tree`'s root.
+/// Reads the game information of `tree`'s root. Values that cannot be read are left out here;
+/// [`replay`] and [`check`] report them.
 pub fn info(tree: &GameTree) -> Result<GameInfo, RecordError> {
+    read_info(tree).map(|(info, _)| info)
+}
+
+/// The game information and what is wrong with its values.
+fn read_info(tree: &GameTree) -> Result<(GameInfo, Vec<Problem>), RecordError> {
     let root = tree.root().ok_or(RecordError::Empty)?;
     if let Some(gm) = root.first("GM") {
         if gm.trim() != "1" {
-            return Err(RecordError::NotGo(gm.to_string()));
+            return Err(RecordError::NotGo {
+                value: gm.to_string(),
+                place: root.place("GM"),
+            });
         }
     }
     let size = match root.first("SZ") {
         None => 19,
         Some(s) => {
-            let s = s.trim();
-            let n = match s.split_once(':') {
+            let bad = || RecordError::BoardSize {
+                value: s.to_string(),
+                place: root.place("SZ"),
+            };
+            let t = s.trim();
+            let n = match t.split_once(':') {
                 Some((a, b)) if a.trim() == b.trim() => a.trim(),
-                Some(_) => return Err(RecordError::BoardSize(s.to_string())),
-                None => s,
+                Some(_) => return Err(bad()),
+                None => t,
             };
             match n.parse::<u8>() {
                 Ok(n) if (tengen_rules::MIN_SIZE..=tengen_rules::MAX_SIZE).contains(&n) => n,
-                _ => return Err(RecordError::BoardSize(s.to_string())),
+                _ => return Err(bad()),
             }
         }
     };
+    let mut problems = Vec::new();
+    let mut report = |id: &str, value: &str, reason: String, severity: Severity| {
+        let kind = match severity {
+            Severity::Error => ProblemKind::BadValue {
+                property: id.to_string(),
+                value: value.to_string(),
+                reason,
+            },
+            Severity::Warning => ProblemKind::Ignored {
+                property: id.to_string(),
+                value: value.to_string(),
+                reason,
+            },
+        };
+        problems.push(Problem {
+            variation: Vec::new(),
+            move_number: 0,
+            place: root.place(id),
+            kind,
+        });
+    };
+    let komi = match root.first("KM") {
+        None => None,
+        Some(k) if k.trim().is_empty() => {
+            let why = "no komi given; the rules' komi is used";
+            report("KM", k, why.into(), Severity::Warning);
+            None
+        }
+        Some(k) => match k.trim().parse::<Komi>() {
+            Ok(komi) => Some(komi),
+            Err(_) => {
+                let why = "komi must be a whole or half number between -1000 and 1000";
+                report("KM", k, why.into(), Severity::Error);
+                None
+            }
+        },
+    };
+    let cells = size as i64 * size as i64;
+    let handicap = match root.first("HA") {
+        None => 0,
+        Some(h) => match h.trim().parse::<i64>() {
+            Ok(n) if n == 1 => {
+                let why = "one handicap stone is an even game; read as no handicap";
+                report("HA", h, why.into(), Severity::Warning);
+                0
+            }
+            Ok(n) if (0..cells).contains(&n) && n <= u8::MAX as i64 => n as u8,
+            Ok(n) if n < 0 => {
+                report(
+                    "HA",
+                    h,
+                    "a handicap cannot be negative".into(),
+                    Severity::Error,
+                );
+                0
+            }
+            Ok(_) => {
+                let why = format!("more handicap stones than a {size}x{size} board holds");
+                report("HA", h, why, Severity::Error);
+                0
+            }
+            Err(_) => {
+                let why = "the handicap must be a whole number of stones";
+                report("HA", h, why.into(), Severity::Error);
+                0
+            }
+        },
+    };
     let rules_text = root.simple_text("RU");
     let result_text = root.simple_text("RE");
-    Ok(GameInfo {
+    let info = GameInfo {
         size,
-        komi: root.first("KM").and_then(|k| k.trim().parse().ok()),
-        handicap: root
-            .first("HA")
-            .and_then(|h| h.trim().parse().ok())
-            .unwrap_or(0),
+        komi,
+        handicap,
         preset: rules_text.as_deref().and_then(|r| r.parse().ok()),
         rules_text,
         result: result_text.as_deref().and_then(|r| r.parse().ok()),
@@ -127,7 +224,8 @@ pub fn info(tree: &GameTree) -> Result<GameInfo, RecordError> {
         main_time: root.first("TM").and_then(|t| t.trim().parse().ok()),
         overtime: root.simple_text("OT"),
         comment: root.text("GC").or_else(|| root.text("C")),
-    })
+    };
+    Ok((info, problems))
 }
 
 /// The rules a record is replayed under: `preset` if given, else the record's `RU`, else
@@ -141,22 +239,62 @@ pub fn rules_for(info: &GameInfo, preset: Option<Preset>) -> (Preset, Rules) {
     (p, rules)
 }
 
-/// Something in a record that the rules forbid or that cannot be played.
+/// How much a [`Problem`] matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The record is read as other programs read it; worth knowing, not a fault.
+    Warning,
+    /// The record is wrong: a value that cannot be read, or a move that cannot be played or
+    /// that the rules forbid.
+    Error,
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// Something in a record that the rules forbid, that cannot be read, or that was read
+/// leniently.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// The variation: indexes of the branches taken from the root, empty for the main line.
     pub variation: Vec<usize>,
     /// 1-based move number (passes count) at which it happened; 0 for the setup before play.
     pub move_number: usize,
+    /// Where the property at fault was read, when the tree came from text.
+    pub place: Option<Place>,
     /// What happened.
     pub kind: ProblemKind,
+}
+
+impl Problem {
+    /// Warning or error.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+
+    /// True when the record cannot stand for a position: a value that cannot be read, a move
+    /// that could not be played, a setup without liberties. A move the chosen rules forbid but
+    /// that could be played (a record of other rules) is an error that still leaves a
+    /// position, so it does not count here.
+    pub fn prevents_loading(&self) -> bool {
+        match &self.kind {
+            ProblemKind::Move { played, .. } => !played,
+            k => k.severity() == Severity::Error,
+        }
+    }
 }
 
 /// The kinds of [`Problem`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProblemKind {
-    /// A move the rules forbid, played anyway (tolerant mode), or refused (occupied, off board,
-    /// after the end).
+    /// A move the rules forbid, played anyway (tolerant mode), or refused (occupied, after the
+    /// end).
     Move {
         /// Who played it.
         color: Color,
@@ -167,21 +305,70 @@ pub enum ProblemKind {
         /// False when the move could not be played at all and was skipped.
         played: bool,
     },
-    /// A property value that is not a point of this board.
+    /// A property value that cannot be read: a point off the board, a komi or handicap that
+    /// is not a number.
     BadValue {
         /// The property.
         property: String,
         /// The value.
         value: String,
+        /// Why it cannot be read.
+        reason: String,
+    },
+    /// A property value read as something else, or left out (`HA[1]`, `KM[]`).
+    Ignored {
+        /// The property.
+        property: String,
+        /// The value.
+        value: String,
+        /// How it was read.
+        reason: String,
     },
     /// Setup stones that leave a chain without liberties.
     BadSetup,
-    /// Two moves in one node.
+    /// Two moves in one node (both are played, Black's first).
     TwoMoves,
+    /// A move by the player who moved last (FF[4] allows it: a handicap recorded without
+    /// passes, an edited record), replayed as recorded.
+    OutOfTurn {
+        /// Who played it.
+        color: Color,
+        /// The SGF value.
+        value: String,
+    },
+}
+
+impl ProblemKind {
+    /// Warning or error.
+    pub fn severity(&self) -> Severity {
+        match self {
+            ProblemKind::Move { .. } | ProblemKind::BadValue { .. } | ProblemKind::BadSetup => {
+                Severity::Error
+            }
+            ProblemKind::Ignored { .. } | ProblemKind::TwoMoves | ProblemKind::OutOfTurn { .. } => {
+                Severity::Warning
+            }
+        }
+    }
+
+    /// Stable snake_case id.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProblemKind::Move { error, .. } => error.code(),
+            ProblemKind::BadValue { .. } => "bad_value",
+            ProblemKind::Ignored { .. } => "value_ignored",
+            ProblemKind::BadSetup => "setup_without_liberties",
+            ProblemKind::TwoMoves => "two_moves_in_a_node",
+            ProblemKind::OutOfTurn { .. } => "out_of_turn",
+        }
+    }
 }
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = self.place {
+            write!(f, "{p}: ")?;
+        }
         if !self.variation.is_empty() {
             let path: Vec<String> = self.variation.iter().map(|i| i.to_string()).collect();
             write!(f, "variation {}, ", path.join("."))?;
@@ -200,11 +387,29 @@ impl std::fmt::Display for Problem {
                 }
                 Ok(())
             }
-            ProblemKind::BadValue { property, value } => {
-                write!(f, "{property}[{value}] is not a point of this board")
+            ProblemKind::BadValue {
+                property,
+                value,
+                reason,
             }
+            | ProblemKind::Ignored {
+                property,
+                value,
+                reason,
+            } => write!(f, "{property}[{value}]: {reason}"),
             ProblemKind::BadSetup => write!(f, "setup leaves a chain without liberties"),
-            ProblemKind::TwoMoves => write!(f, "a node with both B and W"),
+            ProblemKind::TwoMoves => write!(f, "a node with both B and W; both are played"),
+            ProblemKind::OutOfTurn { color, value } => {
+                let name = match color {
+                    Color::Black => "black",
+                    Color::White => "white",
+                };
+                write!(
+                    f,
+                    "{}[{value}] is a second {name} move in a row; replayed as recorded",
+                    color.letter()
+                )
+            }
         }
     }
 }
@@ -228,12 +433,31 @@ pub struct Replay {
     pub preset: Preset,
     /// The game information.
     pub info: GameInfo,
-    /// What the rules forbid along the main line.
+    /// What the rules forbid along the main line, what cannot be read, and what was read
+    /// leniently, in order.
     pub problems: Vec<Problem>,
 }
 
-fn start(tree: &GameTree, preset: Option<Preset>) -> Result<(GameInfo, Preset, Line), RecordError> {
-    let info = info(tree)?;
+impl Replay {
+    /// The first problem that keeps the record from standing for a position
+    /// ([`Problem::prevents_loading`]).
+    pub fn first_fault(&self) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.prevents_loading())
+    }
+
+    /// The first error: a fault, or a move the rules forbid.
+    pub fn first_error(&self) -> Option<&Problem> {
+        self.problems
+            .iter()
+            .find(|p| p.severity() == Severity::Error)
+    }
+}
+
+fn start(
+    tree: &GameTree,
+    preset: Option<Preset>,
+) -> Result<(GameInfo, Vec<Problem>, Preset, Line), RecordError> {
+    let (info, problems) = read_info(tree)?;
     let (p, rules) = rules_for(&info, preset);
     let game = Game::new(info.size, rules, Handicap::None).or_else(|_| {
         // A record on a board its rules do not list (WGA is 9x9 only, First Capture 5 to 19):
@@ -252,13 +476,12 @@ fn start(tree: &GameTree, preset: Option<Preset>) -> Result<(GameInfo, Preset, L
         handicap: info.handicap,
         empty_nodes: 0,
     };
-    Ok((info, p, line))
+    Ok((info, problems, p, line))
 }
 
 /// Replays the main line of `tree` under `preset` (or the record's own rules).
 pub fn replay(tree: &GameTree, preset: Option<Preset>) -> Result<Replay, RecordError> {
-    let (info, p, mut line) = start(tree, preset)?;
-    let mut problems = Vec::new();
+    let (info, mut problems, p, mut line) = start(tree, preset)?;
     for node in tree.main_line() {
         apply(&mut line, node, &[], &mut problems);
     }
@@ -270,10 +493,10 @@ pub fn replay(tree: &GameTree, preset: Option<Preset>) -> Result<Replay, RecordE
     })
 }
 
-/// Replays every variation of `tree` and returns everything the rules forbid.
+/// Replays every variation of `tree` and returns everything the rules forbid, everything
+/// that cannot be read and everything read leniently.
 pub fn check(tree: &GameTree, preset: Option<Preset>) -> Result<Vec<Problem>, RecordError> {
-    let (_, _, line) = start(tree, preset)?;
-    let mut problems = Vec::new();
+    let (_, mut problems, _, line) = start(tree, preset)?;
     // Depth-first over (subtree, state at its start, path), without recursion.
     let mut stack: Vec<(&GameTree, Line, Vec<usize>)> = vec![(tree, line, Vec::new())];
     while let Some((t, mut line, path)) = stack.pop() {
@@ -301,13 +524,17 @@ fn apply(line: &mut Line, node: &Node, path: &[usize], problems: &mut Vec<Proble
         }
     }
     let size = line.game.size();
-    let mut report = |kind: ProblemKind, moves: usize| {
+    let mut report = |kind: ProblemKind, moves: usize, id: &str| {
         problems.push(Problem {
             variation: path.to_vec(),
             move_number: moves,
+            place: node.place(id),
             kind,
         })
     };
+    let pl = node.first("PL").and_then(|v| Color::parse(v.trim()));
+    let b = node.first("B");
+    let w = node.first("W");
     // Setup first (FF[4]: setup and move properties do not mix in one node, but old files do).
     let mut setup: Vec<(Point, Option<Color>)> = Vec::new();
     for (id, color) in [
@@ -315,64 +542,60 @@ fn apply(line: &mut Line, node: &Node, path: &[usize], problems: &mut Vec<Proble
         ("AB", Some(Color::Black)),
         ("AW", Some(Color::White)),
     ] {
-        if let Some(values) = node.get(id) {
-            for v in values {
-                match value::points(size, std::slice::from_ref(v)) {
-                    Ok(pts) => setup.extend(pts.into_iter().map(|p| (p, color))),
-                    Err(_) => report(
-                        ProblemKind::BadValue {
-                            property: id.to_string(),
-                            value: v.clone(),
-                        },
-                        line.moves,
-                    ),
-                }
+        for v in node.get(id).unwrap_or_default() {
+            match value::points(size, std::slice::from_ref(v)) {
+                Ok(pts) => setup.extend(pts.into_iter().map(|p| (p, color))),
+                Err(_) => report(
+                    ProblemKind::BadValue {
+                        property: id.to_string(),
+                        value: v.clone(),
+                        reason: format!("not a point of this {size}x{size} board"),
+                    },
+                    line.moves,
+                    id,
+                ),
             }
         }
     }
-    let mut to_move = line.game.to_move();
     if !setup.is_empty() {
-        let mut board: Board = line.game.board().clone();
-        if board.setup(&setup).is_err() {
-            report(ProblemKind::BadSetup, line.moves);
-        } else {
-            // Handicap stones placed as setup before the first move: White moves next.
-            if line.moves == 0 && line.handicap >= 2 && node.has("AB") {
-                to_move = Color::White;
-            }
-            let rules = *line.game.rules();
-            if let Ok(g) = Game::from_board(board, to_move, rules) {
-                line.game = g;
-            }
+        // PL in a setup node says who moves after it; so does PL beside a move, after the move.
+        let to_move = match (pl, b, w) {
+            (Some(pl), None, None) => pl,
+            _ => line.game.to_move(),
+        };
+        if let Err(kind) = set_up(line, node, &setup, to_move) {
+            report(kind, line.moves, if node.has("AB") { "AB" } else { "AW" });
         }
-    }
-    let b = node.first("B");
-    let w = node.first("W");
-    let pl = node.first("PL").and_then(|v| Color::parse(v.trim()));
-    // PL says who plays next. Alone it applies before any move; beside a move in the same node
-    // (CGoban writes `;W[kq]PL[B]`) it can only mean after it.
-    if let (Some(pl), None, None) = (pl, b, w) {
+    } else if let (Some(pl), None, None) = (pl, b, w) {
+        // PL alone applies before any move; beside a move in the same node (CGoban writes
+        // `;W[kq]PL[B]`) it can only mean after it.
         line.game.set_to_move(pl);
     }
     if b.is_some() && w.is_some() {
-        report(ProblemKind::TwoMoves, line.moves + 1);
+        report(ProblemKind::TwoMoves, line.moves + 1, "W");
     }
     for (color, v) in [(Color::Black, b), (Color::White, w)] {
         let Some(v) = v else { continue };
+        let id = color.letter().to_string();
         line.moves += 1;
         let mv = match coord::parse_move(size, v.trim()) {
             Ok(m) => m,
             Err(_) => {
                 report(
                     ProblemKind::BadValue {
-                        property: color.letter().to_string(),
+                        property: id.clone(),
                         value: v.to_string(),
+                        reason: format!("not a point of this {size}x{size} board"),
                     },
                     line.moves,
+                    &id,
                 );
                 continue;
             }
         };
+        if color == Color::White {
+            handicap_from_moves(line);
+        }
         // SGF does not say who moves first from a set-up position, and handicap stones can be
         // recorded as Black's first moves (seed 000): while every move so far on this line is by
         // one colour, a move out of the usual turn is no violation.
@@ -386,32 +609,110 @@ fn apply(line: &mut Line, node: &Node, path: &[usize], problems: &mut Vec<Proble
             if line.game.play_tolerant(other, Move::Pass).is_ok() {
                 line.moves += 1;
             }
+        } else if color != line.game.to_move() && line.game.phase() != Phase::Finished {
+            // FF[4] lets a record hold B after B: replay it as recorded.
+            report(
+                ProblemKind::OutOfTurn {
+                    color,
+                    value: v.to_string(),
+                },
+                line.moves,
+                &id,
+            );
+            line.game.set_to_move(color);
         }
         line.empty_nodes = 0;
+        let kind = |error, played| ProblemKind::Move {
+            color,
+            value: v.to_string(),
+            error,
+            played,
+        };
         match line.game.play_tolerant(color, mv) {
             Ok(None) => {}
-            Ok(Some(error)) => report(
-                ProblemKind::Move {
-                    color,
-                    value: v.to_string(),
-                    error,
-                    played: true,
-                },
-                line.moves,
-            ),
-            Err(error) => report(
-                ProblemKind::Move {
-                    color,
-                    value: v.to_string(),
-                    error,
-                    played: false,
-                },
-                line.moves,
-            ),
+            Ok(Some(error)) => report(kind(error, true), line.moves, &id),
+            Err(error) => report(kind(error, false), line.moves, &id),
         }
     }
     if let (Some(pl), true) = (pl, b.is_some() || w.is_some()) {
         line.game.set_to_move(pl);
+    }
+}
+
+/// Applies setup stones: before anything is played they make the start position (with the
+/// record's handicap, when `HA` is 2 or more and the stones are Black's), later they are a
+/// change the game's history keeps.
+fn set_up(
+    line: &mut Line,
+    node: &Node,
+    setup: &[(Point, Option<Color>)],
+    to_move: Color,
+) -> Result<(), ProblemKind> {
+    if !line.game.is_at_start() {
+        return line.game.edit(setup, to_move).map_err(|e| match e {
+            GameError::SetupWithoutLiberties => ProblemKind::BadSetup,
+            // Off-board points were reported and left out; the game cannot be over here
+            // (moves after the end are refused before setup is reached), but say so if it is.
+            error => ProblemKind::Move {
+                color: to_move,
+                value: String::new(),
+                error,
+                played: false,
+            },
+        });
+    }
+    let mut board: Board = line.game.board().clone();
+    board.setup(setup).map_err(|_| ProblemKind::BadSetup)?;
+    let rules = *line.game.rules();
+    let handicap: Vec<Point> = if line.handicap >= 2 && node.has("AB") && !node.has("AW") {
+        setup
+            .iter()
+            .filter(|(_, c)| *c == Some(Color::Black))
+            .map(|&(p, _)| p)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // Handicap stones placed as setup before the first move: White moves next.
+    let to_move = if handicap.is_empty() || node.has("PL") {
+        to_move
+    } else {
+        Color::White
+    };
+    let mut handicap = handicap;
+    handicap.dedup();
+    let game = Game::from_handicap_board(board.clone(), handicap, to_move, rules)
+        .or_else(|_| Game::from_board(board, to_move, rules));
+    if let Ok(g) = game {
+        line.game = g;
+    }
+    Ok(())
+}
+
+/// A handicap recorded as Black's first moves (`HA[3];B[dp];B[pd];B[dd];W[..]`, seed 000's
+/// "handicap stones are placed as Black's first moves"): when White first moves after exactly
+/// `HA` black stones on an empty board, those stones become the handicap, as if set up, so
+/// that the count compensates them.
+fn handicap_from_moves(line: &mut Line) {
+    let n = line.handicap as usize;
+    let g = &line.game;
+    if n < 2 || g.ply_count() != n || !g.handicap_stones().is_empty() {
+        return;
+    }
+    let (start, _) = g.start();
+    if start.empty_count() != start.points().count() || g.history().len() != n {
+        return;
+    }
+    let mut stones = Vec::with_capacity(n);
+    for (c, m) in g.moves() {
+        match (c, m) {
+            (Color::Black, Move::Play(p)) => stones.push(p),
+            _ => return,
+        }
+    }
+    let rules = *g.rules();
+    if let Ok(game) = Game::from_handicap_board(g.board().clone(), stones, Color::White, rules) {
+        line.game = game;
     }
 }
 
@@ -431,8 +732,9 @@ pub fn ru_value(p: Preset) -> &'static str {
     }
 }
 
-/// Writes `game` as a game tree: a root with the game information and the handicap stones, then
-/// one node per move. `info.size` is taken from the game.
+/// Writes `game` as a game tree: a root with the game information, the handicap stones (`HA`
+/// and `AB`) and any set-up stones of the start position, then one node per move and one per
+/// set-up change between moves (`AB`/`AW`/`AE` with `PL`). `info.size` is taken from the game.
 pub fn record(game: &Game, preset: Option<Preset>, info: &GameInfo) -> GameTree {
     let size = game.size();
     let mut root = Node::default();
@@ -452,13 +754,32 @@ pub fn record(game: &Game, preset: Option<Preset>, info: &GameInfo) -> GameTree 
     if let Some(p) = preset {
         root.set_raw("RU", vec![ru_value(p).to_string()]);
     }
+    // The start position: handicap stones (with HA) and any other set-up stones.
+    let (start, start_to_move) = game.start();
     let hc = game.handicap_stones();
     if !hc.is_empty() {
         root.set_raw("HA", vec![hc.len().to_string()]);
-        root.set_raw(
-            "AB",
-            hc.iter().map(|&p| coord::format_point(size, p)).collect(),
-        );
+    }
+    let stones = |c: Color| -> Vec<String> {
+        start
+            .points()
+            .filter(|&p| start.get(p) == Some(c))
+            .map(|p| coord::format_point(size, p))
+            .collect()
+    };
+    for (id, c) in [("AB", Color::Black), ("AW", Color::White)] {
+        let v = stones(c);
+        if !v.is_empty() {
+            root.set_raw(id, v);
+        }
+    }
+    let usual_first = if hc.is_empty() {
+        Color::Black
+    } else {
+        Color::White
+    };
+    if start_to_move != usual_first {
+        root.set_raw("PL", vec![start_to_move.letter().to_string()]);
     }
     let texts = [
         ("PB", &info.black),
@@ -481,13 +802,34 @@ pub fn record(game: &Game, preset: Option<Preset>, info: &GameInfo) -> GameTree 
         root.set_raw("RE", vec![r.to_string()]);
     }
     let mut nodes = vec![root];
-    for (color, mv) in game.moves() {
+    for step in game.history() {
         let mut n = Node::default();
-        let v = match mv {
-            Move::Play(p) => coord::format_point(size, p),
-            Move::Pass => String::new(),
-        };
-        n.set_raw(&color.letter().to_string(), vec![v]);
+        match step {
+            Step::Move(color, mv) => {
+                let v = match mv {
+                    Move::Play(p) => coord::format_point(size, p),
+                    Move::Pass => String::new(),
+                };
+                n.set_raw(&color.letter().to_string(), vec![v]);
+            }
+            Step::Setup { stones, to_move } => {
+                for (id, c) in [
+                    ("AE", None),
+                    ("AB", Some(Color::Black)),
+                    ("AW", Some(Color::White)),
+                ] {
+                    let v: Vec<String> = stones
+                        .iter()
+                        .filter(|(_, s)| *s == c)
+                        .map(|&(p, _)| coord::format_point(size, p))
+                        .collect();
+                    if !v.is_empty() {
+                        n.set_raw(id, v);
+                    }
+                }
+                n.set_raw("PL", vec![to_move.letter().to_string()]);
+            }
+        }
         nodes.push(n);
     }
     GameTree {

@@ -28,9 +28,9 @@ pub mod tree;
 pub mod value;
 pub mod write;
 
-pub use error::{ErrorKind, ParseError};
+pub use error::{ErrorKind, ParseError, ParseWarning, WarningKind};
 pub use parse::{parse, parse_str};
-pub use tree::{Collection, GameTree, Node, Property};
+pub use tree::{Collection, GameTree, Node, Place, Property};
 pub use write::write;
 
 /// Deepest nesting of variations the reader accepts; deeper input is an error rather than a

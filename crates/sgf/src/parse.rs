@@ -4,15 +4,27 @@
 //! charset encodes the same way, so the input is parsed as bytes and each game tree's values are
 //! then decoded by the charset its root declares (`CA`, default: UTF-8 if valid, else Latin-1).
 //! The parser is iterative with a depth limit, so hostile input cannot exhaust the stack.
+//!
+//! A file cut off before its end (a download stopped early, a program that never wrote the
+//! closing parentheses) is read as far as it goes, as other readers do: the open variations
+//! are closed, a property whose value was cut is dropped, and a [`ParseWarning`] says what
+//! was missing. Every other fault is an error.
 
-use crate::error::{ErrorKind, ParseError};
-use crate::tree::{Collection, GameTree, Node, Property};
+use crate::error::{ErrorKind, ParseError, ParseWarning, WarningKind};
+use crate::tree::{Collection, GameTree, Node, Place, Property};
 use crate::MAX_DEPTH;
 
 /// A property value as read: its offset (for errors) and its bytes.
 type RawValue = (usize, Vec<u8>);
-/// A node as read: identifiers and their values.
-type RawNode = Vec<(String, Vec<RawValue>)>;
+/// A node as read: identifiers with their offsets, and their values.
+type RawNode = Vec<(String, usize, Vec<RawValue>)>;
+
+/// A property cut off by the end of the input.
+struct Cut {
+    id: String,
+    /// True when the value had begun (its `]` is missing), false when no value followed.
+    in_value: bool,
+}
 
 /// A tree as read, before charset decoding.
 struct RawTree {
@@ -29,9 +41,15 @@ pub fn parse(input: &[u8]) -> Result<Collection, ParseError> {
         None => return Err(err(input.len(), ErrorKind::NoGameTree)),
     };
     let mut games = Vec::new();
+    let mut warnings = Vec::new();
+    let lines = LineStarts::new(input);
     loop {
-        let (tree, next) = parse_tree(input, pos)?;
-        games.push(decode_tree(input, tree)?);
+        let (tree, next, warning) = parse_tree(input, pos)?;
+        games.push(decode_tree(input, &lines, tree)?);
+        if let Some(w) = warning {
+            warnings.push(w);
+            break;
+        }
         pos = skip_ws(input, next);
         match input.get(pos) {
             Some(b'(') => continue,
@@ -39,7 +57,32 @@ pub fn parse(input: &[u8]) -> Result<Collection, ParseError> {
             _ => break,
         }
     }
-    Ok(Collection { games })
+    Ok(Collection { games, warnings })
+}
+
+/// Offsets where lines start, to turn offsets into places without rescanning the input.
+struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    fn new(input: &[u8]) -> LineStarts {
+        let mut starts = vec![0];
+        starts.extend(
+            input
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineStarts(starts)
+    }
+
+    fn place(&self, offset: usize) -> Place {
+        let line = self.0.partition_point(|&s| s <= offset);
+        Place {
+            line,
+            column: offset - self.0[line - 1] + 1,
+        }
+    }
 }
 
 /// Parses one string: convenience for [`parse`] on UTF-8 text.
@@ -54,8 +97,12 @@ fn skip_ws(input: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// Parses the game tree whose `(` is at `start`. Returns it and the offset after its `)`.
-fn parse_tree(input: &[u8], start: usize) -> Result<(RawTree, usize), ParseError> {
+/// Parses the game tree whose `(` is at `start`. Returns it and the offset after its `)`, or,
+/// for a tree the input cuts off, what it could read and a warning.
+fn parse_tree(
+    input: &[u8],
+    start: usize,
+) -> Result<(RawTree, usize, Option<ParseWarning>), ParseError> {
     let err = |at: usize, kind| ParseError::at(input, at, kind);
     // Stack of open trees; the bottom one is the result.
     let mut stack: Vec<RawTree> = vec![RawTree {
@@ -67,7 +114,7 @@ fn parse_tree(input: &[u8], start: usize) -> Result<(RawTree, usize), ParseError
     loop {
         pos = skip_ws(input, pos);
         let Some(&b) = input.get(pos) else {
-            return Err(err(input.len(), ErrorKind::UnexpectedEnd));
+            return close_cut_tree(input, stack, None);
         };
         let top = stack.len() - 1;
         match b {
@@ -76,8 +123,13 @@ fn parse_tree(input: &[u8], start: usize) -> Result<(RawTree, usize), ParseError
                     // Nodes after variations: not allowed by the grammar.
                     return Err(err(pos, ErrorKind::Unexpected(';')));
                 }
-                let (node, next) = parse_node(input, pos + 1)?;
-                stack[top].nodes.push(node);
+                let (node, next, cut) = parse_node(input, pos + 1)?;
+                if cut.is_none() || !node.is_empty() {
+                    stack[top].nodes.push(node);
+                }
+                if cut.is_some() {
+                    return close_cut_tree(input, stack, cut);
+                }
                 pos = next;
             }
             b'(' => {
@@ -104,12 +156,43 @@ fn parse_tree(input: &[u8], start: usize) -> Result<(RawTree, usize), ParseError
                 pos += 1;
                 match stack.last_mut() {
                     Some(parent) => parent.variations.push(done),
-                    None => return Ok((done, pos)),
+                    None => return Ok((done, pos, None)),
                 }
             }
             _ => return Err(err(pos, ErrorKind::Unexpected(char_at(input, pos)))),
         }
     }
+}
+
+/// Closes the trees still open when the input ends: variations without a node are dropped,
+/// the rest kept, and the warning says what was missing. A game tree with no node at all is
+/// still an error: there is nothing to read.
+fn close_cut_tree(
+    input: &[u8],
+    mut stack: Vec<RawTree>,
+    cut: Option<Cut>,
+) -> Result<(RawTree, usize, Option<ParseWarning>), ParseError> {
+    let missing_parens = stack.len();
+    while let Some(done) = stack.pop() {
+        let Some(parent) = stack.last_mut() else {
+            if done.nodes.is_empty() {
+                return Err(ParseError::at(input, input.len(), ErrorKind::UnexpectedEnd));
+            }
+            let warning = ParseWarning::at(
+                input,
+                input.len(),
+                WarningKind::Truncated {
+                    dropped: cut.map(|c| (c.id, c.in_value)),
+                    missing_parens,
+                },
+            );
+            return Ok((done, input.len(), Some(warning)));
+        };
+        if !done.nodes.is_empty() {
+            parent.variations.push(done);
+        }
+    }
+    Err(ParseError::at(input, input.len(), ErrorKind::UnexpectedEnd))
 }
 
 /// The character at `pos` for an error message (a byte of a multi-byte sequence shows as is).
@@ -120,8 +203,9 @@ fn char_at(input: &[u8], pos: usize) -> char {
         .unwrap_or(input[pos] as char)
 }
 
-/// Parses the properties of a node that starts after its `;`.
-fn parse_node(input: &[u8], mut pos: usize) -> Result<(RawNode, usize), ParseError> {
+/// Parses the properties of a node that starts after its `;`. When the input ends inside a
+/// property, that property is left out and returned as the cut.
+fn parse_node(input: &[u8], mut pos: usize) -> Result<(RawNode, usize, Option<Cut>), ParseError> {
     let err = |at: usize, kind| ParseError::at(input, at, kind);
     let mut props: RawNode = Vec::new();
     loop {
@@ -152,18 +236,19 @@ fn parse_node(input: &[u8], mut pos: usize) -> Result<(RawNode, usize), ParseErr
                     let value_start = pos;
                     let mut raw = Vec::new();
                     pos += 1;
+                    let cut = |id: String| {
+                        Ok((props.clone(), input.len(), Some(Cut { id, in_value: true })))
+                    };
                     loop {
                         match input.get(pos) {
-                            None => return Err(err(value_start, ErrorKind::UnterminatedValue)),
+                            None => return cut(id),
                             Some(b']') => break,
                             Some(b'\\') => {
                                 raw.push(b'\\');
                                 pos += 1;
                                 match input.get(pos) {
                                     Some(&c) => raw.push(c),
-                                    None => {
-                                        return Err(err(value_start, ErrorKind::UnterminatedValue))
-                                    }
+                                    None => return cut(id),
                                 }
                             }
                             Some(&c) => raw.push(c),
@@ -174,15 +259,22 @@ fn parse_node(input: &[u8], mut pos: usize) -> Result<(RawNode, usize), ParseErr
                     values.push((value_start, raw));
                 }
                 if values.is_empty() {
-                    return Err(err(pos.min(input.len()), ErrorKind::MissingValue));
+                    if pos >= input.len() {
+                        let cut = Cut {
+                            id,
+                            in_value: false,
+                        };
+                        return Ok((props, pos, Some(cut)));
+                    }
+                    return Err(err(pos, ErrorKind::MissingValue));
                 }
-                match props.iter_mut().find(|(p, _)| *p == id) {
+                match props.iter_mut().find(|(p, _, _)| *p == id) {
                     // A repeated identifier in one node: keep all values (lenient, as readers do).
-                    Some((_, v)) => v.extend(values),
-                    None => props.push((id, values)),
+                    Some((_, _, v)) => v.extend(values),
+                    None => props.push((id, id_start, values)),
                 }
             }
-            _ => return Ok((props, pos)),
+            _ => return Ok((props, pos, None)),
         }
     }
 }
@@ -199,7 +291,7 @@ fn charset_of(input: &[u8], tree: &RawTree) -> Result<Charset, ParseError> {
     let Some(root) = tree.nodes.first() else {
         return Ok(Charset::Guess);
     };
-    let Some((_, values)) = root.iter().find(|(id, _)| id == "CA") else {
+    let Some((_, _, values)) = root.iter().find(|(id, _, _)| id == "CA") else {
         return Ok(Charset::Guess);
     };
     let Some((at, raw)) = values.first() else {
@@ -222,7 +314,7 @@ fn charset_of(input: &[u8], tree: &RawTree) -> Result<Charset, ParseError> {
     }
 }
 
-fn decode_tree(input: &[u8], tree: RawTree) -> Result<GameTree, ParseError> {
+fn decode_tree(input: &[u8], lines: &LineStarts, tree: RawTree) -> Result<GameTree, ParseError> {
     let charset = charset_of(input, &tree)?;
     let charset = match charset {
         Charset::Guess => {
@@ -235,14 +327,14 @@ fn decode_tree(input: &[u8], tree: RawTree) -> Result<GameTree, ParseError> {
         c => c,
     };
     // Iterative conversion keeps deep trees off the call stack.
-    convert(input, tree, charset)
+    convert(input, lines, tree, charset)
 }
 
 fn all_values_utf8(tree: &RawTree) -> bool {
     let mut stack = vec![tree];
     while let Some(t) = stack.pop() {
         for node in &t.nodes {
-            for (_, values) in node {
+            for (_, _, values) in node {
                 if values.iter().any(|(_, v)| std::str::from_utf8(v).is_err()) {
                     return false;
                 }
@@ -253,7 +345,12 @@ fn all_values_utf8(tree: &RawTree) -> bool {
     true
 }
 
-fn convert(input: &[u8], tree: RawTree, charset: Charset) -> Result<GameTree, ParseError> {
+fn convert(
+    input: &[u8],
+    lines: &LineStarts,
+    tree: RawTree,
+    charset: Charset,
+) -> Result<GameTree, ParseError> {
     let decode = |at: usize, raw: Vec<u8>| -> Result<String, ParseError> {
         match charset {
             Charset::Utf8 | Charset::Guess => String::from_utf8(raw)
@@ -264,19 +361,23 @@ fn convert(input: &[u8], tree: RawTree, charset: Charset) -> Result<GameTree, Pa
     let mut nodes = Vec::with_capacity(tree.nodes.len());
     for raw_node in tree.nodes {
         let mut props = Vec::with_capacity(raw_node.len());
-        for (id, values) in raw_node {
+        for (id, at, values) in raw_node {
             let values = values
                 .into_iter()
                 .map(|(at, v)| decode(at, v))
                 .collect::<Result<Vec<_>, _>>()?;
-            props.push(Property { id, values });
+            props.push(Property {
+                id,
+                values,
+                place: Some(lines.place(at)),
+            });
         }
         nodes.push(Node { props });
     }
     let variations = tree
         .variations
         .into_iter()
-        .map(|v| convert(input, v, charset))
+        .map(|v| convert(input, lines, v, charset))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(GameTree { nodes, variations })
 }

@@ -3,15 +3,43 @@
 //! Values are kept as written (escapes included, decoded to Unicode from the file's charset), so
 //! writing a parsed tree reproduces its values exactly. Typed accessors decode them.
 
+use std::fmt;
+
 use crate::value;
 
+/// A place in the text: 1-based line and column (columns counted in bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in bytes.
+    pub column: usize,
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.column)
+    }
+}
+
 /// One property: an identifier and one or more values, as written between brackets.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Equality compares identifiers and values only: where a property was read is not part of
+/// what it says, so a tree read from text equals the same tree built in code.
+#[derive(Clone, Debug, Eq)]
 pub struct Property {
     /// Upper-case identifier such as `B`, `AB` or `KM`.
     pub id: String,
     /// Raw values (escapes intact).
     pub values: Vec<String>,
+    /// Where the identifier was read; `None` for a property built in code.
+    pub place: Option<Place>,
+}
+
+impl PartialEq for Property {
+    fn eq(&self, other: &Property) -> bool {
+        self.id == other.id && self.values == other.values
+    }
 }
 
 /// A node: the properties between one `;` and the next.
@@ -57,6 +85,11 @@ impl Node {
             .filter(|f| f.is_finite())
     }
 
+    /// Where property `id` was read, if it was.
+    pub fn place(&self, id: &str) -> Option<Place> {
+        self.props.iter().find(|p| p.id == id).and_then(|p| p.place)
+    }
+
     /// True when the node has property `id`.
     pub fn has(&self, id: &str) -> bool {
         self.props.iter().any(|p| p.id == id)
@@ -69,6 +102,7 @@ impl Node {
             None => self.props.push(Property {
                 id: id.to_string(),
                 values,
+                place: None,
             }),
         }
     }
@@ -128,4 +162,6 @@ impl GameTree {
 pub struct Collection {
     /// The game trees in file order.
     pub games: Vec<GameTree>,
+    /// What the reader forgave (a file cut off before its end); empty for a well-formed file.
+    pub warnings: Vec<crate::ParseWarning>,
 }

@@ -37,6 +37,7 @@ fn random_node(rng: &mut Rng) -> Node {
         node.props.push(Property {
             id: id.into(),
             values,
+            place: None,
         });
     }
     node
@@ -62,6 +63,7 @@ fn parse_of_write_is_the_identity_on_generated_trees() {
             games: (0..1 + rng.below(3))
                 .map(|_| random_tree(&mut rng, 0))
                 .collect(),
+            warnings: Vec::new(),
         };
         let text = write(&c);
         let back = parse_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -117,11 +119,6 @@ fn hostile_nesting_is_an_error_not_a_stack_overflow() {
 
 #[test]
 fn errors_carry_line_and_column() {
-    let e = parse_str("(;FF[4]\n;B[aa\n").unwrap_err();
-    assert_eq!(
-        (e.line, e.column, e.kind.code()),
-        (2, 3, "unterminated_value")
-    );
     let e = parse_str("(;FF[4]\n  ;B[aa]%").unwrap_err();
     assert_eq!((e.line, e.column), (2, 9));
     assert_eq!(e.to_string(), "line 2, column 9: unexpected '%'");
@@ -129,15 +126,74 @@ fn errors_carry_line_and_column() {
         parse_str("no tree here").unwrap_err().kind,
         ErrorKind::NoGameTree
     );
+    assert_eq!(parse_str("(").unwrap_err().kind, ErrorKind::UnexpectedEnd);
     assert_eq!(
-        parse_str("(;B[aa]").unwrap_err().kind,
-        ErrorKind::UnexpectedEnd
+        parse_str("( (;B[aa]").unwrap_err().kind,
+        ErrorKind::EmptySequence
     );
     assert_eq!(parse_str("()").unwrap_err().kind, ErrorKind::EmptySequence);
     assert_eq!(parse_str("(;B)").unwrap_err().kind, ErrorKind::MissingValue);
     assert_eq!(
         parse_str("(;b[aa])").unwrap_err().kind,
         ErrorKind::BadPropertyIdent
+    );
+}
+
+#[test]
+fn a_record_cut_off_at_the_end_is_read_with_a_warning() {
+    // Missing closing parentheses only: everything is read.
+    let c = parse_str("(;FF[4]SZ[9];B[ee];W[cc](;B[dd])(;B[ff];W[gg]").unwrap();
+    assert_eq!(c.games.len(), 1);
+    assert_eq!(c.games[0].node_count(), 6);
+    assert_eq!(c.warnings.len(), 1);
+    let w = &c.warnings[0];
+    assert_eq!(w.kind.code(), "truncated");
+    assert_eq!(
+        w.to_string(),
+        "line 1, column 46: the record is cut off: 2 closing parentheses ')' missing"
+    );
+    // A download cut inside a value: the half-read property is dropped, and so is the node
+    // it leaves empty.
+    let c = parse_str("(;FF[4]SZ[9]\n;B[ee]\n;W[cc]C[good move]\n;B[d").unwrap();
+    let line = c.games[0].main_line();
+    assert_eq!(line.len(), 3);
+    assert_eq!(line[2].first("W"), Some("cc"));
+    assert_eq!(line[2].text("C").as_deref(), Some("good move"));
+    assert_eq!(
+        c.warnings[0].to_string(),
+        "line 4, column 5: the record is cut off: the value of B has no closing ']' and is \
+         dropped; 1 closing parenthesis ')' missing"
+    );
+    // Cut after an identifier: the identifier is dropped.
+    let c = parse_str("(;SZ[9];B[ee]W").unwrap();
+    assert_eq!(c.games[0].main_line()[1].first("W"), None);
+    assert!(c.warnings[0].to_string().contains("W has no value"));
+    // A comment cut off takes the rest of the file with it.
+    let c = parse_str("(;SZ[9];B[ee]C[fine;W[dd").unwrap();
+    assert_eq!(c.games[0].node_count(), 2);
+    assert!(!c.games[0].main_line()[1].has("C"));
+    // A well-formed file has no warning; an empty variation at the cut is dropped.
+    assert!(parse_str("(;SZ[9];B[ee])").unwrap().warnings.is_empty());
+    let c = parse_str("(;SZ[9];B[ee](").unwrap();
+    assert_eq!(c.games[0].node_count(), 2);
+    assert!(c.games[0].variations.is_empty());
+    // The second of two games cut off: both are read.
+    let c = parse_str("(;SZ[9];B[ee])\n(;SZ[9];W[cc]").unwrap();
+    assert_eq!(c.games.len(), 2);
+    assert_eq!(c.warnings.len(), 1);
+}
+
+#[test]
+fn properties_remember_where_they_were_read() {
+    let c = parse_str("(;FF[4]\n  SZ[9]KM[abc]\n;B[ee])").unwrap();
+    let root = c.games[0].root().unwrap();
+    let at = |id| root.place(id).map(|p| (p.line, p.column));
+    assert_eq!(at("FF"), Some((1, 3)));
+    assert_eq!(at("SZ"), Some((2, 3)));
+    assert_eq!(at("KM"), Some((2, 8)));
+    assert_eq!(
+        c.games[0].main_line()[1].place("B").unwrap().to_string(),
+        "line 3, column 2"
     );
 }
 

@@ -4,7 +4,7 @@
 
 use tengen_rules::playout::Rng;
 use tengen_rules::{Color, Game, GameError, Handicap, Move, Phase, Preset};
-use tengen_sgf::game::{check, info, record, replay, GameInfo, ProblemKind};
+use tengen_sgf::game::{check, info, record, replay, GameInfo, ProblemKind, Severity};
 use tengen_sgf::{parse_str, write_game};
 
 fn tree(s: &str) -> tengen_sgf::GameTree {
@@ -67,15 +67,26 @@ fn illegal_moves_are_reported_with_their_number() {
     assert_eq!(kinds.len(), 2, "{kinds:?}");
     assert_eq!(
         kinds[0],
-        "move 2: W[aa] the point is occupied (occupied), skipped"
+        "line 1, column 15: move 2: W[aa] the point is occupied (occupied), skipped"
     );
-    assert_eq!(kinds[1], "move 4: B[zz] is not a point of this board");
+    assert_eq!(
+        kinds[1],
+        "line 1, column 27: move 4: B[zz]: not a point of this 9x9 board"
+    );
+    assert!(r.problems.iter().all(|p| p.severity() == Severity::Error));
+    assert!(r.problems.iter().all(|p| p.prevents_loading()));
     // The skipped move left White to move, so W[bb] was in turn. Two white moves in a row are
-    // played and reported.
+    // played as recorded, with a warning.
     let r = replay(&tree("(;SZ[9];B[aa];W[bb];W[cc])"), Some(Preset::Chinese)).unwrap();
     assert_eq!(r.problems.len(), 1);
-    assert!(r.problems[0].to_string().contains("not_your_turn"));
+    assert_eq!(r.problems[0].severity(), Severity::Warning);
+    assert_eq!(r.problems[0].kind.code(), "out_of_turn");
+    assert_eq!(
+        r.problems[0].to_string(),
+        "line 1, column 21: move 3: W[cc] is a second white move in a row; replayed as recorded"
+    );
     assert_eq!(r.game.board().stone_count(Color::White), 2);
+    assert_eq!(r.game.to_move(), Color::Black);
 }
 
 #[test]
@@ -148,6 +159,7 @@ fn first_moves_of_one_colour_are_not_out_of_turn() {
     // Later, the turn is checked.
     let r = replay(&tree("(;SZ[9];B[aa];W[bb];W[cc])"), None).unwrap();
     assert_eq!(r.problems.len(), 1);
+    assert_eq!(r.problems[0].kind.code(), "out_of_turn");
 }
 
 #[test]
