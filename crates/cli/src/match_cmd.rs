@@ -87,9 +87,15 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
     if let Some(k) = opt.komi {
         rules.komi = k;
     }
-    Game::new(opt.size, rules, Handicap::None)
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("the board size does not suit the rules")?;
+    if !opt.rules.allows_size(opt.size) {
+        anyhow::bail!(
+            "board size {} is not allowed by the {} rules (default size {})",
+            opt.size,
+            opt.rules,
+            opt.rules.default_size()
+        );
+    }
+    Game::new(opt.size, rules, Handicap::None).map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::create_dir_all(&opt.out)
         .with_context(|| format!("cannot create {}", opt.out.display()))?;
     let mut a = Player::start(&opt.black)?;
@@ -133,20 +139,25 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Sets an engine up for a game: the rules first (so that an engine started for other rules,
+/// `tengen gtp --rules wga`, accepts the board), then the board, komi and time. An engine that
+/// refuses the board cannot play this game; other refusals (time_settings, say) are forgiven.
 fn setup(p: &mut Player, opt: &MatchOpt, komi: Komi) -> Result<(), ControllerError> {
     let t = Duration::from_secs(30);
+    if matches!(p.ctl.send("known_command tengen-rules", t)?, Response::Success(s) if s.trim() == "true")
+    {
+        p.ctl.send(&format!("tengen-rules {}", opt.rules), t)?;
+    }
     for cmd in [
         format!("boardsize {}", opt.size),
         "clear_board".to_string(),
         format!("komi {komi}"),
         format!("time_settings 0 {} 1", opt.time.ceil() as u64),
     ] {
-        // Engines that refuse a setting (time_settings, say) can still play.
-        p.ctl.send(&cmd, t)?;
-    }
-    if matches!(p.ctl.send("known_command tengen-rules", t)?, Response::Success(s) if s.trim() == "true")
-    {
-        p.ctl.send(&format!("tengen-rules {}", opt.rules), t)?;
+        let answer = p.ctl.send(&cmd, t)?;
+        if let (Response::Failure(m), false) = (&answer, cmd.starts_with("time_settings")) {
+            return Err(ControllerError::Refused(format!("{cmd}: {m}")));
+        }
     }
     Ok(())
 }

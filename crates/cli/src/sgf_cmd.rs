@@ -7,16 +7,18 @@ use clap::Subcommand;
 use tengen_ai::estimate;
 use tengen_rules::coord::gtp as coord;
 use tengen_rules::playout::Rng;
-use tengen_rules::{Color, GameResult, PointSet, Preset};
-use tengen_sgf::game::{check, replay};
+use tengen_rules::{Color, DeadStones, GameResult, PointSet, Preset};
+use tengen_sgf::game::{check, replay, Severity};
 use tengen_sgf::value;
 
 /// Record tools.
 #[derive(Subcommand, Debug)]
 pub enum SgfCmd {
     /// Replay every game and every variation of each file under the record's own rules (or
-    /// --rules), print each illegal move or setup with file, move number and reason, and each
-    /// file that does not parse with line and column. Exits non-zero if there was any.
+    /// --rules) and print, with file, line, column and move number, each error (a value that
+    /// cannot be read, an illegal or unplayable move, a file that does not parse) and each
+    /// warning (what was read leniently: a second move of one colour in a row, HA[1], a file
+    /// cut off at the end). Exits non-zero if there was any error.
     Check {
         /// Replay under this preset instead of the record's RU.
         #[arg(long)]
@@ -25,12 +27,16 @@ pub enum SgfCmd {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Count the final position of a record's main line and compare with its result (RE).
+    /// Count the final position of each record's main line and compare with its result (RE).
     /// Dead stones come from the record's territory markup (TB/TW on the last node) when it has
-    /// some, otherwise from Tengen's estimate. Exits non-zero when the count contradicts RE.
+    /// some, otherwise from Tengen's estimate. A record with a value that cannot be read or a
+    /// move that cannot be played or is illegal is reported as not scorable and skipped. Ends
+    /// with a summary; exits non-zero when a record was not scorable or its count contradicts
+    /// RE.
     Score {
-        /// The record.
-        file: PathBuf,
+        /// The records.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// Count under this preset instead of the record's RU.
         #[arg(long)]
         rules: Option<Preset>,
@@ -44,30 +50,34 @@ pub enum SgfCmd {
 pub fn run(cmd: SgfCmd) -> anyhow::Result<()> {
     match cmd {
         SgfCmd::Check { rules, files } => check_files(rules, &files),
-        SgfCmd::Score { file, rules, seed } => score_file(&file, rules, seed),
+        SgfCmd::Score { files, rules, seed } => score_files(&files, rules, seed),
     }
 }
 
 fn check_files(rules: Option<Preset>, files: &[PathBuf]) -> anyhow::Result<()> {
-    let (mut bad, mut games) = (0usize, 0usize);
+    let (mut errors, mut warnings, mut games) = (0usize, 0usize, 0usize);
     for f in files {
         let name = f.display();
         let bytes = match std::fs::read(f) {
             Ok(b) => b,
             Err(e) => {
-                println!("{name}: cannot read: {e}");
-                bad += 1;
+                println!("{name}: error: cannot read: {e}");
+                errors += 1;
                 continue;
             }
         };
         let c = match tengen_sgf::parse(&bytes) {
             Ok(c) => c,
             Err(e) => {
-                println!("{name}: {e}");
-                bad += 1;
+                println!("{name}: error: {e}");
+                errors += 1;
                 continue;
             }
         };
+        for w in &c.warnings {
+            println!("{name}: warning: {w}");
+            warnings += 1;
+        }
         for (i, g) in c.games.iter().enumerate() {
             games += 1;
             let label = if c.games.len() > 1 {
@@ -77,30 +87,84 @@ fn check_files(rules: Option<Preset>, files: &[PathBuf]) -> anyhow::Result<()> {
             };
             match check(g, rules) {
                 Err(e) => {
-                    println!("{label}: {e}");
-                    bad += 1;
+                    println!("{label}: error: {e}");
+                    errors += 1;
                 }
                 Ok(problems) => {
                     for p in &problems {
-                        println!("{label}: {p}");
+                        println!("{label}: {}: {p}", p.severity());
+                        match p.severity() {
+                            Severity::Error => errors += 1,
+                            Severity::Warning => warnings += 1,
+                        }
                     }
-                    bad += problems.len();
                 }
             }
         }
     }
-    println!("{} files, {games} games, {bad} problems", files.len());
-    if bad > 0 {
-        anyhow::bail!("{bad} problems");
+    println!(
+        "{} files, {games} games, {} problems ({errors} errors, {warnings} warnings)",
+        files.len(),
+        errors + warnings
+    );
+    if errors > 0 {
+        anyhow::bail!("{errors} errors");
     }
     Ok(())
 }
 
-fn score_file(file: &PathBuf, rules: Option<Preset>, seed: u64) -> anyhow::Result<()> {
+/// How one record's count came out.
+enum Scored {
+    /// Counted, and the count agrees with RE or there is nothing to compare.
+    Agrees,
+    /// Counted, and the count contradicts RE.
+    Differs,
+}
+
+fn score_files(files: &[PathBuf], rules: Option<Preset>, seed: u64) -> anyhow::Result<()> {
+    let (mut scored, mut not_scorable, mut mismatched) = (0usize, 0usize, 0usize);
+    for (i, f) in files.iter().enumerate() {
+        if files.len() > 1 {
+            if i > 0 {
+                println!();
+            }
+            println!("== {}", f.display());
+        }
+        match score_file(f, rules, seed) {
+            Ok(Scored::Agrees) => scored += 1,
+            Ok(Scored::Differs) => {
+                scored += 1;
+                mismatched += 1;
+            }
+            Err(why) => {
+                println!("{}: not scorable: {why:#}", f.display());
+                not_scorable += 1;
+            }
+        }
+    }
+    println!(
+        "{} files: {scored} scored, {not_scorable} not scorable, {mismatched} mismatched",
+        files.len()
+    );
+    if not_scorable + mismatched > 0 {
+        anyhow::bail!("{not_scorable} not scorable, {mismatched} mismatched");
+    }
+    Ok(())
+}
+
+/// Counts one record, or says why it cannot be counted.
+fn score_file(file: &PathBuf, rules: Option<Preset>, seed: u64) -> anyhow::Result<Scored> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let c = tengen_sgf::parse(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let c = tengen_sgf::parse(&bytes)?;
+    for w in &c.warnings {
+        println!("warning: {w}");
+    }
     let tree = c.games.first().context("no game in the file")?;
     let r = replay(tree, rules)?;
+    // A count of a position the record does not reach would be a count of another game.
+    if let Some(p) = r.first_error() {
+        anyhow::bail!("{p}");
+    }
     for p in &r.problems {
         println!("warning: {p}");
     }
@@ -115,7 +179,12 @@ fn score_file(file: &PathBuf, rules: Option<Preset>, seed: u64) -> anyhow::Resul
             .unwrap_or_default()
     };
     let (tb, tw) = (marked("TB"), marked("TW"));
-    let (dead, source) = if tb.is_empty() && tw.is_empty() {
+    let (dead, source) = if game.rules().dead_stones == DeadStones::NoneRemoved {
+        (
+            PointSet::new(),
+            "the rules (every stone on the board is alive)",
+        )
+    } else if tb.is_empty() && tw.is_empty() {
         let (_, dead) = estimate::score(game, 1000, &mut Rng::new(seed));
         (dead, "Tengen's estimate")
     } else {
@@ -165,11 +234,11 @@ fn score_file(file: &PathBuf, rules: Option<Preset>, seed: u64) -> anyhow::Resul
             if Some(score.result) == r.info.result {
                 println!("agrees with RE[{t}]");
             } else {
-                println!("differs from RE[{t}]");
-                anyhow::bail!("the count {} differs from the record's {t}", score.result);
+                println!("differs from RE[{t}]: the count is {}", score.result);
+                return Ok(Scored::Differs);
             }
         }
         (Some(t), _) => println!("RE[{t}] is not a count; nothing to compare"),
     }
-    Ok(())
+    Ok(Scored::Agrees)
 }

@@ -373,7 +373,10 @@ impl std::fmt::Display for Problem {
             let path: Vec<String> = self.variation.iter().map(|i| i.to_string()).collect();
             write!(f, "variation {}, ", path.join("."))?;
         }
-        write!(f, "move {}: ", self.move_number)?;
+        // Move 0 is the record's information and set-up before play: the place says enough.
+        if self.move_number > 0 || self.place.is_none() {
+            write!(f, "move {}: ", self.move_number)?;
+        }
         match &self.kind {
             ProblemKind::Move {
                 color,

@@ -55,7 +55,7 @@ const EXPECTED: &[(&str, &str)] = &[
     // `HA[1]` for an even game, as some programs write it: read as no handicap.
     (
         "mertin13x13/goliath-gnugo1.B+11.sgf",
-        "game 0: warning: line 4, column 1: move 0: HA[1]: one handicap stone is an even game",
+        "game 0: warning: line 4, column 1: HA[1]: one handicap stone is an even game",
     ),
     // Damaged files.
     (

@@ -124,9 +124,9 @@ fn bad_values_are_errors_with_their_place() {
     assert_eq!(
         errors,
         vec![
-            "line 2, column 1: move 0: KM[abc]: komi must be a whole or half number between \
+            "line 2, column 1: KM[abc]: komi must be a whole or half number between \
              -1000 and 1000",
-            "line 2, column 8: move 0: HA[-3]: a handicap cannot be negative",
+            "line 2, column 8: HA[-3]: a handicap cannot be negative",
             "line 2, column 21: move 2: W[zz]: not a point of this 9x9 board",
         ]
     );
@@ -161,7 +161,7 @@ fn bad_values_are_errors_with_their_place() {
     assert_eq!(
         shown,
         vec![
-            "line 1, column 8: move 0: AB[zz]: not a point of this 9x9 board",
+            "line 1, column 8: AB[zz]: not a point of this 9x9 board",
             "line 1, column 19: move 1: B[e]: not a point of this 9x9 board"
         ]
     );
@@ -176,8 +176,8 @@ fn lenient_values_are_warnings() {
     assert_eq!(
         shown,
         vec![
-            "line 1, column 13: move 0: KM[]: no komi given; the rules' komi is used",
-            "line 1, column 8: move 0: HA[1]: one handicap stone is an even game; read as no \
+            "line 1, column 13: KM[]: no komi given; the rules' komi is used",
+            "line 1, column 8: HA[1]: one handicap stone is an even game; read as no \
              handicap",
         ]
     );

@@ -11,8 +11,8 @@ use tengen_gtp::{Command, Response};
 use tengen_rules::coord::gtp as coord;
 use tengen_rules::playout::Rng;
 use tengen_rules::{
-    handicap, Color, Game, GameResult, Handicap, HandicapPlacement, Komi, Move, Phase, Point,
-    PointSet, Preset, Rules,
+    handicap, Color, Game, Handicap, HandicapPlacement, Komi, Move, Phase, Point, PointSet, Preset,
+    Rules,
 };
 use tengen_sgf::game::{self as record, GameInfo};
 
@@ -86,11 +86,20 @@ fn syntax(_: ArgError) -> Response {
 }
 
 impl Engine {
-    /// An engine with an empty board of `size` under `preset`; `seed` makes `genmove`
-    /// reproducible.
-    pub fn new(preset: Preset, size: u8, seed: u64) -> anyhow::Result<Engine> {
-        let game = Game::new(size, preset.rules(size), Handicap::None)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    /// An engine with an empty board of `size` (the preset's own size when `None`: 9 for
+    /// WGA, 19 otherwise) under `preset`; `seed` makes `genmove` reproducible. A size the
+    /// preset forbids is an error that names the sizes it allows.
+    pub fn new(preset: Preset, size: Option<u8>, seed: u64) -> anyhow::Result<Engine> {
+        let size = size.unwrap_or(preset.default_size());
+        let game = Game::new(size, preset.rules(size), Handicap::None).map_err(|_| {
+            let r = preset.rules(size);
+            let allowed = if r.min_size == r.max_size {
+                format!("{0}x{0} only", r.min_size)
+            } else {
+                format!("{} to {} lines", r.min_size, r.max_size)
+            };
+            anyhow::anyhow!("board size {size} is not allowed by the {preset} rules ({allowed})")
+        })?;
         Ok(Engine {
             preset,
             size,
@@ -205,15 +214,9 @@ impl Engine {
             return fail("syntax error");
         };
         self.komi = Some(k);
-        // Komi changes the count, not the position: rebuild the game under the new komi.
-        let rules = self.rules(self.size);
-        match replay_under(&self.game, rules) {
-            Some(g) => {
-                self.game = g;
-                Response::success("")
-            }
-            None => fail("cannot change komi now"),
-        }
+        // Komi changes the count, not the position, the set-up stones or the history.
+        self.game.set_komi(k);
+        Response::success("")
     }
 
     fn play(&mut self, a: &[String]) -> Response {
@@ -407,23 +410,33 @@ impl Engine {
             Some(Ok(n)) => Some(n as usize),
             Some(Err(_)) => return fail("syntax error"),
         };
-        let Ok(bytes) = std::fs::read(&a[0]) else {
-            return fail("cannot load file");
+        // Nothing is half-loaded: every check comes before the engine's state changes.
+        let cannot = |why: String| fail(&format!("cannot load file: {why}"));
+        let bytes = match std::fs::read(&a[0]) {
+            Ok(b) => b,
+            Err(e) => return cannot(e.to_string()),
         };
-        let Ok(c) = tengen_sgf::parse(&bytes) else {
-            return fail("cannot load file");
+        let c = match tengen_sgf::parse(&bytes) {
+            Ok(c) => c,
+            Err(e) => return cannot(e.to_string()),
         };
         let Some(tree) = c.games.first() else {
-            return fail("cannot load file");
+            return cannot("no game in the file".into());
         };
         // Replay up to the position before move `limit` (GTP: "up to move_number").
         let mut t = tree.clone();
         if let Some(n) = limit {
             truncate_main_line(&mut t, n.saturating_sub(1));
         }
-        let Ok(replay) = record::replay(&t, None) else {
-            return fail("cannot load file");
+        let replay = match record::replay(&t, None) {
+            Ok(r) => r,
+            Err(e) => return cannot(e.to_string()),
         };
+        // A move the record's rules forbid but that can be played (a record of other rules)
+        // is kept, as GTP controllers expect; what cannot be read or played is refused.
+        if let Some(p) = replay.first_fault() {
+            return cannot(p.to_string());
+        }
         self.size = replay.game.size();
         self.preset = replay.preset;
         self.komi = Some(replay.game.rules().komi);
@@ -526,48 +539,37 @@ impl Engine {
         };
         let old = self.preset;
         self.preset = preset;
-        let rules = self.rules(self.size);
-        match replay_under(&self.game, rules) {
-            Some(g) => {
+        // An empty board of a size the new rules forbid takes their own size (`tengen-rules
+        // wga` before `boardsize`); a game under way keeps its board or keeps its rules.
+        if self.game.is_at_start()
+            && self.game.board().empty_count() == self.size as usize * self.size as usize
+            && !preset.allows_size(self.size)
+        {
+            let size = preset.default_size();
+            return match self.fresh(size, Handicap::None) {
+                Ok(g) => {
+                    self.size = size;
+                    self.game = g;
+                    Response::success("")
+                }
+                Err(r) => {
+                    self.preset = old;
+                    r
+                }
+            };
+        }
+        // The same position, set-up stones and history, replayed under the new rules.
+        match self.game.with_rules(self.rules(self.size)) {
+            Ok(g) => {
                 self.game = g;
                 Response::success("")
             }
-            None => {
+            Err(e) => {
                 self.preset = old;
-                fail("the position is not possible under these rules")
+                fail(&format!("the game is not possible under these rules: {e}"))
             }
         }
     }
-}
-
-/// The same game (handicap and moves) under other rules, or `None` if a move is then illegal.
-fn replay_under(game: &Game, rules: Rules) -> Option<Game> {
-    let mut rules = rules;
-    let stones = game.handicap_stones().to_vec();
-    if !stones.is_empty() {
-        rules.handicap_placement = HandicapPlacement::Free;
-        rules.max_handicap = rules.max_handicap.max(stones.len() as u8);
-        rules.min_handicap = rules.min_handicap.min(stones.len() as u8);
-    }
-    let handicap = if stones.is_empty() {
-        Handicap::None
-    } else {
-        Handicap::Free(stones)
-    };
-    let mut g = Game::new(game.size(), rules, handicap).ok()?;
-    for (c, m) in game.moves() {
-        if g.phase() == Phase::Scoring {
-            g.resume().ok()?;
-        }
-        g.set_to_move(c);
-        g.play(c, m).ok()?;
-    }
-    if let Some(GameResult::Resign(_) | GameResult::Time(_) | GameResult::Forfeit(_)) =
-        game.result()
-    {
-        return None;
-    }
-    Some(g)
 }
 
 /// Cuts the main line of `t` after `moves` moves.

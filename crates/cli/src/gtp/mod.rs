@@ -16,9 +16,10 @@ pub struct GtpOpt {
     /// first-capture. `tengen-rules NAME` switches it during a session.
     #[arg(long, default_value = "chinese")]
     pub rules: Preset,
-    /// Board size until the controller sends `boardsize`.
-    #[arg(long, default_value_t = 19)]
-    pub size: u8,
+    /// Board size until the controller sends `boardsize` (default: the preset's own, 9 for
+    /// wga and 19 for the others).
+    #[arg(long)]
+    pub size: Option<u8>,
     /// Seed for the engine's random choices (the same seed plays the same moves).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -35,6 +35,9 @@ pub enum ControllerError {
     /// The engine answered something that is not GTP.
     #[error("the engine's response is not GTP: {0}")]
     Garbled(String),
+    /// The engine refused a command it must accept to play (a board size, say).
+    #[error("the engine refused {0}")]
+    Refused(String),
 }
 
 /// A running GTP engine.

@@ -352,6 +352,34 @@ async fn gtp_call(engine: &SharedEngine, line: String) -> Result<String, String>
     .map_err(|e| e.to_string())?
 }
 
+/// Tells a GTP engine the game's rules before the board is set up, in the first dialect it
+/// knows: Tengen's `tengen-rules PRESET`, or KGS's `kgs-rules` for the four rule sets it names.
+/// An engine started for other rules (`tengen gtp --rules wga` on a 9x9 board) is then on the
+/// right rules before `boardsize`; one that knows neither plays as it was started.
+async fn tell_rules(engine: &SharedEngine, rules: &str) -> Result<(), String> {
+    let knows = |name: &str| {
+        let line = format!("known_command {name}");
+        async move {
+            gtp_call(engine, line)
+                .await
+                .is_ok_and(|s| s.trim() == "true")
+        }
+    };
+    if knows("tengen-rules").await {
+        gtp_call(engine, format!("tengen-rules {rules}")).await?;
+    } else if knows("kgs-rules").await {
+        let kgs = match rules.parse::<Preset>() {
+            Ok(Preset::Japanese | Preset::Korean | Preset::Igz | Preset::Arena) => "japanese",
+            Ok(Preset::Aga) => "aga",
+            Ok(Preset::Nz | Preset::TrompTaylor) => "new_zealand",
+            _ => "chinese",
+        };
+        // A refusal leaves the engine on its own rules; the referee is the server anyway.
+        let _ = gtp_call(engine, format!("kgs-rules {kgs}")).await;
+    }
+    Ok(())
+}
+
 async fn drive(
     handle: &GameHandle,
     bot: &User,
@@ -373,6 +401,7 @@ async fn drive(
                 .map_err(|e| e.to_string())?
                 .map_err(|e| e.to_string())?;
             let shared: SharedEngine = Arc::new(Mutex::new(c));
+            tell_rules(&shared, &terms.rules).await?;
             gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
             gtp_call(&shared, "clear_board".into()).await?;
             gtp_call(&shared, format!("komi {}", terms.komi)).await?;

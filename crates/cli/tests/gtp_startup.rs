@@ -1,0 +1,149 @@
+//! Every preset starts in GTP: the board size comes from the preset unless one is asked for,
+//! a size the preset forbids is a clear start-up error, and `boardsize` the preset forbids is
+//! refused without ending the session. The same for `tengen match`.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+use common::tengen;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Feeds `input` to `tengen gtp ARGS...`: whether it exited well, stdout, stderr.
+fn gtp(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .arg("gtp")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The engine may exit before reading (a start-up error): a broken pipe is expected then.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_preset_starts_on_its_own_board() {
+    for preset in [
+        "wga",
+        "chinese",
+        "japanese",
+        "korean",
+        "igz",
+        "arena",
+        "aga",
+        "tromp-taylor",
+        "nz",
+        "first-capture",
+    ] {
+        let (ok, out, err) = gtp(&["--rules", preset], "genmove b\nquit\n");
+        assert!(ok, "{preset}: {err}");
+        assert!(out.starts_with("= "), "{preset}: {out}");
+    }
+    let (_, out, _) = gtp(&["--rules", "wga"], "showboard\nquit\n");
+    assert!(out.contains(" 9 . . . . . . . . . 9"), "{out}");
+    assert!(!out.contains("10"), "a 9x9 board: {out}");
+}
+
+#[test]
+fn a_size_the_preset_forbids_is_a_clear_start_up_error() {
+    let (ok, _, err) = gtp(&["--rules", "wga", "--size", "19"], "quit\n");
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "tengen: board size 19 is not allowed by the wga rules (9x9 only)"
+    );
+    let (ok, _, err) = gtp(&["--rules", "first-capture", "--size", "4"], "quit\n");
+    assert!(!ok);
+    assert!(
+        err.contains("not allowed by the first-capture rules (5 to 19 lines)"),
+        "{err}"
+    );
+    let (ok, _, _) = gtp(&["--rules", "wga", "--size", "9"], "quit\n");
+    assert!(ok);
+}
+
+#[test]
+fn boardsize_the_preset_forbids_keeps_the_session() {
+    let (ok, out, _) = gtp(
+        &["--rules", "wga"],
+        "1 boardsize 19\n2 boardsize 9\n3 play b e5\n4 tengen-rules chinese\n5 boardsize 19\n\
+         6 tengen-rules wga\n7 query\n",
+    );
+    assert!(ok);
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers[0], "?1 unacceptable size");
+    assert_eq!(answers[1], "=2");
+    assert_eq!(answers[2], "=3");
+    assert_eq!(answers[3], "=4");
+    assert_eq!(answers[4], "=5");
+    // An empty 19x19 board under WGA becomes WGA's own 9x9 board.
+    assert_eq!(answers[5], "=6");
+    assert_eq!(answers[6], "?7 unknown command");
+    // A game under way keeps its board and its rules.
+    let (_, out, _) = gtp(&[], "1 play b d4\n2 tengen-rules wga\n3 showboard\n");
+    assert!(
+        out.starts_with("=1\n\n?2 the game is not possible under these rules"),
+        "{out}"
+    );
+    assert!(out.contains("19 . ."), "{out}");
+}
+
+#[test]
+fn match_takes_the_size_from_the_preset_and_engines_of_other_rules_join() {
+    let dir = std::env::temp_dir().join(format!("tengen-match-startup-{}", std::process::id()));
+    let bin = env!("CARGO_BIN_EXE_tengen");
+    let (ok, out) = tengen(&[
+        "match",
+        "--black",
+        &format!("{bin} gtp --rules wga"),
+        "--white",
+        &format!("{bin} gtp --rules wga"),
+        "--rules",
+        "wga",
+        "--size",
+        "19",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        out.contains("board size 19 is not allowed by the wga rules"),
+        "{out}"
+    );
+    // Engines started under WGA (9x9) play a 13x13 Chinese game: told the rules first, they
+    // accept the board.
+    let (ok, out) = tengen(&[
+        "match",
+        "--black",
+        &format!("{bin} gtp --rules wga"),
+        "--white",
+        &format!("{bin} gtp --rules first-capture --seed 2"),
+        "--rules",
+        "chinese",
+        "--size",
+        "13",
+        "--games",
+        "1",
+        "--max-moves",
+        "20",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}");
+    assert!(!out.contains("forfeit") && !out.contains("+F"), "{out}");
+    let sgf = std::fs::read_to_string(dir.join("game-001.sgf")).unwrap();
+    assert!(sgf.contains("SZ[13]"), "{sgf}");
+    assert!(
+        sgf.matches(";B[").count() + sgf.matches(";W[").count() >= 20,
+        "{sgf}"
+    );
+}
