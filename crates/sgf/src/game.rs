@@ -179,7 +179,7 @@ fn read_info(tree: &GameTree) -> Result<(GameInfo, Vec<Problem>), RecordError> {
     let handicap = match root.first("HA") {
         None => 0,
         Some(h) => match h.trim().parse::<i64>() {
-            Ok(n) if n == 1 => {
+            Ok(1) => {
                 let why = "one handicap stone is an even game; read as no handicap";
                 report("HA", h, why.into(), Severity::Warning);
                 0
