@@ -1,9 +1,8 @@
 //! The HTTP JSON API: every route in one `Router` chain.
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequestParts, Path, State};
-use axum::http::header::{AUTHORIZATION, COOKIE, SET_COOKIE};
-use axum::http::request::Parts;
+use axum::extract::{Path, State};
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -16,10 +15,8 @@ use serde_json::{json, Value};
 use crate::accounts::{self, User};
 use crate::error::ApiError;
 use crate::rooms::{self, JoinTerms, RoomTerms};
+pub use crate::session::{session_token, CurrentUser, SESSION_COOKIE};
 use crate::AppState;
-
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "tengen_session";
 
 /// Largest request body accepted.
 const MAX_BODY: usize = 64 * 1024;
@@ -41,6 +38,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games", get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/sgf", get(game_sgf))
+        .route("/api/sgf/import", post(crate::sgf_import::import))
         .route("/api/ws", get(crate::ws::upgrade))
         .route(
             "/api/openapi.json",
@@ -161,41 +159,6 @@ async fn user(
         .await?
         .map(Json)
         .ok_or(ApiError::NotFound)
-}
-
-/// The session token of a request: `Authorization: Bearer TOKEN`, or the session cookie.
-pub fn session_token(headers: &HeaderMap) -> Option<String> {
-    if let Some(v) = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) {
-        if let Some(t) = v.strip_prefix("Bearer ") {
-            return Some(t.trim().to_string());
-        }
-    }
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == SESSION_COOKIE)
-        .map(|(_, v)| v.to_string())
-}
-
-/// The logged-in account; rejects the request with `unauthorized` otherwise.
-pub struct CurrentUser(pub User);
-
-impl FromRequestParts<AppState> for CurrentUser {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<CurrentUser, ApiError> {
-        let token = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
-        accounts::by_token(&state.store, &token)
-            .await?
-            .map(CurrentUser)
-            .ok_or(ApiError::Unauthorized)
-    }
 }
 
 async fn user_games(

@@ -14,7 +14,8 @@
 //! - [`rooms`]: rooms, joining, game type, colours, komi and handicap.
 //! - [`bots`]: the built-in bot and GTP bots, and the GTP controller.
 //! - [`game`]: live games: the state machine of actions and events.
-//! - [`http`]: the routes.
+//! - [`http`]: the routes; [`session`]: who is asking (shared with the WebSocket upgrade).
+//! - [`sgf_import`]: reading an uploaded SGF record, with the SGF crate's checks.
 //! - [`ws`]: the WebSocket protocol.
 //! - [`web`]: the embedded browser client; [`online`]: who is connected.
 //! - [`error`]: the API's error type and its stable codes.
@@ -28,6 +29,8 @@ pub mod http;
 pub mod online;
 pub mod openapi;
 pub mod rooms;
+pub mod session;
+pub mod sgf_import;
 pub mod store;
 pub mod web;
 pub mod ws;

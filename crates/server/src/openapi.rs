@@ -74,6 +74,19 @@ pub fn document() -> Value {
     sgf["parameters"] = id_param("id");
     paths.insert("/api/games/{id}/sgf".into(), sgf);
     paths.insert(
+        "/api/sgf/import".into(),
+        json!({ "post": {
+            "summary": "Read an SGF record (its first game) with the checks of `tengen sgf check`; nothing is stored",
+            "tags": ["games"],
+            "parameters": [{ "name": "rules", "in": "query", "schema": { "type": "string" }, "description": "a preset to replay under instead of the record's RU" }],
+            "requestBody": { "required": true, "content": { "application/x-go-sgf": { "schema": { "type": "string" } } } },
+            "responses": {
+                "200": { "description": "size, rules, komi, handicap, players, result, start position, history (moves and set-up changes), final position, and problems (warnings, and moves the rules forbid that were played as recorded)" },
+                "400": { "description": "the record cannot stand for a position; codes: sgf_syntax, sgf_empty, sgf_not_go, sgf_bad_board_size, sgf_rules_board, sgf_bad_value, sgf_bad_setup, sgf_illegal_move, bad_rules", "content": { "application/json": { "schema": error_ref() } } }
+            }
+        } }),
+    );
+    paths.insert(
         "/api/ws".into(),
         json!({ "get": op("Upgrade to the WebSocket protocol of docs/protocol.md", "games", None, ("101", "switching protocols"), &["401"]) }),
     );

@@ -24,7 +24,7 @@ use crate::accounts::User;
 use crate::error::ApiError;
 use crate::game::actor::{GameHandle, Record};
 use crate::game::state::Action;
-use crate::http::CurrentUser;
+use crate::session::CurrentUser;
 use crate::AppState;
 
 /// Largest message a client may send, in bytes.

@@ -55,6 +55,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/games", "get"),
         ("/api/games/{id}", "get"),
         ("/api/games/{id}/sgf", "get"),
+        ("/api/sgf/import", "post"),
         ("/api/ws", "get"),
         ("/api/openapi.json", "get"),
         ("/api/bots", "get"),
@@ -75,7 +76,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 19);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 20);
 }
 
 #[tokio::test]

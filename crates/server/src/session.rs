@@ -1,0 +1,49 @@
+//! Who is asking: the session token of a request and the logged-in account. Shared by the
+//! HTTP routes and the WebSocket upgrade, so that neither needs the other.
+
+use axum::extract::FromRequestParts;
+use axum::http::header::{AUTHORIZATION, COOKIE};
+use axum::http::request::Parts;
+use axum::http::HeaderMap;
+
+use crate::accounts::{self, User};
+use crate::error::ApiError;
+use crate::AppState;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "tengen_session";
+
+/// The session token of a request: `Authorization: Bearer TOKEN`, or the session cookie.
+pub fn session_token(headers: &HeaderMap) -> Option<String> {
+    if let Some(v) = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        if let Some(t) = v.strip_prefix("Bearer ") {
+            return Some(t.trim().to_string());
+        }
+    }
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == SESSION_COOKIE)
+        .map(|(_, v)| v.to_string())
+}
+
+/// The logged-in account; rejects the request with `unauthorized` otherwise.
+pub struct CurrentUser(pub User);
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<CurrentUser, ApiError> {
+        let token = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
+        accounts::by_token(&state.store, &token)
+            .await?
+            .map(CurrentUser)
+            .ok_or(ApiError::Unauthorized)
+    }
+}
