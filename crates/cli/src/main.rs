@@ -72,7 +72,7 @@ fn print_rules() {
     for p in Preset::ALL {
         let r = p.rules(19);
         println!(
-            "{:<14} ko {:?}, suicide {:?}, scoring {:?}, komi {}, handicap bonus {:?}, repetition {:?}, end {:?}, handicap {:?} up to {}, boards {}-{}",
+            "{:<14} ko {:?}, suicide {:?}, scoring {:?}, komi {}, handicap bonus {:?}, repetition {:?}, dead stones {:?}, end {:?}, handicap {:?} up to {}, boards {}-{} (default {})",
             p.name(),
             r.ko,
             r.suicide,
@@ -80,11 +80,13 @@ fn print_rules() {
             r.komi,
             r.handicap_bonus,
             r.repetition,
+            r.dead_stones,
             r.end,
             r.handicap_placement,
             r.max_handicap,
             r.min_size,
-            r.max_size
+            r.max_size,
+            p.default_size()
         );
     }
 }
