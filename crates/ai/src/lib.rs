@@ -13,9 +13,19 @@
 //! assert!(own.get(tengen_rules::Point::new(9, 4, 4).unwrap()).abs() <= 1.0);
 //! ```
 //!
-//! Layout:
+//! Layout (the floor plan of the engine):
+//! - [`search`]: Monte Carlo tree search and the decisions around it (move, pass, resign),
+//!   on several threads; [`tree`]: the arena of nodes and their statistics (UCT with RAVE);
+//!   [`priors`]: what a move is worth before it is tried; [`playout`]: heavy playouts;
+//!   [`time`]: how long to think.
 //! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate.
-//! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari).
+//! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari), kept
+//!   for clean-up play.
 
 pub mod estimate;
+pub mod playout;
 pub mod policy;
+pub mod priors;
+pub mod search;
+pub mod time;
+pub mod tree;

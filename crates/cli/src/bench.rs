@@ -4,7 +4,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use clap::Subcommand;
+use tengen_ai::search;
 use tengen_rules::playout::{run_playouts, Rng};
+use tengen_rules::{Color, Game, Handicap, Preset};
 
 /// What to measure.
 #[derive(Subcommand)]
@@ -22,22 +24,67 @@ pub enum Bench {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// The engine's search from an empty board: playouts per second with the tree, priors and
+    /// heavy playouts, on --threads threads (default 1). The last line printed is the rate.
+    Search {
+        /// Board size, 2 to 25.
+        #[arg(long, default_value_t = 9)]
+        size: u8,
+        /// How long to search, in seconds.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the search.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// Runs a benchmark and prints its figures.
 pub fn run(b: Bench) -> anyhow::Result<()> {
     match b {
+        Bench::Search {
+            size,
+            seconds,
+            threads,
+            seed,
+        } => {
+            check(size, seconds)?;
+            let game = Game::new(size, Preset::Chinese.rules(size), Handicap::None)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let budget = search::Budget {
+                playouts: None,
+                time: Some(Duration::from_secs_f64(seconds)),
+                threads: threads.max(1),
+                seed,
+            };
+            let a = search::analyze(&game, Color::Black, &budget);
+            let secs = a.elapsed.as_secs_f64();
+            let best = a.best().map(|m| {
+                format!(
+                    "{} ({} visits, {:.1}%)",
+                    tengen_rules::coord::gtp::format_move(size, m.mv),
+                    m.visits,
+                    100.0 * m.winrate
+                )
+            });
+            println!(
+                "board {size}x{size}, {} threads, {} playouts in {secs:.2} s, best {}",
+                threads.max(1),
+                a.playouts,
+                best.unwrap_or_default()
+            );
+            println!("{:.0} playouts/s", a.playouts as f64 / secs);
+            Ok(())
+        }
         Bench::Playouts {
             size,
             seconds,
             seed,
         } => {
-            if !(tengen_rules::MIN_SIZE..=tengen_rules::MAX_SIZE).contains(&size) {
-                bail!("board size must be between 2 and 25, not {size}");
-            }
-            if !(seconds.is_finite() && seconds > 0.0) {
-                bail!("--seconds must be a positive number");
-            }
+            check(size, seconds)?;
             let mut rng = Rng::new(seed);
             run_playouts(size, 100, &mut rng); // warm-up
             let budget = Duration::from_secs_f64(seconds);
@@ -57,4 +104,14 @@ pub fn run(b: Bench) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+fn check(size: u8, seconds: f64) -> anyhow::Result<()> {
+    if !(tengen_rules::MIN_SIZE..=tengen_rules::MAX_SIZE).contains(&size) {
+        bail!("board size must be between 2 and 25, not {size}");
+    }
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("--seconds must be a positive number");
+    }
+    Ok(())
 }

@@ -20,9 +20,9 @@ def engine(command, name):
 
 def main():
     tengen_bin = sys.argv[1]
-    opponent_cmd = sys.argv[2:] or [tengen_bin, "gtp", "--seed", "2"]
+    opponent_cmd = sys.argv[2:] or [tengen_bin, "gtp", "--seed", "2", "--playouts", "300", "--threads", "1"]
     players = {
-        "b": engine([tengen_bin, "gtp", "--rules", "chinese"], "tengen"),
+        "b": engine([tengen_bin, "gtp", "--rules", "chinese", "--playouts", "300", "--threads", "1"], "tengen"),
         "w": engine(opponent_cmd, "opponent"),
     }
     for p in players.values():

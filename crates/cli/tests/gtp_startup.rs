@@ -44,7 +44,10 @@ fn every_preset_starts_on_its_own_board() {
         "nz",
         "first-capture",
     ] {
-        let (ok, out, err) = gtp(&["--rules", preset], "genmove b\nquit\n");
+        let (ok, out, err) = gtp(
+            &["--rules", preset, "--playouts", "50"],
+            "genmove b\nquit\n",
+        );
         assert!(ok, "{preset}: {err}");
         assert!(out.starts_with("= "), "{preset}: {out}");
     }
@@ -124,9 +127,9 @@ fn match_takes_the_size_from_the_preset_and_engines_of_other_rules_join() {
     let (ok, out) = tengen(&[
         "match",
         "--black",
-        &format!("{bin} gtp --rules wga"),
+        &format!("{bin} gtp --rules wga --playouts 50 --threads 1"),
         "--white",
-        &format!("{bin} gtp --rules first-capture --seed 2"),
+        &format!("{bin} gtp --rules first-capture --seed 2 --playouts 50 --threads 1"),
         "--rules",
         "chinese",
         "--size",

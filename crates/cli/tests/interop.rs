@@ -31,7 +31,11 @@ fn match_against_gnu_go_both_ways_and_the_records_check() {
     }
     let out = std::env::temp_dir().join(format!("tengen-match-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let me = format!("{} gtp", env!("CARGO_BIN_EXE_tengen"));
+    // A fixed, small search: the test checks the protocol and the referee, not strength.
+    let me = format!(
+        "{} gtp --playouts 300 --threads 1",
+        env!("CARGO_BIN_EXE_tengen")
+    );
     let gnugo = format!("{GNUGO} --mode gtp --level 1");
     let (ok, text) = tengen(&[
         "match",

@@ -389,7 +389,7 @@ impl Game {
     }
 
     /// The moves so far, in order, with who made them.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = (Color, Move)> + '_ {
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = (Color, Move)> + DoubleEndedIterator + '_ {
         self.plies.iter().map(|p| (p.color, p.mv))
     }
 

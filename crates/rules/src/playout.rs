@@ -58,6 +58,33 @@ pub fn play_random_move(board: &mut Board, c: Color, rng: &mut Rng) -> Option<Po
     random_move(board, c, rng)
 }
 
+/// [`play_random_move`] with one more test: a candidate that passes the light test is played
+/// only if `accept` agrees (heavy playouts reject big self-ataris this way). A rejected point is
+/// not drawn again for this move; when nothing is accepted, the move is a pass.
+#[inline]
+pub fn play_random_move_with(
+    board: &mut Board,
+    c: Color,
+    rng: &mut Rng,
+    mut accept: impl FnMut(&Board, Point) -> bool,
+) -> Option<Point> {
+    let mut n = board.empty_count();
+    while n > 0 {
+        let i = rng.below(n as u32) as usize;
+        let p = Point(board.empty_at(i));
+        if (board.has_empty_neighbor(p) || acceptable_when_surrounded(board, p, c))
+            && accept(board, p)
+        {
+            board.play_inlined(p, c);
+            return Some(p);
+        }
+        n -= 1;
+        board.swap_empty(i, n);
+    }
+    board.pass();
+    None
+}
+
 /// [`play_random_move`], always inlined: [`playout`] calls it with the colour a constant.
 #[inline(always)]
 fn random_move(board: &mut Board, c: Color, rng: &mut Rng) -> Option<Point> {

@@ -5,7 +5,10 @@
 //! clean-up play. A game decided outright (a first capture, a third repetition under simple ko)
 //! refuses further moves.
 
-use tengen_ai::{estimate, policy};
+use std::time::Duration;
+
+use tengen_ai::time::{self, Clock};
+use tengen_ai::{estimate, policy, search};
 use tengen_gtp::args::{self, ArgError};
 use tengen_gtp::{Command, Response};
 use tengen_rules::coord::gtp as coord;
@@ -49,18 +52,38 @@ pub const COMMANDS: &[&str] = &[
     "tengen-rules",
 ];
 
-/// Time settings as the controller announced them (`time_settings`, `kgs-time_settings`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TimeSettings {
-    /// Main time in seconds.
-    pub main: f64,
-    /// Byo-yomi period in seconds (0: none).
-    pub period: f64,
-    /// Stones per Canadian period (0: Japanese periods or none).
-    pub stones: u32,
-    /// Japanese periods.
-    pub periods: u32,
+/// How strong and how fast the engine plays (`tengen gtp --playouts --time --threads --level
+/// --no-resign`).
+#[derive(Clone, Debug)]
+pub struct Strength {
+    /// Playouts a move (a fixed count, for reproducible tests and matches).
+    pub playouts: Option<u32>,
+    /// Seconds a move when the controller announces no time settings.
+    pub move_time: Option<f64>,
+    /// Search threads.
+    pub threads: usize,
+    /// Resign hopeless games.
+    pub resign: bool,
 }
+
+impl Default for Strength {
+    fn default() -> Strength {
+        Strength {
+            playouts: None,
+            move_time: None,
+            threads: 1,
+            resign: true,
+        }
+    }
+}
+
+/// Playouts a move at each `--level`, 1 (a beginner) to 10 (the full engine).
+pub fn level_playouts(level: u8) -> u32 {
+    100u32 << (level.clamp(1, 10) - 1)
+}
+
+/// Seconds a move when nothing else is said.
+const DEFAULT_MOVE_TIME: f64 = 1.0;
 
 /// What the engine needs between commands.
 pub struct Engine {
@@ -70,7 +93,9 @@ pub struct Engine {
     komi: Option<Komi>,
     game: Game,
     rng: Rng,
-    time: Option<TimeSettings>,
+    time: Option<Clock>,
+    /// The search's budget and manners.
+    strength: Strength,
     /// Seconds and stones left per colour, from `time_left`.
     time_left: [Option<(f64, u32)>; 2],
     quit: bool,
@@ -108,8 +133,14 @@ impl Engine {
             rng: Rng::new(seed),
             time: None,
             time_left: [None, None],
+            strength: Strength::default(),
             quit: false,
         })
+    }
+
+    /// Sets how strong and fast the engine plays.
+    pub fn set_strength(&mut self, s: Strength) {
+        self.strength = s;
     }
 
     /// True after `quit`.
@@ -258,7 +289,23 @@ impl Engine {
             Phase::Play => {}
         }
         self.game.set_to_move(color);
-        let mv = policy::choose(&self.game, color, &mut self.rng, mode);
+        let mv = match mode {
+            // Clean-up play captures the dead stones the estimate finds before passing.
+            policy::Mode::Cleanup => policy::choose(&self.game, color, &mut self.rng, mode),
+            policy::Mode::Normal => {
+                let budget = self.budget(color);
+                let style = search::Style {
+                    resign_below: self.strength.resign.then_some(0.1),
+                };
+                match search::genmove(&self.game, color, &budget, &style).0 {
+                    search::Decision::Move(m) => m,
+                    search::Decision::Resign => {
+                        // The game stays as it is; the controller ends it.
+                        return Response::success("resign");
+                    }
+                }
+            }
+        };
         match self.game.play(color, mv) {
             Ok(()) => Response::success(coord::format_move(self.size, mv)),
             // The policy only proposes legal moves; if that ever fails, passing is always legal.
@@ -266,6 +313,33 @@ impl Engine {
                 Ok(()) => Response::success("pass"),
                 Err(_) => fail("cannot generate a move"),
             },
+        }
+    }
+
+    /// The search budget for `color`'s move: the fixed playout count if one was set, the time
+    /// the clock allows if the controller announced one (both when both are set: whichever
+    /// ends first), else `--time`, else one second.
+    fn budget(&mut self, color: Color) -> search::Budget {
+        let empty = self.game.board().empty_count();
+        let clock_time = self.time.as_ref().map(|clock| {
+            let left = self.time_left[color.index()]
+                .map(|(seconds, stones)| time::Left { seconds, stones });
+            time::budget(clock, left, empty)
+        });
+        let time = clock_time.or_else(|| {
+            if self.strength.playouts.is_some() {
+                None
+            } else {
+                Some(Duration::from_secs_f64(
+                    self.strength.move_time.unwrap_or(DEFAULT_MOVE_TIME),
+                ))
+            }
+        });
+        search::Budget {
+            playouts: self.strength.playouts,
+            time,
+            threads: self.strength.threads,
+            seed: self.rng.next_u64(),
         }
     }
 
@@ -465,7 +539,7 @@ impl Engine {
         }
         match (args::float(&a[0]), args::float(&a[1]), args::int(&a[2])) {
             (Ok(main), Ok(period), Ok(stones)) if main >= 0.0 && period >= 0.0 => {
-                self.time = Some(TimeSettings {
+                self.time = Some(Clock {
                     main,
                     period,
                     stones,
@@ -486,12 +560,12 @@ impl Engine {
         let int = |i: usize| a.get(i).and_then(|s| args::int(s).ok());
         let t = match (a.first().map(|s| s.as_str()), a.len()) {
             (Some("none"), 1) => None,
-            (Some("absolute"), 2) => num(1).map(|main| TimeSettings {
+            (Some("absolute"), 2) => num(1).map(|main| Clock {
                 main,
-                ..TimeSettings::default()
+                ..Clock::default()
             }),
             (Some("byoyomi"), 4) => match (num(1), num(2), int(3)) {
-                (Some(main), Some(period), Some(periods)) => Some(TimeSettings {
+                (Some(main), Some(period), Some(periods)) => Some(Clock {
                     main,
                     period,
                     stones: 0,
@@ -500,7 +574,7 @@ impl Engine {
                 _ => return fail("syntax error"),
             },
             (Some("canadian"), 4) => match (num(1), num(2), int(3)) {
-                (Some(main), Some(period), Some(stones)) => Some(TimeSettings {
+                (Some(main), Some(period), Some(stones)) => Some(Clock {
                     main,
                     period,
                     stones,

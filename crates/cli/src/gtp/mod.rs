@@ -23,11 +23,46 @@ pub struct GtpOpt {
     /// Seed for the engine's random choices (the same seed plays the same moves).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Playouts a move: a fixed count, for reproducible tests and matches (with the
+    /// controller's clock, whichever ends first).
+    #[arg(long)]
+    pub playouts: Option<u32>,
+    /// Seconds a move when the controller announces no time settings (default 1).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Search threads (default: the machine's cores). With a fixed playout count the moves do
+    /// not depend on timing, whatever the thread count.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Strength 1 (a beginner: 100 playouts a move) to 10 (51,200), doubling each level;
+    /// sets the playout count unless --playouts does.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub level: Option<u8>,
+    /// Never resign.
+    #[arg(long)]
+    pub no_resign: bool,
 }
 
 /// Runs the engine on stdin and stdout until `quit` or the end of input.
 pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
+    if let Some(t) = opt.time {
+        if !(t.is_finite() && t > 0.0) {
+            anyhow::bail!("--time must be a positive number of seconds");
+        }
+    }
     let mut engine = engine::Engine::new(opt.rules, opt.size, opt.seed)?;
+    let threads = opt
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    engine.set_strength(engine::Strength {
+        playouts: opt
+            .playouts
+            .or(opt.level.map(engine::level_playouts))
+            .map(|n| n.max(1)),
+        move_time: opt.time,
+        threads: threads.max(1),
+        resign: !opt.no_resign,
+    });
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().split(b'\n') {

@@ -1,0 +1,183 @@
+//! The search: reproducible, legal under every preset, tactically sound on the suite in
+//! `tests/tactics/` (SGF positions with the expected move in the root comment), and sensible
+//! about passing, resigning and First Capture Go.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+
+use tengen_ai::search::{analyze, genmove, Budget, Decision, Style};
+use tengen_rules::coord::gtp;
+use tengen_rules::{Board, Color, Game, Handicap, Move, Phase, Preset};
+
+/// Loads a tactics position: the game, who is to move, and the acceptable moves.
+fn position(name: &str) -> (Game, Color, Vec<Move>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/tactics")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let c = tengen_sgf::parse_str(&text).unwrap();
+    let r = tengen_sgf::game::replay(&c.games[0], None).unwrap();
+    assert!(r.first_fault().is_none(), "{name}: {:?}", r.problems);
+    let comment = c.games[0].root().unwrap().text("C").unwrap();
+    let expect = comment
+        .lines()
+        .find_map(|l| l.strip_prefix("expect:"))
+        .unwrap_or_else(|| panic!("{name}: no 'expect:' line"));
+    let size = r.game.size();
+    let moves = expect
+        .split_whitespace()
+        .map(|v| gtp::parse_move(size, v).unwrap())
+        .collect();
+    let color = r.game.to_move();
+    (r.game, color, moves)
+}
+
+#[test]
+fn the_tactical_suite_is_solved() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tactics");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".sgf"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 5);
+    let mut failures = Vec::new();
+    for name in &names {
+        let (game, color, expected) = position(name);
+        let a = analyze(&game, color, &Budget::playouts(3000, 7));
+        let best = a.best().unwrap().mv;
+        if !expected.contains(&best) {
+            failures.push(format!(
+                "{name}: played {}, expected {:?}",
+                gtp::format_move(game.size(), best),
+                expected
+                    .iter()
+                    .map(|&m| gtp::format_move(game.size(), m))
+                    .collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_fixed_seed_and_count_give_the_same_search() {
+    let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+    g.play(Color::Black, Move::Play(gtp::parse_point(9, "E5").unwrap()))
+        .unwrap();
+    for threads in [1, 2] {
+        let budget = Budget {
+            threads,
+            ..Budget::playouts(2000, 11)
+        };
+        let a = analyze(&g, Color::White, &budget);
+        let b = analyze(&g, Color::White, &budget);
+        assert_eq!(a.playouts, b.playouts);
+        assert_eq!(a.moves, b.moves, "{threads} threads");
+    }
+    // Another seed searches differently.
+    let a = analyze(&g, Color::White, &Budget::playouts(2000, 11));
+    let c = analyze(&g, Color::White, &Budget::playouts(2000, 12));
+    assert_ne!(a.moves, c.moves);
+}
+
+#[test]
+fn the_search_never_plays_a_move_the_rules_forbid() {
+    // Self-play on small boards, every preset: each chosen move must be accepted by the referee
+    // (superko, suicide and ko included), and every game must end.
+    for preset in Preset::ALL {
+        let size = if preset == Preset::Wga { 9 } else { 5 };
+        let mut g = Game::new(size, preset.rules(size), Handicap::None).unwrap();
+        let style = Style { resign_below: None };
+        let mut seed = 1;
+        while g.phase() == Phase::Play && g.ply_count() < 4 * size as usize * size as usize {
+            let color = g.to_move();
+            seed += 1;
+            let (d, _) = genmove(&g, color, &Budget::playouts(150, seed), &style);
+            let Decision::Move(m) = d else {
+                panic!("{preset}: resigned with resigning off");
+            };
+            g.play(color, m)
+                .unwrap_or_else(|e| panic!("{preset}: {color} {m:?} refused: {e}"));
+        }
+        assert_ne!(g.phase(), Phase::Play, "{preset}: the game did not end");
+    }
+}
+
+#[test]
+fn the_simple_ko_point_is_never_chosen() {
+    let b: Board = ". X O . .
+                    X . X O .
+                    . X O . .
+                    . . . . .
+                    . . . . ."
+        .parse()
+        .unwrap();
+    let mut g = Game::from_board(b, Color::White, Preset::Japanese.rules(5)).unwrap();
+    g.play(Color::White, Move::Play(gtp::parse_point(5, "B4").unwrap()))
+        .unwrap();
+    let a = analyze(&g, Color::Black, &Budget::playouts(500, 3));
+    let ko = Move::Play(gtp::parse_point(5, "C4").unwrap());
+    assert!(a.moves.iter().all(|m| m.mv != ko));
+}
+
+/// Black owns the left three columns, White the right two; komi 0.5: Black wins by 4.5.
+fn settled_game() -> Game {
+    let b: Board = ". . X O .
+                    . . X O .
+                    . . X O .
+                    . . X O .
+                    . . X O ."
+        .parse()
+        .unwrap();
+    let mut rules = Preset::Chinese.rules(5);
+    rules.komi = tengen_rules::Komi::from_halves(1);
+    Game::from_board(b, Color::White, rules).unwrap()
+}
+
+#[test]
+fn passes_back_when_passing_wins_and_plays_on_when_it_loses() {
+    let style = Style::default();
+    // White passes; Black, ahead, passes back.
+    let mut g = settled_game();
+    g.pass(Color::White).unwrap();
+    let (d, _) = genmove(&g, Color::Black, &Budget::playouts(800, 1), &style);
+    assert_eq!(d, Decision::Move(Move::Pass));
+    // Black passes; White, behind, does not pass back.
+    let mut g = settled_game();
+    g.set_to_move(Color::Black);
+    g.pass(Color::Black).unwrap();
+    let style = Style { resign_below: None };
+    let (d, _) = genmove(&g, Color::White, &Budget::playouts(800, 1), &style);
+    assert!(matches!(d, Decision::Move(Move::Play(_))), "{d:?}");
+}
+
+#[test]
+fn resigns_a_lost_game_unless_told_not_to() {
+    // Two living groups fill the board: Black's area is twice White's. Hopeless for White.
+    let b: Board = "X X X X X X O O O
+                    X . X X . X O . O
+                    X X X X X X O O O
+                    X X X X X X O O O
+                    X . X X . X O . O
+                    X X X X X X O O O
+                    X X X X X X O O O
+                    X . X X . X O . O
+                    X X X X X X O O O"
+        .parse()
+        .unwrap();
+    let mut rules = Preset::Chinese.rules(9);
+    rules.komi = tengen_rules::Komi::from_halves(1);
+    let g = Game::from_board(b, Color::Black, rules).unwrap();
+    let budget = Budget::playouts(2000, 5);
+    let (d, a) = genmove(&g, Color::Black, &budget, &Style::default());
+    assert!(matches!(d, Decision::Move(_)), "Black is winning: {d:?}");
+    assert!(a.best().unwrap().winrate > 0.5);
+    let (d, a) = genmove(&g, Color::White, &budget, &Style::default());
+    assert_eq!(d, Decision::Resign, "{:?}", a.best());
+    let (d, _) = genmove(&g, Color::White, &budget, &Style { resign_below: None });
+    assert!(matches!(d, Decision::Move(_)));
+}
