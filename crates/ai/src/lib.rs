@@ -16,13 +16,15 @@
 //! Layout (the floor plan of the engine):
 //! - [`search`]: Monte Carlo tree search and the decisions around it (move, pass, resign),
 //!   on several threads; [`tree`]: the arena of nodes and their statistics (UCT with RAVE);
-//!   [`priors`]: what a move is worth before it is tried; [`playout`]: heavy playouts;
+//!   [`priors`]: what a move is worth before it is tried; [`patterns`]: MoGo's 3x3 shapes;
+//!   [`playout`]: heavy playouts;
 //!   [`time`]: how long to think.
 //! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate.
 //! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari), kept
 //!   for clean-up play.
 
 pub mod estimate;
+pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod priors;

@@ -12,6 +12,8 @@
 use tengen_rules::playout::{play_random_move_with, playout_owner, Rng};
 use tengen_rules::{Board, Color, Point};
 
+use crate::patterns;
+
 /// How a playout is scored and when it stops.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scoring {
@@ -133,10 +135,26 @@ fn answer(board: &Board, last: Point, me: Color, rng: &mut Rng) -> Option<Point>
             n += 1;
         }
     }
-    if n == 0 {
+    if n > 0 {
+        return saves[rng.below(n as u32) as usize];
+    }
+    // MoGo's shapes around the last move.
+    let mut shapes: [Option<Point>; 8] = [None; 8];
+    let mut m = 0;
+    for q in patterns::around(board, last) {
+        if board.is_empty(q)
+            && patterns::matches(board, q)
+            && board.is_legal_simple(q, me)
+            && !big_self_atari(board, q, me)
+        {
+            shapes[m] = Some(q);
+            m += 1;
+        }
+    }
+    if m == 0 {
         return None;
     }
-    saves[rng.below(n as u32) as usize]
+    shapes[rng.below(m as u32) as usize]
 }
 
 /// A move that saves `me`'s chain through `stone`, in atari on `lib`: capture a neighbouring

@@ -8,12 +8,14 @@
 //! - an escape from atari that gains liberties: 20 at 0.9;
 //! - a big self-atari (three or more stones): 30 at 0.0;
 //! - filling an own one-point eye: 50 at 0.0;
+//! - one of MoGo's 3x3 shapes ([`crate::patterns`]): 10 at 0.75;
 //! - near the last two moves (within two lines): 10 at 0.8;
 //! - the first line while the board is still open: 20 at 0.15; the second line: 10 at 0.35;
 //!   the third and fourth lines: 10 at 0.65.
 
 use tengen_rules::{Board, Color, Point};
 
+use crate::patterns;
 use crate::playout::{big_self_atari, liberties_after};
 
 /// Virtual playouts and their total value, for one move.
@@ -84,6 +86,9 @@ pub fn prior(board: &Board, ctx: &Context, me: Color, p: Point) -> Prior {
     }
     if ctx.ataris.contains(&p) && liberties_after(board, p, me) >= 2 {
         pr.add(20.0, 0.9);
+    }
+    if patterns::matches(board, p) {
+        pr.add(10.0, 0.75);
     }
     let size = board.size();
     let (col, row) = (p.col(size), p.row(size));
