@@ -167,7 +167,7 @@ pub fn genmove(game: &Game, color: Color, budget: &Budget, style: &Style) -> (De
     // Pass when it does not lose: after the opponent's pass if the count now wins, or when
     // nothing is left to play (every empty point settled, no own chain in atari) and the
     // count wins. Never pass after the opponent's pass while behind.
-    if (opponent_passed || settled(game, color, &a)) && margin_if_passed(game, color, &a) > 0.0 {
+    if (opponent_passed || is_settled(game, color, &a)) && margin_if_passed(game, color, &a) > 0.0 {
         return (Decision::Move(Move::Pass), a);
     }
     (Decision::Move(best.mv), a)
@@ -176,7 +176,7 @@ pub fn genmove(game: &Game, color: Color, budget: &Budget, style: &Style) -> (De
 /// True when nothing is left to play for `color`: every empty point belongs to one side in
 /// nearly every playout (dame, owned by nobody, still need filling under area rules), and no
 /// chain of `color` is in atari.
-fn settled(game: &Game, color: Color, a: &Analysis) -> bool {
+pub fn is_settled(game: &Game, color: Color, a: &Analysis) -> bool {
     let board = game.board();
     board.points().all(|p| match board.get(p) {
         None => a.owner(p).abs() >= 0.8,

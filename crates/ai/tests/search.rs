@@ -156,6 +156,17 @@ fn passes_back_when_passing_wins_and_plays_on_when_it_loses() {
 }
 
 #[test]
+fn a_settled_position_is_told_from_an_open_one() {
+    let g = settled_game();
+    let a = analyze(&g, Color::Black, &Budget::playouts(800, 2));
+    assert!(tengen_ai::search::is_settled(&g, Color::Black, &a));
+    assert!(tengen_ai::search::margin_if_passed(&g, Color::Black, &a) > 0.0);
+    let open = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+    let a = analyze(&open, Color::Black, &Budget::playouts(800, 2));
+    assert!(!tengen_ai::search::is_settled(&open, Color::Black, &a));
+}
+
+#[test]
 fn resigns_a_lost_game_unless_told_not_to() {
     // Two living groups fill the board: Black's area is twice White's. Hopeless for White.
     let b: Board = "X X X X X X O O O

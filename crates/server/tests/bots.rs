@@ -177,4 +177,21 @@ fn bot_specs() {
     assert!(parse_spec("nothing").is_err());
     assert!(parse_spec("g@99k=x").is_err());
     assert!(parse_spec("g=").is_err());
+    // Tengen's own engine at a level.
+    assert_eq!(
+        parse_spec("strong@1d=builtin:9").unwrap().engine,
+        Engine::Builtin(9)
+    );
+    assert!(parse_spec("s=builtin:0").is_err());
+    assert!(parse_spec("s=builtin:11").is_err());
+    assert!(parse_spec("s=builtin:x").is_err());
+    assert_eq!(tengen_server::bots::level_playouts(1), 100);
+    assert_eq!(tengen_server::bots::level_playouts(10), 51_200);
+}
+
+#[tokio::test]
+async fn a_built_in_bot_at_another_level_plays_to_the_end() {
+    let spec = parse_spec("tengen-3@20k=builtin:3").unwrap();
+    let result = play_against("tengen-3", vec![spec], None).await;
+    assert!(result.starts_with("W+"), "{result}");
 }

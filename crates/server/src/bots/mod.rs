@@ -11,7 +11,7 @@ use std::time::Duration;
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tengen_ai::policy;
+use tengen_ai::search;
 use tengen_rules::coord::gtp as coord;
 use tengen_rules::playout::Rng;
 use tengen_rules::{Color, Move, Phase, Preset};
@@ -29,8 +29,8 @@ use gtp::Controller;
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// Tengen's own engine.
-    Builtin,
+    /// Tengen's own engine at a strength level, 1 (100 playouts a move) to 10 (51,200).
+    Builtin(u8),
     /// A GTP engine started with this command line.
     Gtp(String),
 }
@@ -46,7 +46,8 @@ pub struct BotSpec {
     pub engine: Engine,
 }
 
-/// Reads `NAME=COMMAND` or `NAME@RANK=COMMAND` (as `--bot` takes it).
+/// Reads `NAME=COMMAND` or `NAME@RANK=COMMAND` (as `--bot` takes it); the command
+/// `builtin:LEVEL` is Tengen's own engine at that level (1 to 10).
 pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
     let (head, command) = s
         .split_once('=')
@@ -60,20 +61,32 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
     if command.trim().is_empty() || name.is_empty() {
         return Err("use NAME=COMMAND or NAME@RANK=COMMAND".into());
     }
+    let engine = match command.trim().strip_prefix("builtin:") {
+        Some(level) => match level.trim().parse::<u8>() {
+            Ok(l) if (1..=10).contains(&l) => Engine::Builtin(l),
+            _ => return Err("builtin:LEVEL takes a level from 1 to 10".into()),
+        },
+        None => Engine::Gtp(command.trim().to_string()),
+    };
     Ok(BotSpec {
         name: name.to_string(),
         rank: rank.to_string(),
-        engine: Engine::Gtp(command.trim().to_string()),
+        engine,
     })
 }
 
-/// The built-in bot, always available.
+/// The built-in bot, always available: the engine at level 1, a beginner's opponent.
 pub fn builtin() -> BotSpec {
     BotSpec {
         name: "tengen-bot".into(),
         rank: "25k".into(),
-        engine: Engine::Builtin,
+        engine: Engine::Builtin(1),
     }
+}
+
+/// Playouts a move at a strength level (as `tengen gtp --level`).
+pub fn level_playouts(level: u8) -> u32 {
+    100u32 << (level.clamp(1, 10) - 1)
 }
 
 /// The bots this server offers, with their accounts.
@@ -91,7 +104,7 @@ impl Bots {
         let mut list = Vec::new();
         for spec in specs {
             let kind = match &spec.engine {
-                Engine::Builtin => "builtin".to_string(),
+                Engine::Builtin(level) => format!("builtin:{level}"),
                 Engine::Gtp(cmd) => format!("gtp:{cmd}"),
             };
             let user = accounts::ensure_bot(store, &spec.name, &spec.rank, &kind).await?;
@@ -117,7 +130,7 @@ impl Bots {
         let bots: Vec<Value> = self
             .list
             .iter()
-            .map(|(s, u)| json!({ "name": s.name, "rank": u.rank, "engine": match s.engine { Engine::Builtin => "builtin", Engine::Gtp(_) => "gtp" } }))
+            .map(|(s, u)| json!({ "name": s.name, "rank": u.rank, "engine": match s.engine { Engine::Builtin(_) => "builtin", Engine::Gtp(_) => "gtp" } }))
             .collect();
         json!({ "bots": bots })
     }
@@ -322,6 +335,69 @@ fn time_left_command(time: &TimeControl, c: &Clock, color: Color) -> Option<Stri
     ))
 }
 
+/// The time the built-in bot may spend on a move under the game's clock, if it has one: the
+/// engine's own time budget ([`tengen_ai::time::budget`]) from what is left on the clock.
+fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Option<Duration> {
+    let secs = |ms: u64| ms as f64 / 1000.0;
+    let (clock, left) = match *time {
+        TimeControl::None => return None,
+        TimeControl::Absolute { main_ms } | TimeControl::Fischer { main_ms, .. } => (
+            tengen_ai::time::Clock {
+                main: secs(main_ms),
+                ..Default::default()
+            },
+            tengen_ai::time::Left {
+                seconds: secs(c.main_ms),
+                stones: 0,
+            },
+        ),
+        TimeControl::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        } => (
+            tengen_ai::time::Clock {
+                main: secs(main_ms),
+                period: secs(period_ms),
+                stones: 0,
+                periods,
+            },
+            tengen_ai::time::Left {
+                seconds: secs(if c.main_ms > 0 { c.main_ms } else { 0 }),
+                stones: 0,
+            },
+        ),
+        TimeControl::Canadian {
+            main_ms,
+            stones,
+            period_ms,
+        } => (
+            tengen_ai::time::Clock {
+                main: secs(main_ms),
+                period: secs(period_ms),
+                stones,
+                periods: 0,
+            },
+            if c.main_ms > 0 {
+                tengen_ai::time::Left {
+                    seconds: secs(c.main_ms),
+                    stones: 0,
+                }
+            } else {
+                tengen_ai::time::Left {
+                    seconds: secs(c.period_ms),
+                    stones: c.stones,
+                }
+            },
+        ),
+    };
+    Some(tengen_ai::time::budget(
+        &clock,
+        Some(left),
+        game.board().empty_count(),
+    ))
+}
+
 fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engine: Engine) {
     tokio::spawn(async move {
         if let Err(e) = drive(&handle, &bot, color, terms, engine).await {
@@ -393,7 +469,7 @@ async fn drive(
         .ok_or("game unavailable")?;
     let mut live = LiveGame::new(terms.clone())?;
     let gtp = match &engine {
-        Engine::Builtin => None,
+        Engine::Builtin(_) => None,
         Engine::Gtp(cmd) => {
             let cmd = cmd.clone();
             let c = tokio::task::spawn_blocking(move || Controller::spawn(&cmd))
@@ -430,18 +506,31 @@ async fn drive(
             }
             Phase::Play if live.game.to_move() == color => Some(match &gtp {
                 None => {
+                    let Engine::Builtin(level) = engine else {
+                        return Err("no engine".into());
+                    };
                     let game = live.game.clone();
-                    let mut r = rng.clone();
-                    let (mv, r) = tokio::task::spawn_blocking(move || {
-                        let mv = policy::choose(&game, color, &mut r, policy::Mode::Normal);
-                        (mv, r)
+                    let budget = search::Budget {
+                        playouts: Some(level_playouts(level)),
+                        time: builtin_time(&terms.time, &live.clocks[color.index()], &game),
+                        // One thread a bot game: the server's other games keep their cores.
+                        threads: 1,
+                        seed: rng.next_u64(),
+                    };
+                    let asked_to_count = live.scoring_requests[color.opponent().index()];
+                    let (decision, settled) = tokio::task::spawn_blocking(move || {
+                        let style = search::Style::default();
+                        let (d, a) = search::genmove(&game, color, &budget, &style);
+                        (d, search::is_settled(&game, color, &a))
                     })
                     .await
                     .map_err(|e| e.to_string())?;
-                    rng = r;
-                    match mv {
-                        Move::Play(p) => Action::Move(p),
-                        Move::Pass => Action::Pass,
+                    match decision {
+                        // The partner asked to count and nothing is left to play: agree.
+                        _ if asked_to_count && settled => Action::RequestScoring,
+                        search::Decision::Resign => Action::Resign,
+                        search::Decision::Move(Move::Play(p)) => Action::Move(p),
+                        search::Decision::Move(Move::Pass) => Action::Pass,
                     }
                 }
                 Some(e) => {
