@@ -118,29 +118,64 @@ impl Default for Style {
 
 /// Searches the position of `game` for `color` within `budget`.
 pub fn analyze(game: &Game, color: Color, budget: &Budget) -> Analysis {
-    let start = Instant::now();
-    let threads = budget.threads.max(1);
-    let deadline = budget.time.map(|t| start + t);
-    let per_thread = budget.playouts.map(|n| n.div_ceil(threads as u32).max(1));
-    let workers: Vec<Worker> = if threads == 1 {
-        let mut w = Worker::new(game, color, budget.seed);
-        w.run(per_thread, deadline);
-        vec![w]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|i| {
+    let mut search = Search::new(game, color, budget.threads, budget.seed);
+    search.run(budget.playouts, budget.time);
+    search.analysis()
+}
+
+/// A search that can be continued: GUIs' analysis (`lz-analyze`) runs it a slice at a time and
+/// reports after each.
+pub struct Search {
+    workers: Vec<Worker>,
+    color: Color,
+    elapsed: Duration,
+}
+
+impl Search {
+    /// A search of `game` for `color` on `threads` trees, seeded from `seed`.
+    pub fn new(game: &Game, color: Color, threads: usize, seed: u64) -> Search {
+        let workers = (0..threads.max(1))
+            .map(|i| Worker::new(game, color, seed.wrapping_add(i as u64)))
+            .collect();
+        Search {
+            workers,
+            color,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Searches `playouts` more playouts (all threads together) or for `time`, whichever ends
+    /// first (1,000 playouts when neither is given).
+    pub fn run(&mut self, playouts: Option<u32>, time: Option<Duration>) {
+        let start = Instant::now();
+        let deadline = time.map(|t| start + t);
+        let threads = self.workers.len() as u32;
+        let per_thread = match (playouts, time) {
+            (Some(n), _) => Some(n.div_ceil(threads).max(1)),
+            (None, None) => Some(1000u32.div_ceil(threads)),
+            (None, Some(_)) => None,
+        };
+        if self.workers.len() == 1 {
+            let w = &mut self.workers[0];
+            let target = per_thread.map(|n| w.playouts + n);
+            w.run(target, deadline);
+        } else {
+            std::thread::scope(|s| {
+                for w in self.workers.iter_mut() {
                     s.spawn(move || {
-                        let mut w = Worker::new(game, color, budget.seed.wrapping_add(i as u64));
-                        w.run(per_thread, deadline);
-                        w
-                    })
-                })
-                .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
-        })
-    };
-    merge(&workers, color, start.elapsed())
+                        let target = per_thread.map(|n| w.playouts + n);
+                        w.run(target, deadline);
+                    });
+                }
+            });
+        }
+        self.elapsed += start.elapsed();
+    }
+
+    /// What the search knows now.
+    pub fn analysis(&self) -> Analysis {
+        merge(&self.workers, self.color, self.elapsed)
+    }
 }
 
 /// Searches and decides: the move to play, a pass, or a resignation.
@@ -290,9 +325,6 @@ impl Worker {
                 if self.playouts % 16 == 0 && Instant::now() >= d {
                     return;
                 }
-            }
-            if playouts.is_none() && deadline.is_none() && self.playouts >= 1000 {
-                return;
             }
             self.playout();
         }

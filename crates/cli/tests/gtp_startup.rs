@@ -150,3 +150,40 @@ fn match_takes_the_size_from_the_preset_and_engines_of_other_rules_join() {
         "{sgf}"
     );
 }
+
+#[test]
+fn lz_analyze_streams_until_the_next_command() {
+    // All input at once: the analysis reports after its first interval, finds the next command
+    // waiting, ends with an empty line, and the next command is answered.
+    let (ok, out, _) = gtp(
+        &["--threads", "1"],
+        "boardsize 9\n7 lz-analyze b 5\nname\n8 kata-analyze w 5\nquit\n",
+    );
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(&lines[..3], &["=", "", "=7"], "{out}");
+    let info = lines[3];
+    assert!(info.starts_with("info move "), "{out}");
+    for word in ["visits", "winrate", "prior", "lcb", "order 0", "pv"] {
+        assert!(info.contains(word), "{word}: {info}");
+    }
+    // Leela Zero's win rates are in ten-thousandths.
+    let wr: i32 = info
+        .split(" winrate ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((0..=10000).contains(&wr), "{info}");
+    assert_eq!(lines[4], "", "{out}");
+    assert_eq!(lines[5], "= Tengen", "{out}");
+    assert_eq!(lines[7], "=8", "{out}");
+    let kata = lines[8];
+    assert!(
+        kata.starts_with("info move ") && kata.contains(" winrate 0."),
+        "{kata}"
+    );
+}

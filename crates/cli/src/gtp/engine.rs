@@ -50,7 +50,61 @@ pub const COMMANDS: &[&str] = &[
     "kgs-genmove_cleanup",
     "kgs-game_over",
     "tengen-rules",
+    "lz-analyze",
+    "kata-analyze",
 ];
+
+/// A running analysis (`lz-analyze`, `kata-analyze`): the search, how often to report, and in
+/// which dialect.
+pub struct Analysis {
+    /// The search, continued a slice at a time.
+    pub search: search::Search,
+    /// Time between reports.
+    pub interval: Duration,
+    /// KataGo's dialect (`kata-analyze`) rather than Leela Zero's.
+    pub kata: bool,
+    size: u8,
+}
+
+impl Analysis {
+    /// One report: every root move searched, best first, as `info move ... pv ...` entries.
+    pub fn report(&self) -> String {
+        let a = self.search.analysis();
+        let mut out = Vec::new();
+        for (order, m) in a.moves.iter().filter(|m| m.visits > 0).enumerate() {
+            let pv: Vec<String> =
+                m.pv.iter()
+                    .map(|&v| coord::format_move(self.size, v))
+                    .collect();
+            let mv = coord::format_move(self.size, m.mv);
+            out.push(if self.kata {
+                format!(
+                    "info move {mv} visits {} winrate {:.4} prior {:.4} order {order} pv {}",
+                    m.visits,
+                    m.winrate,
+                    m.prior,
+                    pv.join(" ")
+                )
+            } else {
+                format!(
+                    "info move {mv} visits {} winrate {} prior {} lcb {} order {order} pv {}",
+                    m.visits,
+                    (m.winrate * 10000.0).round() as i32,
+                    (m.prior * 10000.0).round() as i32,
+                    (lcb(m.winrate, m.visits) * 10000.0).round() as i32,
+                    pv.join(" ")
+                )
+            });
+        }
+        out.join(" ")
+    }
+}
+
+/// A lower confidence bound of a win rate (about two standard errors), as Leela Zero reports.
+fn lcb(winrate: f32, visits: u32) -> f32 {
+    let n = visits.max(1) as f32;
+    (winrate - 2.0 * (winrate * (1.0 - winrate) / n).sqrt()).max(0.0)
+}
 
 /// How strong and how fast the engine plays (`tengen gtp --playouts --time --threads --level
 /// --no-resign`).
@@ -135,6 +189,38 @@ impl Engine {
             time_left: [None, None],
             strength: Strength::default(),
             quit: false,
+        })
+    }
+
+    /// Starts `lz-analyze` or `kata-analyze [color] [interval]` (the interval in centiseconds,
+    /// default 100; the colour defaults to the player to move). Errors are the response.
+    pub fn start_analysis(&mut self, cmd: &Command) -> Result<Analysis, Response> {
+        let mut color = self.game.to_move();
+        let mut interval = 100u64;
+        for a in &cmd.args {
+            if let Ok(c) = args::color(a) {
+                color = c;
+            } else if let Ok(n) = a.parse::<u64>() {
+                interval = n.max(1);
+            } else if a == "interval" {
+                continue;
+            } else {
+                return Err(fail("syntax error"));
+            }
+        }
+        if self.game.phase() == Phase::Finished {
+            return Err(fail("game is over"));
+        }
+        Ok(Analysis {
+            search: search::Search::new(
+                &self.game,
+                color,
+                self.strength.threads,
+                self.rng.next_u64(),
+            ),
+            interval: Duration::from_millis(interval * 10),
+            kata: cmd.name == "kata-analyze",
+            size: self.size,
         })
     }
 

@@ -4,6 +4,7 @@
 pub mod engine;
 
 use std::io::{BufRead, Write};
+use std::sync::mpsc;
 
 use clap::Args;
 use tengen_gtp::{Command, Response};
@@ -43,6 +44,10 @@ pub struct GtpOpt {
     pub no_resign: bool,
 }
 
+/// Playouts after which a running analysis stops searching (and only waits for the next
+/// command): the tree must not grow without bound while a GUI is left open.
+const ANALYSIS_PLAYOUTS: u32 = 2_000_000;
+
 /// Runs the engine on stdin and stdout until `quit` or the end of input.
 pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
     if let Some(t) = opt.time {
@@ -63,13 +68,39 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
         threads: threads.max(1),
         resign: !opt.no_resign,
     });
-    let stdin = std::io::stdin();
+    // Lines are read on their own thread, so that a running analysis notices the next command.
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().split(b'\n') {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().split(b'\n') {
+    let mut pending: Option<Vec<u8>> = None;
+    loop {
+        let bytes = match pending.take() {
+            Some(b) => b,
+            None => match rx.recv() {
+                Ok(b) => b,
+                Err(_) => break,
+            },
+        };
         // Bytes that are not UTF-8 cannot form a valid command; keep what can be read.
-        let line = String::from_utf8_lossy(&line?).into_owned();
+        let line = String::from_utf8_lossy(&bytes).into_owned();
         let (id, response) = match Command::parse(&line) {
             Ok(None) => continue,
+            Ok(Some(cmd)) if cmd.name == "lz-analyze" || cmd.name == "kata-analyze" => {
+                match engine.start_analysis(&cmd) {
+                    Ok(analysis) => {
+                        pending = analyze(analysis, cmd.id, &rx, &mut out)?;
+                        continue;
+                    }
+                    Err(r) => (cmd.id, r),
+                }
+            }
             Ok(Some(cmd)) => (cmd.id, engine.handle(&cmd)),
             Err(_) => (Command::id_of(&line), Response::failure("syntax error")),
         };
@@ -80,4 +111,35 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Streams an analysis until the next line of input, which it returns (GTP extension of Leela
+/// Zero and KataGo: `=` at once, one line of `info` entries per interval, an empty line at the
+/// end).
+fn analyze(
+    mut a: engine::Analysis,
+    id: Option<u32>,
+    rx: &mpsc::Receiver<Vec<u8>>,
+    out: &mut impl Write,
+) -> anyhow::Result<Option<Vec<u8>>> {
+    let head = id.map_or("=".to_string(), |i| format!("={i}"));
+    writeln!(out, "{head}")?;
+    out.flush()?;
+    let next = loop {
+        if a.search.analysis().playouts < ANALYSIS_PLAYOUTS {
+            a.search.run(None, Some(a.interval));
+            writeln!(out, "{}", a.report())?;
+            out.flush()?;
+            match rx.try_recv() {
+                Ok(line) => break Some(line),
+                Err(mpsc::TryRecvError::Empty) => continue,
+                Err(mpsc::TryRecvError::Disconnected) => break None,
+            }
+        } else {
+            break rx.recv().ok();
+        }
+    };
+    writeln!(out)?;
+    out.flush()?;
+    Ok(next)
 }
