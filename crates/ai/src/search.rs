@@ -293,7 +293,7 @@ impl Worker {
         let root_last = [last.next().flatten(), last.next().flatten()];
         let rules = game.rules();
         let scoring = Scoring {
-            komi: rules.komi.as_f64() as f32 + handicap_bonus(game),
+            komi: rules.komi.as_f64() as f32 + handicap_bonus(game) + dynamic_komi(game),
             prisoners: rules.scoring == Counting::AreaPlusPrisoners,
             first_capture: rules.end == GameEnd::FirstCapture,
         };
@@ -493,6 +493,22 @@ fn handicap_bonus(game: &Game) -> f32 {
     game.rules()
         .handicap_bonus
         .points(game.handicap_stones().len() as u32) as f32
+}
+
+/// Linear dynamic komi for handicap games (Pachi's `dynkomi=linear`): the playouts count as if
+/// White received seven points a handicap stone more, fading to nothing by the middle game.
+/// White, far behind, then sees close games and plays solid moves instead of wild ones; Black,
+/// far ahead, must keep winning by the handicap's worth and does not slacken. Even games: 0.
+pub fn dynamic_komi(game: &Game) -> f32 {
+    let stones = game.handicap_stones().len() as f32;
+    if stones < 2.0 {
+        return 0.0;
+    }
+    let size = game.size() as f32;
+    // 200 moves on 19x19, about 45 on 9x9.
+    let fade = (size * size * 0.55).max(1.0);
+    let left = (1.0 - game.ply_count() as f32 / fade).max(0.0);
+    7.0 * stones * left
 }
 
 /// Sums the root statistics of the workers.

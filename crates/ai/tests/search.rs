@@ -192,3 +192,27 @@ fn resigns_a_lost_game_unless_told_not_to() {
     let (d, _) = genmove(&g, Color::White, &budget, &Style { resign_below: None });
     assert!(matches!(d, Decision::Move(_)));
 }
+
+#[test]
+fn handicap_games_search_with_a_fading_komi() {
+    let even = Game::new(19, Preset::Japanese.rules(19), Handicap::None).unwrap();
+    assert_eq!(tengen_ai::search::dynamic_komi(&even), 0.0);
+    let mut g = Game::new(19, Preset::Japanese.rules(19), Handicap::Fixed(4)).unwrap();
+    assert_eq!(tengen_ai::search::dynamic_komi(&g), 28.0);
+    // It fades as the game goes on, and is gone by move 200.
+    let mut previous = 28.0;
+    let mut seed = 0;
+    while g.ply_count() < 200 {
+        let c = g.to_move();
+        seed += 1;
+        let legal = g.legal_points();
+        let p = legal[(seed * 7919) % legal.len()];
+        if g.play(c, Move::Play(p)).is_err() {
+            g.pass(c).unwrap();
+        }
+        let k = tengen_ai::search::dynamic_komi(&g);
+        assert!(k <= previous);
+        previous = k;
+    }
+    assert_eq!(previous, 0.0);
+}
