@@ -23,6 +23,10 @@ use crate::tree::{Node, Tree, TreeMove};
 /// A node is expanded once this many playouts have passed through it (the root at once).
 const EXPAND_AT: u32 = 8;
 
+/// Nodes all trees together may hold (about 40 bytes each): past it the trees stop growing and
+/// the search goes on from their leaves, so a long analysis cannot exhaust memory.
+const MAX_NODES: usize = 8_000_000;
+
 /// How long and how wide to search.
 #[derive(Clone, Debug)]
 pub struct Budget {
@@ -134,8 +138,13 @@ pub struct Search {
 impl Search {
     /// A search of `game` for `color` on `threads` trees, seeded from `seed`.
     pub fn new(game: &Game, color: Color, threads: usize, seed: u64) -> Search {
-        let workers = (0..threads.max(1))
-            .map(|i| Worker::new(game, color, seed.wrapping_add(i as u64)))
+        let threads = threads.max(1);
+        let workers = (0..threads)
+            .map(|i| {
+                let mut w = Worker::new(game, color, seed.wrapping_add(i as u64));
+                w.max_nodes = MAX_NODES / threads;
+                w
+            })
             .collect();
         Search {
             workers,
@@ -277,6 +286,8 @@ struct Worker {
     /// Ownership sums by point index.
     own: Vec<i32>,
     playouts: u32,
+    /// This tree's share of [`MAX_NODES`].
+    max_nodes: usize,
 }
 
 impl Worker {
@@ -311,6 +322,7 @@ impl Worker {
             first: vec![0; cells],
             own: vec![0; cells],
             playouts: 0,
+            max_nodes: MAX_NODES,
         }
     }
 
@@ -369,7 +381,7 @@ impl Worker {
         loop {
             let n = &self.tree.nodes[node];
             if !n.expanded {
-                if node == 0 || n.visits >= EXPAND_AT {
+                if node == 0 || (n.visits >= EXPAND_AT && self.tree.nodes.len() < self.max_nodes) {
                     self.expand(node, color);
                 } else {
                     break;
@@ -574,5 +586,23 @@ fn merge(workers: &[Worker], color: Color, elapsed: Duration) -> Analysis {
         elapsed,
         moves,
         ownership,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_rules::{Handicap, Preset};
+
+    #[test]
+    fn a_tree_stops_growing_at_its_share_of_nodes_and_the_search_goes_on() {
+        let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let mut w = Worker::new(&g, Color::Black, 3);
+        w.max_nodes = 300;
+        w.run(Some(3000), None);
+        assert_eq!(w.playouts, 3000);
+        // One expansion may pass the limit by at most one set of children.
+        assert!(w.tree.nodes.len() <= 300 + 82, "{}", w.tree.nodes.len());
+        assert!(w.tree.nodes.len() > 82, "the tree grew below the root");
     }
 }
