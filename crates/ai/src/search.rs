@@ -181,6 +181,47 @@ impl Search {
         self.elapsed += start.elapsed();
     }
 
+    /// A search of `game` for `color` that keeps what `previous` learned below the moves
+    /// played since its root (tree reuse), or a new one when there is nothing to keep: no
+    /// previous search, another thread count, other rules or start, a position it did not
+    /// search, or set-up changes in the game.
+    pub fn reuse(
+        previous: Option<Search>,
+        game: &Game,
+        color: Color,
+        threads: usize,
+        seed: u64,
+    ) -> Search {
+        let threads = threads.max(1);
+        if let Some(prev) = previous {
+            if prev.workers.len() == threads && game.history().len() == game.ply_count() {
+                let workers: Option<Vec<Worker>> = prev
+                    .workers
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, w)| w.reuse(game, color, seed.wrapping_add(i as u64)))
+                    .collect();
+                if let Some(workers) = workers {
+                    return Search {
+                        workers,
+                        color,
+                        elapsed: Duration::ZERO,
+                    };
+                }
+            }
+        }
+        Search::new(game, color, threads, seed)
+    }
+
+    /// Playouts kept from earlier searches at the root (0 for a new search).
+    pub fn reused(&self) -> u32 {
+        self.workers
+            .iter()
+            .map(|w| w.tree.nodes[0].visits)
+            .sum::<u32>()
+            - self.workers.iter().map(|w| w.playouts).sum::<u32>()
+    }
+
     /// What the search knows now.
     pub fn analysis(&self) -> Analysis {
         merge(&self.workers, self.color, self.elapsed)
@@ -189,7 +230,21 @@ impl Search {
 
 /// Searches and decides: the move to play, a pass, or a resignation.
 pub fn genmove(game: &Game, color: Color, budget: &Budget, style: &Style) -> (Decision, Analysis) {
-    let a = analyze(game, color, budget);
+    let mut search = Search::new(game, color, budget.threads, budget.seed);
+    decide(game, color, &mut search, budget, style)
+}
+
+/// Runs `search` (of `game`, for `color`) within `budget` and decides: the move to play, a
+/// pass, or a resignation. With [`Search::reuse`] the tree of the previous move goes on.
+pub fn decide(
+    game: &Game,
+    color: Color,
+    search: &mut Search,
+    budget: &Budget,
+    style: &Style,
+) -> (Decision, Analysis) {
+    search.run(budget.playouts, budget.time);
+    let a = search.analysis();
     let Some(best) = a.best().cloned() else {
         return (Decision::Move(Move::Pass), a);
     };
@@ -288,6 +343,11 @@ struct Worker {
     playouts: u32,
     /// This tree's share of [`MAX_NODES`].
     max_nodes: usize,
+    /// What the root stands for, to know when the tree can be kept: the moves played to it,
+    /// the start position's hash and the rules.
+    history: Vec<(Color, Move)>,
+    start_hash: u64,
+    rules: tengen_rules::Rules,
 }
 
 impl Worker {
@@ -323,6 +383,91 @@ impl Worker {
             own: vec![0; cells],
             playouts: 0,
             max_nodes: MAX_NODES,
+            history: game.moves().collect(),
+            start_hash: game.start().0.hash(),
+            rules: *game.rules(),
+        }
+    }
+
+    /// This worker's tree below the moves played since its root, as a new worker for `game`
+    /// and `color`, or `None` when the tree does not lead there.
+    fn reuse(self, game: &Game, color: Color, seed: u64) -> Option<Worker> {
+        let moves: Vec<(Color, Move)> = game.moves().collect();
+        let old = &self.tree;
+        if moves.len() < self.history.len()
+            || moves[..self.history.len()] != self.history[..]
+            || game.start().0.hash() != self.start_hash
+            || *game.rules() != self.rules
+        {
+            return None;
+        }
+        let mut node = 0;
+        for &(c, m) in &moves[self.history.len()..] {
+            let Move::Play(p) = m else { return None };
+            let n = &old.nodes[node];
+            if !n.expanded {
+                return None;
+            }
+            node = old
+                .children(node)
+                .find(|&k| old.nodes[k].mv == TreeMove::Play(p) && old.nodes[k].color == c)?;
+        }
+        let root_color = if node == 0 {
+            self.root_color
+        } else {
+            old.nodes[node].color.opponent()
+        };
+        if root_color != color {
+            return None;
+        }
+        let mut w = Worker::new(game, color, seed);
+        w.max_nodes = self.max_nodes;
+        w.graft(old, node);
+        Some(w)
+    }
+
+    /// Expands the root afresh (its moves are the game's legal moves now) and copies below it
+    /// what `old` knows under `old_root`'s matching children.
+    fn graft(&mut self, old: &Tree, old_root: usize) {
+        self.expand(0, self.root_color);
+        let (visits, wins) = (old.nodes[old_root].visits, old.nodes[old_root].wins);
+        self.tree.nodes[0].visits = visits;
+        self.tree.nodes[0].wins = wins;
+        if !old.nodes[old_root].expanded {
+            return;
+        }
+        let mut queue = std::collections::VecDeque::new();
+        for k in self.tree.children(0) {
+            let mv = self.tree.nodes[k].mv;
+            if let Some(o) = old.children(old_root).find(|&o| old.nodes[o].mv == mv) {
+                let n = &old.nodes[o];
+                let (v, w, rv, rw) = (n.visits, n.wins, n.rave_visits, n.rave_wins);
+                let new = &mut self.tree.nodes[k];
+                new.visits = v;
+                new.wins = w;
+                new.rave_visits = rv;
+                new.rave_wins = rw;
+                queue.push_back((o, k));
+            }
+        }
+        while let Some((o, n)) = queue.pop_front() {
+            if !old.nodes[o].expanded || self.tree.nodes.len() >= self.max_nodes {
+                continue;
+            }
+            let first = self.tree.nodes.len();
+            for k in old.children(o) {
+                let mut child = old.nodes[k].clone();
+                // Its own children are linked when it is taken from the queue.
+                child.expanded = false;
+                child.children = 0;
+                child.first_child = 0;
+                self.tree.nodes.push(child);
+                queue.push_back((k, first + (k - old.nodes[o].first_child as usize)));
+            }
+            let node = &mut self.tree.nodes[n];
+            node.first_child = first as u32;
+            node.children = old.nodes[o].children;
+            node.expanded = true;
         }
     }
 
@@ -508,7 +653,8 @@ fn handicap_bonus(game: &Game) -> f32 {
 }
 
 /// Linear dynamic komi for handicap games (Pachi's `dynkomi=linear`): the playouts count as if
-/// White received seven points a handicap stone more, fading to nothing by the middle game.
+/// White received seven points a handicap stone more (on 19x19; a stone is worth less on a
+/// smaller board, in proportion to its side), fading to nothing by the middle game.
 /// White, far behind, then sees close games and plays solid moves instead of wild ones; Black,
 /// far ahead, must keep winning by the handicap's worth and does not slacken. Even games: 0.
 pub fn dynamic_komi(game: &Game) -> f32 {
@@ -520,7 +666,7 @@ pub fn dynamic_komi(game: &Game) -> f32 {
     // 200 moves on 19x19, about 45 on 9x9.
     let fade = (size * size * 0.55).max(1.0);
     let left = (1.0 - game.ply_count() as f32 / fade).max(0.0);
-    7.0 * stones * left
+    7.0 * (size / 19.0).min(1.0) * stones * left
 }
 
 /// Sums the root statistics of the workers.

@@ -216,3 +216,45 @@ fn handicap_games_search_with_a_fading_komi() {
     }
     assert_eq!(previous, 0.0);
 }
+
+#[test]
+fn the_tree_of_the_last_move_is_kept() {
+    use tengen_ai::search::{decide, Search};
+    let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+    let budget = Budget::playouts(3000, 9);
+    let style = Style::default();
+    let mut s = Search::new(&g, Color::Black, 1, 9);
+    let (d, a) = decide(&g, Color::Black, &mut s, &budget, &style);
+    let Decision::Move(mine) = d else { panic!() };
+    // The opponent answers with the reply the search expected most.
+    let reply = a.best().unwrap().pv.get(1).copied().unwrap();
+    g.play(Color::Black, mine).unwrap();
+    g.play(Color::White, reply).unwrap();
+    let kept = Search::reuse(Some(s), &g, Color::Black, 1, 10);
+    assert!(kept.reused() > 0, "the subtree after both moves is kept");
+    // Its root moves are the game's legal moves now.
+    let a = kept.analysis();
+    let legal = g.legal_points();
+    assert_eq!(a.moves.len(), legal.len());
+    assert!(a
+        .moves
+        .iter()
+        .all(|m| matches!(m.mv, Move::Play(p) if legal.contains(&p))));
+    // The kept tree searches on and still plays a legal move.
+    let mut kept = kept;
+    let (d, _) = decide(&g, Color::Black, &mut kept, &budget, &style);
+    let Decision::Move(m) = d else { panic!() };
+    assert!(g.check(Color::Black, m).is_ok());
+    // Other rules, a move the tree never searched, or an undone move: a fresh search.
+    let mut other = g.clone();
+    other.set_komi(tengen_rules::Komi::points(0));
+    let fresh = Search::reuse(Some(kept), &other, Color::Black, 1, 11);
+    assert_eq!(fresh.reused(), 0);
+    drop(fresh);
+    let mut searched = Search::new(&g, Color::Black, 1, 13);
+    searched.run(Some(500), None);
+    let mut back = g.clone();
+    back.undo(1).unwrap();
+    let fresh = Search::reuse(Some(searched), &back, Color::White, 1, 12);
+    assert_eq!(fresh.reused(), 0);
+}

@@ -150,6 +150,8 @@ pub struct Engine {
     time: Option<Clock>,
     /// The search's budget and manners.
     strength: Strength,
+    /// The last move's search, kept for the next (tree reuse).
+    search: Option<search::Search>,
     /// Seconds and stones left per colour, from `time_left`.
     time_left: [Option<(f64, u32)>; 2],
     quit: bool,
@@ -188,6 +190,7 @@ impl Engine {
             time: None,
             time_left: [None, None],
             strength: Strength::default(),
+            search: None,
             quit: false,
         })
     }
@@ -383,7 +386,16 @@ impl Engine {
                 let style = search::Style {
                     resign_below: self.strength.resign.then_some(0.1),
                 };
-                match search::genmove(&self.game, color, &budget, &style).0 {
+                let mut s = search::Search::reuse(
+                    self.search.take(),
+                    &self.game,
+                    color,
+                    budget.threads,
+                    budget.seed,
+                );
+                let (decision, _) = search::decide(&self.game, color, &mut s, &budget, &style);
+                self.search = Some(s);
+                match decision {
                     search::Decision::Move(m) => m,
                     search::Decision::Resign => {
                         // The game stays as it is; the controller ends it.
