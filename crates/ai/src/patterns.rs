@@ -60,21 +60,37 @@ const OFFSETS: [(i8, i8); 8] = [
     (1, 1),
 ];
 
-/// The neighbourhood of `p` as a key: two bits a neighbour, in [`OFFSETS`] order.
-pub fn key(board: &Board, p: Point) -> u16 {
-    let size = board.size() as i16;
-    let (col, row) = (p.col(board.size()) as i16, p.row(board.size()) as i16);
-    let mut k = 0u16;
-    for (i, (dx, dy)) in OFFSETS.iter().enumerate() {
-        let (c, r) = (col + *dx as i16, row + *dy as i16);
-        let v = if c < 0 || r < 0 || c >= size || r >= size {
-            EDGE
-        } else {
-            match Point::new(board.size(), c as u8, r as u8).and_then(|q| board.get(q)) {
-                None => EMPTY,
-                Some(Color::Black) => BLACK,
-                Some(Color::White) => WHITE,
+/// The eight neighbours of every point of a board of one size, in [`OFFSETS`] order (`None`
+/// off the board), indexed by [`Point::index`]: computed once a size, then only read.
+fn ring(size: u8) -> &'static [[Option<Point>; 8]] {
+    static RINGS: [OnceLock<Vec<[Option<Point>; 8]>>; 26] = [const { OnceLock::new() }; 26];
+    RINGS[size as usize].get_or_init(|| {
+        let board = Board::new(size);
+        let cells = board.points().map(|p| p.index()).max().unwrap_or(0) + 1;
+        let mut ring = vec![[None; 8]; cells];
+        for p in board.points() {
+            let (col, row) = (p.col(size) as i16, p.row(size) as i16);
+            for (i, (dx, dy)) in OFFSETS.iter().enumerate() {
+                let (c, r) = (col + *dx as i16, row + *dy as i16);
+                if c >= 0 && r >= 0 {
+                    ring[p.index()][i] = Point::new(size, c as u8, r as u8);
+                }
             }
+        }
+        ring
+    })
+}
+
+/// The neighbourhood of `p` as a key: two bits a neighbour, in [`OFFSETS`] order.
+#[inline]
+pub fn key(board: &Board, p: Point) -> u16 {
+    let mut k = 0u16;
+    for (i, q) in ring(board.size())[p.index()].iter().enumerate() {
+        let v = match q.map(|q| board.get(q)) {
+            None => EDGE,
+            Some(None) => EMPTY,
+            Some(Some(Color::Black)) => BLACK,
+            Some(Some(Color::White)) => WHITE,
         };
         k |= v << (2 * i);
     }
@@ -82,16 +98,9 @@ pub fn key(board: &Board, p: Point) -> u16 {
 }
 
 /// The points around `p` (its eight neighbours), in no special order.
+#[inline]
 pub fn around(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    let size = board.size();
-    let (col, row) = (p.col(size) as i16, p.row(size) as i16);
-    OFFSETS.iter().filter_map(move |&(dx, dy)| {
-        let (c, r) = (col + dx as i16, row + dy as i16);
-        if c < 0 || r < 0 {
-            return None;
-        }
-        Point::new(size, c as u8, r as u8)
-    })
+    ring(board.size())[p.index()].iter().flatten().copied()
 }
 
 /// True when the empty point `p` has one of the patterns around it.

@@ -180,26 +180,29 @@ fn save(board: &Board, stone: Point, lib: Point, me: Color) -> Option<Point> {
 
 /// Liberties a stone of `c` on `p` would have (the chain it joins included), counted up to 3.
 pub fn liberties_after(board: &Board, p: Point, c: Color) -> usize {
-    let mut libs: [Option<Point>; 3] = [None; 3];
+    let mut libs = [p; 3];
     let mut n = 0;
-    let add = |q: Point, libs: &mut [Option<Point>; 3], n: &mut usize| {
-        if q != p && *n < 3 && !libs[..*n].contains(&Some(q)) {
-            libs[*n] = Some(q);
+    let mut add = |q: Point, n: &mut usize| {
+        if q != p && *n < 3 && !libs[..*n].contains(&q) {
+            libs[*n] = q;
             *n += 1;
         }
     };
     for q in board.neighbors(p) {
         match board.get(q) {
-            None => add(q, &mut libs, &mut n),
+            None => add(q, &mut n),
             Some(x) if x == c => {
-                for l in board.liberties(q) {
-                    add(l, &mut libs, &mut n);
+                // Four liberties of a friendly chain hold three other than `p`.
+                let mut some = [p; 4];
+                let k = board.some_liberties(q, &mut some);
+                for &l in &some[..k] {
+                    add(l, &mut n);
                 }
             }
             Some(_) => {
                 // A capture frees the captured stones' points; one of them is next to p.
                 if board.atari_liberty(q) == Some(p) {
-                    add(q, &mut libs, &mut n);
+                    add(q, &mut n);
                 }
             }
         }
@@ -241,7 +244,7 @@ pub fn big_self_atari(board: &Board, p: Point, c: Color) -> bool {
             let id = board.chain_id(q);
             if !seen.contains(&Some(id)) {
                 seen[i] = Some(id);
-                size += board.chain_stones(q).len();
+                size += board.chain_size_up_to(q, 3);
             }
         }
     }

@@ -158,3 +158,42 @@ fn playouts_are_deterministic_for_a_seed_and_end_in_a_consistent_position() {
         assert!(diff.unsigned_abs() <= size as u32 * size as u32);
     }
 }
+
+#[test]
+fn bounded_liberty_and_size_counts_agree_with_the_full_lists() {
+    let mut rng = Rng::new(0x11B);
+    for size in [5u8, 9, 13, 19] {
+        let mut g = Game::new(size, Preset::Chinese.rules(size), Handicap::None).unwrap();
+        let mut checked = 0;
+        for _ in 0..(size as usize * size as usize) {
+            let c = g.to_move();
+            let m = random_move(&g, &mut rng);
+            if g.play(c, m).is_err() {
+                continue;
+            }
+            if g.phase() != Phase::Play {
+                break;
+            }
+            checked += 1;
+            let b = g.board();
+            for p in b.points() {
+                let libs = b.liberties(p);
+                for cap in 0..5 {
+                    let mut out = vec![p; cap];
+                    let n = b.some_liberties(p, &mut out);
+                    assert_eq!(n, libs.len().min(cap));
+                    assert!(out[..n].iter().all(|l| libs.contains(l)));
+                    let mut distinct = out[..n].to_vec();
+                    distinct.sort_unstable();
+                    distinct.dedup();
+                    assert_eq!(distinct.len(), n);
+                }
+                let stones = b.chain_stones(p).len();
+                for max in 1..5 {
+                    assert_eq!(b.chain_size_up_to(p, max), stones.min(max));
+                }
+            }
+        }
+        assert!(checked > size as usize, "{size}: only {checked} positions");
+    }
+}

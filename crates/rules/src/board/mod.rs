@@ -359,6 +359,51 @@ impl Board {
         libs
     }
 
+    /// Up to `out.len()` distinct liberties of the chain through `p`, written to `out` in no
+    /// particular order; returns how many. Walks the chain only until `out` is full, and
+    /// allocates nothing: the search's tactical tests ask "one, two, or more?" many times a
+    /// playout.
+    pub fn some_liberties(&self, p: Point, out: &mut [Point]) -> usize {
+        if out.is_empty() || self.get(p).is_none() {
+            return 0;
+        }
+        let mut n = 0;
+        let h = self.head[p.0];
+        let mut s = h;
+        loop {
+            for q in self.adjacent(s) {
+                if self.cell[q] == Cell::Empty && !out[..n].contains(&Point(q)) {
+                    out[n] = Point(q);
+                    n += 1;
+                    if n == out.len() {
+                        return n;
+                    }
+                }
+            }
+            s = self.next[s];
+            if s == h {
+                return n;
+            }
+        }
+    }
+
+    /// The size of the chain through `p` (0 if `p` is empty), counted up to `max`.
+    pub fn chain_size_up_to(&self, p: Point, max: usize) -> usize {
+        if self.get(p).is_none() {
+            return 0;
+        }
+        let h = self.head[p.0];
+        let mut s = h;
+        let mut n = 0;
+        loop {
+            n += 1;
+            s = self.next[s];
+            if s == h || n >= max {
+                return n;
+            }
+        }
+    }
+
     /// Number of distinct liberties of the chain through `p` (0 if `p` is empty).
     pub fn liberty_count(&self, p: Point) -> usize {
         self.liberties(p).len()
