@@ -195,3 +195,95 @@ async fn a_built_in_bot_at_another_level_plays_to_the_end() {
     let result = play_against("tengen-3", vec![spec], None).await;
     assert!(result.starts_with("W+"), "{result}");
 }
+
+#[tokio::test]
+async fn a_bot_game_with_a_handicap_and_take_backs() {
+    let store = Store::open(&common::sqlite_url("bots-handicap"))
+        .await
+        .unwrap();
+    let state = AppState::with_bots(store, Duration::from_secs(30), Vec::new())
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let s = state.clone();
+    tokio::spawn(async move { tengen_server::run(listener, s, std::future::pending()).await });
+    let guest = http(&state, "POST", "/api/accounts/guest", None, None).await;
+    let token = guest["token"].as_str().unwrap().to_string();
+    // A handicap makes the player Black; asking for White with one is refused.
+    let refused = http(
+        &state,
+        "POST",
+        "/api/bots/tengen-bot/play",
+        Some(json!({"size": 9, "handicap": 3, "color": "white"})),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], "bad_color", "{refused}");
+    let started = http(
+        &state,
+        "POST",
+        "/api/bots/tengen-bot/play",
+        Some(json!({"size": 9, "handicap": 3, "rules": "japanese"})),
+        Some(&token),
+    )
+    .await;
+    let game = started["game_id"].as_i64().unwrap();
+    assert_eq!(started["game"]["terms"]["handicap"], 3, "{started}");
+    assert_eq!(started["game"]["terms"]["komi"], "0.5");
+    assert_eq!(started["game"]["white"]["username"], "tengen-bot");
+
+    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
+    req.headers_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let send = |v: Value| Message::Text(v.to_string().into());
+    ws.send(send(json!({"type": "watch", "game": game})))
+        .await
+        .unwrap();
+    // White (the bot) moves first; Black answers; White replies; Black takes its move back.
+    let mut white_moves = 0;
+    let mut asked = false;
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .expect("the bot answers")
+            .unwrap()
+            .unwrap();
+        let Message::Text(t) = m else { continue };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        if v["type"] == "error" {
+            panic!("{v}");
+        }
+        if v["type"] != "event" {
+            continue;
+        }
+        let e = &v["event"];
+        match e["type"].as_str() {
+            Some("move") if e["color"] == "white" => {
+                white_moves += 1;
+                if white_moves == 1 {
+                    // A black stone on the first free point of the top row.
+                    let point = ["A9", "B9", "C9", "D9"]
+                        .into_iter()
+                        .find(|p| Some(*p) != e["point"].as_str())
+                        .unwrap();
+                    ws.send(send(json!({"type": "move", "game": game, "point": point})))
+                        .await
+                        .unwrap();
+                } else if !asked {
+                    ws.send(send(json!({"type": "takeback", "game": game})))
+                        .await
+                        .unwrap();
+                    asked = true;
+                }
+            }
+            Some("takeback_answered") => {
+                assert_eq!(e["accepted"], true, "{e}");
+                assert_eq!(e["plies"], 2, "{e}");
+                return;
+            }
+            _ => {}
+        }
+    }
+}

@@ -154,6 +154,13 @@ pub struct BotGame {
     /// The clock (default: untimed).
     #[serde(default)]
     pub time: Option<crate::domain::clock::TimeControl>,
+    /// Handicap stones for the player, who then takes Black (2 to 9 on the fixed points; 13,
+    /// 21 and 25 on 19x19 as seed 002 allows). Komi defaults to 0.5.
+    #[serde(default)]
+    pub handicap: Option<u8>,
+    /// Whether the player may take moves back (the bot always agrees). Default: yes.
+    #[serde(default)]
+    pub take_back: Option<bool>,
 }
 
 /// Starts a game between `user` and the bot `name`; returns the game id and its snapshot.
@@ -166,12 +173,14 @@ pub async fn start_game(
     let (spec, bot) = state.bots.find(name).cloned().ok_or(ApiError::NotFound)?;
     let size = req.size.unwrap_or(9);
     let rules = req.rules.unwrap_or_else(|| "chinese".into());
+    let handicap = req.handicap.filter(|&h| h >= 2);
+    let take_back = req.take_back.unwrap_or(true);
     let terms = crate::rooms::validate(crate::rooms::RoomTerms {
         size,
         rules,
         komi: req.komi.clone(),
-        take_back: false,
-        handicap: None,
+        take_back,
+        handicap,
         parity: None,
         time: Some(req.time.unwrap_or(crate::domain::clock::TimeControl::None)),
     })?;
@@ -179,21 +188,34 @@ pub async fn start_game(
         .rules
         .parse()
         .map_err(|_| ApiError::Internal("rules".into()))?;
-    let user_color = match req.color.as_deref() {
-        Some(c) => Color::parse(c)
+    let user_color = match (req.color.as_deref(), handicap) {
+        // The player who receives a handicap plays Black.
+        (Some(c), Some(_)) if Color::parse(c) != Some(Color::Black) => {
+            return Err(ApiError::Rejected(
+                "bad_color",
+                "the player who receives a handicap plays black".into(),
+            ))
+        }
+        (_, Some(_)) => Color::Black,
+        (Some(c), None) => Color::parse(c)
             .ok_or_else(|| ApiError::Rejected("bad_color", "choose black or white".into()))?,
-        None if OsRng.next_u32() % 2 == 0 => Color::Black,
-        None => Color::White,
+        (None, None) if OsRng.next_u32() % 2 == 0 => Color::Black,
+        (None, None) => Color::White,
+    };
+    let game_type = if handicap.is_some() {
+        GameType::Handicap
+    } else {
+        GameType::HoSun
     };
     let terms = Terms {
         size,
         rules: terms.rules,
         komi: req
             .komi
-            .unwrap_or_else(|| default_komi(GameType::HoSun, preset, size).to_string()),
-        handicap: 0,
-        take_back: false,
-        game_type: GameType::HoSun.name().into(),
+            .unwrap_or_else(|| default_komi(game_type, preset, size).to_string()),
+        handicap: handicap.unwrap_or(0),
+        take_back,
+        game_type: game_type.name().into(),
         time: terms
             .time
             .unwrap_or(crate::domain::clock::TimeControl::None),
@@ -501,8 +523,10 @@ async fn drive(
             return Ok(());
         }
         let action = match live.game.phase() {
+            // A good opponent lets a player take a slip back (the room allows it, or the
+            // request could not have been made).
             Phase::Play if live.takeback == Some(color.opponent()) => {
-                Some(Action::AnswerTakeback(false))
+                Some(Action::AnswerTakeback(true))
             }
             Phase::Play if live.game.to_move() == color => Some(match &gtp {
                 None => {
