@@ -49,6 +49,12 @@ export async function lobbyPage(main, app) {
       </form>
       <section class="panel stack" aria-labelledby="bots-h">
         <h2 id="bots-h">Play a bot</h2>
+        <form class="row" id="bot-terms">
+          <label>Board <select name="size">${[9, 13, 19].map((s) => `<option value="${s}">${s}×${s}</option>`).join('')}</select></label>
+          <label>Rules <select name="rules">${['chinese', ...RULES.filter((r) => r !== 'chinese')].map((r) => `<option>${r}</option>`).join('')}</select></label>
+          <label>You play <select name="color"><option value="black">black</option><option value="white">white</option><option value="">either</option></select></label>
+          <label>Handicap <select name="handicap"><option value="">none</option>${[2, 3, 4, 5, 6, 7, 8, 9].map((n) => `<option>${n}</option>`).join('')}</select></label>
+        </form>
         <div id="bots" class="row"></div>
       </section>
     </div>
@@ -89,11 +95,19 @@ export async function lobbyPage(main, app) {
     const { bots } = await api.bots();
     for (const b of bots) {
       const btn = document.createElement('button');
-      btn.textContent = `Play ${b.name} (${b.rank}, 9×9)`;
+      btn.textContent = `Play ${b.name} (${b.rank})`;
       btn.dataset.bot = b.name;
       btn.onclick = async () => {
+        // The board, rules, colour and handicap chosen above; a handicap means playing Black.
+        const f = new FormData(main.querySelector('#bot-terms'));
+        const body = { size: Number(f.get('size')), rules: f.get('rules') };
+        if (f.get('handicap')) {
+          body.handicap = Number(f.get('handicap'));
+        } else if (f.get('color')) {
+          body.color = f.get('color');
+        }
         try {
-          const r = await api.playBot(b.name, { size: 9, color: 'black' });
+          const r = await api.playBot(b.name, body);
           app.go(`#/game/${r.game_id}`);
         } catch (err) {
           app.error(err);

@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { haveBrowser, session, newPage } from './helpers.mjs';
+import { haveBrowser, session, newPage, shot } from './helpers.mjs';
 
 test('a guest plays the bot to the end', { timeout: 120_000 }, async (t) => {
   if (!haveBrowser(t)) return;
@@ -28,4 +28,27 @@ test('a guest plays the bot to the end', { timeout: 120_000 }, async (t) => {
   }
   const result = await page.locator('[data-testid=result]').textContent();
   assert.match(result, /Result: [BW]\+/);
+});
+
+test('a bot game is set up: board, rules and handicap', { timeout: 60_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/#/login`);
+  await page.locator('#guest').click();
+  await page.locator('[data-testid=who]').getByText('18k').waitFor();
+  await page.locator('#bot-terms select[name=size]').selectOption('13');
+  await page.locator('#bot-terms select[name=rules]').selectOption('japanese');
+  await page.locator('#bot-terms select[name=handicap]').selectOption('3');
+  await page.locator('[data-bot="tengen-bot"]').click();
+  await page.waitForURL(/#\/game\/\d+/);
+  const id = page.url().match(/#\/game\/(\d+)/)[1];
+  const game = await page.evaluate(async (id) => (await fetch(`/api/games/${id}`)).json(), id);
+  assert.equal(game.terms.size, 13);
+  assert.equal(game.terms.rules, 'japanese');
+  assert.equal(game.terms.handicap, 3);
+  // The handicap stones are on the board, and the bot (White) answers them.
+  await page.locator('[data-stone="K10:b"]').waitFor();
+  await page.getByText('Your move.').waitFor();
+  await shot(page, 'bot-handicap-13');
 });
