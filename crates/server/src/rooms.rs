@@ -148,6 +148,7 @@ pub fn player(u: &User) -> Player {
         username: u.username.clone(),
         rank: u.rank.clone(),
         guest: u.guest || u.bot,
+        bot: u.bot,
     }
 }
 

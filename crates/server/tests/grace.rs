@@ -70,3 +70,43 @@ async fn one_of_two_connections_closing_is_not_a_disconnection() {
     common::think(Duration::from_secs(3600)).await;
     assert!(result(&h).await.is_null(), "a second tab is still open");
 }
+
+#[tokio::test]
+async fn leaving_an_untimed_bot_game_keeps_it_waiting_and_a_timed_one_follows_the_grace_rule() {
+    use tengen_server::domain::clock::TimeControl;
+    let untimed = common::actor_game_against(
+        "grace-bot-untimed",
+        9,
+        TimeControl::None,
+        Duration::from_secs(30),
+        true,
+    )
+    .await;
+    let h = untimed.handle;
+    let _w = h.watch(Some(untimed.black), None).await.unwrap();
+    tokio::time::pause();
+    gone(&h, untimed.black).await;
+    tokio::time::advance(Duration::from_secs(3600)).await;
+    tokio::time::resume();
+    assert!(result(&h).await.is_null(), "the game waits for its player");
+    // Back an hour later, the game goes on where it was.
+    let again = h.watch(Some(untimed.black), None).await.unwrap();
+    assert!(again.snapshot.is_some());
+
+    let timed = common::actor_game_against(
+        "grace-bot-timed",
+        9,
+        TimeControl::Absolute { main_ms: 600_000 },
+        Duration::from_secs(30),
+        true,
+    )
+    .await;
+    let h = timed.handle;
+    let _w = h.watch(Some(timed.black), None).await.unwrap();
+    tokio::time::pause();
+    gone(&h, timed.black).await;
+    tokio::time::advance(Duration::from_secs(31)).await;
+    tokio::time::resume();
+    let snap = h.snapshot().await.unwrap();
+    assert_eq!(snap["result"], "W+F", "{snap}");
+}

@@ -33,6 +33,10 @@ pub struct Player {
     /// Guests' games do not move promotion points.
     #[serde(skip)]
     pub guest: bool,
+    /// Played by an engine: a bot never leaves, and its partner may leave an untimed game and
+    /// come back to it.
+    #[serde(skip)]
+    pub bot: bool,
 }
 
 /// An event with its place in the log.
@@ -286,7 +290,11 @@ impl GameActor {
                     if let Some(c) = self.color_of(Some(user)) {
                         let n = &mut self.present[c.index()];
                         *n = n.saturating_sub(1);
-                        if *n == 0 && self.live.game.phase() != Phase::Finished {
+                        // An untimed game against a bot waits for its player (it is not rated
+                        // and nobody else is kept waiting); other games follow the grace rule.
+                        let waits = self.players[c.opponent().index()].bot
+                            && self.live.terms.time.is_untimed();
+                        if *n == 0 && self.live.game.phase() != Phase::Finished && !waits {
                             self.deadline[c.index()] = Some(Instant::now() + self.grace);
                             if self.grace.is_zero() {
                                 self.on_deadline().await;

@@ -31,6 +31,17 @@ pub struct ActorGame {
 /// Starts a game of side `size` with clock `time` and disconnection grace `grace`, in a
 /// database of its own named after `tag` (unique per test).
 pub async fn actor_game(tag: &str, size: u8, time: TimeControl, grace: Duration) -> ActorGame {
+    actor_game_against(tag, size, time, grace, false).await
+}
+
+/// [`actor_game`] with White played by a bot when `white_bot`.
+pub async fn actor_game_against(
+    tag: &str,
+    size: u8,
+    time: TimeControl,
+    grace: Duration,
+    white_bot: bool,
+) -> ActorGame {
     let store = Store::open(&sqlite_url(&format!("actor-{tag}")))
         .await
         .unwrap();
@@ -60,6 +71,7 @@ pub async fn actor_game(tag: &str, size: u8, time: TimeControl, grace: Duration)
         username: name.into(),
         rank: "3k".into(),
         guest: false,
+        bot: white_bot && name == "bob",
     };
     let players = [player(ids[0], "ann"), player(ids[1], "bob")];
     let handle = spawn(
