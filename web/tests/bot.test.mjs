@@ -4,13 +4,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { haveBrowser, session, newPage, shot } from './helpers.mjs';
 
-test('a guest plays the bot to the end', { timeout: 120_000 }, async (t) => {
-  if (!haveBrowser(t)) return;
+// A page logged in as a new guest, in the lobby.
+async function guest(t) {
   const { server, browser } = await session(t);
   const page = await newPage(browser);
   await page.goto(`${server.url}/#/login`);
   await page.locator('#guest').click();
   await page.locator('[data-testid=who]').getByText('18k').waitFor();
+  return page;
+}
+
+test('a guest plays the bot to the end', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const page = await guest(t);
   await page.locator('[data-bot="tengen-bot"]').click();
   await page.waitForURL(/#\/game\/\d+/);
   // Black (the guest) plays a stone, then passes whenever it is its move; accepts the count.
@@ -32,11 +38,7 @@ test('a guest plays the bot to the end', { timeout: 120_000 }, async (t) => {
 
 test('a bot game is set up: board, rules and handicap', { timeout: 60_000 }, async (t) => {
   if (!haveBrowser(t)) return;
-  const { server, browser } = await session(t);
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/#/login`);
-  await page.locator('#guest').click();
-  await page.locator('[data-testid=who]').getByText('18k').waitFor();
+  const page = await guest(t);
   await page.locator('#bot-terms select[name=size]').selectOption('13');
   await page.locator('#bot-terms select[name=rules]').selectOption('japanese');
   await page.locator('#bot-terms select[name=handicap]').selectOption('3');

@@ -57,6 +57,23 @@ pub fn dead_stones(game: &Game, playouts: u32, rng: &mut Rng) -> PointSet {
         unconditional_life(board, Color::Black, suicide).alive,
         unconditional_life(board, Color::White, suicide).alive,
     ];
+    dead_chains(
+        board,
+        |p| own.get(p),
+        0.0,
+        |c, p| safe[c.index()].contains(p),
+    )
+}
+
+/// The stones of every chain whose mean ownership, seen from its own colour (+1 its own, -1
+/// the opponent's), is below `below`, except chains that `keep` (called with the chain's colour
+/// and a stone) says stand.
+pub fn dead_chains(
+    board: &Board,
+    owner: impl Fn(Point) -> f32,
+    below: f32,
+    keep: impl Fn(Color, Point) -> bool,
+) -> PointSet {
     let mut dead = PointSet::new();
     let mut seen = PointSet::new();
     for p in board.points() {
@@ -68,13 +85,12 @@ pub fn dead_stones(game: &Game, playouts: u32, rng: &mut Rng) -> PointSet {
         stones.iter().for_each(|&s| {
             seen.insert(s);
         });
-        if safe[c.index()].contains(p) {
+        if keep(c, p) {
             continue;
         }
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
-        let mine: f32 =
-            stones.iter().map(|&s| own.get(s) * sign).sum::<f32>() / stones.len() as f32;
-        if mine < 0.0 {
+        let mine: f32 = stones.iter().map(|&s| owner(s) * sign).sum::<f32>() / stones.len() as f32;
+        if mine < below {
             stones.iter().for_each(|&s| {
                 dead.insert(s);
             });

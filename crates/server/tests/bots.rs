@@ -26,6 +26,41 @@ async fn http(
         .2
 }
 
+/// A served state with `extra` bots beside the built-in one, and its address.
+async fn serve(
+    tag: &str,
+    extra: Vec<tengen_server::bots::BotSpec>,
+) -> (AppState, std::net::SocketAddr) {
+    let store = Store::open(&common::sqlite_url(tag)).await.unwrap();
+    let state = AppState::with_bots(store, Duration::from_secs(30), extra)
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let s = state.clone();
+    tokio::spawn(async move { tengen_server::run(listener, s, std::future::pending()).await });
+    (state, addr)
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A WebSocket as `token`, watching `game`.
+async fn watch(addr: std::net::SocketAddr, token: &str, game: i64) -> Socket {
+    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
+    req.headers_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    ws.send(msg(json!({"type": "watch", "game": game})))
+        .await
+        .unwrap();
+    ws
+}
+
+fn msg(v: Value) -> Message {
+    Message::Text(v.to_string().into())
+}
+
 /// A guest plays `bot` on 9x9 as Black, passing whenever it is to move, and accepts the count.
 /// Returns the result.
 async fn play_against(
@@ -34,16 +69,7 @@ async fn play_against(
     time: Option<Value>,
 ) -> String {
     let tag = if time.is_some() { "timed" } else { "untimed" };
-    let store = Store::open(&common::sqlite_url(&format!("bots-{bot}-{tag}")))
-        .await
-        .unwrap();
-    let state = AppState::with_bots(store, Duration::from_secs(30), extra)
-        .await
-        .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let s = state.clone();
-    tokio::spawn(async move { tengen_server::run(listener, s, std::future::pending()).await });
+    let (state, addr) = serve(&format!("bots-{bot}-{tag}"), extra).await;
 
     let bots = http(&state, "GET", "/api/bots", None, None).await;
     assert!(
@@ -67,14 +93,8 @@ async fn play_against(
     let game = started["game_id"].as_i64().unwrap();
     assert_eq!(started["game"]["white"]["username"], bot);
 
-    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
-    req.headers_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    let send = |v: Value| Message::Text(v.to_string().into());
-    ws.send(send(json!({"type": "watch", "game": game})))
-        .await
-        .unwrap();
+    let mut ws = watch(addr, &token, game).await;
+    let send = msg;
     let mut passes_sent = 0;
     loop {
         let m = tokio::time::timeout(Duration::from_secs(120), ws.next())
@@ -198,16 +218,7 @@ async fn a_built_in_bot_at_another_level_plays_to_the_end() {
 
 #[tokio::test]
 async fn a_bot_game_with_a_handicap_and_take_backs() {
-    let store = Store::open(&common::sqlite_url("bots-handicap"))
-        .await
-        .unwrap();
-    let state = AppState::with_bots(store, Duration::from_secs(30), Vec::new())
-        .await
-        .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let s = state.clone();
-    tokio::spawn(async move { tengen_server::run(listener, s, std::future::pending()).await });
+    let (state, addr) = serve("bots-handicap", Vec::new()).await;
     let guest = http(&state, "POST", "/api/accounts/guest", None, None).await;
     let token = guest["token"].as_str().unwrap().to_string();
     // A handicap makes the player Black; asking for White with one is refused.
@@ -233,14 +244,8 @@ async fn a_bot_game_with_a_handicap_and_take_backs() {
     assert_eq!(started["game"]["terms"]["komi"], "0.5");
     assert_eq!(started["game"]["white"]["username"], "tengen-bot");
 
-    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
-    req.headers_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    let send = |v: Value| Message::Text(v.to_string().into());
-    ws.send(send(json!({"type": "watch", "game": game})))
-        .await
-        .unwrap();
+    let mut ws = watch(addr, &token, game).await;
+    let send = msg;
     // White (the bot) moves first; Black answers; White replies; Black takes its move back.
     let mut white_moves = 0;
     let mut asked = false;

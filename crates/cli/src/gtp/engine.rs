@@ -131,10 +131,7 @@ impl Default for Strength {
     }
 }
 
-/// Playouts a move at each `--level`, 1 (a beginner) to 10 (the full engine).
-pub fn level_playouts(level: u8) -> u32 {
-    100u32 << (level.clamp(1, 10) - 1)
-}
+pub use tengen_ai::search::level_playouts;
 
 /// Seconds a move when nothing else is said.
 const DEFAULT_MOVE_TIME: f64 = 1.0;

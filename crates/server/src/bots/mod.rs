@@ -84,10 +84,7 @@ pub fn builtin() -> BotSpec {
     }
 }
 
-/// Playouts a move at a strength level (as `tengen gtp --level`).
-pub fn level_playouts(level: u8) -> u32 {
-    100u32 << (level.clamp(1, 10) - 1)
-}
+pub use tengen_ai::search::level_playouts;
 
 /// The bots this server offers, with their accounts.
 #[derive(Clone, Default)]
