@@ -4,12 +4,12 @@
 //! liberties, otherwise a random move that fills no own eye, puts nothing of its own in atari and
 //! is not inside territory that light playouts already give to one side. Pass when nothing is
 //! left. In clean-up mode (KGS's `kgs-genmove_cleanup`) it first plays on the liberties of
-//! opponent stones the estimate finds dead, so that they are captured before the game ends.
+//! opponent stones the estimator finds dead, so that they are captured before the game ends.
 
 use tengen_rules::playout::Rng;
 use tengen_rules::{Board, Color, Game, Move, Point};
 
-use crate::estimate::{dead_stones, ownership};
+use crate::estimate::{estimate, ownership};
 
 /// How the policy treats the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub fn choose(game: &Game, color: Color, rng: &mut Rng, mode: Mode) -> Move {
         .collect();
     // 3. Clean-up: the liberties of the opponent's dead stones.
     if mode == Mode::Cleanup {
-        let dead = dead_stones(game, PLAYOUTS, rng);
+        let dead = estimate(game).dead;
         let targets: Vec<Point> = safe
             .iter()
             .copied()

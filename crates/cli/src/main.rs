@@ -9,6 +9,7 @@ mod loadtest;
 mod match_cmd;
 mod serve;
 mod sgf_cmd;
+mod sgf_compare;
 
 use clap::{Parser, Subcommand};
 

@@ -14,7 +14,6 @@ use clap::Args;
 use tengen_ai::estimate;
 use tengen_gtp::Response;
 use tengen_rules::coord::gtp as coord;
-use tengen_rules::playout::Rng;
 use tengen_rules::{Color, Game, GameResult, Handicap, Komi, Phase, Preset};
 use tengen_sgf::game::{record, GameInfo};
 
@@ -51,9 +50,6 @@ pub struct MatchOpt {
     /// Plies after which a game is stopped and counted (default: 4 times the board's area).
     #[arg(long)]
     pub max_moves: Option<u32>,
-    /// Seed for the referee's counting estimate.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
 }
 
 struct Player {
@@ -100,7 +96,6 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
         .with_context(|| format!("cannot create {}", opt.out.display()))?;
     let mut a = Player::start(&opt.black)?;
     let mut b = Player::start(&opt.white)?;
-    let mut rng = Rng::new(opt.seed);
     let mut outcomes = Vec::new();
     for i in 0..opt.games {
         let a_black = i % 2 == 0;
@@ -109,7 +104,7 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
         } else {
             (&mut b, &mut a)
         };
-        let game = play_one(&opt, rules, black, white, &mut rng)?;
+        let game = play_one(&opt, rules, black, white)?;
         let result = game.result().unwrap_or(GameResult::NoResult);
         let info = GameInfo {
             black: Some(black.name.clone()),
@@ -167,7 +162,6 @@ fn play_one(
     rules: tengen_rules::Rules,
     black: &mut Player,
     white: &mut Player,
-    rng: &mut Rng,
 ) -> anyhow::Result<Game> {
     let mut game =
         Game::new(opt.size, rules, Handicap::None).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -240,9 +234,8 @@ fn play_one(
         let _ = game.pass(c.opponent());
     }
     if game.phase() == Phase::Scoring {
-        // Two passes: count, with the dead stones Tengen's estimate finds.
-        let (_, dead) = estimate::score(&game, 1000, rng);
-        let stones: Vec<_> = dead.iter().collect();
+        // Two passes: count, with the dead stones Tengen's estimator finds.
+        let stones: Vec<_> = estimate::estimate(&game).dead.iter().collect();
         if game.set_dead(&stones).is_err() {
             let _ = game.set_dead(&[]);
         }

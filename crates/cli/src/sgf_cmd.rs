@@ -6,7 +6,6 @@ use anyhow::Context;
 use clap::Subcommand;
 use tengen_ai::estimate;
 use tengen_rules::coord::gtp as coord;
-use tengen_rules::playout::Rng;
 use tengen_rules::{Color, DeadStones, GameResult, PointSet, Preset};
 use tengen_sgf::game::{check, replay, Severity};
 use tengen_sgf::value;
@@ -29,20 +28,29 @@ pub enum SgfCmd {
     },
     /// Count the final position of each record's main line and compare with its result (RE).
     /// Dead stones come from the record's territory markup (TB/TW on the last node) when it has
-    /// some, otherwise from Tengen's estimate. A record with a value that cannot be read or a
-    /// move that cannot be played or is illegal is reported as not scorable and skipped. Ends
+    /// some, otherwise from Tengen's estimator, which says which stones it is unsure of and
+    /// whether the winner could change with them. A record with a value that cannot be read or
+    /// a move that cannot be played or is illegal is reported as not scorable and skipped. Ends
     /// with a summary; exits non-zero when a record was not scorable or its count contradicts
     /// RE.
+    ///
+    /// With --compare DIR instead: estimate every finished record under DIR (markup ignored)
+    /// and print winner agreement, exact agreement, unsure count and time a game, for Tengen
+    /// and for the --reference engine side by side.
     Score {
         /// The records.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "compare", conflicts_with = "compare")]
         files: Vec<PathBuf>,
         /// Count under this preset instead of the record's RU.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "compare")]
         rules: Option<Preset>,
-        /// Seed for the estimate's playouts.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Measure the estimator on every record under this folder whose RE is a count.
+        #[arg(long, value_name = "DIR")]
+        compare: Option<PathBuf>,
+        /// With --compare: a GTP engine that judges the same records' dead stones (`loadsgf`,
+        /// `final_status_list dead`), such as "gnugo --mode gtp".
+        #[arg(long, value_name = "COMMAND", requires = "compare")]
+        reference: Option<String>,
     },
 }
 
@@ -50,7 +58,12 @@ pub enum SgfCmd {
 pub fn run(cmd: SgfCmd) -> anyhow::Result<()> {
     match cmd {
         SgfCmd::Check { rules, files } => check_files(rules, &files),
-        SgfCmd::Score { files, rules, seed } => score_files(&files, rules, seed),
+        SgfCmd::Score {
+            compare: Some(dir),
+            reference,
+            ..
+        } => crate::sgf_compare::compare(&dir, reference.as_deref()),
+        SgfCmd::Score { files, rules, .. } => score_files(&files, rules),
     }
 }
 
@@ -121,7 +134,7 @@ enum Scored {
     Differs,
 }
 
-fn score_files(files: &[PathBuf], rules: Option<Preset>, seed: u64) -> anyhow::Result<()> {
+fn score_files(files: &[PathBuf], rules: Option<Preset>) -> anyhow::Result<()> {
     let (mut scored, mut not_scorable, mut mismatched) = (0usize, 0usize, 0usize);
     for (i, f) in files.iter().enumerate() {
         if files.len() > 1 {
@@ -130,7 +143,7 @@ fn score_files(files: &[PathBuf], rules: Option<Preset>, seed: u64) -> anyhow::R
             }
             println!("== {}", f.display());
         }
-        match score_file(f, rules, seed) {
+        match score_file(f, rules) {
             Ok(Scored::Agrees) => scored += 1,
             Ok(Scored::Differs) => {
                 scored += 1;
@@ -153,7 +166,7 @@ fn score_files(files: &[PathBuf], rules: Option<Preset>, seed: u64) -> anyhow::R
 }
 
 /// Counts one record, or says why it cannot be counted.
-fn score_file(file: &PathBuf, rules: Option<Preset>, seed: u64) -> anyhow::Result<Scored> {
+fn score_file(file: &PathBuf, rules: Option<Preset>) -> anyhow::Result<Scored> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     let c = tengen_sgf::parse(&bytes)?;
     for w in &c.warnings {
@@ -179,14 +192,17 @@ fn score_file(file: &PathBuf, rules: Option<Preset>, seed: u64) -> anyhow::Resul
             .unwrap_or_default()
     };
     let (tb, tw) = (marked("TB"), marked("TW"));
+    let mut unsure = None;
     let (dead, source) = if game.rules().dead_stones == DeadStones::NoneRemoved {
         (
             PointSet::new(),
             "the rules (every stone on the board is alive)",
         )
     } else if tb.is_empty() && tw.is_empty() {
-        let (_, dead) = estimate::score(game, 1000, &mut Rng::new(seed));
-        (dead, "Tengen's estimate")
+        let e = estimate::estimate(game);
+        let dead = e.dead;
+        unsure = Some(e);
+        (dead, "Tengen's estimator")
     } else {
         let dead: PointSet = board
             .points()
@@ -225,6 +241,27 @@ fn score_file(file: &PathBuf, rules: Option<Preset>, seed: u64) -> anyhow::Resul
             n.komi,
             n.handicap_bonus,
             n.total_halves() as f64 / 2.0
+        );
+    }
+    if let Some(e) = &unsure {
+        if e.unsure.is_empty() {
+            println!("estimator: sure of every stone");
+        } else {
+            let stones: Vec<String> = e
+                .unsure
+                .iter()
+                .map(|p| coord::format_point(board.size(), p))
+                .collect();
+            println!("estimator: unsure of [{}]", stones.join(" "));
+        }
+        let sure = if e.winner_sure() {
+            "winner sure"
+        } else {
+            "winner unsure"
+        };
+        println!(
+            "estimator: {sure} (Black's lead {:+.1} to {:+.1} over the unsure stones)",
+            e.lead_range.0, e.lead_range.1
         );
     }
     println!("count: {}", score.result);

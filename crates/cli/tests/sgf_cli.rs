@@ -163,10 +163,13 @@ fn score_without_markup_uses_the_estimate() {
     );
     let (ok, out) = tengen(&["sgf", "score", f.to_str().unwrap()]);
     assert!(
-        out.contains("dead stones from Tengen's estimate: black [] white [B4]"),
+        out.contains("dead stones from Tengen's estimator: black [] white [B4]"),
         "{out}"
     );
     assert!(out.contains("count: B+4.5"), "{out}");
+    // The estimator says how sure it is, and over what range the lead could move.
+    assert!(out.contains("estimator: winner "), "{out}");
+    assert!(out.contains("Black's lead "), "{out}");
     assert!(ok, "{out}");
 }
 

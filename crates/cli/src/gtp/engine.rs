@@ -14,13 +14,9 @@ use tengen_gtp::{Command, Response};
 use tengen_rules::coord::gtp as coord;
 use tengen_rules::playout::Rng;
 use tengen_rules::{
-    handicap, Color, Game, Handicap, HandicapPlacement, Komi, Move, Phase, Point, PointSet, Preset,
-    Rules,
+    handicap, Color, Game, Handicap, HandicapPlacement, Komi, Move, Phase, Point, Preset, Rules,
 };
 use tengen_sgf::game::{self as record, GameInfo};
-
-/// Playouts behind `final_score` and `final_status_list`.
-const ESTIMATE_PLAYOUTS: u32 = 400;
 
 /// Every command the engine knows, in `list_commands` order.
 pub const COMMANDS: &[&str] = &[
@@ -50,6 +46,7 @@ pub const COMMANDS: &[&str] = &[
     "kgs-genmove_cleanup",
     "kgs-game_over",
     "tengen-rules",
+    "tengen-unsure",
     "lz-analyze",
     "kata-analyze",
 ];
@@ -151,6 +148,8 @@ pub struct Engine {
     search: Option<search::Search>,
     /// Seconds and stones left per colour, from `time_left`.
     time_left: [Option<(f64, u32)>; 2],
+    /// The last estimate, with the position and rules it is of.
+    estimate: Option<((u64, usize, Rules), estimate::Estimate)>,
     quit: bool,
 }
 
@@ -186,6 +185,7 @@ impl Engine {
             rng: Rng::new(seed),
             time: None,
             time_left: [None, None],
+            estimate: None,
             strength: Strength::default(),
             search: None,
             quit: false,
@@ -289,6 +289,7 @@ impl Engine {
             "showboard" => Response::success(format!("\n{}", showboard(&self.game))),
             "final_score" => self.final_score(),
             "final_status_list" => self.final_status_list(a),
+            "tengen-unsure" => self.unsure(),
             "fixed_handicap" => self.fixed_handicap(a),
             "place_free_handicap" => self.place_free_handicap(a),
             "set_free_handicap" => self.set_free_handicap(a),
@@ -438,39 +439,52 @@ impl Engine {
         }
     }
 
-    /// The count of the current position, with the engine's estimate of the dead stones.
-    fn estimated(&mut self) -> (tengen_rules::Score, PointSet) {
-        estimate::score(&self.game, ESTIMATE_PLAYOUTS, &mut self.rng)
+    /// The estimator's view of the current position (deterministic, so it is kept until the
+    /// position or the rules change: a GUI asks `final_status_list` three times in a row).
+    fn estimated(&mut self) -> &estimate::Estimate {
+        let key = (
+            self.game.board().hash(),
+            self.game.ply_count(),
+            *self.game.rules(),
+        );
+        if self.estimate.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.estimate = Some((key, estimate::estimate(&self.game)));
+        }
+        &self.estimate.as_ref().expect("just set").1
     }
 
     fn final_score(&mut self) -> Response {
         if let Some(r) = self.game.result() {
             return Response::success(r.to_string());
         }
-        let (s, _) = self.estimated();
-        Response::success(s.result.to_string())
+        let r = self.estimated().result();
+        Response::success(r.to_string())
     }
 
+    /// `final_status_list dead|alive|seki`: the estimator's statuses, unsure ones included
+    /// (`tengen-unsure` lists those).
     fn final_status_list(&mut self, a: &[String]) -> Response {
         if args::count(a, 1).is_err() {
             return fail("syntax error");
         }
-        let (score, dead) = self.estimated();
-        let board = self.game.board();
-        let stones: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
-        let pick: Vec<Point> = match a[0].to_ascii_lowercase().as_str() {
-            "dead" => stones.into_iter().filter(|&p| dead.contains(p)).collect(),
-            "seki" => stones
-                .into_iter()
-                .filter(|&p| score.seki_stones.contains(p))
-                .collect(),
-            "alive" => stones
-                .into_iter()
-                .filter(|&p| !dead.contains(p) && !score.seki_stones.contains(p))
-                .collect(),
+        let status = match a[0].to_ascii_lowercase().as_str() {
+            "dead" => estimate::Status::Dead,
+            "seki" => estimate::Status::Seki,
+            "alive" => estimate::Status::Alive,
             _ => return fail("syntax error"),
         };
-        Response::success(args::format_points(self.size, &pick))
+        let size = self.size;
+        let set = self.estimated().stones(status);
+        let pick: Vec<Point> = set.iter().collect();
+        Response::success(args::format_points(size, &pick))
+    }
+
+    /// `tengen-unsure`: the stones whose status the estimator is unsure of, in the form of
+    /// `final_status_list` (empty when it is sure of every stone).
+    fn unsure(&mut self) -> Response {
+        let size = self.size;
+        let pick: Vec<Point> = self.estimated().unsure.iter().collect();
+        Response::success(args::format_points(size, &pick))
     }
 
     fn board_is_empty(&self) -> bool {

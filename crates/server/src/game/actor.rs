@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tengen_ai::estimate;
-use tengen_rules::playout::Rng;
 use tengen_rules::{Color, GameResult, Phase, Point};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
@@ -175,7 +174,6 @@ struct GameActor {
     /// When a disconnected player loses.
     deadline: [Option<Instant>; 2],
     grace: Duration,
-    rng: Rng,
     /// When the player to move started thinking; `None` when no clock runs (untimed game,
     /// dead-stone phase, game over).
     turn_start: Option<Instant>,
@@ -223,7 +221,6 @@ pub fn spawn(
         present: [0; 2],
         deadline: [None; 2],
         grace,
-        rng: Rng::new(0x7E46_E000 ^ id as u64),
         turn_start: None,
         lag_bank: [lag::BANK; 2],
     };
@@ -384,11 +381,10 @@ impl GameActor {
             Some(c) => Actor::Player(c),
             None => Actor::Other(username.to_string()),
         };
-        let rng = &mut self.rng;
         let events = self
             .live
             .decide(&who, &action, &mut |g| -> Vec<Point> {
-                estimate::dead_stones(g, 300, rng).iter().collect()
+                estimate::estimate(g).sure_dead().iter().collect()
             })
             .map_err(ActError::Refused)?;
         // Chat lines name the user, not the colour.

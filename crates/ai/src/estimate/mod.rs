@@ -1,0 +1,446 @@
+//! The estimator: who owns each point, which chains are alive, dead or in seki, which of those
+//! calls it is unsure of, and the count that follows.
+//!
+//! What is certain comes first. Chains that are pass-alive (Benson's algorithm, in the rules
+//! crate) are alive, and the opponent's stones inside their eye regions are dead, whatever
+//! anyone plays. The rest is judged by the engine's search, run twice with a fixed seed and
+//! playout count on one thread: once with Black to move and once with White, so a chain that
+//! lives or dies depending on who plays first shows up as such instead of being settled by
+//! whoever the record says is to move. A chain's *ownership* is the mean, over its stones and
+//! over the playouts of both searches, of who owns them at the end (+1 its own colour, -1 the
+//! opponent's). It is dead when that mean is below a small margin above zero, and the call is
+//! *sure* only when both searches agree by a clear margin. Both searches play for a komi that
+//! makes the game even (found by a short probe search), so that the tree fights over what
+//! decides the game instead of trying moves at random in a game already decided. Chains left standing that share liberties neither side
+//! can fill are in seki (the rules crate's test, on the board with the dead stones taken off).
+//!
+//! The count is the rules' own count with the dead stones removed. Its uncertainty is the
+//! range of counts over the unsure chains taken as dead or alive, to Black's worst and to
+//! Black's best: when both ends name the same winner, the winner is sure.
+//!
+//! Deterministic: the same position and rules give the same estimate on every run, whatever
+//! thread count the caller's engine uses. Under rules where every stone on the board is alive
+//! (Tromp-Taylor) nothing is searched.
+//!
+//! Sources: Benson (1976) for unconditional life; Pachi's ownermap (Baudis 2011) for judging
+//! groups by the playouts' final owners; KataGo's score estimates for reporting ownership and
+//! doubt rather than a bare verdict.
+
+mod light;
+
+pub use light::{dead_chains, ownership, Ownership};
+
+use tengen_rules::benson::unconditional_life;
+use tengen_rules::scoring::{score as count, seki_chains};
+use tengen_rules::{
+    Board, Color, DeadStones, Game, GameResult, Komi, Point, PointSet, Score, SuicideRule,
+};
+
+use crate::search::Search;
+
+/// A chain is sure only when, in both searches, its mean ownership from its own side is at
+/// least this far from zero.
+const SURE: f32 = 0.5;
+
+/// A chain counts as alive only when its mean ownership is at least this: a chain captured in
+/// nearly half the playouts is in more trouble than one that survives nearly all of them.
+/// Measured on the OGS records of `BENCHMARKS.md` (0, 0.05, 0.1, 0.15, 0.2 tried; 0.1 gave
+/// the fewest wrong winners).
+const ALIVE_BIAS: f32 = 0.1;
+
+/// How much the estimator searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Playouts of each of the two searches (Black first, White first).
+    pub playouts: u32,
+    /// Seed of the first search; the second uses the next one.
+    pub seed: u64,
+}
+
+impl Settings {
+    /// The default for a board of side `size`: enough playouts that a finished game's dead
+    /// stones are found, few enough that scoring a game takes a fraction of a second.
+    pub fn for_size(size: u8) -> Settings {
+        let playouts = match size {
+            0..=9 => 400,
+            10..=13 => 600,
+            _ => 800,
+        };
+        Settings { playouts, seed: 1 }
+    }
+}
+
+/// What a chain is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// It stays on the board and counts.
+    Alive,
+    /// It is taken off before the count.
+    Dead,
+    /// Alive, sharing liberties with an opposing chain that neither side can fill.
+    Seki,
+}
+
+impl Status {
+    /// The word GTP's `final_status_list` uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Alive => "alive",
+            Status::Dead => "dead",
+            Status::Seki => "seki",
+        }
+    }
+}
+
+/// The estimate of one chain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// Its colour.
+    pub color: Color,
+    /// Its stones.
+    pub stones: Vec<Point>,
+    /// Alive, dead or seki.
+    pub status: Status,
+    /// How sure the call is, 0.5 (a coin toss) to 1 (certain).
+    pub confidence: f32,
+    /// False when the call could well be wrong: the searches disagree, or are not clear.
+    pub sure: bool,
+}
+
+/// The estimate of a position.
+#[derive(Clone, Debug)]
+pub struct Estimate {
+    ownership: Vec<f32>,
+    /// Every chain on the board, in board order of its first stone.
+    pub groups: Vec<Group>,
+    /// Stones of dead chains.
+    pub dead: PointSet,
+    /// Stones of chains whose status is unsure.
+    pub unsure: PointSet,
+    /// The count with [`Estimate::dead`] taken off.
+    pub score: Score,
+    /// Black's count minus White's, in points.
+    pub lead: f32,
+    /// The lead with every unsure chain taken to Black's worst and to Black's best.
+    pub lead_range: (f32, f32),
+}
+
+impl Estimate {
+    /// Ownership of `p`, +1 Black to -1 White.
+    pub fn owner(&self, p: Point) -> f32 {
+        self.ownership.get(p.index()).copied().unwrap_or(0.0)
+    }
+
+    /// The result of the count.
+    pub fn result(&self) -> GameResult {
+        self.score.result
+    }
+
+    /// True when the winner is the same whichever way the unsure chains go.
+    pub fn winner_sure(&self) -> bool {
+        let sign = |x: f32| (x > 0.0) as i8 - (x < 0.0) as i8;
+        sign(self.lead_range.0) == sign(self.lead) && sign(self.lead_range.1) == sign(self.lead)
+    }
+
+    /// The chain of the stone on `p`, if any.
+    pub fn group_at(&self, p: Point) -> Option<&Group> {
+        self.groups.iter().find(|g| g.stones.contains(&p))
+    }
+
+    /// Stones of the chains with `status`.
+    pub fn stones(&self, status: Status) -> PointSet {
+        stones_where(&self.groups, |g| g.status == status)
+    }
+
+    /// Stones of the chains surely dead: what a server may mark dead before the players look.
+    pub fn sure_dead(&self) -> PointSet {
+        stones_where(&self.groups, |g| g.status == Status::Dead && g.sure)
+    }
+}
+
+/// Estimates `game`'s current position under its rules with the default settings for its size.
+pub fn estimate(game: &Game) -> Estimate {
+    estimate_with(game, &Settings::for_size(game.size()))
+}
+
+/// Estimates `game`'s current position under its rules.
+pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
+    let board = game.board();
+    let rules = game.rules();
+    let chains = chains_of(board);
+    let cells = cells_of(board);
+    let mut ownership = vec![0.0f32; cells];
+    let mut groups: Vec<Group> = Vec::with_capacity(chains.len());
+
+    if rules.dead_stones == DeadStones::NoneRemoved {
+        // Every stone stands; each empty region is its surrounding colour's, or nobody's.
+        let s = count(board, &PointSet::new(), rules, handicap(game));
+        for p in board.points() {
+            ownership[p.index()] = match board.get(p) {
+                Some(c) => sign(c),
+                None if s.black_territory.contains(p) => 1.0,
+                None if s.white_territory.contains(p) => -1.0,
+                None => 0.0,
+            };
+        }
+        for (c, stones) in chains {
+            groups.push(Group {
+                color: c,
+                stones,
+                status: Status::Alive,
+                confidence: 1.0,
+                sure: true,
+            });
+        }
+        return finish(game, ownership, groups);
+    }
+
+    // What is certain: pass-alive chains, and the opponent's stones in their eye regions.
+    let suicide = rules.suicide != SuicideRule::Illegal;
+    let life = [
+        unconditional_life(board, Color::Black, suicide),
+        unconditional_life(board, Color::White, suicide),
+    ];
+    let certain = |c: Color, p: Point| -> Option<Status> {
+        if life[c.index()].alive.contains(p) {
+            Some(Status::Alive)
+        } else if life[c.opponent().index()].territory.contains(p) {
+            Some(Status::Dead)
+        } else {
+            None
+        }
+    };
+
+    // The rest: two searches, Black first and White first.
+    let open = chains.iter().any(|(c, s)| certain(*c, s[0]).is_none())
+        || board.points().any(|p| {
+            board.get(p).is_none()
+                && !life[0].territory.contains(p)
+                && !life[1].territory.contains(p)
+        });
+    let mut first = [vec![0.0f32; cells], vec![0.0f32; cells]];
+    if open {
+        // The searches play for a komi that makes the game even: with the game's komi a
+        // decided game gives every move the same value, and the tree then tries moves at
+        // random; at an even komi the side whose chain is at stake fights for it.
+        let probe = search_ownership(game, Color::Black, settings.playouts / 4, 0, settings.seed);
+        let komi = probe.iter().sum::<f32>().round() as i32 * 2 + 1;
+        for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
+            first[i] = search_ownership(
+                game,
+                c,
+                settings.playouts,
+                komi,
+                settings.seed + 1 + i as u64,
+            );
+        }
+    }
+    for p in board.points() {
+        let i = p.index();
+        ownership[i] = if life[0].alive.contains(p) || life[0].territory.contains(p) {
+            1.0
+        } else if life[1].alive.contains(p) || life[1].territory.contains(p) {
+            -1.0
+        } else {
+            (first[0][i] + first[1][i]) / 2.0
+        };
+    }
+
+    // Chains that die in both searches, but by less than a clear margin.
+    let mut doubtful_dead = Vec::new();
+    for (c, stones) in chains {
+        if let Some(status) = certain(c, stones[0]) {
+            groups.push(Group {
+                color: c,
+                stones,
+                status,
+                confidence: 1.0,
+                sure: true,
+            });
+            continue;
+        }
+        let mean = |own: &[f32]| {
+            stones.iter().map(|s| own[s.index()]).sum::<f32>() * sign(c) / stones.len() as f32
+        };
+        let (b, w) = (mean(&first[0]), mean(&first[1]));
+        let m = (b + w) / 2.0 - ALIVE_BIAS;
+        let sure = b.signum() == w.signum() && b.abs().min(w.abs()) >= SURE;
+        if !sure && b.max(w) < -SURE / 2.0 {
+            doubtful_dead.push(groups.len());
+        }
+        groups.push(Group {
+            color: c,
+            stones,
+            status: if m < 0.0 { Status::Dead } else { Status::Alive },
+            confidence: ((1.0 + m.abs()) / 2.0).min(1.0),
+            sure,
+        });
+    }
+    // A chain that dies in both searches (by half the margin) is surely dead when everything
+    // around it is surely alive: it is shut in, and its owner moving first did not save it. (In open areas the
+    // playouts let a lone stone live now and then, which blurs its ownership but not this.)
+    for i in doubtful_dead {
+        if enclosed_by_sure_life(board, &groups, &groups[i]) {
+            groups[i].sure = true;
+        }
+    }
+    finish(game, ownership, groups)
+}
+
+/// True when every opponent chain that borders the area `g` can reach (through empty points
+/// and stones of its own colour) is surely alive.
+fn enclosed_by_sure_life(board: &Board, groups: &[Group], g: &Group) -> bool {
+    let mut seen = PointSet::new();
+    let mut stack: Vec<Point> = g.stones.clone();
+    g.stones.iter().for_each(|&s| {
+        seen.insert(s);
+    });
+    let mut borders = PointSet::new();
+    while let Some(p) = stack.pop() {
+        for n in board.neighbors(p) {
+            if seen.contains(n) {
+                continue;
+            }
+            seen.insert(n);
+            if board.get(n) == Some(g.color.opponent()) {
+                borders.insert(n);
+            } else {
+                stack.push(n);
+            }
+        }
+    }
+    !borders.is_empty()
+        && borders.iter().all(|p| {
+            groups
+                .iter()
+                .find(|h| h.stones.contains(&p))
+                .is_some_and(|h| h.sure && h.status == Status::Alive)
+        })
+}
+
+/// Marks seki, counts, and bounds the count over the unsure chains.
+fn finish(game: &Game, ownership: Vec<f32>, mut groups: Vec<Group>) -> Estimate {
+    let board = game.board();
+    let rules = game.rules();
+    let dead = stones_where(&groups, |g| g.status == Status::Dead);
+    if rules.dead_stones != DeadStones::NoneRemoved {
+        let mut cleared = board.clone();
+        let removals: Vec<(Point, Option<Color>)> = dead.iter().map(|p| (p, None)).collect();
+        // Taking stones off never leaves a chain without liberties.
+        let _ = cleared.setup(&removals);
+        let seki = seki_chains(&cleared);
+        for g in groups.iter_mut() {
+            if g.status == Status::Alive && seki.contains(g.stones[0]) {
+                g.status = Status::Seki;
+            }
+        }
+    }
+    let unsure = stones_where(&groups, |g| !g.sure);
+    let h = handicap(game);
+    let score = count(board, &dead, rules, h);
+    let lead = lead_of(&score);
+    let lead_range = if unsure.is_empty() {
+        (lead, lead)
+    } else {
+        // Black's worst: every unsure Black chain dead, every unsure White chain alive.
+        let dead_if = |unsure_color: Color| {
+            stones_where(&groups, move |g| {
+                if g.sure {
+                    g.status == Status::Dead
+                } else {
+                    g.color == unsure_color
+                }
+            })
+        };
+        let (worst, best) = (dead_if(Color::Black), dead_if(Color::White));
+        let a = lead_of(&count(board, &worst, rules, h));
+        let b = lead_of(&count(board, &best, rules, h));
+        (a.min(b).min(lead), a.max(b).max(lead))
+    };
+    Estimate {
+        ownership,
+        groups,
+        dead,
+        unsure,
+        score,
+        lead,
+        lead_range,
+    }
+}
+
+/// The stones of the groups that `pred` picks.
+fn stones_where(groups: &[Group], pred: impl Fn(&Group) -> bool) -> PointSet {
+    let mut out = PointSet::new();
+    for g in groups.iter().filter(|g| pred(g)) {
+        g.stones.iter().for_each(|&s| {
+            out.insert(s);
+        });
+    }
+    out
+}
+
+/// Ownership at the end of the playouts of a search with `color` to move, playing for a komi
+/// of `komi_halves` half points (0: the game's, with any handicap compensation).
+fn search_ownership(
+    game: &Game,
+    color: Color,
+    playouts: u32,
+    komi_halves: i32,
+    seed: u64,
+) -> Vec<f32> {
+    // A fresh game from the position: the record may have ended (two passes), and the
+    // search's playouts count handicap compensation only through komi.
+    let mut rules = *game.rules();
+    let bonus = rules.handicap_bonus.points(handicap(game)) as i32;
+    rules.komi = if komi_halves == 0 {
+        Komi::from_halves(rules.komi.halves() + 2 * bonus)
+    } else {
+        Komi::from_halves(komi_halves)
+    };
+    let Ok(g) = Game::from_board(game.board().clone(), color, rules) else {
+        return vec![0.0; cells_of(game.board())];
+    };
+    let mut search = Search::new(&g, color, 1, seed);
+    search.run(Some(playouts.max(1)), None);
+    let mut own = search.analysis().ownership;
+    own.resize(cells_of(game.board()), 0.0);
+    own
+}
+
+/// Every chain with its colour, in board order of its first stone.
+fn chains_of(board: &Board) -> Vec<(Color, Vec<Point>)> {
+    let mut seen = PointSet::new();
+    let mut out = Vec::new();
+    for p in board.points() {
+        let Some(c) = board.get(p) else { continue };
+        if seen.contains(p) {
+            continue;
+        }
+        let stones = board.chain_stones(p);
+        stones.iter().for_each(|&s| {
+            seen.insert(s);
+        });
+        out.push((c, stones));
+    }
+    out
+}
+
+/// Length of a vector indexed by [`Point::index`] on `board`.
+fn cells_of(board: &Board) -> usize {
+    board.points().map(|p| p.index()).max().unwrap_or(0) + 1
+}
+
+fn handicap(game: &Game) -> u32 {
+    game.handicap_stones().len() as u32
+}
+
+fn sign(c: Color) -> f32 {
+    match c {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    }
+}
+
+fn lead_of(s: &Score) -> f32 {
+    (s.black.total_halves() - s.white.total_halves()) as f32 / 2.0
+}

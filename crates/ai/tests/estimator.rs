@@ -1,0 +1,306 @@
+//! The estimator: certain stones, seki, doubt said out loud, every rule set, determinism; and
+//! the OGS score-estimator positions of `../shared/data` (ignored: outside the project).
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use tengen_ai::estimate::{estimate, estimate_with, Settings, Status};
+use tengen_rules::coord::gtp::parse_point;
+use tengen_rules::{Board, Color, Game, Point, PointSet, Preset};
+
+fn game(diagram: &str, to_move: Color, preset: Preset) -> Game {
+    let b: Board = diagram.parse().unwrap();
+    let size = b.size();
+    Game::from_board(b, to_move, preset.rules(size)).unwrap()
+}
+
+fn pt(size: u8, s: &str) -> Point {
+    parse_point(size, s).unwrap()
+}
+
+/// Black has the left, White the right; a lone White stone sits in Black's area.
+const WALLS: &str = "
+    . . . X O . . . .
+    . O . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .";
+
+#[test]
+fn a_lone_stone_in_the_opponents_area_is_dead_and_the_winner_is_sure() {
+    let g = game(WALLS, Color::Black, Preset::Japanese);
+    let e = estimate(&g);
+    let mut want = PointSet::new();
+    want.insert(pt(9, "B8"));
+    assert_eq!(e.dead, want);
+    // In an area this open the playouts let a lone stone live now and then, so the estimator
+    // may doubt the stone itself, but not the walls, and not the winner.
+    assert!(e.group_at(pt(9, "D5")).unwrap().sure);
+    assert!(e.group_at(pt(9, "E5")).unwrap().sure);
+    assert!(e.sure_dead().iter().all(|p| e.dead.contains(p)));
+    assert!(e.winner_sure());
+    assert!(e.lead_range.0 <= e.lead && e.lead <= e.lead_range.1);
+    // Japanese: Black 27 points of territory (B8 included); White 36, 1 prisoner and 6.5
+    // komi.
+    assert_eq!(e.score.black.territory, 27);
+    assert_eq!(e.score.black.prisoners, 1);
+    assert_eq!(e.score.white.territory, 36);
+    assert_eq!(e.result().to_string(), "W+14.5");
+    assert!(e.owner(pt(9, "A1")) > 0.5 && e.owner(pt(9, "J9")) < -0.5);
+    assert!(
+        e.owner(pt(9, "B8")) > 0.0,
+        "a dead stone belongs to the area around it"
+    );
+}
+
+#[test]
+fn the_same_position_gives_the_same_estimate() {
+    let g = game(
+        "
+        . X . X O . . O .
+        X X X X O . O . O
+        . . X O O O . O .
+        X X X X O . O O O
+        . O . X O . . . .
+        . . . X O O . X .
+        X X X X X O . . .
+        . . . . X O O O O
+        . . . . X O . . .",
+        Color::White,
+        Preset::Chinese,
+    );
+    let a = estimate(&g);
+    let b = estimate(&g);
+    assert_eq!(a.groups, b.groups);
+    assert_eq!(a.lead, b.lead);
+    assert_eq!(a.lead_range, b.lead_range);
+    for p in g.board().points() {
+        assert_eq!(a.owner(p), b.owner(p));
+    }
+}
+
+#[test]
+fn pass_alive_groups_are_certain_without_a_search() {
+    // Both sides pass-alive: nothing is left to search, and the count is exact.
+    let g = game(
+        "
+        . X . X O . O . O
+        X X X X O O O O O
+        . X . X O . O . O
+        X X X X O O O O O
+        . . . X O . . . .
+        X X X X O O O O O
+        . X . X O . O . O
+        X X X X O O O O O
+        . X . X O . O . O",
+        Color::Black,
+        Preset::Chinese,
+    );
+    let e = estimate_with(
+        &g,
+        &Settings {
+            playouts: 1,
+            seed: 9,
+        },
+    );
+    assert!(e.groups.iter().all(|g| g.status == Status::Alive && g.sure));
+    assert!(e.groups.iter().all(|g| g.confidence == 1.0));
+    assert!(e.dead.is_empty());
+    assert_eq!(e.owner(pt(9, "A1")), 1.0);
+    assert_eq!(e.owner(pt(9, "J1")), -1.0);
+    // Black's area is the four columns on the left, White's the five on the right.
+    assert_eq!(e.score.black.stones + e.score.black.territory, 36);
+    assert_eq!(e.result().to_string(), "W+16.5");
+}
+
+/// Black's four stones at the top left and White's six around them share B9 and B8, and
+/// whoever fills either is captured: seki, inside Black's wall and Black's area.
+const SEKI: &str = "
+    X . O X . . . . .
+    X . O X . . . . .
+    X X O X . . . . .
+    O O O X . . . . .
+    X X X X . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn seki_is_called_seki_and_its_points_count_for_nobody_under_japanese_rules() {
+    let g = game(SEKI, Color::White, Preset::Japanese);
+    let e = estimate(&g);
+    for stone in ["A9", "B7", "C9", "A6"] {
+        let group = e.group_at(pt(9, stone)).unwrap();
+        assert_eq!(group.status, Status::Seki, "{stone}: {group:?}");
+    }
+    assert!(e.dead.is_empty());
+    assert_eq!(e.stones(Status::Seki).len(), 10);
+    // Black's area: 81 points less the 10 stones in seki, its 8 wall stones and the two
+    // shared points: 61, against komi 6.5.
+    assert_eq!(e.score.black.territory, 61);
+    assert!(e.score.seki.contains(pt(9, "B9")) || e.score.dame.contains(pt(9, "B9")));
+    assert_eq!(e.result().to_string(), "B+54.5");
+    // Under area counting the stones in seki count for their owners, the shared points for
+    // nobody.
+    let area = estimate(&game(SEKI, Color::White, Preset::Chinese));
+    assert_eq!(area.stones(Status::Seki).len(), 10);
+    assert_eq!(area.score.white.stones, 6);
+}
+
+#[test]
+fn tromp_taylor_removes_nothing_and_is_sure() {
+    let g = game(WALLS, Color::Black, Preset::TrompTaylor);
+    let e = estimate(&g);
+    assert!(e.dead.is_empty());
+    assert!(e.unsure.is_empty());
+    assert!(e.groups.iter().all(|g| g.status == Status::Alive && g.sure));
+    assert_eq!(e.score.black.stones, 9);
+    assert_eq!(e.score.white.stones, 10);
+}
+
+#[test]
+fn a_group_that_lives_or_dies_by_who_plays_first_is_unsure() {
+    // White's corner group at the top right has a straight three of eye space and nothing
+    // else: whoever plays at H9 first decides it, so the estimator must not claim to know.
+    let g = game(
+        "
+        . . . . X O . . .
+        . . . . X O O O O
+        . . . . X X X X X
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+        Preset::Japanese,
+    );
+    let e = estimate(&g);
+    let white = e.group_at(pt(9, "F9")).unwrap();
+    assert_eq!(white.color, Color::White);
+    assert!(!white.sure, "{white:?}");
+    assert!(e.unsure.contains(pt(9, "F9")));
+    assert!(e.lead_range.0 < e.lead_range.1);
+}
+
+/// One OGS score-estimator position: the board and the expected dead stones.
+struct Position {
+    game: Game,
+    dead: PointSet,
+}
+
+fn read_position(path: &Path) -> Position {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut size = 0u8;
+    let mut to_move = Color::Black;
+    let mut rows: Vec<Vec<i8>> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("height ") {
+            size = v.trim().parse().unwrap();
+        } else if line.starts_with("width ") {
+        } else if let Some(v) = line.strip_prefix("player_to_move ") {
+            to_move = if v.trim() == "1" {
+                Color::Black
+            } else {
+                Color::White
+            };
+        } else {
+            rows.push(
+                line.split_whitespace()
+                    .map(|x| x.parse().unwrap())
+                    .collect(),
+            );
+        }
+    }
+    let n = size as usize;
+    assert_eq!(rows.len(), 2 * n, "{}", path.display());
+    let mut board = Board::new(size);
+    let mut stones = Vec::new();
+    let mut dead = PointSet::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            // The first grid's top row is row `size` in GTP terms.
+            let p = Point::new(size, c as u8, (n - 1 - r % n) as u8).unwrap();
+            if r < n && v != 0 {
+                let color = if v == 1 { Color::Black } else { Color::White };
+                stones.push((p, Some(color)));
+            } else if r >= n && v == 1 {
+                dead.insert(p);
+            }
+        }
+    }
+    board.setup(&stones).unwrap();
+    let game = Game::from_board(board, to_move, Preset::Japanese.rules(size)).unwrap();
+    Position { game, dead }
+}
+
+fn position_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/score-estimator");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        if dir.is_dir() {
+            for f in std::fs::read_dir(&dir).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|x| x == "game") {
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Positions the estimator gets wrong without doubt, with the reason. Each is a known
+/// weakness to fix, not an accepted answer: the test fails if another joins them.
+const KNOWN_WRONG: &[(&str, &str)] = &[(
+    "12257987.game",
+    "a capturing race at the top: the playouts let Black capture White's four stones inside \
+     and live, where White wins the race",
+)];
+
+#[test]
+#[ignore = "reads ../shared/data/score-estimator, outside the project; run by .ci/run"]
+fn every_wrong_call_on_the_ogs_positions_is_flagged_unsure() {
+    let files = position_files();
+    assert!(files.len() >= 50, "found {} positions", files.len());
+    let (mut exact, mut flagged) = (0, 0);
+    let mut silent = Vec::new();
+    for f in &files {
+        let pos = read_position(f);
+        let e = estimate(&pos.game);
+        let board = pos.game.board();
+        let wrong: Vec<Point> = board
+            .points()
+            .filter(|&p| board.get(p).is_some() && e.dead.contains(p) != pos.dead.contains(p))
+            .collect();
+        if wrong.is_empty() {
+            exact += 1;
+        } else if wrong.iter().all(|&p| e.unsure.contains(p)) {
+            flagged += 1;
+        } else if !KNOWN_WRONG
+            .iter()
+            .any(|(name, _)| f.file_name().is_some_and(|n| n == *name))
+        {
+            silent.push(format!("{} ({} stones)", f.display(), wrong.len()));
+        }
+    }
+    eprintln!(
+        "{} positions: {exact} exact, {flagged} wrong but flagged unsure, {} wrong unflagged",
+        files.len(),
+        silent.len()
+    );
+    assert!(silent.is_empty(), "wrong and sure: {silent:#?}");
+}
