@@ -46,6 +46,7 @@ export const joinRoom = (id, body) => api('POST', `/api/rooms/${id}/join`, body)
 export const cancelRoom = (id) => api('DELETE', `/api/rooms/${id}`);
 export const liveGames = () => api('GET', '/api/games?status=live');
 export const game = (id) => api('GET', `/api/games/${id}`);
+export const estimate = (id) => api('GET', `/api/games/${id}/estimate`);
 export const online = () => api('GET', '/api/online');
 export const bots = () => api('GET', '/api/bots');
 export const playBot = (name, body) => api('POST', `/api/bots/${encodeURIComponent(name)}/play`, body);

@@ -25,7 +25,8 @@ function starPoints(size) {
 /**
  * Creates a board of `size` in `container`. `onPlay(vertex)` is called when the user clicks an
  * intersection or presses Enter on the keyboard cursor; `onHover(vertex|null)` as the pointer moves.
- * Returns { render(layers) } where layers = { grid, last, ghost, dead, territory, cursor }.
+ * Returns { render(layers) } where layers = { grid, last, ghost, dead, unsure, territory, cursor }
+ * (`unsure`: stones the estimator is unsure of, ringed).
  */
 export function createBoard(container, size, { onPlay, onHover, label }) {
   const svg = el('svg', { viewBox: `-1.2 -1.2 ${size + 1.4} ${size + 1.4}`, class: 'board', role: 'grid', tabindex: '0', 'aria-label': label || `${size} by ${size} board` });
@@ -68,7 +69,7 @@ export function createBoard(container, size, { onPlay, onHover, label }) {
   });
   container.replaceChildren(svg);
 
-  function render({ grid, last, ghost, dead, territory, cursorVertex }) {
+  function render({ grid, last, ghost, dead, unsure, territory, cursorVertex }) {
     layer.replaceChildren();
     if (territory) {
       for (const [v, color] of territory) {
@@ -82,6 +83,9 @@ export function createBoard(container, size, { onPlay, onHover, label }) {
         if (!c) continue;
         const isDead = dead && dead.has(`${x},${y}`);
         el('circle', { cx: x, cy: y, r: 0.47, class: `stone ${c}${isDead ? ' dead' : ''}`, 'data-stone': `${vertexName(size, x, y)}:${c}` }, layer);
+        if (unsure && unsure.has(`${x},${y}`)) {
+          el('circle', { cx: x, cy: y, r: 0.5, class: 'unsure', 'data-unsure': vertexName(size, x, y) }, layer);
+        }
         if (isDead) {
           el('line', { x1: x - 0.2, y1: y - 0.2, x2: x + 0.2, y2: y + 0.2, class: 'deadmark' }, layer);
           el('line', { x1: x - 0.2, y1: y + 0.2, x2: x + 0.2, y2: y - 0.2, class: 'deadmark' }, layer);

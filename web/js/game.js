@@ -51,6 +51,7 @@ export async function gamePage(main, app, id) {
   let pending = null; // a move waiting for confirmation
   let hover = null;
   let review = null; // move index while stepping through a finished game
+  let estimate = null; // the last score estimate asked for, until the position changes
   let fetchedAt = performance.now();
 
   main.innerHTML = `
@@ -167,7 +168,7 @@ export async function gamePage(main, app, id) {
       const p = document.createElement('div');
       p.className = 'score panel';
       p.dataset.testid = 'score';
-      p.innerHTML = `<strong>Dead stones: click your own dead stones to mark or unmark them.</strong><br>${esc(line('Black', s.black))}<br>${esc(line('White', s.white))}<br>Count: <strong>${esc(s.result)}</strong><br><span class="muted">Accepted: Black ${snap.accepted.black ? '✓' : '–'}, White ${snap.accepted.white ? '✓' : '–'}</span>`;
+      p.innerHTML = `<strong>Dead stones: click your own dead stones to mark or unmark them.</strong><br>${esc(line('Black', s.black))}<br>${esc(line('White', s.white))}<br>Count: <strong>${esc(s.result)}</strong><br><span class="muted">Accepted: Black ${snap.accepted.black ? '✓' : '–'}, White ${snap.accepted.white ? '✓' : '–'}</span>${(snap.unsure || []).length ? `<br><span data-testid="unsure-note">The engine is unsure of the ${snap.unsure.length} ringed stones: they are not marked; decide them together.</span>` : ''}`;
       box.appendChild(p);
       if (me) {
         const row = document.createElement('div');
@@ -184,6 +185,8 @@ export async function gamePage(main, app, id) {
     }
     if (!me) {
       box.appendChild(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'You are watching this game.' }));
+      box.appendChild(estimateButton());
+      renderEstimate(box);
       return;
     }
     if (pending) {
@@ -210,8 +213,37 @@ export async function gamePage(main, app, id) {
     }
     const count = button('Count', () => send({ type: 'score_request' }, 'You asked to count.'));
     count.title = 'Ask to start removing dead stones';
-    row.append(count, Object.assign(document.createElement('span'), { className: 'spacer' }), resign);
+    row.append(count);
+    if (snap.terms.estimate) row.append(estimateButton());
+    row.append(Object.assign(document.createElement('span'), { className: 'spacer' }), resign);
     box.appendChild(row);
+    renderEstimate(box);
+  }
+
+  /** The estimate button: spectators always have it, players when the game's terms allow. */
+  function estimateButton() {
+    const b = button('Estimate', async () => {
+      try {
+        estimate = { seq: snap.moves.length, ...(await api.estimate(id)) };
+        render();
+      } catch (e) {
+        app.error(e);
+      }
+    });
+    b.dataset.action = 'estimate';
+    b.title = 'Estimate the score: who owns each point, and how sure the engine is';
+    return b;
+  }
+
+  function renderEstimate(box) {
+    if (!estimate) return;
+    const p = document.createElement('div');
+    p.className = 'estimate panel';
+    p.dataset.testid = 'estimate';
+    const [lo, hi] = estimate.lead_range;
+    const lead = (x) => `${x > 0 ? 'B' : x < 0 ? 'W' : ''}+${Math.abs(x)}`;
+    p.innerHTML = `Estimate: <strong>${esc(estimate.result)}</strong> · ${estimate.winner_sure ? 'the winner is clear' : 'the winner is uncertain'}${lo !== hi ? ` (from ${esc(lead(lo))} to ${esc(lead(hi))} over ${estimate.unsure.length} doubtful stones)` : ''}`;
+    box.appendChild(p);
   }
 
   function reasonText(r) {
@@ -268,7 +300,17 @@ export async function gamePage(main, app, id) {
         }
       }
     }
-    board.render({ grid, last, ghost, dead, territory });
+    // The estimate, while the position is the one it was made for.
+    if (estimate && (reviewing || snap.phase !== 'play' || estimate.seq !== snap.moves.length)) estimate = null;
+    let unsure = new Set((reviewing ? [] : snap.unsure || []).map((v) => parseVertex(size, v)).filter(Boolean).map((p) => `${p.x},${p.y}`));
+    if (estimate) {
+      territory = [];
+      estimate.ownership.forEach((row, y) => row.forEach((o, x) => {
+        if (Math.abs(o) >= 0.5 && !(grid[y][x] && (grid[y][x] === 'b') === (o > 0))) territory.push([[x, y], o > 0 ? 'b' : 'w']);
+      }));
+      unsure = new Set(estimate.unsure.map((v) => parseVertex(size, v)).filter(Boolean).map((p) => `${p.x},${p.y}`));
+    }
+    board.render({ grid, last, ghost, dead, unsure, territory });
     for (const side of ['black', 'white']) {
       const el = q(`#p-${side}`);
       el.querySelector('.name').textContent = `${side === 'black' ? '●' : '○'} ${snap[side].username} (${snap[side].rank})`;

@@ -230,8 +230,8 @@ fn read_position(path: &Path) -> Position {
     let mut dead = PointSet::new();
     for (r, row) in rows.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
-            // The first grid's top row is row `size` in GTP terms.
-            let p = Point::new(size, c as u8, (n - 1 - r % n) as u8).unwrap();
+            // Both grids run from the top row down, as `Point::new` counts rows.
+            let p = Point::new(size, c as u8, (r % n) as u8).unwrap();
             if r < n && v != 0 {
                 let color = if v == 1 { Color::Black } else { Color::White };
                 stones.push((p, Some(color)));

@@ -38,6 +38,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games", get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/sgf", get(game_sgf))
+        .route("/api/games/{id}/estimate", get(crate::estimate::estimate))
         .route("/api/sgf/import", post(crate::sgf_import::import))
         .route("/api/ws", get(crate::ws::upgrade))
         .route(

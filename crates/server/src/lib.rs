@@ -24,6 +24,7 @@ pub mod accounts;
 pub mod bots;
 pub mod domain;
 pub mod error;
+pub mod estimate;
 pub mod game;
 pub mod http;
 pub mod online;

@@ -73,6 +73,15 @@ pub fn document() -> Value {
     let mut sgf = json!({ "get": op("A game as SGF", "games", None, ("200", "application/x-go-sgf"), &["404"]) });
     sgf["parameters"] = id_param("id");
     paths.insert("/api/games/{id}/sgf".into(), sgf);
+    let mut estimate = json!({ "get": op(
+        "The score estimate of a game's current position: ownership of every point (rows from the top, -1 White to +1 Black), dead, unsure and seki stones, the estimated result, Black's lead and its range over the unsure stones, and whether the winner is sure. Spectators may always ask; the players of a game in progress only when its terms allow (`estimate`)",
+        "games",
+        None,
+        ("200", "the estimate: { game, size, result, lead, lead_range, winner_sure, ownership, dead, unsure, seki }"),
+        &["403", "404"],
+    ) });
+    estimate["parameters"] = id_param("id");
+    paths.insert("/api/games/{id}/estimate".into(), estimate);
     paths.insert(
         "/api/sgf/import".into(),
         json!({ "post": {
@@ -119,6 +128,7 @@ pub fn document() -> Value {
                     "rules": { "type": "string", "enum": ["wga", "chinese", "japanese", "korean", "igz", "arena", "aga", "tromp-taylor", "nz", "first-capture"] },
                     "komi": { "type": "string", "example": "6.5" },
                     "take_back": { "type": "boolean", "default": false },
+                    "estimate": { "type": "boolean", "default": false, "description": "the players may ask for a score estimate during the game (spectators always may)" },
                     "handicap": { "type": "integer", "enum": [2, 3, 4, 5, 6, 7, 9, 13, 21, 25] },
                     "parity": { "type": "string", "enum": ["odd", "even"] },
                     "time": { "$ref": "#/components/schemas/TimeControl" } } },

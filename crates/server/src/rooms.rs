@@ -30,6 +30,10 @@ pub struct RoomTerms {
     /// Whether take-backs may be requested (default: no).
     #[serde(default)]
     pub take_back: bool,
+    /// Whether the players may ask for a score estimate during the game (default: no;
+    /// spectators always may).
+    #[serde(default)]
+    pub estimate: bool,
     /// Handicap stones for a HANDICAP game; from the rank difference when absent.
     #[serde(default)]
     pub handicap: Option<u8>,
@@ -119,6 +123,7 @@ pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Optio
         "rules": t.rules,
         "komi": t.komi,
         "take_back": t.take_back,
+        "estimate": t.estimate,
         "handicap": t.handicap,
         "time": t.time,
         "status": status,
@@ -221,6 +226,7 @@ pub async fn join(
         komi,
         handicap,
         take_back: t.take_back,
+        estimate: t.estimate,
         game_type: kind.name().into(),
         time: t.time.unwrap_or_else(TimeControl::default_room),
     };
@@ -257,6 +263,7 @@ mod tests {
             rules: rules.into(),
             komi: None,
             take_back: false,
+            estimate: false,
             handicap: None,
             parity: None,
             time: None,

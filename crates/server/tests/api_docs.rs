@@ -60,6 +60,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/openapi.json", "get"),
         ("/api/bots", "get"),
         ("/api/bots/{name}/play", "post"),
+        ("/api/games/{id}/estimate", "get"),
     ];
     for (path, method) in routes {
         assert!(
@@ -76,7 +77,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 20);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 21);
 }
 
 #[tokio::test]

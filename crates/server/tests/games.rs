@@ -310,6 +310,23 @@ async fn full_game(url: &str) {
                 .await;
             assert_eq!(s["state"]["board"], http["board"]);
             assert_eq!(s["state"]["seq"], 10);
+            // A spectator may ask for the score estimate; the players may not (this game's
+            // terms do not allow it).
+            let path = format!("/api/games/{game}/estimate");
+            let (status, est) = server.http("GET", &path, None, Some(&carol)).await;
+            assert_eq!(status, StatusCode::OK, "{est}");
+            assert_eq!(est["ownership"].as_array().unwrap().len(), 9);
+            assert_eq!(est["ownership"][0].as_array().unwrap().len(), 9);
+            assert!(
+                est["result"].is_string() && est["winner_sure"].is_boolean(),
+                "{est}"
+            );
+            assert!(est["lead_range"][0].as_f64() <= est["lead_range"][1].as_f64());
+            let (status, est) = server.http("GET", &path, None, Some(&bob)).await;
+            assert_eq!(
+                (status, est["error"]["code"].as_str()),
+                (StatusCode::FORBIDDEN, Some("estimate_not_allowed"))
+            );
             // Spectators may chat but not play.
             let r = spectator
                 .call(json!({"type": "move", "game": game, "point": "J9"}))
@@ -335,6 +352,10 @@ async fn full_game(url: &str) {
             .unwrap()
             .contains(&json!("B8")),
         "the engine proposes B8 dead: {started}"
+    );
+    assert!(
+        started["event"]["unsure"].is_array(),
+        "the doubtful stones come with the proposal: {started}"
     );
     // Each player marks their own stones: Black cannot mark White's B8.
     err(

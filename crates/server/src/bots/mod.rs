@@ -177,6 +177,7 @@ pub async fn start_game(
         rules,
         komi: req.komi.clone(),
         take_back,
+        estimate: true,
         handicap,
         parity: None,
         time: Some(req.time.unwrap_or(crate::domain::clock::TimeControl::None)),
@@ -212,6 +213,8 @@ pub async fn start_game(
             .unwrap_or_else(|| default_komi(game_type, preset, size).to_string()),
         handicap: handicap.unwrap_or(0),
         take_back,
+        // A casual game with a bot: the player may look at the estimate.
+        estimate: true,
         game_type: game_type.name().into(),
         time: terms
             .time

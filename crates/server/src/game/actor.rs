@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tengen_ai::estimate;
-use tengen_rules::{Color, GameResult, Phase, Point};
+use tengen_rules::{Color, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::state::{Action, ActionError, Actor, Event, LiveGame};
+use super::state::{Action, ActionError, Actor, Event, LiveGame, Proposal};
 use super::view;
 use crate::domain::clock::Clock;
 use crate::store::games::{now_ms, PromotionOutcome};
@@ -383,8 +383,14 @@ impl GameActor {
         };
         let events = self
             .live
-            .decide(&who, &action, &mut |g| -> Vec<Point> {
-                estimate::estimate(g).sure_dead().iter().collect()
+            .decide(&who, &action, &mut |g| {
+                // Only what the estimator is sure of is marked; what it doubts is shown to
+                // the players, who decide it together (the count needs both to accept).
+                let e = estimate::estimate(g);
+                Proposal {
+                    dead: e.sure_dead().iter().collect(),
+                    unsure: e.unsure.iter().collect(),
+                }
             })
             .map_err(ActError::Refused)?;
         // Chat lines name the user, not the colour.

@@ -13,6 +13,15 @@ use tengen_rules::{
 use crate::domain::clock::{Clock, TimeControl};
 use crate::domain::game_type::GameType;
 
+/// The engine's proposal when the dead-stone phase begins.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Proposal {
+    /// Stones to mark dead: those the estimator is sure of.
+    pub dead: Vec<Point>,
+    /// Stones it is unsure of: highlighted, left to the players.
+    pub unsure: Vec<Point>,
+}
+
 /// The agreed terms of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Terms {
@@ -26,6 +35,10 @@ pub struct Terms {
     pub handicap: u8,
     /// Whether take-backs may be requested.
     pub take_back: bool,
+    /// Whether the players may ask for a score estimate while the game is played
+    /// (spectators always may; false in logs written before the estimate existed).
+    #[serde(default)]
+    pub estimate: bool,
     /// `ho_sun`, `jung_sun` or `handicap`.
     pub game_type: String,
     /// The clock (untimed in logs written before clocks existed).
@@ -122,8 +135,12 @@ pub enum Event {
     },
     /// The dead-stone phase began, with the engine's proposal marked.
     ScoringStarted {
-        /// Stones the engine proposes as dead.
+        /// Stones the engine proposes as dead: only those it is sure of.
         dead: Vec<String>,
+        /// Stones the engine is unsure of, for the players to decide (absent in logs written
+        /// before the estimator said so).
+        #[serde(default)]
+        unsure: Vec<String>,
     },
     /// A player marked or unmarked stones.
     DeadToggled {
@@ -255,6 +272,8 @@ pub struct LiveGame {
     pub scoring_requests: [bool; 2],
     /// Players who accepted the count.
     pub accepted: [bool; 2],
+    /// Stones the engine was unsure of when the dead-stone phase began.
+    pub unsure: Vec<String>,
     /// Why the game ended, once it has.
     pub end_reason: Option<String>,
     /// Both players' clocks as of the last event (Black, White).
@@ -288,6 +307,7 @@ impl LiveGame {
             takeback: None,
             scoring_requests: [false; 2],
             accepted: [false; 2],
+            unsure: Vec::new(),
             end_reason: None,
             clocks: [clock, clock],
         })
@@ -299,7 +319,7 @@ impl LiveGame {
         &self,
         actor: &Actor,
         action: &Action,
-        propose_dead: &mut dyn FnMut(&Game) -> Vec<Point>,
+        propose_dead: &mut dyn FnMut(&Game) -> Proposal,
     ) -> Result<Vec<Event>, ActionError> {
         let size = self.game.size();
         if let Action::Chat(text) = action {
@@ -344,9 +364,13 @@ impl LiveGame {
                 after.play(me, Move::Pass)?;
                 let mut events = vec![Event::Pass { color: side }];
                 match after.phase() {
-                    Phase::Scoring => events.push(Event::ScoringStarted {
-                        dead: points(size, &propose_dead(&after)),
-                    }),
+                    Phase::Scoring => {
+                        let p = propose_dead(&after);
+                        events.push(Event::ScoringStarted {
+                            dead: points(size, &p.dead),
+                            unsure: points(size, &p.unsure),
+                        })
+                    }
                     Phase::Finished => {
                         if let Some(r) = after.result() {
                             events.push(finished(r, "rule"));
@@ -393,8 +417,10 @@ impl LiveGame {
                 if self.scoring_requests[me.opponent().index()] {
                     let mut after = self.game.clone();
                     after.start_scoring()?;
+                    let p = propose_dead(&after);
                     events.push(Event::ScoringStarted {
-                        dead: points(size, &propose_dead(&after)),
+                        dead: points(size, &p.dead),
+                        unsure: points(size, &p.unsure),
                     });
                 }
                 Ok(events)
@@ -487,8 +513,9 @@ impl LiveGame {
                 self.scoring_requests[Color::from(*color).index()] = true;
                 Ok(())
             }
-            Event::ScoringStarted { dead } => {
+            Event::ScoringStarted { dead, unsure } => {
                 self.clear_requests();
+                self.unsure = unsure.clone();
                 let marked: Vec<Point> = dead.iter().filter_map(|v| pt(v)).collect();
                 let started = match self.game.phase() {
                     Phase::Play => self.game.start_scoring(),
@@ -520,6 +547,7 @@ impl LiveGame {
             }
             Event::Resumed { .. } => {
                 self.accepted = [false; 2];
+                self.unsure.clear();
                 self.game.resume()
             }
             Event::Finished { result, reason } => {

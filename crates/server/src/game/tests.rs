@@ -3,7 +3,7 @@
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Phase, Point};
 
-use super::state::{Action, ActionError, Actor, Event, LiveGame, Side, Terms};
+use super::state::{Action, ActionError, Actor, Event, LiveGame, Proposal, Side, Terms};
 
 fn terms(take_back: bool) -> Terms {
     Terms {
@@ -12,6 +12,7 @@ fn terms(take_back: bool) -> Terms {
         komi: "6.5".into(),
         handicap: 0,
         take_back,
+        estimate: false,
         game_type: "ho_sun".into(),
         time: crate::domain::clock::TimeControl::None,
     }
@@ -24,7 +25,7 @@ fn act(
     who: Color,
     action: Action,
 ) -> Result<Vec<Event>, ActionError> {
-    let events = g.decide(&Actor::Player(who), &action, &mut |_| Vec::new())?;
+    let events = g.decide(&Actor::Player(who), &action, &mut |_| Proposal::default())?;
     for e in &events {
         g.apply(e);
         log.push(e.clone());
@@ -147,11 +148,13 @@ fn refusals_change_nothing() {
     assert_eq!(g.game.board(), &before);
     let spectator = Actor::Other("eve".into());
     assert_eq!(
-        g.decide(&spectator, &Action::Pass, &mut |_| Vec::new()),
+        g.decide(&spectator, &Action::Pass, &mut |_| Proposal::default()),
         Err(ActionError::NotAPlayer)
     );
     assert!(g
-        .decide(&spectator, &Action::Chat("hi".into()), &mut |_| Vec::new())
+        .decide(&spectator, &Action::Chat("hi".into()), &mut |_| {
+            Proposal::default()
+        })
         .is_ok());
 }
 

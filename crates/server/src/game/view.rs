@@ -86,6 +86,7 @@ pub fn snapshot(id: i64, live: &LiveGame, players: &[Player; 2], seq: u64) -> Va
         "scoring_requested": { "black": live.scoring_requests[0], "white": live.scoring_requests[1] },
         "accepted": { "black": live.accepted[0], "white": live.accepted[1] },
         "dead": dead,
+        "unsure": if g.phase() == tengen_rules::Phase::Scoring { live.unsure.clone() } else { Vec::new() },
         "score": score,
         "result": g.result().map(|r| r.to_string()),
         "end_reason": live.end_reason,

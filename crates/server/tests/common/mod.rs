@@ -58,6 +58,7 @@ pub async fn actor_game_against(
         komi: "6.5".into(),
         handicap: 0,
         take_back: false,
+        estimate: false,
         game_type: "ho_sun".into(),
         time,
     };

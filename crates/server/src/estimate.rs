@@ -1,0 +1,72 @@
+//! `GET /api/games/{id}/estimate`: the estimator's view of a game's current position, for the
+//! game page's estimate button and for anyone reviewing: ownership of every point, the dead
+//! and unsure stones, and the estimated result with its range.
+//!
+//! Spectators may always ask. The players of a game in progress may ask only when its terms
+//! allow it (`estimate`, a room setting; bot games allow it); once the game is over, they may.
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use serde_json::{json, Value};
+use tengen_rules::coord::gtp as coord;
+use tengen_rules::{Phase, Point, PointSet};
+
+use crate::error::ApiError;
+use crate::session::session_token;
+use crate::{accounts, AppState};
+
+/// The handler.
+pub async fn estimate(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let row = state.store.game(id).await?.ok_or(ApiError::NotFound)?;
+    let (live, _, _) = crate::game::registry::replay(&state.store, &row).await?;
+    let user = match session_token(&headers) {
+        Some(t) => accounts::by_token(&state.store, &t).await?,
+        None => None,
+    };
+    let player = user.is_some_and(|u| u.id == row.black_id || u.id == row.white_id);
+    let over = live.game.phase() == Phase::Finished || live.game.result().is_some();
+    if player && !over && !live.terms.estimate {
+        return Err(ApiError::Forbidden(
+            "estimate_not_allowed",
+            "this game's terms do not allow its players a score estimate while it is played".into(),
+        ));
+    }
+    let game = live.game.clone();
+    // A search of a fraction of a second: off the async threads.
+    let e = tokio::task::spawn_blocking(move || tengen_ai::estimate::estimate(&game))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let size = live.game.size();
+    let names = |set: &PointSet| -> Vec<String> {
+        set.iter().map(|p| coord::format_point(size, p)).collect()
+    };
+    // Rows from the top down, columns from A, as the board is drawn.
+    let ownership: Vec<Vec<f32>> = (0..size)
+        .map(|row| {
+            (0..size)
+                .map(|col| {
+                    Point::new(size, col, row)
+                        .map(|p| (e.owner(p) * 100.0).round() / 100.0)
+                        .unwrap_or(0.0)
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Json(json!({
+        "game": id,
+        "size": size,
+        "result": e.result().to_string(),
+        "lead": e.lead,
+        "lead_range": [e.lead_range.0, e.lead_range.1],
+        "winner_sure": e.winner_sure(),
+        "ownership": ownership,
+        "dead": names(&e.dead),
+        "unsure": names(&e.unsure),
+        "seki": names(&e.stones(tengen_ai::estimate::Status::Seki)),
+    })))
+}
