@@ -52,17 +52,8 @@ pub fn dead_chains(
     keep: impl Fn(Color, Point) -> bool,
 ) -> PointSet {
     let mut dead = PointSet::new();
-    let mut seen = PointSet::new();
-    for p in board.points() {
-        let Some(c) = board.get(p) else { continue };
-        if seen.contains(p) {
-            continue;
-        }
-        let stones = board.chain_stones(p);
-        stones.iter().for_each(|&s| {
-            seen.insert(s);
-        });
-        if keep(c, p) {
+    for (c, stones) in super::chains_of(board) {
+        if keep(c, stones[0]) {
             continue;
         }
         let sign = if c == Color::Black { 1.0 } else { -1.0 };

@@ -51,9 +51,10 @@ const ALIVE_BIAS: f32 = 0.1;
 /// How much the estimator searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// Playouts of each of the two searches (Black first, White first).
+    /// Playouts of each of the two searches (Black first, White first); the probe that finds
+    /// the even komi makes a quarter as many.
     pub playouts: u32,
-    /// Seed of the first search; the second uses the next one.
+    /// Seed of the probe; the two searches use the next two.
     pub seed: u64,
 }
 
@@ -223,14 +224,21 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
         // The searches play for a komi that makes the game even: with the game's komi a
         // decided game gives every move the same value, and the tree then tries moves at
         // random; at an even komi the side whose chain is at stake fights for it.
-        let probe = search_ownership(game, Color::Black, settings.playouts / 4, 0, settings.seed);
-        let komi = probe.iter().sum::<f32>().round() as i32 * 2 + 1;
+        let probe = search_ownership(
+            game,
+            Color::Black,
+            settings.playouts / 4,
+            None,
+            settings.seed,
+        );
+        // Half a point off the expected area difference, so that no playout is a draw.
+        let komi = Komi::from_halves(probe.iter().sum::<f32>().round() as i32 * 2 + 1);
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
             first[i] = search_ownership(
                 game,
                 c,
                 settings.playouts,
-                komi,
+                Some(komi),
                 settings.seed + 1 + i as u64,
             );
         }
@@ -379,24 +387,20 @@ fn stones_where(groups: &[Group], pred: impl Fn(&Group) -> bool) -> PointSet {
     out
 }
 
-/// Ownership at the end of the playouts of a search with `color` to move, playing for a komi
-/// of `komi_halves` half points (0: the game's, with any handicap compensation).
+/// Ownership at the end of the playouts of a search with `color` to move, playing for `komi`
+/// (`None`: the game's, with any handicap compensation).
 fn search_ownership(
     game: &Game,
     color: Color,
     playouts: u32,
-    komi_halves: i32,
+    komi: Option<Komi>,
     seed: u64,
 ) -> Vec<f32> {
     // A fresh game from the position: the record may have ended (two passes), and the
     // search's playouts count handicap compensation only through komi.
     let mut rules = *game.rules();
     let bonus = rules.handicap_bonus.points(handicap(game)) as i32;
-    rules.komi = if komi_halves == 0 {
-        Komi::from_halves(rules.komi.halves() + 2 * bonus)
-    } else {
-        Komi::from_halves(komi_halves)
-    };
+    rules.komi = komi.unwrap_or(Komi::from_halves(rules.komi.halves() + 2 * bonus));
     let Ok(g) = Game::from_board(game.board().clone(), color, rules) else {
         return vec![0.0; cells_of(game.board())];
     };
@@ -408,7 +412,7 @@ fn search_ownership(
 }
 
 /// Every chain with its colour, in board order of its first stone.
-fn chains_of(board: &Board) -> Vec<(Color, Vec<Point>)> {
+pub(crate) fn chains_of(board: &Board) -> Vec<(Color, Vec<Point>)> {
     let mut seen = PointSet::new();
     let mut out = Vec::new();
     for p in board.points() {
