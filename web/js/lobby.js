@@ -42,6 +42,7 @@ export async function lobbyPage(main, app) {
         </div>
         <div class="row">
           <label class="inline"><input type="checkbox" name="take_back"> Allow take-backs</label>
+          <label class="inline"><input type="checkbox" name="estimate"> Players may ask for a score estimate</label>
           <label>Handicap <select name="handicap"><option value="">from the ranks</option>${[2, 3, 4, 5, 6, 7, 9, 13, 21, 25].map((n) => `<option>${n}</option>`).join('')}</select></label>
           <label>HO-SUN: your choice <select name="parity"><option>odd</option><option>even</option></select></label>
         </div>
@@ -78,7 +79,7 @@ export async function lobbyPage(main, app) {
       system === 'byoyomi' ? { system, main_ms, periods: count, period_ms: secs } :
       system === 'canadian' ? { system, main_ms, stones: count, period_ms: secs } :
       { system, main_ms, increment_ms: secs };
-    const terms = { size: Number(f.get('size')), rules: f.get('rules'), take_back: f.get('take_back') === 'on', parity: f.get('parity'), time };
+    const terms = { size: Number(f.get('size')), rules: f.get('rules'), take_back: f.get('take_back') === 'on', estimate: f.get('estimate') === 'on', parity: f.get('parity'), time };
     if (f.get('komi')) terms.komi = f.get('komi');
     if (f.get('handicap')) terms.handicap = Number(f.get('handicap'));
     try {
@@ -127,7 +128,7 @@ export async function lobbyPage(main, app) {
       roomsEl.replaceChildren();
       for (const r of rooms) {
         const li = document.createElement('li');
-        li.innerHTML = `<span>${esc(r.owner.username)} (${esc(r.owner.rank)}) · ${r.size}×${r.size} ${esc(r.rules)} · ${esc(timeLabel(r.time))}${r.take_back ? ' · take-backs' : ''}</span>`;
+        li.innerHTML = `<span>${esc(r.owner.username)} (${esc(r.owner.rank)}) · ${r.size}×${r.size} ${esc(r.rules)} · ${esc(timeLabel(r.time))}${r.take_back ? ' · take-backs' : ''}${r.estimate ? ' · estimates' : ''}</span>`;
         const actions = document.createElement('span');
         if (app.user && r.owner.username === app.user.username) {
           const c = document.createElement('button');

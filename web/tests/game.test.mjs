@@ -52,6 +52,14 @@ test('a whole game between two browsers, with a spectator and a reload', { timeo
   await carol.goto(gameUrl.replace(/^.*#/, `${server.url}/#`));
   await carol.locator('[data-stone="A8:w"]').waitFor();
   assert.deepEqual(await stones(carol), await stones(bob));
+  // The spectator asks for the score estimate: the result with its doubt, and ownership on the
+  // board. The players have no such button: the room did not allow it.
+  await carol.locator('[data-action=estimate]').click();
+  const estimate = carol.locator('[data-testid=estimate]');
+  await estimate.waitFor();
+  assert.match(await estimate.textContent(), /^Estimate: (B|W)\+\d+(\.5)? · the winner is (clear|uncertain)/);
+  assert.ok((await carol.locator('svg.board .terr').count()) > 0, 'ownership is drawn');
+  assert.equal(await bob.locator('[data-action=estimate]').count(), 0);
 
   // Bob reloads and continues: the capture.
   await bob.reload();
