@@ -5,7 +5,6 @@ import * as api from './api.js';
 const RANKS = [
   ...Array.from({ length: 30 }, (_, i) => `${30 - i}k`),
   ...Array.from({ length: 9 }, (_, i) => `${i + 1}d`),
-  ...Array.from({ length: 9 }, (_, i) => `${i + 1}p`),
 ];
 
 export async function authPage(main, app) {
@@ -22,6 +21,7 @@ export async function authPage(main, app) {
         <label>Username <input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
         <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="6"></label>
         <label>Your rank (a guess is fine) <select name="rank">${RANKS.map((r) => `<option ${r === '15k' ? 'selected' : ''}>${r}</option>`).join('')}</select></label>
+        <p class="muted">Professional ranks are set by the server's operator.</p>
         <button class="primary" type="submit">Register</button>
       </form>
       <div class="panel stack">

@@ -59,7 +59,7 @@ export async function lobbyPage(main, app) {
         <div id="bots" class="row"></div>
       </section>
     </div>
-    <div class="grid" style="margin-top:16px">
+    <div class="grid spaced">
       <section class="panel"><h2>Open rooms</h2><ul class="list" id="rooms"></ul></section>
       <section class="panel"><h2>Live games</h2><ul class="list" id="live"></ul></section>
       <section class="panel"><h2>Players online</h2><ul class="list" id="online"></ul></section>

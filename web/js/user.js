@@ -13,7 +13,7 @@ export async function userPage(main, app, name) {
       <h1>${esc(user.username)}</h1>
       <p data-testid="standing">Rank <strong>${esc(user.rank)}</strong>${user.guest ? ' · guest' : user.bot ? ' · bot' : ` · <strong>${user.points}</strong> promotion points (100 promotes, 0 demotes)`}</p>
       <h2>Games</h2>
-      <div style="overflow-x:auto"><table>
+      <div class="scroll-x"><table>
         <thead><tr><th>Black</th><th>White</th><th>Board</th><th>Result</th><th></th></tr></thead>
         <tbody>${games.map((g) => `<tr><td>${esc(g.black)}</td><td>${esc(g.white)}</td><td>${g.terms.size}×${g.terms.size} ${esc(g.terms.rules)}</td><td>${g.result ? esc(g.result) : `<a href="#/game/${g.id}">live</a>`}</td><td><a href="#/game/${g.id}">view</a> · <a href="${g.sgf}" download>SGF</a></td></tr>`).join('') || '<tr><td colspan="5" class="muted">No games yet.</td></tr>'}</tbody>
       </table></div>

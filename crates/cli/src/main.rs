@@ -3,6 +3,7 @@
 //! Layout: `main.rs` parses options and dispatches; each subcommand lives in its own module
 //! (`bench`, `gtp`, `loadtest`, `match_cmd`, `serve`, `sgf_cmd`).
 
+mod admin;
 mod bench;
 mod gtp;
 mod loadtest;
@@ -42,6 +43,9 @@ enum Command {
     Match(match_cmd::MatchOpt),
     /// List the rule presets and what each one means.
     Rules,
+    /// Operator commands on the server's database (set a professional rank).
+    #[command(subcommand)]
+    Admin(admin::AdminCmd),
 }
 
 fn main() -> std::process::ExitCode {
@@ -53,6 +57,7 @@ fn main() -> std::process::ExitCode {
         Command::Gtp(opt) => gtp::run(opt),
         Command::Sgf(cmd) => sgf_cmd::run(cmd),
         Command::Match(opt) => match_cmd::run(opt),
+        Command::Admin(cmd) => admin::run(cmd),
         Command::Rules => {
             print_rules();
             Ok(())

@@ -28,6 +28,14 @@ pub struct ServeOpt {
     /// --bot "gnugo@10k=/usr/games/gnugo --mode gtp --level 1". The built-in bot is always there.
     #[arg(long = "bot", value_parser = parse_bot)]
     pub bots: Vec<tengen_server::bots::BotSpec>,
+    /// A reverse proxy whose X-Forwarded-For is believed for the client's address (repeatable;
+    /// the header is ignored from anyone else).
+    #[arg(long = "trusted-proxy")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Accounts (registrations and guests) one client address may create in ten minutes; 0 for
+    /// no limit (`tengen loadtest` creates two guests a game from one address).
+    #[arg(long, default_value_t = tengen_server::throttle::CREATE_PER_WINDOW)]
+    pub accounts_per_address: u32,
 }
 
 fn parse_bot(s: &str) -> Result<tengen_server::bots::BotSpec, String> {
@@ -52,9 +60,14 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         let store = Store::open(&url)
             .await
             .with_context(|| format!("cannot open the database {url}"))?;
-        let state = AppState::with_bots(store, std::time::Duration::from_secs(opt.grace), opt.bots)
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot restore live games: {e}"))?;
+        let mut state =
+            AppState::with_bots(store, std::time::Duration::from_secs(opt.grace), opt.bots)
+                .await
+                .map_err(|e| anyhow::anyhow!("cannot restore live games: {e}"))?;
+        state.throttle = std::sync::Arc::new(tengen_server::throttle::Throttle::new(
+            opt.trusted_proxies,
+            opt.accounts_per_address,
+        ));
         let listener = tokio::net::TcpListener::bind(opt.addr)
             .await
             .with_context(|| format!("cannot listen on {}", opt.addr))?;

@@ -1,11 +1,17 @@
 //! Accounts: registration with a declared rank, passwords hashed with argon2id, sessions by
 //! random token (sent as a cookie for browsers, or as a bearer token for scripts and bots), and
 //! guests at 18 kyu (seed 002).
+//!
+//! Names are unique without regard to case (`ALICE` cannot register beside `alice`); a
+//! professional rank is given by the operator only (`tengen admin set-rank`); a login takes an
+//! argon2 verification whether the name exists or not, so that timing does not tell which
+//! names do; the database keeps only a SHA-256 digest of each session token.
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use sqlx::Row;
 
 use crate::domain::promotion::Standing;
@@ -58,6 +64,27 @@ fn valid_username(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// What the `sessions` table keeps of a token: its SHA-256 digest, so that a copy of the
+/// database opens no session.
+fn token_digest(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A hash to verify against when the name is unknown: a login then costs the same either way.
+fn decoy_hash() -> &'static str {
+    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DECOY.get_or_init(|| {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(new_token().as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .unwrap_or_default()
+    })
+}
+
 fn new_token() -> String {
     let mut bytes = [0u8; 32];
     OsRng.fill_bytes(&mut bytes);
@@ -94,6 +121,13 @@ pub async fn register(
     let rank: Rank = rank
         .parse()
         .map_err(|e: crate::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
+    if matches!(rank, Rank::Pro(_)) {
+        return Err(ApiError::InvalidRank(
+            "professional ranks are given by the server's operator (tengen admin set-rank); \
+             register with an amateur rank"
+                .into(),
+        ));
+    }
     let password = password.to_string();
     // argon2id takes tens of milliseconds on purpose: keep it off the async executor.
     let hash = tokio::task::spawn_blocking(move || {
@@ -106,7 +140,7 @@ pub async fn register(
     .map_err(|e| ApiError::Internal(e.to_string()))?
     .map_err(|e| ApiError::Internal(e.to_string()))?;
     let standing = Standing::new(rank);
-    let taken = sqlx::query("SELECT id FROM users WHERE username = $1")
+    let taken = sqlx::query("SELECT id FROM users WHERE lower(username) = lower($1)")
         .bind(username)
         .fetch_optional(store.pool())
         .await?;
@@ -124,7 +158,7 @@ pub async fn register(
     .execute(store.pool())
     .await;
     if let Err(e) = inserted {
-        // Two registrations racing for one name: the UNIQUE constraint decides.
+        // Two registrations racing for one name (in any case): the unique indexes decide.
         if e.as_database_error()
             .is_some_and(|d| d.is_unique_violation())
         {
@@ -151,16 +185,21 @@ pub async fn login(
     .bind(username)
     .fetch_optional(store.pool())
     .await?;
-    let Some(row) = row else {
-        return Err(ApiError::BadCredentials);
+    let account = match &row {
+        Some(r) => {
+            let id: i64 = r.try_get("id")?;
+            let hash: Option<String> = r.try_get("password_hash")?;
+            hash.map(|h| (id, h))
+        }
+        None => None,
     };
-    let id: i64 = row.try_get("id")?;
-    let hash: Option<String> = row.try_get("password_hash")?;
-    let Some(hash) = hash else {
-        return Err(ApiError::BadCredentials);
+    // An unknown name is verified against a decoy, so it takes as long as a wrong password.
+    let (id, hash) = match account {
+        Some((id, h)) => (Some(id), h),
+        None => (None, decoy_hash().to_string()),
     };
     let password = password.to_string();
-    let ok = tokio::task::spawn_blocking(move || {
+    let verified = tokio::task::spawn_blocking(move || {
         PasswordHash::new(&hash)
             .map(|h| {
                 Argon2::default()
@@ -171,9 +210,9 @@ pub async fn login(
     })
     .await
     .map_err(|e| ApiError::Internal(e.to_string()))?;
-    if !ok {
+    let (true, Some(id)) = (verified, id) else {
         return Err(ApiError::BadCredentials);
-    }
+    };
     let user = by_id(store, id).await?.ok_or(ApiError::BadCredentials)?;
     let token = new_session(store, id).await?;
     Ok((user, token))
@@ -217,7 +256,7 @@ pub async fn guest(store: &Store) -> Result<(User, String), ApiError> {
 async fn new_session(store: &Store, user_id: i64) -> Result<String, ApiError> {
     let token = new_token();
     sqlx::query("INSERT INTO sessions (token, user_id, created_at) VALUES ($1, $2, $3)")
-        .bind(&token)
+        .bind(token_digest(&token))
         .bind(user_id)
         .bind(now())
         .execute(store.pool())
@@ -228,7 +267,7 @@ async fn new_session(store: &Store, user_id: i64) -> Result<String, ApiError> {
 /// Ends a session.
 pub async fn logout(store: &Store, token: &str) -> Result<(), ApiError> {
     sqlx::query("DELETE FROM sessions WHERE token = $1")
-        .bind(token)
+        .bind(token_digest(token))
         .execute(store.pool())
         .await?;
     Ok(())
@@ -239,10 +278,30 @@ pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiErr
     let row = sqlx::query(&format!(
         "SELECT {USER_COLUMNS} FROM users WHERE id = (SELECT user_id FROM sessions WHERE token = $1)"
     ))
-    .bind(token)
+    .bind(token_digest(token))
     .fetch_optional(store.pool())
     .await?;
     Ok(row.as_ref().map(user_from).transpose()?)
+}
+
+/// Sets the rank of the account called `name` (any rank, professional ones included: this is
+/// the operator's tool, `tengen admin set-rank`), with the points a new player of that rank
+/// starts with. Returns the account as it now stands.
+pub async fn set_rank(store: &Store, name: &str, rank: &str) -> Result<User, ApiError> {
+    let rank: Rank = rank
+        .parse()
+        .map_err(|e: crate::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
+    let standing = Standing::new(rank);
+    let done = sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE username = $3")
+        .bind(rank.to_string())
+        .bind(standing.points as i64)
+        .bind(name)
+        .execute(store.pool())
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(ApiError::NotFound);
+    }
+    by_name(store, name).await?.ok_or(ApiError::NotFound)
 }
 
 /// The account with this name.

@@ -13,7 +13,10 @@ pub enum ApiError {
     #[error("malformed request: {0}")]
     BadRequest(String),
     /// Usernames are 3 to 20 letters, digits, `_` or `-`, starting with a letter.
-    #[error("invalid username")]
+    #[error(
+        "a username has 3 to 20 characters: letters (a-z, A-Z), digits, `_` and `-`, and starts \
+         with a letter; names starting with \"guest\" are kept for guests"
+    )]
     InvalidUsername,
     /// Passwords are 6 to 200 characters.
     #[error("the password must have 6 to 200 characters")]
@@ -42,6 +45,12 @@ pub enum ApiError {
     /// Not allowed for this account (403).
     #[error("{1}")]
     Forbidden(&'static str, String),
+    /// Too many failed logins or new accounts: try again after this many seconds (429).
+    #[error("too many attempts: try again in {0} s")]
+    TooManyAttempts(u64),
+    /// The request body is larger than the server accepts (413).
+    #[error("the request body is larger than {0} bytes")]
+    TooLarge(usize),
     /// Something broke on our side.
     #[error("internal error")]
     Internal(String),
@@ -62,6 +71,8 @@ impl ApiError {
             ApiError::Rejected(code, _)
             | ApiError::Conflict(code, _)
             | ApiError::Forbidden(code, _) => code,
+            ApiError::TooLarge(_) => "payload_too_large",
+            ApiError::TooManyAttempts(_) => "too_many_attempts",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -76,6 +87,8 @@ impl ApiError {
             | ApiError::Rejected(..) => StatusCode::BAD_REQUEST,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::UsernameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::NotFound => StatusCode::NOT_FOUND,
@@ -106,6 +119,11 @@ impl IntoResponse for ApiError {
             e => e.to_string(),
         };
         let body = json!({ "error": { "code": self.code(), "message": message } });
-        (self.status(), Json(body)).into_response()
+        let mut r = (self.status(), Json(body)).into_response();
+        if let ApiError::TooManyAttempts(secs) = self {
+            r.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        r
     }
 }

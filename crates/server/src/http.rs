@@ -16,10 +16,11 @@ use crate::accounts::{self, User};
 use crate::error::ApiError;
 use crate::rooms::{self, JoinTerms, RoomTerms};
 pub use crate::session::{session_token, CurrentUser, SESSION_COOKIE};
+use crate::throttle::{self, ClientAddr};
 use crate::AppState;
 
 /// Largest request body accepted.
-const MAX_BODY: usize = 64 * 1024;
+pub const MAX_BODY: usize = 64 * 1024;
 
 /// All routes.
 pub fn router(state: AppState) -> Router {
@@ -58,6 +59,7 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(crate::web::file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }
 
@@ -67,8 +69,33 @@ async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiError
 }
 
 fn json<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
-    body.map(|Json(b)| b)
-        .map_err(|e| ApiError::BadRequest(e.body_text()))
+    body.map(|Json(b)| b).map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(MAX_BODY)
+        } else {
+            ApiError::BadRequest(e.body_text())
+        }
+    })
+}
+
+/// The Content-Security-Policy of every response: scripts, styles and connections from this
+/// server only (no inline script or style), never framed.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                   connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+                   frame-ancestors 'none'";
+
+/// Security headers on every response, pages and API alike.
+async fn security_headers(mut r: Response) -> Response {
+    let h = r.headers_mut();
+    for (name, value) in [
+        ("content-security-policy", CSP),
+        ("x-content-type-options", "nosniff"),
+        ("x-frame-options", "DENY"),
+        ("referrer-policy", "no-referrer"),
+    ] {
+        h.insert(name, HeaderValue::from_static(value));
+    }
+    r
 }
 
 #[derive(Deserialize)]
@@ -113,25 +140,52 @@ fn with_session(status: StatusCode, user: User, token: String, headers: &HeaderM
 
 async fn register(
     State(state): State<AppState>,
+    addr: ClientAddr,
     headers: HeaderMap,
     body: Result<Json<RegisterBody>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let b = json(body)?;
+    if let Some(k) = addr.key() {
+        state.throttle.create(&k)?;
+    }
     let (user, token) = accounts::register(&state.store, &b.username, &b.password, &b.rank).await?;
     Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
 async fn login(
     State(state): State<AppState>,
+    addr: ClientAddr,
     headers: HeaderMap,
     body: Result<Json<LoginBody>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let b = json(body)?;
-    let (user, token) = accounts::login(&state.store, &b.username, &b.password).await?;
-    Ok(with_session(StatusCode::OK, user, token, &headers))
+    let keys: Vec<String> = std::iter::once(throttle::account_key(&b.username))
+        .chain(addr.key())
+        .collect();
+    // Refused before any hash is computed.
+    state.throttle.check(&keys)?;
+    match accounts::login(&state.store, &b.username, &b.password).await {
+        Ok((user, token)) => {
+            state.throttle.succeeded(&keys[0]);
+            Ok(with_session(StatusCode::OK, user, token, &headers))
+        }
+        Err(ApiError::BadCredentials) => {
+            tracing::warn!(username = %b.username, client = ?addr.0, "failed login");
+            state.throttle.failed(&keys);
+            Err(ApiError::BadCredentials)
+        }
+        Err(e) => Err(e),
+    }
 }
 
-async fn guest(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn guest(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(k) = addr.key() {
+        state.throttle.create(&k)?;
+    }
     let (user, token) = accounts::guest(&state.store).await?;
     Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }

@@ -33,6 +33,7 @@ pub mod rooms;
 pub mod session;
 pub mod sgf_import;
 pub mod store;
+pub mod throttle;
 pub mod web;
 pub mod ws;
 
@@ -52,6 +53,8 @@ pub struct AppState {
     pub bots: bots::Bots,
     /// Who is connected now.
     pub online: online::Online,
+    /// Failed logins and new accounts, per account and client address.
+    pub throttle: std::sync::Arc<throttle::Throttle>,
 }
 
 impl AppState {
@@ -83,6 +86,7 @@ impl AppState {
             games,
             bots,
             online: online::Online::default(),
+            throttle: Default::default(),
         };
         bots::resume_all(&state).await?;
         Ok(state)
@@ -100,7 +104,11 @@ pub async fn run(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    // The peer's address reaches the handlers, for the throttle.
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }

@@ -25,7 +25,17 @@ pub struct ImportQuery {
 }
 
 /// Reads the record in the body (its first game).
-pub async fn import(Query(q): Query<ImportQuery>, body: Bytes) -> Result<Json<Value>, ApiError> {
+pub async fn import(
+    Query(q): Query<ImportQuery>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = body.map_err(|e| {
+        if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(crate::http::MAX_BODY)
+        } else {
+            ApiError::BadRequest(e.body_text())
+        }
+    })?;
     let preset = match q.rules.as_deref() {
         None => None,
         Some(r) => Some(

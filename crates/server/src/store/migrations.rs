@@ -49,6 +49,11 @@ const SQLITE: &[&str] = &[
     )",
     "CREATE INDEX games_status ON games(status)",
     "ALTER TABLE game_events ADD COLUMN clocks TEXT",
+    // Names unique without regard to case.
+    "CREATE UNIQUE INDEX users_username_folded ON users (lower(username))",
+    // Sessions are kept as token digests from now on: the plain tokens stored before open
+    // nothing, and are dropped (everyone logs in once more).
+    "DELETE FROM sessions",
 ];
 
 /// PostgreSQL schema steps, the same tables in PostgreSQL types.
@@ -96,6 +101,11 @@ const POSTGRES: &[&str] = &[
     )",
     "CREATE INDEX games_status ON games(status)",
     "ALTER TABLE game_events ADD COLUMN clocks TEXT",
+    // Names unique without regard to case.
+    "CREATE UNIQUE INDEX users_username_folded ON users (lower(username))",
+    // Sessions are kept as token digests from now on: the plain tokens stored before open
+    // nothing, and are dropped (everyone logs in once more).
+    "DELETE FROM sessions",
 ];
 
 /// Applies the steps the database has not seen yet.
