@@ -198,7 +198,7 @@ async fn a_restart_restores_both_clocks() {
         for field in ["periods", "stones"] {
             assert_eq!(before[side][field], after[side][field], "{side} {field}");
         }
-        // The mover's clock ran on for the real milliseconds of the restart.
+        // The restart is not charged to the mover: the clocks stand where they stood.
         for field in ["main_ms", "period_ms"] {
             let (b, a) = (
                 before[side][field].as_i64().unwrap(),

@@ -34,8 +34,9 @@ async fn gone(h: &tengen_server::game::actor::GameHandle, user: i64) {
 
 #[tokio::test]
 async fn a_player_who_does_not_come_back_loses_when_the_grace_period_ends() {
-    let (h, black, _white) = game(Duration::from_secs(30)).await;
+    let (h, black, white) = game(Duration::from_secs(30)).await;
     let _w = h.watch(Some(black), None).await.unwrap();
+    let _other = h.watch(Some(white), None).await.unwrap();
     tokio::time::pause();
     gone(&h, black).await;
     tokio::time::advance(Duration::from_secs(29)).await;
@@ -63,8 +64,9 @@ async fn a_player_who_does_not_come_back_loses_when_the_grace_period_ends() {
 
 #[tokio::test]
 async fn one_of_two_connections_closing_is_not_a_disconnection() {
-    let (h, black, _white) = game(Duration::from_secs(5)).await;
+    let (h, black, white) = game(Duration::from_secs(5)).await;
     let _a = h.watch(Some(black), None).await.unwrap();
+    let _other = h.watch(Some(white), None).await.unwrap();
     let _b = h.watch(Some(black), None).await.unwrap();
     gone(&h, black).await;
     common::think(Duration::from_secs(3600)).await;
@@ -109,4 +111,18 @@ async fn leaving_an_untimed_bot_game_keeps_it_waiting_and_a_timed_one_follows_th
     tokio::time::resume();
     let snap = h.snapshot().await.unwrap();
     assert_eq!(snap["result"], "W+F", "{snap}");
+}
+
+#[tokio::test]
+async fn a_player_who_never_connects_loses_when_the_grace_period_ends() {
+    // Nobody opens a socket to this game (joined over HTTP and left, or restored after a
+    // restart with nobody coming back): it must still end.
+    let (h, black, _white) = game(Duration::from_secs(40)).await;
+    let _b = h.watch(Some(black), None).await.unwrap();
+    common::think(Duration::from_secs(39)).await;
+    assert!(result(&h).await.is_null(), "the grace period runs");
+    common::think(Duration::from_secs(2)).await;
+    let snap = h.snapshot().await.unwrap();
+    assert_eq!(snap["result"], "B+F", "White never came");
+    assert_eq!(snap["end_reason"], "disconnected");
 }

@@ -196,6 +196,10 @@ pub mod lag {
     pub const REFILL: u64 = 1_000;
 }
 
+/// The least time a player has to connect to a game whose actor has just started (a new game,
+/// or one restored after a restart), whatever the grace period.
+pub const CONNECT_GRACE: Duration = Duration::from_secs(30);
+
 /// Starts the actor for a game, with the events already in its log (after a restart).
 pub fn spawn(
     id: i64,
@@ -208,9 +212,6 @@ pub fn spawn(
     let (tx, rx) = mpsc::channel(256);
     let (events, _) = broadcast::channel(1024);
     let size = live.game.size();
-    // After a restart the mover's clock has been running since the last event, as a chess
-    // clock left running would: charge the wall time since then.
-    let since_last = log.last().map_or(0, |r| (now_ms() - r.at_ms).max(0) as u64);
     let mut actor = GameActor {
         id,
         store,
@@ -224,7 +225,20 @@ pub fn spawn(
         turn_start: None,
         lag_bank: [lag::BANK; 2],
     };
-    actor.restart_turn(Duration::from_millis(since_last));
+    // After a restart the mover's clock starts again where it stood at the last event: the
+    // time the server was down is the server's fault, not the player's.
+    actor.restart_turn(Duration::ZERO);
+    // Every game ends: a player not connected when the actor starts (a game restored after a
+    // restart, or one joined over HTTP whose players never open a socket) is absent from the
+    // start, and the grace rule runs at once; at least `CONNECT_GRACE`, to come (back) in.
+    if actor.live.game.phase() != Phase::Finished {
+        let at = Instant::now() + grace.max(CONNECT_GRACE);
+        for c in Color::ALL {
+            if !actor.players[c.index()].bot && !actor.waits_for(c) {
+                actor.deadline[c.index()] = Some(at);
+            }
+        }
+    }
     tokio::spawn(actor.run(rx));
     GameHandle { id, size, tx }
 }
@@ -262,6 +276,13 @@ impl GameActor {
                     reply,
                 } => {
                     let r = self.act(user, &username, action, rtt_ms).await;
+                    // A player who acts is there, socket or not (a bot's driver, a client
+                    // acting through the server's API).
+                    if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
+                        if self.present[c.index()] == 0 {
+                            self.deadline[c.index()] = None;
+                        }
+                    }
                     let _ = reply.send(r);
                 }
                 Cmd::Watch { user, since, reply } => {
@@ -285,12 +306,9 @@ impl GameActor {
                 }
                 Cmd::Gone { user } => {
                     if let Some(c) = self.color_of(Some(user)) {
+                        let waits = self.waits_for(c);
                         let n = &mut self.present[c.index()];
                         *n = n.saturating_sub(1);
-                        // An untimed game against a bot waits for its player (it is not rated
-                        // and nobody else is kept waiting); other games follow the grace rule.
-                        let waits = self.players[c.opponent().index()].bot
-                            && self.live.terms.time.is_untimed();
                         if *n == 0 && self.live.game.phase() != Phase::Finished && !waits {
                             self.deadline[c.index()] = Some(Instant::now() + self.grace);
                             if self.grace.is_zero() {
@@ -304,6 +322,12 @@ impl GameActor {
                 }
             }
         }
+    }
+
+    /// True when the game waits for `c` however long they are away: an untimed game against a
+    /// bot (it is not rated and nobody else is kept waiting). Other games follow the grace rule.
+    fn waits_for(&self, c: Color) -> bool {
+        self.players[c.opponent().index()].bot && self.live.terms.time.is_untimed()
     }
 
     fn color_of(&self, user: Option<i64>) -> Option<Color> {
