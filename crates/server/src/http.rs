@@ -193,6 +193,8 @@ async fn guest(
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
         accounts::logout(&state.store, &token).await?;
+        // The session's WebSockets close too (nobody listening is fine).
+        let _ = state.logouts.send(accounts::token_digest(&token));
     }
     let mut r = StatusCode::NO_CONTENT.into_response();
     r.headers_mut().insert(

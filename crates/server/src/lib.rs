@@ -55,6 +55,8 @@ pub struct AppState {
     pub online: online::Online,
     /// Failed logins and new accounts, per account and client address.
     pub throttle: std::sync::Arc<throttle::Throttle>,
+    /// Sessions just ended (their token digests): their WebSockets close.
+    pub logouts: tokio::sync::broadcast::Sender<String>,
 }
 
 impl AppState {
@@ -87,6 +89,7 @@ impl AppState {
             bots,
             online: online::Online::default(),
             throttle: Default::default(),
+            logouts: tokio::sync::broadcast::channel(256).0,
         };
         bots::resume_all(&state).await?;
         Ok(state)

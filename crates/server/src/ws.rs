@@ -37,13 +37,20 @@ const PER_SECOND: f64 = 20.0;
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     user: Result<CurrentUser, ApiError>,
 ) -> Response {
     match user {
-        Ok(CurrentUser(user)) => ws
-            // Larger frames reach us so that oversize messages get a typed error, not a reset.
-            .max_message_size(64 * 1024)
-            .on_upgrade(move |socket| connection(socket, state, user)),
+        Ok(CurrentUser(user)) => {
+            let session = crate::session::session_token(&headers)
+                .map(|t| crate::accounts::token_digest(&t))
+                .unwrap_or_default();
+            ws
+                // Larger frames reach us so that oversize messages get a typed error, not a
+                // reset.
+                .max_message_size(64 * 1024)
+                .on_upgrade(move |socket| connection(socket, state, user, session))
+        }
         Err(e) => e.into_response(),
     }
 }
@@ -141,7 +148,8 @@ struct Conn {
 /// How often the server pings each connection to measure its round trip.
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-async fn connection(socket: WebSocket, state: AppState, user: User) {
+async fn connection(socket: WebSocket, state: AppState, user: User, session: String) {
+    let mut logouts = state.logouts.subscribe();
     let (mut sink, mut stream) = socket.split();
     let (out, mut out_rx) = mpsc::channel::<Message>(1024);
     let writer = tokio::spawn(async move {
@@ -184,7 +192,29 @@ async fn connection(socket: WebSocket, state: AppState, user: User) {
     conn.state.online.join(&conn.user);
     conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
-    while let Some(Ok(msg)) = stream.next().await {
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            ended = logouts.recv() => {
+                match ended {
+                    // This session logged out: the socket goes with it.
+                    Ok(digest) if digest == session => {
+                        let _ = conn.out.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                            code: 4001,
+                            reason: "logged out".into(),
+                        }))).await;
+                        break;
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        logouts = conn.state.logouts.subscribe();
+                        continue;
+                    }
+                    // Another session, or missed messages: go on.
+                    _ => continue,
+                }
+            }
+        };
+        let Some(Ok(msg)) = msg else { break };
         match msg {
             Message::Text(t) => conn.handle(t.as_str()).await,
             Message::Binary(_) => {

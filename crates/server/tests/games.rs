@@ -936,3 +936,47 @@ on_both_stores!(
     restart,
     "restart"
 );
+
+/// Logging out closes that session's WebSockets, and only those.
+async fn logout_closes_sockets(url: &str) {
+    let server = Server::start(url, Duration::from_secs(30)).await;
+    let (ann, _) = server.register("ann", "3k").await;
+    let (s, body) = server
+        .http(
+            "POST",
+            "/api/accounts/login",
+            Some(json!({"username": "ann", "password": "secret1"})),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let other = body["token"].as_str().unwrap().to_string();
+    let mut a = server.client(&ann).await;
+    let mut b = server.client(&other).await;
+    let (s, _) = server
+        .http("POST", "/api/accounts/logout", None, Some(&ann))
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let closed = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            match a.ws.next().await {
+                None | Some(Err(_)) => return None,
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await
+    .expect("the logged-out session's socket closes");
+    assert_eq!(closed, Some(4001));
+    // The other session of the same account keeps its socket.
+    let r = b.call(json!({"type": "ping"})).await;
+    assert_eq!(r["type"], "pong", "{r}");
+    server.stop().await;
+}
+
+on_both_stores!(
+    logging_out_closes_the_sessions_sockets,
+    logout_closes_sockets,
+    "logout"
+);
