@@ -48,6 +48,9 @@ pub enum ApiError {
     /// Too many failed logins or new accounts: try again after this many seconds (429).
     #[error("too many attempts: try again in {0} s")]
     TooManyAttempts(u64),
+    /// Past a per-account limit (open rooms, open WebSockets), with its own code (429).
+    #[error("{1}")]
+    Limited(&'static str, String),
     /// The request body is larger than the server accepts (413).
     #[error("the request body is larger than {0} bytes")]
     TooLarge(usize),
@@ -70,7 +73,8 @@ impl ApiError {
             ApiError::NotFound => "not_found",
             ApiError::Rejected(code, _)
             | ApiError::Conflict(code, _)
-            | ApiError::Forbidden(code, _) => code,
+            | ApiError::Forbidden(code, _)
+            | ApiError::Limited(code, _) => code,
             ApiError::TooLarge(_) => "payload_too_large",
             ApiError::TooManyAttempts(_) => "too_many_attempts",
             ApiError::Internal(_) => "internal",
@@ -88,7 +92,7 @@ impl ApiError {
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyAttempts(_) | ApiError::Limited(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::UsernameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::NotFound => StatusCode::NOT_FOUND,

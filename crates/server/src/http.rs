@@ -276,6 +276,16 @@ async fn create_room(
     body: Result<Json<RoomTerms>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let t = rooms::validate(json(body)?)?;
+    // One player cannot fill the lobby.
+    if state.store.open_rooms_of(user.id).await? >= rooms::MAX_OPEN_PER_USER {
+        return Err(ApiError::Limited(
+            "too_many_rooms",
+            format!(
+                "at most {} open rooms a player: close one first",
+                rooms::MAX_OPEN_PER_USER
+            ),
+        ));
+    }
     let terms = serde_json::to_string(&t).map_err(|e| ApiError::Internal(e.to_string()))?;
     let id = state.store.create_room(user.id, &terms).await?;
     let mut room = rooms::public(id, &user, &t, "open", None);

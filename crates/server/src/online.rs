@@ -31,6 +31,14 @@ impl Online {
         }
     }
 
+    /// Open connections of the account `id`.
+    pub fn connections(&self, id: i64) -> u32 {
+        self.users
+            .lock()
+            .map(|m| m.get(&id).map_or(0, |(_, n)| *n))
+            .unwrap_or(0)
+    }
+
     /// Everyone online, by name.
     pub fn list(&self) -> Vec<User> {
         let mut v: Vec<User> = self

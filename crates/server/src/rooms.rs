@@ -45,6 +45,9 @@ pub struct RoomTerms {
     pub time: Option<TimeControl>,
 }
 
+/// Rooms one player may have open at once.
+pub const MAX_OPEN_PER_USER: i64 = 5;
+
 /// What a partner sends to join.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct JoinTerms {

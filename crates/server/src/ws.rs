@@ -32,6 +32,12 @@ pub const MAX_MESSAGE: usize = 4096;
 /// Messages a client may send in a burst, and per second after it.
 const BURST: f64 = 40.0;
 const PER_SECOND: f64 = 20.0;
+/// Messages refused within [`FLOOD_WINDOW`] (a flood that goes on after its errors) that close
+/// the connection.
+const FLOOD_CLOSE: u32 = 100;
+const FLOOD_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
+/// WebSockets one account may hold open at once.
+pub const MAX_SOCKETS_PER_USER: u32 = 32;
 
 /// Upgrades an authenticated request to the protocol.
 pub async fn upgrade(
@@ -41,6 +47,14 @@ pub async fn upgrade(
     user: Result<CurrentUser, ApiError>,
 ) -> Response {
     match user {
+        // Every tab and bot needs one or two; hundreds are an attack on the server's memory.
+        Ok(CurrentUser(user)) if state.online.connections(user.id) >= MAX_SOCKETS_PER_USER => {
+            ApiError::Limited(
+                "too_many_connections",
+                format!("at most {MAX_SOCKETS_PER_USER} open connections an account"),
+            )
+            .into_response()
+        }
         Ok(CurrentUser(user)) => {
             let session = crate::session::session_token(&headers)
                 .map(|t| crate::accounts::token_digest(&t))
@@ -138,6 +152,9 @@ struct Conn {
     out: mpsc::Sender<Message>,
     watching: HashMap<i64, (GameHandle, JoinHandle<()>)>,
     tokens: f64,
+    /// Messages the bucket refused since `refused_since`.
+    refused: u32,
+    refused_since: Instant,
     last: Instant,
     /// When this connection opened: pings carry the ms since then.
     epoch: Instant,
@@ -185,6 +202,8 @@ async fn connection(socket: WebSocket, state: AppState, user: User, session: Str
         out,
         watching: HashMap::new(),
         tokens: BURST,
+        refused: 0,
+        refused_since: Instant::now(),
         last: Instant::now(),
         epoch,
         rtt_ms: 0,
@@ -216,7 +235,21 @@ async fn connection(socket: WebSocket, state: AppState, user: User, session: Str
         };
         let Some(Ok(msg)) = msg else { break };
         match msg {
-            Message::Text(t) => conn.handle(t.as_str()).await,
+            Message::Text(t) => {
+                conn.handle(t.as_str()).await;
+                if conn.refused >= FLOOD_CLOSE {
+                    // The flood went on after its errors: the connection goes, before it slows
+                    // anyone else's game.
+                    let _ = conn
+                        .out
+                        .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                            code: 1008,
+                            reason: "flood".into(),
+                        })))
+                        .await;
+                    break;
+                }
+            }
             Message::Binary(_) => {
                 conn.send(error(
                     &Value::Null,
@@ -288,6 +321,12 @@ impl Conn {
                 .await;
         }
         if !self.allow() {
+            let now = Instant::now();
+            if now.duration_since(self.refused_since) > FLOOD_WINDOW {
+                self.refused = 0;
+                self.refused_since = now;
+            }
+            self.refused += 1;
             return self
                 .send(error(
                     &Value::Null,

@@ -980,3 +980,91 @@ on_both_stores!(
     logout_closes_sockets,
     "logout"
 );
+
+/// A flood gets errors, then a close; one account cannot hold unbounded sockets.
+async fn floods_and_socket_caps(url: &str) {
+    let server = Server::start(url, Duration::from_secs(30)).await;
+    let (ann, _) = server.register("ann", "3k").await;
+    let mut c = server.client(&ann).await;
+    let flood = json!({"type": "ping"}).to_string();
+    for _ in 0..400 {
+        if c.ws
+            .send(Message::Text(flood.clone().into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let (mut limited, mut ended) = (0, false);
+    let _ = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(m) = c.ws.next().await {
+            match m {
+                Ok(Message::Text(t)) if t.as_str().contains("rate_limited") => limited += 1,
+                // The server closes with 1008; with the flood still unread in its buffer the
+                // close may reach us as a reset instead.
+                Ok(Message::Close(f)) => {
+                    assert_eq!(f.map(|f| u16::from(f.code)), Some(1008));
+                    break;
+                }
+                Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        ended = true;
+    })
+    .await;
+    assert!(limited > 0, "the flood was answered with errors first");
+    assert!(ended, "then the connection was closed");
+    // The server is fine: a new connection works.
+    let mut again = server.client(&ann).await;
+    assert_eq!(again.call(json!({"type": "ping"})).await["type"], "pong");
+    drop(again);
+
+    // Sockets per account: up to the cap, then 429 at the upgrade. (The two closed above may
+    // not be counted out yet, hence the slack.)
+    let cap = tengen_server::ws::MAX_SOCKETS_PER_USER as usize;
+    let mut held = Vec::new();
+    let refused = loop {
+        let mut req = format!("ws://{}/api/ws", server.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("authorization", format!("Bearer {ann}").parse().unwrap());
+        match tokio_tungstenite::connect_async(req).await {
+            Ok((ws, _)) if held.len() <= cap => held.push(ws),
+            Ok(_) => panic!("more than {cap} sockets for one account"),
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => break r.status(),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert_eq!(refused, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        held.len() + 2 >= cap && held.len() <= cap,
+        "{} held",
+        held.len()
+    );
+    // Rooms per player: five open at once.
+    let room = json!({"size": 9, "rules": "japanese"});
+    for _ in 0..tengen_server::rooms::MAX_OPEN_PER_USER {
+        let (s, r) = server
+            .http("POST", "/api/rooms", Some(room.clone()), Some(&ann))
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{r}");
+    }
+    let (s, r) = server
+        .http("POST", "/api/rooms", Some(room), Some(&ann))
+        .await;
+    assert_eq!(
+        (s, r["error"]["code"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("too_many_rooms"))
+    );
+    drop(held);
+    server.stop().await;
+}
+
+on_both_stores!(
+    floods_close_and_sockets_and_rooms_are_capped,
+    floods_and_socket_caps,
+    "caps"
+);

@@ -97,6 +97,15 @@ fn game_from(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
 }
 
 impl Store {
+    /// Rooms `owner_id` has open.
+    pub async fn open_rooms_of(&self, owner_id: i64) -> Result<i64, StoreError> {
+        let r = sqlx::query("SELECT COUNT(*) FROM rooms WHERE owner_id = $1 AND status = 'open'")
+            .bind(owner_id)
+            .fetch_one(self.pool())
+            .await?;
+        Ok(r.try_get(0)?)
+    }
+
     /// Opens a room.
     pub async fn create_room(&self, owner_id: i64, terms: &str) -> Result<i64, StoreError> {
         let row = sqlx::query(
