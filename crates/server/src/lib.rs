@@ -27,6 +27,7 @@ pub mod error;
 pub mod estimate;
 pub mod game;
 pub mod http;
+pub mod listener;
 pub mod online;
 pub mod openapi;
 pub mod rooms;
@@ -107,9 +108,25 @@ pub async fn run(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    // The peer's address reaches the handlers, for the throttle.
+    run_with(listener, state, shutdown, listener::Limits::default()).await
+}
+
+/// As [`run`], with the connections' time limits given.
+pub async fn run_with(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    limits: listener::Limits,
+) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    // Connections with time limits; the peer's address reaches the handlers, for the
+    // throttle.
+    let listener = listener::GuardedListener {
+        tcp: listener,
+        limits,
+    };
     axum::serve(
-        listener,
+        listener.tap_io(|_| {}),
         app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)

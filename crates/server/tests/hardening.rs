@@ -230,3 +230,69 @@ async fn oversized_bodies_get_413_and_every_response_has_security_headers() {
         assert!(h.get("referrer-policy").is_some(), "{path}");
     }
 }
+
+#[tokio::test]
+async fn a_slow_or_silent_connection_is_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let store = Store::open(&common::sqlite_url("slow")).await.unwrap();
+    let state = AppState::new(store, std::time::Duration::from_secs(30))
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let limits = tengen_server::listener::Limits {
+        header: std::time::Duration::from_millis(300),
+        idle: std::time::Duration::from_millis(600),
+    };
+    tokio::spawn(tengen_server::run_with(
+        listener,
+        state,
+        std::future::pending(),
+        limits,
+    ));
+    let closed_within = |mut s: tokio::net::TcpStream, limit: u64| async move {
+        let mut buf = [0u8; 256];
+        let r = tokio::time::timeout(std::time::Duration::from_millis(limit), async {
+            loop {
+                match s.read(&mut buf).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await;
+        r.is_ok()
+    };
+    // Half a request line, then nothing: closed at the header deadline.
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /healthz HT").await.unwrap();
+    assert!(closed_within(s, 5_000).await, "the slow header was cut off");
+    // A byte every 100 ms never finishes the header either.
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let start = std::time::Instant::now();
+    let mut refused = false;
+    for b in b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaa" {
+        if s.write_all(&[*b]).await.is_err() {
+            refused = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(
+        refused || closed_within(s, 5_000).await,
+        "a trickled header was cut off"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    // A whole request is answered, and the idle keep-alive connection is then closed.
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = [0u8; 512];
+    let n = s.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    assert!(
+        closed_within(s, 5_000).await,
+        "the idle connection was closed"
+    );
+}
