@@ -59,6 +59,7 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(crate::web::file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(json_errors))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }
@@ -83,6 +84,46 @@ fn json<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
                    frame-ancestors 'none'";
+
+/// Client errors that axum answers itself (a path or query that does not parse, a body that is
+/// not JSON or does not fit the type, a wrong method) come as plain text: they are rewritten in
+/// the API's JSON error format, with a stable code, so that every refusal reads the same. An
+/// unprocessable body (422) is reported as the 400 `bad_request` it is.
+async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let r = next.run(req).await;
+    let status = r.status();
+    let is_json = r
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !status.is_client_error() || is_json || r.headers().contains_key("upgrade") {
+        return r;
+    }
+    let (status, code) = match status {
+        StatusCode::NOT_FOUND => (status, "not_found"),
+        StatusCode::METHOD_NOT_ALLOWED => (status, "method_not_allowed"),
+        StatusCode::PAYLOAD_TOO_LARGE => (status, "payload_too_large"),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => (status, "unsupported_media_type"),
+        StatusCode::UNPROCESSABLE_ENTITY => (StatusCode::BAD_REQUEST, "bad_request"),
+        s if s == StatusCode::UNAUTHORIZED || s == StatusCode::FORBIDDEN => return r,
+        _ => (StatusCode::BAD_REQUEST, "bad_request"),
+    };
+    let message = axum::body::to_bytes(r.into_body(), 16 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if message.is_empty() {
+        status.canonical_reason().unwrap_or("refused").to_string()
+    } else {
+        message
+    };
+    (
+        status,
+        Json(json!({ "error": { "code": code, "message": message } })),
+    )
+        .into_response()
+}
 
 /// Security headers on every response, pages and API alike.
 async fn security_headers(mut r: Response) -> Response {

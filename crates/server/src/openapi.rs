@@ -10,6 +10,13 @@ fn error_ref() -> Value {
 fn op(summary: &str, tag: &str, body: Option<&str>, ok: (&str, &str), errors: &[&str]) -> Value {
     let mut responses = serde_json::Map::new();
     responses.insert(ok.0.into(), json!({ "description": ok.1 }));
+    // Any request may be malformed (a path, query or body that does not parse), and a body may
+    // be too large: every operation can answer 400, and those with a body 413.
+    let mut errors: Vec<&str> = errors.to_vec();
+    errors.push("400");
+    if body.is_some() {
+        errors.push("413");
+    }
     for e in errors {
         responses.insert((*e).into(), json!({ "description": "error", "content": { "application/json": { "schema": error_ref() } } }));
     }
@@ -47,7 +54,7 @@ pub fn document() -> Value {
         "/api/rooms".into(),
         json!({
             "get": op("Open rooms", "rooms", None, ("200", "the rooms"), &[]),
-            "post": op("Open a room", "rooms", Some("RoomTerms"), ("201", "the room (with the owner's secret parity)"), &["400", "401"]),
+            "post": op("Open a room", "rooms", Some("RoomTerms"), ("201", "the room (with the owner's secret parity)"), &["400", "401", "429"]),
         }),
     );
     let mut room = json!({
@@ -88,16 +95,17 @@ pub fn document() -> Value {
             "summary": "Read an SGF record (its first game) with the checks of `tengen sgf check`; nothing is stored",
             "tags": ["games"],
             "parameters": [{ "name": "rules", "in": "query", "schema": { "type": "string" }, "description": "a preset to replay under instead of the record's RU" }],
-            "requestBody": { "required": true, "content": { "application/x-go-sgf": { "schema": { "type": "string" } } } },
+            "requestBody": { "required": true, "content": { "application/x-go-sgf": { "schema": { "type": "string" } }, "text/plain": { "schema": { "type": "string" } } } },
             "responses": {
                 "200": { "description": "size, rules, komi, handicap, players, result, start position, history (moves and set-up changes), final position, and problems (warnings, and moves the rules forbid that were played as recorded)" },
-                "400": { "description": "the record cannot stand for a position; codes: sgf_syntax, sgf_empty, sgf_not_go, sgf_bad_board_size, sgf_rules_board, sgf_bad_value, sgf_bad_setup, sgf_illegal_move, bad_rules", "content": { "application/json": { "schema": error_ref() } } }
+                "400": { "description": "the record cannot stand for a position; codes: sgf_syntax, sgf_empty, sgf_not_go, sgf_bad_board_size, sgf_rules_board, sgf_bad_value, sgf_bad_setup, sgf_illegal_move, bad_rules", "content": { "application/json": { "schema": error_ref() } } },
+                "413": { "description": "a record over 64 KiB", "content": { "application/json": { "schema": error_ref() } } }
             }
         } }),
     );
     paths.insert(
         "/api/ws".into(),
-        json!({ "get": op("Upgrade to the WebSocket protocol of docs/protocol.md", "games", None, ("101", "switching protocols"), &["401"]) }),
+        json!({ "get": op("Upgrade to the WebSocket protocol of docs/protocol.md", "games", None, ("101", "switching protocols"), &["401", "429"]) }),
     );
     paths.insert(
         "/api/bots".into(),

@@ -296,3 +296,42 @@ async fn a_slow_or_silent_connection_is_closed() {
         "the idle connection was closed"
     );
 }
+
+#[tokio::test]
+async fn refusals_axum_answers_itself_come_in_the_json_error_format() {
+    let (app, _) = server("json-errors").await;
+    for (method, path, status, want) in [
+        (
+            "GET",
+            "/api/games/not-a-number",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "GET",
+            "/api/games?status=a&status=b",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "DELETE",
+            "/api/me",
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+        ),
+        ("GET", "/api/ws", StatusCode::BAD_REQUEST, "bad_request"),
+    ] {
+        let req = Request::builder()
+            .method(method)
+            .uri(path)
+            .body(Body::empty())
+            .unwrap();
+        let r = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(
+            r.headers().get("content-type").unwrap(),
+            "application/json",
+            "{method} {path}"
+        );
+        assert_eq!(code(r).await, (status, want.to_string()), "{method} {path}");
+    }
+}
