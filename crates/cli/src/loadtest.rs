@@ -39,7 +39,7 @@ pub struct LoadOpt {
 }
 
 /// Minimal HTTP/1.1 for the set-up requests (the server is on this machine).
-async fn http(
+pub(crate) async fn http(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -70,7 +70,7 @@ async fn http(
 }
 
 /// The `i`-th move of a game on 19x19: Black fills row 19 then row 15, White rows 17 and 13.
-fn point(i: u32) -> String {
+pub(crate) fn point(i: u32) -> String {
     let n = i / 2;
     let (col, band) = ((n % 19) as u8, (n / 19) as u8);
     let row_from_top = if i % 2 == 0 { band * 4 } else { band * 4 + 2 };
@@ -82,10 +82,10 @@ struct Stats {
     errors: u64,
 }
 
-type Ws =
+pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(addr: SocketAddr, token: &str, game: i64) -> anyhow::Result<Ws> {
+pub(crate) async fn connect(addr: SocketAddr, token: &str, game: i64) -> anyhow::Result<Ws> {
     let mut req = format!("ws://{addr}/api/ws").into_client_request()?;
     req.headers_mut()
         .insert("authorization", format!("Bearer {token}").parse()?);

@@ -5,6 +5,7 @@
 
 mod admin;
 mod bench;
+mod chaos;
 mod gtp;
 mod loadtest;
 mod match_cmd;
@@ -35,6 +36,9 @@ enum Command {
     /// Speak GTP version 2 on stdin and stdout, as an engine for GoGui, Sabaki, gomill, KGS or
     /// OGS bridges.
     Gtp(gtp::GtpOpt),
+    /// Kill a server with SIGKILL again and again under load, restart it on the same database,
+    /// and check that no acknowledged move was lost, reordered or duplicated.
+    Chaos(chaos::ChaosOpt),
     /// Check and score SGF game records.
     #[command(subcommand)]
     Sgf(sgf_cmd::SgfCmd),
@@ -54,6 +58,7 @@ fn main() -> std::process::ExitCode {
         Command::Serve(opt) => serve::run(opt),
         Command::Bench(b) => bench::run(b),
         Command::Loadtest(opt) => loadtest::run(opt),
+        Command::Chaos(opt) => chaos::run(opt),
         Command::Gtp(opt) => gtp::run(opt),
         Command::Sgf(cmd) => sgf_cmd::run(cmd),
         Command::Match(opt) => match_cmd::run(opt),
