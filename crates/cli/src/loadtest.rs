@@ -36,6 +36,24 @@ pub struct LoadOpt {
     /// Milliseconds each player thinks before a move (games start spread over one think time).
     #[arg(long, default_value_t = 1000)]
     pub think_ms: u64,
+    /// The server's process id, when it runs on this machine: its own CPU time (from /proc)
+    /// is reported per 1,000 moves, apart from the load generator's.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+}
+
+/// CPU seconds (user and system) process `pid` has used, from `/proc/PID/stat`.
+fn cpu_seconds(pid: u32) -> anyhow::Result<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .with_context(|| format!("cannot read /proc/{pid}/stat"))?;
+    // The fields after the command name (which may hold spaces) are space-separated: utime
+    // and stime are the 14th and 15th of the line, the 12th and 13th after the name.
+    let after = stat.rsplit_once(')').context("malformed stat")?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 =
+        f.get(11).context("utime")?.parse::<f64>()? + f.get(12).context("stime")?.parse::<f64>()?;
+    // Linux reports in clock ticks of USER_HZ, 100 a second on every common platform.
+    Ok(ticks / 100.0)
 }
 
 /// Minimal HTTP/1.1 for the set-up requests (the server is on this machine).
@@ -206,6 +224,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             errors: 0,
         }));
         let start = Instant::now();
+        let cpu_before = opt.server_pid.map(cpu_seconds).transpose()?;
         let mut tasks = Vec::new();
         for i in 0..opt.games {
             let (o, s) = (opt.clone(), stats.clone());
@@ -237,6 +256,15 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             percentile(&st.latencies_us, 1.0),
             st.errors
         );
+        if let (Some(pid), Some(before)) = (opt.server_pid, cpu_before) {
+            let used = cpu_seconds(pid)? - before;
+            println!(
+                "server CPU: {used:.2} s for {n} moves (set-up included), {:.0} ms per 1,000 \
+                 moves ({:.3} ms a move)",
+                used * 1e6 / n.max(1) as f64,
+                used * 1000.0 / n.max(1) as f64
+            );
+        }
         if st.errors > 0 {
             bail!("{} games failed", st.errors);
         }

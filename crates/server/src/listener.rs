@@ -57,6 +57,9 @@ impl axum::serve::Listener for GuardedListener {
 
     async fn accept(&mut self) -> (Guarded, SocketAddr) {
         let (io, addr) = axum::serve::Listener::accept(&mut self.tcp).await;
+        // Small messages (a move, its broadcast) go out at once, not held back by Nagle's
+        // algorithm until the client's delayed acknowledgement (40 ms) arrives.
+        let _ = io.set_nodelay(true);
         (Guarded::new(io, self.limits), addr)
     }
 
