@@ -3,7 +3,7 @@
 //! Failed logins are counted per account name (case folded) and per client address. After a
 //! few failures each further attempt must wait, twice as long after each failure (1 s after
 //! the fourth, 2 s after the fifth, ... at most 5 minutes); after [`LOCK_AFTER`] failures
-//! within [`WINDOW`] the key is locked for [`LOCK_FOR`]. A refused attempt is answered `429
+//! with no quiet [`WINDOW`] between them the key is locked for [`LOCK_FOR`]. A refused attempt is answered `429
 //! too_many_attempts` with `Retry-After` before any password hash is computed. A successful
 //! login clears its account's count. Registrations and guest accounts are limited per client
 //! address to [`CREATE_PER_WINDOW`] in a window.
@@ -108,7 +108,9 @@ impl Throttle {
                 wait_until: now,
                 last: now,
             });
-            if now.duration_since(e.since) > WINDOW && e.wait_until <= now {
+            // A quiet window since the last failure forgets the count; failures that keep
+            // coming as fast as the waits allow add up to the lock.
+            if now.duration_since(e.last) > WINDOW && e.wait_until <= now {
                 e.count = 0;
                 e.since = now;
             }
@@ -264,6 +266,33 @@ mod tests {
         t.check(&keys).unwrap();
         t.succeeded(&keys[0]);
         assert!(t.is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_attacker_who_waits_out_each_delay_is_still_locked() {
+        let t = Throttle::default();
+        let keys = [account_key("bob")];
+        for _ in 0..LOCK_AFTER - 1 {
+            // Wait exactly as long as asked, then fail again.
+            if let Err(ApiError::TooManyAttempts(s)) = t.check(&keys) {
+                tokio::time::advance(Duration::from_secs(s)).await;
+            }
+            t.check(&keys).unwrap();
+            t.failed(&keys);
+        }
+        if let Err(ApiError::TooManyAttempts(s)) = t.check(&keys) {
+            tokio::time::advance(Duration::from_secs(s)).await;
+        }
+        t.failed(&keys);
+        let Err(ApiError::TooManyAttempts(wait)) = t.check(&keys) else {
+            panic!("locked after {LOCK_AFTER} failures")
+        };
+        assert!(wait > 5 * 60, "the lock, not a delay: {wait} s");
+        // A quiet spell after the lock forgets it all.
+        tokio::time::advance(LOCK_FOR + WINDOW + Duration::from_secs(1)).await;
+        t.check(&keys).unwrap();
+        t.failed(&keys);
+        t.check(&keys).unwrap();
     }
 
     #[tokio::test(start_paused = true)]
