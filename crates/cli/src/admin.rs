@@ -1,8 +1,6 @@
 //! `tengen admin`: what only the server's operator may do, straight on the database.
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
-use tengen_server::store::Store;
 
 /// Which database.
 #[derive(Args, Debug)]
@@ -41,13 +39,8 @@ pub fn run(cmd: AdminCmd) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let url = match &database.database_url {
-            Some(u) => u.clone(),
-            None => format!("sqlite:{}", database.db.display()),
-        };
-        let store = Store::open(&url)
-            .await
-            .with_context(|| format!("cannot open the database {url}"))?;
+        let store =
+            crate::serve::open_store(&database.db, database.database_url.as_deref()).await?;
         let user = tengen_server::accounts::set_rank(&store, &name, &rank)
             .await
             .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;

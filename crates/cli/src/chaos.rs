@@ -109,31 +109,8 @@ struct Game {
 }
 
 async fn new_game(addr: SocketAddr) -> anyhow::Result<Game> {
-    let owner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
-    let partner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
-    let token = |v: &Value| v["token"].as_str().map(str::to_string).context("token");
-    let (ot, pt) = (token(&owner)?, token(&partner)?);
-    let room = http(
-        addr,
-        "POST",
-        "/api/rooms",
-        Some(&json!({"size": 19, "rules": "chinese", "parity": "odd"})),
-        Some(&ot),
-    )
-    .await?;
-    let joined = http(
-        addr,
-        "POST",
-        &format!("/api/rooms/{}/join", room["id"]),
-        Some(&json!({"guess": "odd"})),
-        Some(&pt),
-    )
-    .await?;
-    // Both guests are 18k: HO-SUN, and the partner's right guess gives them Black.
-    Ok(Game {
-        id: joined["game_id"].as_i64().context("game id")?,
-        tokens: [pt, ot],
-    })
+    let (id, tokens) = crate::loadtest::new_game(addr).await?;
+    Ok(Game { id, tokens })
 }
 
 /// Moves stored in the game now, from a fresh watch's snapshot.

@@ -137,14 +137,12 @@ async fn wait_event(ws: &mut Ws, want_point: Option<&str>) -> anyhow::Result<()>
     }
 }
 
-async fn play_game(opt: Arc<LoadOpt>, index: u32, stats: Arc<Mutex<Stats>>) -> anyhow::Result<()> {
-    let addr = opt.addr;
+/// A new 19x19 game between two new guests: its id and the players' tokens (Black, White).
+pub(crate) async fn new_game(addr: SocketAddr) -> anyhow::Result<(i64, [String; 2])> {
     let owner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
     let partner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
-    let (ot, pt) = (
-        owner["token"].as_str().context("token")?.to_string(),
-        partner["token"].as_str().context("token")?.to_string(),
-    );
+    let token = |v: &Value| v["token"].as_str().map(str::to_string).context("token");
+    let (ot, pt) = (token(&owner)?, token(&partner)?);
     let room = http(
         addr,
         "POST",
@@ -153,19 +151,24 @@ async fn play_game(opt: Arc<LoadOpt>, index: u32, stats: Arc<Mutex<Stats>>) -> a
         Some(&ot),
     )
     .await?;
-    let path = format!("/api/rooms/{}/join", room["id"]);
     let joined = http(
         addr,
         "POST",
-        &path,
+        &format!("/api/rooms/{}/join", room["id"]),
         Some(&json!({"guess": "odd"})),
         Some(&pt),
     )
     .await?;
     let game = joined["game_id"].as_i64().context("game id")?;
-    // Guests are both 18k: HO-SUN, and a right guess gives the partner Black.
-    let mut black = connect(addr, &pt, game).await?;
-    let mut white = connect(addr, &ot, game).await?;
+    // Guests are both 18k: HO-SUN, and the partner's right guess gives them Black.
+    Ok((game, [pt, ot]))
+}
+
+async fn play_game(opt: Arc<LoadOpt>, index: u32, stats: Arc<Mutex<Stats>>) -> anyhow::Result<()> {
+    let addr = opt.addr;
+    let (game, [bt, wt]) = new_game(addr).await?;
+    let mut black = connect(addr, &bt, game).await?;
+    let mut white = connect(addr, &wt, game).await?;
     // Spread the games' starts over one think time.
     tokio::time::sleep(Duration::from_millis(
         (index as u64 * 7919) % opt.think_ms.max(1),

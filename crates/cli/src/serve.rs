@@ -42,6 +42,17 @@ fn parse_bot(s: &str) -> Result<tengen_server::bots::BotSpec, String> {
     tengen_server::bots::parse_spec(s)
 }
 
+/// Opens (and migrates) the database: PostgreSQL at `url` when given, else SQLite in `db`.
+pub(crate) async fn open_store(db: &std::path::Path, url: Option<&str>) -> anyhow::Result<Store> {
+    let url = match url {
+        Some(u) => u.to_string(),
+        None => format!("sqlite:{}", db.display()),
+    };
+    Store::open(&url)
+        .await
+        .with_context(|| format!("cannot open the database {url}"))
+}
+
 /// Serves until Ctrl-C or SIGTERM.
 pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
@@ -53,13 +64,7 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let url = match &opt.database_url {
-            Some(u) => u.clone(),
-            None => format!("sqlite:{}", opt.db.display()),
-        };
-        let store = Store::open(&url)
-            .await
-            .with_context(|| format!("cannot open the database {url}"))?;
+        let store = open_store(&opt.db, opt.database_url.as_deref()).await?;
         let mut state =
             AppState::with_bots(store, std::time::Duration::from_secs(opt.grace), opt.bots)
                 .await
