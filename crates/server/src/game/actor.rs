@@ -410,7 +410,14 @@ impl GameActor {
             .decide(&who, &action, &mut |g| {
                 // Only what the estimator is sure of is marked; what it doubts is shown to
                 // the players, who decide it together (the count needs both to accept).
-                let e = estimate::estimate(g);
+                // A search of up to a tenth of a second: tell a multi-threaded runtime, so that
+                // the other tasks on this worker move elsewhere meanwhile.
+                let e = match tokio::runtime::Handle::current().runtime_flavor() {
+                    tokio::runtime::RuntimeFlavor::MultiThread => {
+                        tokio::task::block_in_place(|| estimate::estimate(g))
+                    }
+                    _ => estimate::estimate(g),
+                };
                 Proposal {
                     dead: e.sure_dead().iter().collect(),
                     unsure: e.unsure.iter().collect(),
