@@ -164,11 +164,31 @@ pub(crate) async fn new_game(addr: SocketAddr) -> anyhow::Result<(i64, [String; 
     Ok((game, [pt, ot]))
 }
 
-async fn play_game(opt: Arc<LoadOpt>, index: u32, stats: Arc<Mutex<Stats>>) -> anyhow::Result<()> {
-    let addr = opt.addr;
+/// A game set up and both players watching it.
+struct Table {
+    game: i64,
+    black: Ws,
+    white: Ws,
+}
+
+async fn set_up(addr: SocketAddr) -> anyhow::Result<Table> {
     let (game, [bt, wt]) = new_game(addr).await?;
-    let mut black = connect(addr, &bt, game).await?;
-    let mut white = connect(addr, &wt, game).await?;
+    let black = connect(addr, &bt, game).await?;
+    let white = connect(addr, &wt, game).await?;
+    Ok(Table { game, black, white })
+}
+
+async fn play_game(
+    opt: Arc<LoadOpt>,
+    index: u32,
+    table: Table,
+    stats: Arc<Mutex<Stats>>,
+) -> anyhow::Result<()> {
+    let Table {
+        game,
+        mut black,
+        mut white,
+    } = table;
     // Spread the games' starts over one think time.
     tokio::time::sleep(Duration::from_millis(
         (index as u64 * 7919) % opt.think_ms.max(1),
@@ -226,13 +246,25 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             latencies_us: Vec::new(),
             errors: 0,
         }));
-        let start = Instant::now();
-        let cpu_before = opt.server_pid.map(cpu_seconds).transpose()?;
+        // Every game is set up before any is played, so that the server's CPU for the moves
+        // is measured apart from the accounts, rooms and connections.
+        let set_up_start = Instant::now();
+        let cpu_start = opt.server_pid.map(cpu_seconds).transpose()?;
+        let (ready_tx, mut ready_rx) = tokio::sync::mpsc::channel::<()>(opt.games as usize);
+        let (go_tx, go_rx) = tokio::sync::watch::channel(false);
         let mut tasks = Vec::new();
         for i in 0..opt.games {
             let (o, s) = (opt.clone(), stats.clone());
+            let (ready, mut go) = (ready_tx.clone(), go_rx.clone());
             tasks.push(tokio::spawn(async move {
-                if let Err(e) = play_game(o, i, s.clone()).await {
+                let table = set_up(o.addr).await;
+                let _ = ready.send(()).await;
+                let _ = go.wait_for(|&go| go).await;
+                let played = match table {
+                    Ok(t) => play_game(o, i, t, s.clone()).await,
+                    Err(e) => Err(e.context("set-up")),
+                };
+                if let Err(e) = played {
                     let mut st = s.lock().await;
                     st.errors += 1;
                     if st.errors <= 5 {
@@ -241,6 +273,16 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
                 }
             }));
         }
+        drop(ready_tx);
+        for _ in 0..opt.games {
+            if ready_rx.recv().await.is_none() {
+                break;
+            }
+        }
+        let set_up_secs = set_up_start.elapsed().as_secs_f64();
+        let cpu_before = opt.server_pid.map(cpu_seconds).transpose()?;
+        let start = Instant::now();
+        let _ = go_tx.send(true);
         for t in tasks {
             let _ = t.await;
         }
@@ -249,7 +291,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         st.latencies_us.sort_unstable();
         let n = st.latencies_us.len();
         println!(
-            "{} games, {} moves in {secs:.1} s: {:.0} moves/s; move to broadcast p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games failed",
+            "{} games set up in {set_up_secs:.1} s; {} moves in {secs:.1} s: {:.0} moves/s; move to broadcast p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games failed",
             opt.games,
             n,
             n as f64 / secs,
@@ -259,11 +301,15 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             percentile(&st.latencies_us, 1.0),
             st.errors
         );
-        if let (Some(pid), Some(before)) = (opt.server_pid, cpu_before) {
+        if let (Some(pid), Some(start), Some(before)) = (opt.server_pid, cpu_start, cpu_before) {
             let used = cpu_seconds(pid)? - before;
+            let set_up = before - start;
             println!(
-                "server CPU: {used:.2} s for {n} moves (set-up included), {:.0} ms per 1,000 \
-                 moves ({:.3} ms a move)",
+                "server CPU: {set_up:.2} s to set up {} games ({:.2} ms a game: two guests, a \
+                 room, a join, two connections); {used:.2} s for {n} moves and the resignations, \
+                 {:.0} ms per 1,000 moves ({:.3} ms a move)",
+                opt.games,
+                set_up * 1000.0 / opt.games as f64,
                 used * 1e6 / n.max(1) as f64,
                 used * 1000.0 / n.max(1) as f64
             );

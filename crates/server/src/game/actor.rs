@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use tengen_ai::estimate;
 use tengen_rules::{Color, GameResult, Phase};
@@ -17,6 +18,7 @@ use tokio::time::Instant;
 use super::state::{Action, ActionError, Actor, Event, LiveGame, Proposal};
 use super::view;
 use crate::domain::clock::Clock;
+use crate::store::commit::{Append, Finish};
 use crate::store::games::{now_ms, PromotionOutcome};
 use crate::store::Store;
 
@@ -49,6 +51,37 @@ pub struct Record {
     pub event: Event,
     /// Both clocks (Black, White) right after it, for timed games.
     pub clocks: Option<[Clock; 2]>,
+    /// The `event` message as sent to every watcher: serialised once, shared by all.
+    #[serde(skip)]
+    pub wire: Utf8Bytes,
+}
+
+impl Record {
+    /// A record of `game`'s event, with its message for watchers built from the event's and
+    /// the clocks' JSON (those stored in the log).
+    pub fn new(
+        game: i64,
+        seq: u64,
+        at_ms: i64,
+        event: Event,
+        clocks: Option<[Clock; 2]>,
+        event_json: &str,
+        clocks_json: Option<&str>,
+    ) -> Record {
+        // The WebSocket protocol's `event` message (docs/protocol.md): both clocks right after
+        // the event in timed games, `null` in untimed ones.
+        let wire = format!(
+            r#"{{"type":"event","game":{game},"seq":{seq},"at":{at_ms},"event":{event_json},"clocks":{}}}"#,
+            clocks_json.unwrap_or("null")
+        );
+        Record {
+            seq,
+            at_ms,
+            event,
+            clocks,
+            wire: wire.into(),
+        }
+    }
 }
 
 /// Why an action got no events.
@@ -565,17 +598,37 @@ impl GameActor {
         let clocks_json = clocks.map(|c| serde_json::to_string(&c).unwrap_or_default());
         let first = self.log.len() as i64 + 1;
         let at_ms = now_ms();
-        let result = finish.map(|r| r.to_string());
+        let records: Vec<Arc<Record>> = events
+            .into_iter()
+            .zip(&json)
+            .enumerate()
+            .map(|(i, (event, e))| {
+                let seq = (first + i as i64) as u64;
+                Arc::new(Record::new(
+                    self.id,
+                    seq,
+                    at_ms,
+                    event,
+                    clocks,
+                    e,
+                    clocks_json.as_deref(),
+                ))
+            })
+            .collect();
         let stored = self
             .store
-            .append_events(
-                self.id,
-                first,
-                &json,
-                clocks_json.as_deref(),
+            .append(Append {
+                game_id: self.id,
+                first_seq: first,
+                events: json,
+                clocks: clocks_json,
                 at_ms,
-                result.as_deref().map(|r| (r, outcomes.as_slice())),
-            )
+                finish: finish.map(|r| Finish {
+                    result: r.to_string(),
+                    outcomes,
+                    at: at_ms / 1000,
+                }),
+            })
             .await;
         if let Err(e) = stored {
             tracing::error!(game = self.id, error = %e, "could not store events");
@@ -595,13 +648,7 @@ impl GameActor {
         {
             self.restart_turn(Duration::ZERO);
         }
-        for (i, event) in events.into_iter().enumerate() {
-            let record = Arc::new(Record {
-                seq: (first + i as i64) as u64,
-                at_ms,
-                event,
-                clocks,
-            });
+        for record in records {
             self.log.push(record.clone());
             // No watchers is fine.
             let _ = self.events.send(record);

@@ -109,12 +109,15 @@ pub async fn replay(
         if let Some(c) = clocks {
             live.clocks = c;
         }
-        log.push(Record {
-            seq: e.seq as u64,
-            at_ms: e.at_ms,
+        log.push(Record::new(
+            row.id,
+            e.seq as u64,
+            e.at_ms,
             event,
             clocks,
-        });
+            &e.event,
+            e.clocks.as_deref(),
+        ));
     }
     let player = |id: i64| async move {
         let u = accounts::by_id(store, id)

@@ -189,67 +189,6 @@ impl Store {
         Ok(Some(game_id))
     }
 
-    /// Appends events `first_seq..` to a game's log; with `finish`, also records the result and
-    /// moves the players' promotion points (read and written inside the transaction, so two
-    /// games ending at once cannot lose an update). All of it is stored, or none.
-    pub async fn append_events(
-        &self,
-        game_id: i64,
-        first_seq: i64,
-        events: &[String],
-        clocks: Option<&str>,
-        at_ms: i64,
-        finish: Option<(&str, &[PromotionOutcome])>,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.pool().begin().await?;
-        for (i, e) in events.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO game_events (game_id, seq, event, at_ms, clocks) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(game_id)
-            .bind(first_seq + i as i64)
-            .bind(e)
-            .bind(at_ms)
-            .bind(clocks)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if let Some((result, outcomes)) = finish {
-            sqlx::query(
-                "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
-            )
-            .bind(result)
-            .bind(now())
-            .bind(game_id)
-            .execute(&mut *tx)
-            .await?;
-            for o in outcomes {
-                let row = sqlx::query("SELECT rank, points FROM users WHERE id = $1")
-                    .bind(o.user_id)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                let rank: String = row.try_get("rank")?;
-                let points: i64 = row.try_get("points")?;
-                let Ok(rank) = rank.parse::<crate::domain::rank::Rank>() else {
-                    continue;
-                };
-                let next = crate::domain::promotion::Standing {
-                    rank,
-                    points: points as i32,
-                }
-                .after(o.won);
-                sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE id = $3")
-                    .bind(next.rank.to_string())
-                    .bind(next.points as i64)
-                    .bind(o.user_id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// One game.
     pub async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE id = $1")

@@ -4,6 +4,7 @@
 //! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
 //! in order, recorded in `schema_version`.
 
+pub mod commit;
 pub mod games;
 mod migrations;
 
@@ -24,6 +25,9 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The group committer of game events ([`commit`]).
+    committer: tokio::sync::mpsc::UnboundedSender<commit::Pending>,
+    counts: std::sync::Arc<commit::Counts>,
 }
 
 /// A storage failure. Details go to the log; clients see `internal`.
@@ -35,6 +39,9 @@ pub enum StoreError {
     /// A URL that is neither `sqlite:` nor `postgres:`.
     #[error("unsupported database URL {0:?} (use sqlite:PATH or postgres://...)")]
     Url(String),
+    /// The committer is gone (the runtime is shutting down).
+    #[error("the store is closed")]
+    Closed,
 }
 
 impl Store {
@@ -56,6 +63,9 @@ impl Store {
         };
         let pool = AnyPoolOptions::new()
             .max_connections(if backend == Backend::Sqlite { 1 } else { 16 })
+            // A broken connection shows as a failed query, which the caller reports; a ping
+            // before every use would cost a round trip on each move.
+            .test_before_acquire(false)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -71,7 +81,14 @@ impl Store {
             })
             .connect(&url)
             .await?;
-        let store = Store { pool, backend };
+        let counts = std::sync::Arc::default();
+        let committer = commit::spawn(pool.clone(), backend, std::sync::Arc::clone(&counts));
+        let store = Store {
+            pool,
+            backend,
+            committer,
+            counts,
+        };
         migrations::run(&store).await?;
         Ok(store)
     }
@@ -88,7 +105,14 @@ impl Store {
             .max_connections(1)
             .connect(url)
             .await?;
-        Ok(Store { pool, backend })
+        let counts = std::sync::Arc::default();
+        let committer = commit::spawn(pool.clone(), backend, std::sync::Arc::clone(&counts));
+        Ok(Store {
+            pool,
+            backend,
+            committer,
+            counts,
+        })
     }
 
     /// Runs one statement.

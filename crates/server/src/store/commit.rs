@@ -1,0 +1,272 @@
+//! Group commit: the moves of many games stored in one transaction.
+//!
+//! Every accepted move must be in the database before anyone hears of it, and a transaction per
+//! move costs most of the server's CPU per move (on SQLite each statement is a round trip to the
+//! connection's own thread; on PostgreSQL each commit is a flush of the write-ahead log). One task,
+//! the committer, takes the appends waiting for it, writes them all in one transaction and only
+//! then answers each: nothing is acknowledged before its commit, and under load the batches grow
+//! by themselves (the appends that arrive during one commit make the next). At low load a batch
+//! is one append and costs what it did before.
+//!
+//! A batch that fails (a constraint, a lost connection) is retried one append a transaction, so
+//! that one game's bad write never refuses another game's move.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use sqlx::{Any, Row, Transaction};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Backend, Store, StoreError};
+use crate::domain::promotion::Standing;
+use crate::domain::rank::Rank;
+
+/// A finished game's result and the promotion outcomes it settles.
+#[derive(Clone, Debug)]
+pub struct Finish {
+    /// The SGF result.
+    pub result: String,
+    /// Whose promotion points move.
+    pub outcomes: Vec<super::games::PromotionOutcome>,
+    /// When, seconds since the epoch.
+    pub at: i64,
+}
+
+/// Events of one game to store, from `first_seq` on.
+#[derive(Clone, Debug)]
+pub struct Append {
+    /// The game.
+    pub game_id: i64,
+    /// The sequence number of the first event.
+    pub first_seq: i64,
+    /// The events as JSON.
+    pub events: Vec<String>,
+    /// Both clocks after them, as JSON.
+    pub clocks: Option<String>,
+    /// When they were accepted, ms since the epoch.
+    pub at_ms: i64,
+    /// The result, when these events end the game.
+    pub finish: Option<Finish>,
+}
+
+/// An append waiting for its commit.
+pub(super) struct Pending {
+    append: Append,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Appends per transaction at most (SQLite allows 32,766 parameters a statement, five a row).
+const MAX_BATCH: usize = 256;
+/// Event rows per `INSERT` statement at most.
+const ROWS_PER_INSERT: usize = 500;
+
+/// What the committer has done: transactions committed and appends in them (for tests and
+/// load figures: appends over transactions is the mean batch).
+#[derive(Debug, Default)]
+pub struct Counts {
+    transactions: AtomicU64,
+    appends: AtomicU64,
+}
+
+impl Counts {
+    /// Transactions committed.
+    pub fn transactions(&self) -> u64 {
+        self.transactions.load(Ordering::Relaxed)
+    }
+
+    /// Appends committed.
+    pub fn appends(&self) -> u64 {
+        self.appends.load(Ordering::Relaxed)
+    }
+}
+
+/// Starts the committer of `store`'s pool; it ends when every sender is gone.
+pub(super) fn spawn(
+    pool: sqlx::AnyPool,
+    backend: Backend,
+    counts: Arc<Counts>,
+) -> mpsc::UnboundedSender<Pending> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
+    tokio::spawn(async move {
+        let mut batch = Vec::new();
+        while let Some(first) = rx.recv().await {
+            batch.push(first);
+            while batch.len() < MAX_BATCH {
+                match rx.try_recv() {
+                    Ok(p) => batch.push(p),
+                    Err(_) => break,
+                }
+            }
+            commit(&pool, backend, &counts, std::mem::take(&mut batch)).await;
+        }
+    });
+    tx
+}
+
+impl Store {
+    /// Stores one game's events from `first_seq` on; with a finish, also records the result
+    /// and moves the players' promotion points (read and written inside the transaction, so two
+    /// games ending at once cannot lose an update). All of it is stored, or none; returns once
+    /// it is committed (with other games' appends, by the committer).
+    pub async fn append(&self, append: Append) -> Result<(), StoreError> {
+        let (done, answer) = oneshot::channel();
+        self.committer
+            .send(Pending { append, done })
+            .map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// What the committer has done so far.
+    pub fn commit_counts(&self) -> &Counts {
+        &self.counts
+    }
+}
+
+async fn commit(pool: &sqlx::AnyPool, backend: Backend, counts: &Counts, batch: Vec<Pending>) {
+    let appends: Vec<&Append> = batch.iter().map(|p| &p.append).collect();
+    match write(pool, backend, &appends).await {
+        Ok(()) => {
+            counts.transactions.fetch_add(1, Ordering::Relaxed);
+            counts
+                .appends
+                .fetch_add(batch.len() as u64, Ordering::Relaxed);
+            for p in batch {
+                let _ = p.done.send(Ok(()));
+            }
+        }
+        Err(e) if batch.len() == 1 => {
+            let _ = batch.into_iter().next().map(|p| p.done.send(Err(e)));
+        }
+        Err(_) => {
+            // Find the append that failed: each alone.
+            for p in batch {
+                let r = write(pool, backend, &[&p.append]).await;
+                if r.is_ok() {
+                    counts.transactions.fetch_add(1, Ordering::Relaxed);
+                    counts.appends.fetch_add(1, Ordering::Relaxed);
+                }
+                let _ = p.done.send(r);
+            }
+        }
+    }
+}
+
+/// `INSERT` of `rows` event rows, parameters numbered from 1.
+fn insert_sql(rows: usize) -> String {
+    let mut sql =
+        String::from("INSERT INTO game_events (game_id, seq, event, at_ms, clocks) VALUES ");
+    for i in 0..rows {
+        let b = i * 5;
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!(
+            "(${}, ${}, ${}, ${}, ${})",
+            b + 1,
+            b + 2,
+            b + 3,
+            b + 4,
+            b + 5
+        ));
+    }
+    sql
+}
+
+/// Binds the event rows of `chunk` to `sql`.
+fn bind_rows<'q>(
+    sql: &'q str,
+    chunk: &'q [(&'q Append, usize)],
+) -> sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>> {
+    let mut q = sqlx::query(sql);
+    for (a, i) in chunk {
+        q = q
+            .bind(a.game_id)
+            .bind(a.first_seq + *i as i64)
+            .bind(a.events[*i].as_str())
+            .bind(a.at_ms)
+            .bind(a.clocks.as_deref());
+    }
+    q
+}
+
+async fn write(
+    pool: &sqlx::AnyPool,
+    backend: Backend,
+    appends: &[&Append],
+) -> Result<(), StoreError> {
+    let rows: Vec<(&Append, usize)> = appends
+        .iter()
+        .flat_map(|a| (0..a.events.len()).map(move |i| (*a, i)))
+        .collect();
+    if backend == Backend::Sqlite
+        && rows.len() <= ROWS_PER_INSERT
+        && appends.iter().all(|a| a.finish.is_none())
+    {
+        return write_sqlite(pool, &rows).await;
+    }
+    let mut tx = pool.begin().await?;
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        let sql = insert_sql(chunk.len());
+        bind_rows(&sql, chunk).execute(&mut *tx).await?;
+    }
+    for a in appends {
+        if let Some(f) = &a.finish {
+            finish(&mut tx, a.game_id, f).await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Moves on SQLite: the transaction and its rows in one statement list, which the driver runs
+/// in one request to the connection's thread (a transaction through the pool takes three).
+async fn write_sqlite(pool: &sqlx::AnyPool, rows: &[(&Append, usize)]) -> Result<(), StoreError> {
+    let mut conn = pool.acquire().await?;
+    let sql = format!("BEGIN; {}; COMMIT;", insert_sql(rows.len()));
+    let written = bind_rows(&sql, rows).execute(&mut *conn).await;
+    if let Err(e) = written {
+        // A failed row leaves the transaction open on this connection: close it, or the next
+        // BEGIN fails. (When nothing is open, ROLLBACK says so; that is fine.)
+        let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+        return Err(e.into());
+    }
+    Ok(())
+}
+
+async fn finish(
+    tx: &mut Transaction<'static, Any>,
+    game_id: i64,
+    f: &Finish,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
+    )
+    .bind(f.result.as_str())
+    .bind(f.at)
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    for o in &f.outcomes {
+        let row = sqlx::query("SELECT rank, points FROM users WHERE id = $1")
+            .bind(o.user_id)
+            .fetch_one(&mut **tx)
+            .await?;
+        let rank: String = row.try_get("rank")?;
+        let points: i64 = row.try_get("points")?;
+        let Ok(rank) = rank.parse::<Rank>() else {
+            continue;
+        };
+        let next = Standing {
+            rank,
+            points: points as i32,
+        }
+        .after(o.won);
+        sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE id = $3")
+            .bind(next.rank.to_string())
+            .bind(next.points as i64)
+            .bind(o.user_id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! Group commit: appends of many games share transactions, each is answered only once it is
+//! stored, and one game's failed write refuses nothing of another game's.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use tengen_server::store::commit::{Append, Finish};
+use tengen_server::store::games::PromotionOutcome;
+use tengen_server::store::Store;
+
+fn append(game_id: i64, seq: i64, finish: Option<Finish>) -> Append {
+    Append {
+        game_id,
+        first_seq: seq,
+        events: vec![format!(r#"{{"type":"pass","n":{seq}}}"#)],
+        clocks: None,
+        at_ms: 1_000 + seq,
+        finish,
+    }
+}
+
+async fn games(store: &Store, n: usize) -> (Vec<i64>, [i64; 2]) {
+    let (ann, _) = tengen_server::accounts::guest(store).await.unwrap();
+    let (bob, _) = tengen_server::accounts::guest(store).await.unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        let id = store
+            .start_game(0, ann.id, bob.id, "{}")
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(id);
+    }
+    (ids, [ann.id, bob.id])
+}
+
+#[tokio::test]
+async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
+    let store = Store::open(&common::sqlite_url("group-commit"))
+        .await
+        .unwrap();
+    let (ids, [ann, bob]) = games(&store, 40).await;
+    // Every game's first move, all at once.
+    let mut tasks = Vec::new();
+    for &id in &ids {
+        let s = store.clone();
+        tasks.push(tokio::spawn(
+            async move { s.append(append(id, 1, None)).await },
+        ));
+    }
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    let counts = store.commit_counts();
+    assert_eq!(counts.appends(), 40);
+    assert!(
+        counts.transactions() < 40,
+        "40 appends at once share transactions ({} used)",
+        counts.transactions()
+    );
+    // The second moves, with game 0's first move once more (it breaks the primary key): that
+    // one fails, no other.
+    let mut tasks = Vec::new();
+    for &id in &ids[1..] {
+        let s = store.clone();
+        tasks.push(tokio::spawn(
+            async move { s.append(append(id, 2, None)).await },
+        ));
+    }
+    let s = store.clone();
+    let twice = ids[0];
+    let bad = tokio::spawn(async move { s.append(append(twice, 1, None)).await });
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    assert!(bad.await.unwrap().is_err(), "a duplicate seq is refused");
+    assert_eq!(counts.appends(), 79);
+    for &id in &ids {
+        let events = store.events(id).await.unwrap();
+        assert_eq!(events[0].seq, 1);
+        assert_eq!(events[0].at_ms, 1_001);
+        assert_eq!(events.len(), if id == ids[0] { 1 } else { 2 }, "game {id}");
+    }
+
+    // A game's end in a batch with other games' moves: its result and points are stored.
+    let mut tasks = Vec::new();
+    for &id in &ids[1..] {
+        let s = store.clone();
+        tasks.push(tokio::spawn(
+            async move { s.append(append(id, 3, None)).await },
+        ));
+    }
+    let finish = Finish {
+        result: "B+R".into(),
+        outcomes: vec![
+            PromotionOutcome {
+                user_id: ann,
+                won: true,
+            },
+            PromotionOutcome {
+                user_id: bob,
+                won: false,
+            },
+        ],
+        at: 5,
+    };
+    store.append(append(ids[0], 2, Some(finish))).await.unwrap();
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    let row = store.game(ids[0]).await.unwrap().unwrap();
+    assert_eq!(row.status, "finished");
+    assert_eq!(row.result.as_deref(), Some("B+R"));
+    assert_eq!(store.game(ids[1]).await.unwrap().unwrap().status, "live");
+    for &id in &ids {
+        let seqs: Vec<i64> = store
+            .events(id)
+            .await
+            .unwrap()
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        let want: &[i64] = if id == ids[0] { &[1, 2] } else { &[1, 2, 3] };
+        assert_eq!(seqs, want, "game {id}");
+    }
+}
