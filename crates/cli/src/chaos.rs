@@ -8,6 +8,13 @@
 //! random moments and restarts it. At the end every game's stored moves must be exactly moves
 //! 0, 1, 2, ... in order (no gap, no duplicate, nothing else), and include every move that was
 //! acknowledged: an acknowledged move is committed before anyone is told.
+//!
+//! The clocks are checked too (the games have the room default, 30 minutes main time): a
+//! player's clock must have been charged no more than the time they could have been thinking as
+//! the drivers saw it. For each move that is from the later of the previous move's sending and
+//! the start of the server that received it (the server's down time is its own fault, not the
+//! player's) to the move's acknowledgement. A server that charged its down time, or restored
+//! a clock from the wrong place, fails this.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -59,11 +66,16 @@ pub struct ChaosOpt {
 struct Server {
     args: Vec<String>,
     child: Option<Child>,
+    /// When each run of the server was started.
+    spawns: Arc<std::sync::Mutex<Vec<Instant>>>,
 }
 
 impl Server {
     fn start(&mut self) -> anyhow::Result<()> {
         let exe = std::env::current_exe()?;
+        if let Ok(mut s) = self.spawns.lock() {
+            s.push(Instant::now());
+        }
         let mut child = Command::new(exe)
             .args(&self.args)
             .stdout(Stdio::piped())
@@ -106,12 +118,21 @@ impl Drop for Server {
 struct Game {
     id: i64,
     tokens: [String; 2],
+    created: Instant,
 }
 
 async fn new_game(addr: SocketAddr) -> anyhow::Result<Game> {
+    let created = Instant::now();
     let (id, tokens) = crate::loadtest::new_game(addr).await?;
-    Ok(Game { id, tokens })
+    Ok(Game {
+        id,
+        tokens,
+        created,
+    })
 }
+
+/// The room default's main time, which the games are played with.
+const MAIN_MS: u64 = 30 * 60 * 1000;
 
 /// Moves stored in the game now, from a fresh watch's snapshot.
 async fn stored_moves(ws: &mut Ws) -> anyhow::Result<Vec<String>> {
@@ -134,12 +155,55 @@ async fn stored_moves(ws: &mut Ws) -> anyhow::Result<Vec<String>> {
 }
 
 /// What one game's driver saw.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct Driven {
     /// Indices of the moves acknowledged.
     acked: Vec<u32>,
     /// Times the connection broke and was made again.
     reconnects: u32,
+    /// When the game was asked for (its clocks start at most then).
+    created: Instant,
+    /// When each move was last sent.
+    sent: Vec<Option<Instant>>,
+    /// When each move was known to be stored (its acknowledgement, or a snapshot holding it).
+    done: Vec<Option<Instant>>,
+}
+
+impl Driven {
+    fn new(created: Instant, moves: u32) -> Driven {
+        Driven {
+            acked: Vec::new(),
+            reconnects: 0,
+            created,
+            sent: vec![None; moves as usize],
+            done: vec![None; moves as usize],
+        }
+    }
+
+    /// The most the server may have charged `color` (0 Black, 1 White) for its moves, ms;
+    /// `None` when a move's times are not all known.
+    fn bound_ms(&self, color: usize, spawns: &[Instant]) -> Option<u64> {
+        let mut total = Duration::ZERO;
+        for i in (color..self.sent.len()).step_by(2) {
+            let sent = self.sent[i]?;
+            let done = self.done[i]?;
+            let previous = if i == 0 {
+                self.created
+            } else {
+                self.sent[i - 1]?
+            };
+            // The server that took this move started at the latest spawn before it was sent.
+            let server = spawns
+                .iter()
+                .copied()
+                .filter(|&t| t <= sent)
+                .max()
+                .unwrap_or(self.created);
+            total += done.saturating_duration_since(previous.max(server));
+        }
+        // One ms a move for the server's rounding.
+        Some(total.as_millis() as u64 + self.sent.len() as u64)
+    }
 }
 
 /// Plays `g` to `moves` moves through any number of restarts, `think` between moves.
@@ -150,7 +214,7 @@ async fn drive(
     think: Duration,
     stop: Arc<AtomicBool>,
 ) -> Driven {
-    let mut out = Driven::default();
+    let mut out = Driven::new(g.created, moves);
     let mut next_id = 1u64;
     'connect: while !stop.load(Ordering::Relaxed) {
         // (Re)connect both players; the server may be down: retry.
@@ -168,6 +232,10 @@ async fn drive(
             out.reconnects += 1;
             continue;
         };
+        let seen = Instant::now();
+        for d in out.done.iter_mut().take(stored.len()) {
+            d.get_or_insert(seen);
+        }
         let mut i = stored.len() as u32;
         while i < moves {
             tokio::time::sleep(think).await;
@@ -175,6 +243,7 @@ async fn drive(
             let id = next_id;
             next_id += 1;
             let msg = json!({"type": "move", "game": g.id, "point": point(i), "id": id});
+            out.sent[i as usize] = Some(Instant::now());
             if me
                 .send(Message::Text(msg.to_string().into()))
                 .await
@@ -198,6 +267,7 @@ async fn drive(
                 };
                 if v["ref"] == json!(id) {
                     if v["type"] == "ack" {
+                        out.done[i as usize] = Some(Instant::now());
                         out.acked.push(i);
                         i += 1;
                     } else {
@@ -239,7 +309,12 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
             args.extend(["--db".into(), dir.join("chaos.db").display().to_string()]);
         }
     }
-    let mut server = Server { args, child: None };
+    let spawns = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut server = Server {
+        args,
+        child: None,
+        spawns: spawns.clone(),
+    };
     server.start()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -284,7 +359,10 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
         let acked = std::mem::take(&mut *acked.lock().await);
         anyhow::Ok((
             ids.into_iter()
-                .map(|id| (id, acked.get(&id).cloned().unwrap_or_default()))
+                .map(|id| {
+                    let d = acked.get(&id).cloned();
+                    (id, d.unwrap_or_else(|| Driven::new(Instant::now(), moves)))
+                })
                 .collect::<Vec<(i64, Driven)>>(),
             kills,
         ))
@@ -293,6 +371,9 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
     let mut lost = 0usize;
     let mut misplaced = 0usize;
     let mut total = 0usize;
+    let spawns: Vec<Instant> = spawns.lock().map(|s| s.clone()).unwrap_or_default();
+    // Clocks: players checked, over-charged, and the least slack found.
+    let (mut clocks_checked, mut overcharged, mut least_slack) = (0usize, 0usize, i64::MAX);
     let reconnects: u32 = acked.iter().map(|(_, d)| d.reconnects).sum();
     runtime.block_on(async {
         for (id, driven) in &acked {
@@ -307,6 +388,28 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
                 if *p != point(k as u32) {
                     misplaced += 1;
                     println!("game {id}: move {k} is {p}, expected {}", point(k as u32));
+                }
+            }
+            // The player not to move has a stopped clock: exactly what was charged.
+            let running = snap["clocks"]["running"].as_str().unwrap_or("");
+            for (c, name) in ["black", "white"].into_iter().enumerate() {
+                let Some(left) = snap["clocks"][name]["main_ms"].as_u64() else {
+                    continue;
+                };
+                if name == running {
+                    continue;
+                }
+                let Some(bound) = driven.bound_ms(c, &spawns) else {
+                    continue;
+                };
+                let charged = MAIN_MS.saturating_sub(left);
+                clocks_checked += 1;
+                least_slack = least_slack.min(bound as i64 - charged as i64);
+                if charged > bound {
+                    overcharged += 1;
+                    println!(
+                        "game {id}: {name} was charged {charged} ms, at most {bound} ms was theirs"
+                    );
                 }
             }
             for &i in &driven.acked {
@@ -326,8 +429,18 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
         acked.len(),
         started.elapsed().as_secs_f64()
     );
+    println!(
+        "clocks: {clocks_checked} players' stopped clocks checked, {overcharged} charged more \
+         than their own time (least slack {least_slack} ms)"
+    );
     if lost + misplaced > 0 {
         bail!("{lost} acknowledged moves lost, {misplaced} out of place");
+    }
+    if overcharged > 0 {
+        bail!("{overcharged} players were charged for time that was not theirs");
+    }
+    if clocks_checked < acked.len() / 2 {
+        bail!("only {clocks_checked} clocks could be checked: nothing was tested");
     }
     if total == 0 || (kills > 0 && reconnects == 0) {
         bail!("no move was played across a kill: nothing was tested");

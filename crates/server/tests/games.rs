@@ -222,30 +222,7 @@ async fn sqlite_url(tag: &str) -> String {
 }
 
 async fn postgres_url() -> Option<String> {
-    let url = std::env::var("TENGEN_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let schema = format!("g{}_{nanos}", std::process::id());
-    match Store::open_raw(&url).await {
-        Ok(admin) => {
-            admin
-                .execute(&format!("CREATE SCHEMA {schema}"))
-                .await
-                .unwrap();
-            let sep = if url.contains('?') { '&' } else { '?' };
-            Some(format!("{url}{sep}options=-csearch_path%3D{schema}"))
-        }
-        Err(e) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("PostgreSQL is required in CI: {e}");
-            }
-            eprintln!("skipping: no PostgreSQL: {e}");
-            None
-        }
-    }
+    common::postgres_url().await
 }
 
 /// Moves that wall off the board: Black owns columns A-C, White F-J, and a white stone on B8

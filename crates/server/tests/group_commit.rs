@@ -17,6 +17,7 @@ fn append(game_id: i64, seq: i64, finish: Option<Finish>) -> Append {
         clocks: None,
         at_ms: 1_000 + seq,
         finish,
+        fence: None,
     }
 }
 

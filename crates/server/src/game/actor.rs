@@ -628,6 +628,7 @@ impl GameActor {
                     outcomes,
                     at: at_ms / 1000,
                 }),
+                fence: None,
             })
             .await;
         if let Err(e) = stored {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use sqlx::{Any, Row, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
+use super::lease::Lease;
 use super::{Backend, Store, StoreError};
 use crate::domain::promotion::Standing;
 use crate::domain::rank::Rank;
@@ -47,6 +48,9 @@ pub struct Append {
     pub at_ms: i64,
     /// The result, when these events end the game.
     pub finish: Option<Finish>,
+    /// In a cluster, the writer's lease: the write is refused ([`StoreError::Fenced`]) unless
+    /// its epoch is still the game's current one.
+    pub fence: Option<Lease>,
 }
 
 /// An append waiting for its commit.
@@ -200,11 +204,30 @@ async fn write(
         .collect();
     if backend == Backend::Sqlite
         && rows.len() <= ROWS_PER_INSERT
-        && appends.iter().all(|a| a.finish.is_none())
+        && appends
+            .iter()
+            .all(|a| a.finish.is_none() && a.fence.is_none())
     {
         return write_sqlite(pool, &rows).await;
     }
     let mut tx = pool.begin().await?;
+    for a in appends {
+        if let Some(lease) = &a.fence {
+            // Locks the lease row until the commit: a takeover (which raises the epoch) waits
+            // for this write, and a write after a takeover finds the epoch gone.
+            let held = sqlx::query(
+                "UPDATE game_owners SET epoch = epoch WHERE game_id = $1 AND node = $2 AND epoch = $3",
+            )
+            .bind(lease.game_id)
+            .bind(&lease.node)
+            .bind(lease.epoch)
+            .execute(&mut *tx)
+            .await?;
+            if held.rows_affected() != 1 || lease.game_id != a.game_id {
+                return Err(StoreError::Fenced(a.game_id));
+            }
+        }
+    }
     for chunk in rows.chunks(ROWS_PER_INSERT) {
         let sql = insert_sql(chunk.len());
         bind_rows(&sql, chunk).execute(&mut *tx).await?;

@@ -54,6 +54,13 @@ const SQLITE: &[&str] = &[
     // Sessions are kept as token digests from now on: the plain tokens stored before open
     // nothing, and are dropped (everyone logs in once more).
     "DELETE FROM sessions",
+    // Game ownership in a cluster (store/lease.rs).
+    "CREATE TABLE game_owners (
+        game_id BIGINT PRIMARY KEY,
+        node TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    )",
 ];
 
 /// PostgreSQL schema steps, the same tables in PostgreSQL types.
@@ -106,6 +113,13 @@ const POSTGRES: &[&str] = &[
     // Sessions are kept as token digests from now on: the plain tokens stored before open
     // nothing, and are dropped (everyone logs in once more).
     "DELETE FROM sessions",
+    // Game ownership in a cluster (store/lease.rs).
+    "CREATE TABLE game_owners (
+        game_id BIGINT PRIMARY KEY,
+        node TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    )",
 ];
 
 /// Applies the steps the database has not seen yet.
@@ -114,16 +128,34 @@ pub async fn run(store: &Store) -> Result<(), StoreError> {
         Backend::Sqlite => SQLITE,
         Backend::Postgres => POSTGRES,
     };
-    let pool = store.pool();
+    // One connection for all of it: on PostgreSQL it holds an advisory lock, so that nodes of a
+    // cluster starting together migrate one after the other, not twice at once.
+    let mut conn = store.pool().acquire().await?;
+    if store.backend == Backend::Postgres {
+        sqlx::query("SELECT pg_advisory_lock(741954001)")
+            .execute(&mut *conn)
+            .await?;
+    }
+    let migrated = migrate(&mut conn, steps).await;
+    if store.backend == Backend::Postgres {
+        sqlx::query("SELECT pg_advisory_unlock(741954001)")
+            .execute(&mut *conn)
+            .await?;
+    }
+    migrated
+}
+
+async fn migrate(conn: &mut sqlx::AnyConnection, steps: &[&str]) -> Result<(), StoreError> {
+    use sqlx::Connection;
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-        .execute(pool)
+        .execute(&mut *conn)
         .await?;
     let row = sqlx::query("SELECT COUNT(*) FROM schema_version")
-        .fetch_one(pool)
+        .fetch_one(&mut *conn)
         .await?;
     let done: i64 = row.try_get(0)?;
     for (i, sql) in steps.iter().enumerate().skip(done as usize) {
-        let mut tx = pool.begin().await?;
+        let mut tx = conn.begin().await?;
         sqlx::query(sql).execute(&mut *tx).await?;
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
             .bind(i as i64 + 1)

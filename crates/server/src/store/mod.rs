@@ -6,6 +6,7 @@
 
 pub mod commit;
 pub mod games;
+pub mod lease;
 mod migrations;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -39,6 +40,9 @@ pub enum StoreError {
     /// A URL that is neither `sqlite:` nor `postgres:`.
     #[error("unsupported database URL {0:?} (use sqlite:PATH or postgres://...)")]
     Url(String),
+    /// This node's lease of the game is gone: another node owns the game now.
+    #[error("game {0} is owned by another node")]
+    Fenced(i64),
     /// The committer is gone (the runtime is shutting down).
     #[error("the store is closed")]
     Closed,

@@ -19,6 +19,35 @@ pub fn sqlite_url(tag: &str) -> String {
     format!("sqlite:{}", dir.join("t.db").display())
 }
 
+/// A fresh schema in the PostgreSQL at `TENGEN_TEST_POSTGRES` (default 127.0.0.1:5432, database
+/// `test`), as a URL; `None` (the test skips) when there is none, except in CI, where that fails.
+pub async fn postgres_url() -> Option<String> {
+    let url = std::env::var("TENGEN_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    let schema = format!("g{}_{nanos}", std::process::id());
+    match Store::open_raw(&url).await {
+        Ok(admin) => {
+            admin
+                .execute(&format!("CREATE SCHEMA {schema}"))
+                .await
+                .unwrap();
+            let sep = if url.contains('?') { '&' } else { '?' };
+            Some(format!("{url}{sep}options=-csearch_path%3D{schema}"))
+        }
+        Err(e) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("PostgreSQL is required in CI: {e}");
+            }
+            eprintln!("skipping: no PostgreSQL: {e}");
+            None
+        }
+    }
+}
+
 /// A live game: ann (Black) against bob (White), HO-SUN, Japanese rules, komi 6.5.
 pub struct ActorGame {
     pub handle: GameHandle,

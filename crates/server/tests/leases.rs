@@ -1,0 +1,110 @@
+//! Game leases and fencing (the cluster's ownership of games), on SQLite and PostgreSQL.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use tengen_server::store::commit::Append;
+use tengen_server::store::{Store, StoreError};
+
+fn append(game_id: i64, seq: i64, fence: Option<tengen_server::store::lease::Lease>) -> Append {
+    Append {
+        game_id,
+        first_seq: seq,
+        events: vec![format!(r#"{{"type":"pass","n":{seq}}}"#)],
+        clocks: None,
+        at_ms: seq,
+        finish: None,
+        fence,
+    }
+}
+
+async fn leases_fence_old_owners(url: &str) {
+    let store = Store::open(url).await.unwrap();
+    let (ann, _) = tengen_server::accounts::guest(&store).await.unwrap();
+    let (bob, _) = tengen_server::accounts::guest(&store).await.unwrap();
+    let game = store
+        .start_game(0, ann.id, bob.id, "{}")
+        .await
+        .unwrap()
+        .unwrap();
+    let other = store
+        .start_game(0, ann.id, bob.id, "{}")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.orphaned_games().await.unwrap(), [game, other]);
+
+    // Node a takes the game; node b cannot while a holds it.
+    let a = store.claim(game, "a", 60_000).await.unwrap().unwrap();
+    assert_eq!(a.epoch, 1);
+    assert_eq!(store.claim(game, "b", 60_000).await.unwrap(), None);
+    assert_eq!(store.owner(game).await.unwrap(), Some(a.clone()));
+    assert_eq!(store.orphaned_games().await.unwrap(), [other]);
+    store
+        .append(append(game, 1, Some(a.clone())))
+        .await
+        .unwrap();
+    // Renewing keeps the epoch.
+    assert_eq!(
+        store.claim(game, "a", 60_000).await.unwrap(),
+        Some(a.clone())
+    );
+    assert_eq!(store.renew("a", 60_000).await.unwrap(), 1);
+
+    // a stops renewing (its lease lapses); b takes over with a new epoch.
+    assert_eq!(store.renew("a", -1).await.unwrap(), 1);
+    assert_eq!(store.owner(game).await.unwrap(), None);
+    assert_eq!(store.orphaned_games().await.unwrap(), [game, other]);
+    let b = store.claim(game, "b", 60_000).await.unwrap().unwrap();
+    assert_eq!(b.epoch, 2);
+
+    // The old owner's write is refused, in a batch with others' writes or alone; the new
+    // owner's goes through; what is stored is the new owner's alone.
+    let (old, new, unfenced) = tokio::join!(
+        store.append(append(game, 2, Some(a.clone()))),
+        store.append(append(game, 2, Some(b.clone()))),
+        store.append(append(other, 1, None)),
+    );
+    assert!(
+        matches!(old, Err(StoreError::Fenced(g)) if g == game),
+        "{old:?}"
+    );
+    new.unwrap();
+    unfenced.unwrap();
+    let seqs: Vec<(i64, i64)> = store
+        .events(game)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| (e.seq, e.at_ms))
+        .collect();
+    assert_eq!(seqs, [(1, 1), (2, 2)]);
+    // A lease of another game is no fence for this one.
+    let wrong = tengen_server::store::lease::Lease {
+        game_id: other,
+        ..b.clone()
+    };
+    assert!(store.append(append(game, 3, Some(wrong))).await.is_err());
+
+    // Given up, the game is free at once.
+    store.release(&b).await.unwrap();
+    assert_eq!(store.owner(game).await.unwrap(), None);
+    let a2 = store.claim(game, "a", 60_000).await.unwrap().unwrap();
+    assert_eq!(a2.epoch, 3, "epochs only grow");
+    assert!(store.append(append(game, 3, Some(b))).await.is_err());
+    store.append(append(game, 3, Some(a2))).await.unwrap();
+}
+
+#[tokio::test]
+async fn leases_fence_old_owners_on_sqlite() {
+    leases_fence_old_owners(&common::sqlite_url("leases")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn leases_fence_old_owners_on_postgres() {
+    if let Some(url) = common::postgres_url().await {
+        leases_fence_old_owners(&url).await;
+    }
+}
