@@ -60,6 +60,13 @@ pub struct ChaosOpt {
     /// Seed of the moments of the kills.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Cluster: how many `tengen serve` nodes (each kill takes one down and starts it again);
+    /// more than one needs --database-url (PostgreSQL) and --nats.
+    #[arg(long, default_value_t = 1)]
+    pub nodes: u32,
+    /// Cluster: the NATS server the nodes share.
+    #[arg(long)]
+    pub nats: Option<String>,
 }
 
 /// The server under test: the same binary's `serve`, on a fixed address and database.
@@ -76,6 +83,25 @@ impl Server {
         if let Ok(mut s) = self.spawns.lock() {
             s.push(Instant::now());
         }
+        // The servers' logs (their standard output), for a failing run: TENGEN_CHAOS_LOGS=DIR
+        // keeps them there.
+        let log = match std::env::var_os("TENGEN_CHAOS_LOGS") {
+            Some(dir) => {
+                let name = self
+                    .args
+                    .get(2)
+                    .cloned()
+                    .unwrap_or_default()
+                    .replace(':', "_");
+                Some(
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(std::path::Path::new(&dir).join(format!("{name}.log")))?,
+                )
+            }
+            None => None,
+        };
         let mut child = Command::new(exe)
             .args(&self.args)
             .stdout(Stdio::piped())
@@ -94,7 +120,15 @@ impl Server {
             bail!("the server did not start");
         }
         // Keep reading its output, so that it never writes into a closed pipe.
-        std::thread::spawn(move || lines.for_each(drop));
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut log = log;
+            for line in lines.map_while(Result::ok) {
+                if let Some(f) = &mut log {
+                    let _ = writeln!(f, "{line}");
+                }
+            }
+        });
         self.child = Some(child);
         Ok(())
     }
@@ -121,7 +155,7 @@ struct Game {
     created: Instant,
 }
 
-async fn new_game(addr: SocketAddr) -> anyhow::Result<Game> {
+async fn new_game_on(addr: SocketAddr) -> anyhow::Result<Game> {
     let created = Instant::now();
     let (id, tokens) = crate::loadtest::new_game(addr).await?;
     Ok(Game {
@@ -136,13 +170,19 @@ const MAIN_MS: u64 = 30 * 60 * 1000;
 
 /// Moves stored in the game now, from a fresh watch's snapshot.
 async fn stored_moves(ws: &mut Ws) -> anyhow::Result<Vec<String>> {
+    // One deadline for the answer (the server's pings must not keep a dead wait alive).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
+        let m = tokio::time::timeout_at(deadline, ws.next())
             .await
             .context("no snapshot")?
             .context("closed")??;
         let Message::Text(t) = m else { continue };
         let v: Value = serde_json::from_str(t.as_str())?;
+        if v["type"] == "error" {
+            // The game is between owners (a node just died): watch again.
+            bail!("watch refused: {v}");
+        }
         if v["type"] == "snapshot" {
             return Ok(v["state"]["moves"]
                 .as_array()
@@ -208,7 +248,7 @@ impl Driven {
 
 /// Plays `g` to `moves` moves through any number of restarts, `think` between moves.
 async fn drive(
-    addr: SocketAddr,
+    addrs: Arc<Vec<SocketAddr>>,
     g: Game,
     moves: u32,
     think: Duration,
@@ -219,7 +259,9 @@ async fn drive(
     'connect: while !stop.load(Ordering::Relaxed) {
         // (Re)connect both players; the server may be down: retry.
         let mut socks = Vec::new();
-        for t in &g.tokens {
+        for (k, t) in g.tokens.iter().enumerate() {
+            // Each player on a node of their own choosing (any node serves any game).
+            let addr = addrs[(g.id as usize + k + out.reconnects as usize) % addrs.len()];
             match connect(addr, t, g.id).await {
                 Ok(ws) => socks.push(ws),
                 Err(_) => {
@@ -253,8 +295,9 @@ async fn drive(
                 continue 'connect;
             }
             // Wait for the answer to this move (broadcasts of it may come first).
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
             loop {
-                let m = match tokio::time::timeout(Duration::from_secs(10), me.next()).await {
+                let m = match tokio::time::timeout_at(deadline, me.next()).await {
                     Ok(Some(Ok(m))) => m,
                     _ => {
                         out.reconnects += 1;
@@ -284,69 +327,196 @@ async fn drive(
     out
 }
 
+/// What a spectator saw of one game.
+#[derive(Clone, Default)]
+struct Spectated {
+    /// The moves, in the order seen.
+    points: Vec<String>,
+    /// Events that came with a seq other than the next one (then it watched again).
+    out_of_order: u32,
+}
+
+/// Watches game `game` as a spectator to its end (`moves` moves) or `stop`, through the kills:
+/// on each break it watches again from the last seq it saw, on another node.
+async fn spectate(
+    addrs: Arc<Vec<SocketAddr>>,
+    token: String,
+    game: i64,
+    moves: u32,
+    stop: Arc<AtomicBool>,
+) -> Spectated {
+    let mut seen = Spectated::default();
+    let mut last: Option<u64> = None;
+    let mut round = 0usize;
+    while !stop.load(Ordering::Relaxed) && (seen.points.len() as u32) < moves {
+        round += 1;
+        let addr = addrs[(game as usize + 2 + round) % addrs.len()];
+        let Ok(mut ws) = crate::loadtest::open(addr, &token).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let watch = json!({"type": "watch", "game": game, "since": last});
+        if ws
+            .send(Message::Text(watch.to_string().into()))
+            .await
+            .is_err()
+        {
+            continue;
+        }
+        loop {
+            if stop.load(Ordering::Relaxed) || (seen.points.len() as u32) >= moves {
+                return seen;
+            }
+            let m = match tokio::time::timeout(Duration::from_secs(1), ws.next()).await {
+                Ok(Some(Ok(m))) => m,
+                Ok(_) => break,
+                Err(_) => continue,
+            };
+            let Message::Text(t) = m else { continue };
+            let Ok(v) = serde_json::from_str::<Value>(t.as_str()) else {
+                continue;
+            };
+            match v["type"].as_str() {
+                Some("snapshot") if last.is_none() => {
+                    seen.points = v["state"]["moves"]
+                        .as_array()
+                        .map(|a| {
+                            a.iter()
+                                .map(|m| m["point"].as_str().unwrap_or("").to_string())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    last = v["state"]["seq"].as_u64();
+                }
+                Some("event") => {
+                    let seq = v["seq"].as_u64().unwrap_or(0);
+                    let next = last.map_or(1, |l| l + 1);
+                    if seq < next {
+                        continue;
+                    }
+                    if seq > next {
+                        seen.out_of_order += 1;
+                        break;
+                    }
+                    last = Some(seq);
+                    if v["event"]["type"] == "move" {
+                        seen.points
+                            .push(v["event"]["point"].as_str().unwrap_or("").to_string());
+                    }
+                }
+                Some("resync") => break,
+                _ => {}
+            }
+        }
+    }
+    seen
+}
+
 /// Runs the test and prints what it found; fails if a move was lost or misplaced.
 pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
     let moves = opt.moves.clamp(1, 76);
-    let addr: SocketAddr = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0")?;
-        l.local_addr()?
-    };
-    let mut args = vec![
-        "serve".to_string(),
-        "--addr".into(),
-        addr.to_string(),
-        "--grace".into(),
-        "3600".into(),
-        "--accounts-per-address".into(),
-        "0".into(),
-    ];
-    match (&opt.database_url, &opt.db) {
-        (Some(url), _) => args.extend(["--database-url".into(), url.clone()]),
-        (None, Some(db)) => args.extend(["--db".into(), db.display().to_string()]),
-        (None, None) => {
-            let dir = std::env::temp_dir().join(format!("tengen-chaos-{}", std::process::id()));
-            std::fs::create_dir_all(&dir)?;
-            args.extend(["--db".into(), dir.join("chaos.db").display().to_string()]);
-        }
+    let nodes = opt.nodes.max(1);
+    if nodes > 1 && (opt.nats.is_none() || opt.database_url.is_none()) {
+        bail!("--nodes above 1 needs --nats and --database-url (PostgreSQL)");
     }
     let spawns = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let mut server = Server {
-        args,
-        child: None,
-        spawns: spawns.clone(),
-    };
-    server.start()?;
+    let mut servers = Vec::new();
+    let mut addrs = Vec::new();
+    let dir = std::env::temp_dir().join(format!("tengen-chaos-{}", std::process::id()));
+    for n in 0..nodes {
+        let addr: SocketAddr = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0")?;
+            l.local_addr()?
+        };
+        let mut args = vec![
+            "serve".to_string(),
+            "--addr".into(),
+            addr.to_string(),
+            "--grace".into(),
+            "3600".into(),
+            "--accounts-per-address".into(),
+            "0".into(),
+        ];
+        match (&opt.database_url, &opt.db) {
+            (Some(url), _) => args.extend(["--database-url".into(), url.clone()]),
+            (None, Some(db)) => args.extend(["--db".into(), db.display().to_string()]),
+            (None, None) => {
+                std::fs::create_dir_all(&dir)?;
+                args.extend(["--db".into(), dir.join("chaos.db").display().to_string()]);
+            }
+        }
+        if let (Some(nats), true) = (&opt.nats, nodes > 1) {
+            args.extend([
+                "--nats".into(),
+                nats.clone(),
+                "--node".into(),
+                format!("chaos{n}"),
+            ]);
+        }
+        let mut server = Server {
+            args,
+            child: None,
+            spawns: spawns.clone(),
+        };
+        server.start()?;
+        servers.push(server);
+        addrs.push(addr);
+    }
+    let addrs = Arc::new(addrs);
+    let addr = addrs[0];
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let started = Instant::now();
-    let (acked, kills) = runtime.block_on(async {
+    let (acked, kills, spectated) = runtime.block_on(async {
         let mut games = Vec::new();
-        for _ in 0..opt.games {
-            games.push(new_game(addr).await?);
+        let mut spectators = Vec::new();
+        for k in 0..opt.games {
+            // Games spread over the nodes (each is owned, at first, by the node it began on).
+            let on = addrs[k as usize % addrs.len()];
+            games.push(new_game_on(on).await?);
+            let guest = http(on, "POST", "/api/accounts/guest", None, None).await?;
+            spectators.push(guest["token"].as_str().context("token")?.to_string());
         }
         let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
         let stop = Arc::new(AtomicBool::new(false));
         let acked = Arc::new(Mutex::new(HashMap::new()));
+        let spectated = Arc::new(Mutex::new(HashMap::new()));
         let mut drivers = Vec::new();
+        let mut watchers = Vec::new();
         let opt_think = opt.think_ms;
-        for g in games {
-            let (stop, acked) = (stop.clone(), acked.clone());
+        for (g, token) in games.into_iter().zip(spectators) {
+            let (stop, acked, addrs) = (stop.clone(), acked.clone(), addrs.clone());
+            let id = g.id;
+            {
+                let (stop, spectated, addrs) = (stop.clone(), spectated.clone(), addrs.clone());
+                watchers.push(tokio::spawn(async move {
+                    let seen = spectate(addrs, token, id, moves, stop).await;
+                    spectated.lock().await.insert(id, seen);
+                }));
+            }
             drivers.push(tokio::spawn(async move {
-                let id = g.id;
                 let think = Duration::from_millis(opt_think);
-                let a = drive(addr, g, moves, think, stop).await;
+                let a = drive(addrs, g, moves, think, stop).await;
                 acked.lock().await.insert(id, a);
             }));
         }
         let mut rng = Rng::new(opt.seed);
         let mut kills = 0;
+        // A lone server comes back at once; a cluster node's games wait for its leases to
+        // lapse, so the kills come further apart.
+        let (every, spread) = if nodes > 1 {
+            (1_500, 2_500)
+        } else {
+            (200, 800)
+        };
         while kills < opt.kills {
-            tokio::time::sleep(Duration::from_millis(200 + rng.below(800) as u64)).await;
-            server.kill();
+            tokio::time::sleep(Duration::from_millis(every + rng.below(spread) as u64)).await;
+            let victim = &mut servers[rng.below(nodes) as usize];
+            victim.kill();
             kills += 1;
             tokio::time::sleep(Duration::from_millis(rng.below(300) as u64)).await;
-            server.start()?;
+            victim.start()?;
         }
         // Let the games finish, then stop whatever is still stuck.
         let deadline = Instant::now() + Duration::from_secs(120);
@@ -356,6 +526,15 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
                 stop.store(true, Ordering::Relaxed);
             }
         }
+        // Spectators catch up with what was played, or give up after a while.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for w in watchers {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if tokio::time::timeout(left, w).await.is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        let spectated = std::mem::take(&mut *spectated.lock().await);
         let acked = std::mem::take(&mut *acked.lock().await);
         anyhow::Ok((
             ids.into_iter()
@@ -365,6 +544,7 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
                 })
                 .collect::<Vec<(i64, Driven)>>(),
             kills,
+            spectated,
         ))
     })?;
     // What the database holds, read by a server that was not killed since.
@@ -375,6 +555,20 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
     // Clocks: players checked, over-charged, and the least slack found.
     let (mut clocks_checked, mut overcharged, mut least_slack) = (0usize, 0usize, i64::MAX);
     let reconnects: u32 = acked.iter().map(|(_, d)| d.reconnects).sum();
+    // Spectators: games whose spectator saw every stored move in order, and the longest wait
+    // of a game between two acknowledged moves (a node's death included).
+    let (mut spectators_whole, mut spectators_wrong) = (0usize, 0usize);
+    let mut out_of_order = 0u32;
+    let longest_wait = acked
+        .iter()
+        .flat_map(|(_, d)| {
+            d.done
+                .windows(2)
+                .filter_map(|w| Some(w[1]?.saturating_duration_since(w[0]?)))
+                .collect::<Vec<_>>()
+        })
+        .max()
+        .unwrap_or_default();
     runtime.block_on(async {
         for (id, driven) in &acked {
             let snap = http(addr, "GET", &format!("/api/games/{id}"), None, None).await?;
@@ -412,6 +606,15 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
                     );
                 }
             }
+            if let Some(seen) = spectated.get(id) {
+                out_of_order += seen.out_of_order;
+                if seen.points == stored {
+                    spectators_whole += 1;
+                } else if !stored.starts_with(&seen.points) {
+                    spectators_wrong += 1;
+                    println!("game {id}: the spectator saw moves that are not the game's");
+                }
+            }
             for &i in &driven.acked {
                 total += 1;
                 if i as usize >= stored.len() {
@@ -422,7 +625,16 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
         }
         anyhow::Ok(())
     })?;
-    server.kill();
+    for s in &mut servers {
+        s.kill();
+    }
+    println!(
+        "spectators: {spectators_whole} of {} saw every move in order, {spectators_wrong} saw \
+         something else ({out_of_order} gaps found and filled by watching again); longest wait \
+         between two acknowledged moves of a game {:.1} s",
+        acked.len(),
+        longest_wait.as_secs_f64()
+    );
     println!(
         "{} games, {total} moves acknowledged, {kills} kills in {:.1} s ({reconnects} broken \
          connections taken up again): {lost} lost, {misplaced} out of place or duplicated",
@@ -435,6 +647,12 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
     );
     if lost + misplaced > 0 {
         bail!("{lost} acknowledged moves lost, {misplaced} out of place");
+    }
+    if spectators_wrong > 0 || spectators_whole < acked.len() * 9 / 10 {
+        bail!(
+            "spectators: {spectators_wrong} saw moves not in the game, only {spectators_whole} saw \
+             them all"
+        );
     }
     if overcharged > 0 {
         bail!("{overcharged} players were charged for time that was not theirs");

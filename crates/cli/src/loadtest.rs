@@ -103,11 +103,17 @@ struct Stats {
 pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-pub(crate) async fn connect(addr: SocketAddr, token: &str, game: i64) -> anyhow::Result<Ws> {
+/// A WebSocket to the server as the holder of `token`.
+pub(crate) async fn open(addr: SocketAddr, token: &str) -> anyhow::Result<Ws> {
     let mut req = format!("ws://{addr}/api/ws").into_client_request()?;
     req.headers_mut()
         .insert("authorization", format!("Bearer {token}").parse()?);
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
+    let (ws, _) = tokio_tungstenite::connect_async(req).await?;
+    Ok(ws)
+}
+
+pub(crate) async fn connect(addr: SocketAddr, token: &str, game: i64) -> anyhow::Result<Ws> {
+    let mut ws = open(addr, token).await?;
     ws.send(Message::Text(
         json!({"type": "watch", "game": game}).to_string().into(),
     ))

@@ -36,6 +36,13 @@ pub struct ServeOpt {
     /// no limit (`tengen loadtest` creates two guests a game from one address).
     #[arg(long, default_value_t = tengen_server::throttle::CREATE_PER_WINDOW)]
     pub accounts_per_address: u32,
+    /// Cluster mode: the NATS server (with JetStream) the nodes share, e.g.
+    /// nats://127.0.0.1:4222. Needs --database-url (PostgreSQL) and --node.
+    #[arg(long, env = "TENGEN_NATS", requires = "node")]
+    pub nats: Option<String>,
+    /// Cluster mode: this node's name (letters, digits, '-' and '_'), unique in the cluster.
+    #[arg(long, env = "TENGEN_NODE", requires = "nats")]
+    pub node: Option<String>,
 }
 
 fn parse_bot(s: &str) -> Result<tengen_server::bots::BotSpec, String> {
@@ -65,10 +72,26 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let store = open_store(&opt.db, opt.database_url.as_deref()).await?;
-        let mut state =
-            AppState::with_bots(store, std::time::Duration::from_secs(opt.grace), opt.bots)
-                .await
-                .map_err(|e| anyhow::anyhow!("cannot restore live games: {e}"))?;
+        let peers = match (&opt.nats, &opt.node) {
+            (Some(url), Some(node)) => {
+                if store.backend() != tengen_server::store::Backend::Postgres {
+                    anyhow::bail!("cluster mode (--nats) needs PostgreSQL (--database-url)");
+                }
+                Some(
+                    tengen_server::cluster::connect(url, node, store.clone())
+                        .await
+                        .map_err(|e| anyhow::anyhow!(e))?,
+                )
+            }
+            _ => None,
+        };
+        let grace = std::time::Duration::from_secs(opt.grace);
+        let mut state = AppState::clustered(store, grace, opt.bots, peers)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot restore live games: {e}"))?;
+        tengen_server::cluster::start(&state)
+            .await
+            .map_err(|e| anyhow::anyhow!(e))?;
         state.throttle = std::sync::Arc::new(tengen_server::throttle::Throttle::new(
             opt.trusted_proxies,
             opt.accounts_per_address,
@@ -78,7 +101,10 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {}", opt.addr))?;
         let addr = listener.local_addr()?;
         println!("Tengen is serving on http://{addr}/");
+        let games = state.games.clone();
         tengen_server::run(listener, state, shutdown_signal()).await?;
+        // A cluster node hands its games over before it goes (the others take them at once).
+        games.hand_over().await;
         println!("Tengen stopped.");
         Ok(())
     })

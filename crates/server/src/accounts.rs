@@ -340,7 +340,7 @@ pub async fn ensure_bot(
         }
         return Ok(u);
     }
-    sqlx::query(
+    let inserted = sqlx::query(
         "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, NULL, $2, $3, 0, $4, $5)",
     )
     .bind(name)
@@ -349,10 +349,13 @@ pub async fn ensure_bot(
     .bind(kind)
     .bind(now())
     .execute(store.pool())
-    .await?;
-    by_name(store, name)
-        .await?
-        .ok_or(ApiError::Internal("bot vanished".into()))
+    .await;
+    // Nodes of a cluster starting together: one of them creates it, the others find it.
+    match (inserted, by_name(store, name).await?) {
+        (_, Some(u)) if u.bot => Ok(u),
+        (Err(e), _) => Err(e.into()),
+        (Ok(_), _) => Err(ApiError::Internal("bot vanished".into())),
+    }
 }
 
 #[cfg(test)]

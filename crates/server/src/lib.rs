@@ -22,6 +22,7 @@
 
 pub mod accounts;
 pub mod bots;
+pub mod cluster;
 pub mod domain;
 pub mod error;
 pub mod estimate;
@@ -76,10 +77,24 @@ impl AppState {
         grace: std::time::Duration,
         extra_bots: Vec<bots::BotSpec>,
     ) -> Result<AppState, error::ApiError> {
+        AppState::clustered(store, grace, extra_bots, None).await
+    }
+
+    /// As [`AppState::with_bots`], as a node of a cluster when `peers` is given (then only the
+    /// live games no node owns are restored here; start [`cluster::start`] once serving).
+    pub async fn clustered(
+        store: store::Store,
+        grace: std::time::Duration,
+        extra_bots: Vec<bots::BotSpec>,
+        peers: Option<std::sync::Arc<game::remote::Peers>>,
+    ) -> Result<AppState, error::ApiError> {
         let mut specs = vec![bots::builtin()];
         specs.extend(extra_bots);
         let bots = bots::Bots::register(&store, specs).await?;
-        let games = game::registry::Games::new(store.clone(), grace);
+        let games = match peers {
+            Some(p) => game::registry::Games::clustered(store.clone(), grace, p),
+            None => game::registry::Games::new(store.clone(), grace),
+        };
         let restored = games.restore_all().await?;
         if restored > 0 {
             tracing::info!(restored, "live games restored from their logs");

@@ -466,7 +466,10 @@ impl Conn {
 
     async fn handle_of(&self, game: i64) -> Option<GameHandle> {
         if let Some((h, _)) = self.watching.get(&game) {
-            return Some(h.clone());
+            // A game that moved to another node is looked up again.
+            if !h.is_closed() {
+                return Some(h.clone());
+            }
         }
         self.state.games.get(game).await.ok().flatten()
     }
@@ -505,7 +508,7 @@ impl Conn {
             let _ = self.out.send(Message::Text(r.wire.clone())).await;
         }
         let out = self.out.clone();
-        let forwarder = tokio::spawn(forward(game, w.live, out));
+        let forwarder = tokio::spawn(forward(game, w.live, w.seq, out));
         self.watching.insert(game, (handle, forwarder));
     }
 }
@@ -518,22 +521,32 @@ enum ActionArg {
 async fn forward(
     game: i64,
     mut live: broadcast::Receiver<Arc<Record>>,
+    mut last: u64,
     out: mpsc::Sender<Message>,
 ) {
+    // Too slow to keep up, a gap, or the game moved to another node (its stream closed): tell
+    // the client to watch again from its last seq.
+    let resync = || Message::Text(json!({ "type": "resync", "game": game }).to_string().into());
     loop {
         match live.recv().await {
             Ok(r) => {
+                // A cluster's relay may repeat what the snapshot held.
+                if r.seq <= last {
+                    continue;
+                }
+                if r.seq > last + 1 {
+                    let _ = out.send(resync()).await;
+                    return;
+                }
+                last = r.seq;
                 if out.send(Message::Text(r.wire.clone())).await.is_err() {
                     return;
                 }
             }
-            Err(broadcast::error::RecvError::Lagged(_)) => {
-                // Too slow to keep up: tell the client to watch again from its last seq.
-                let resync = json!({ "type": "resync", "game": game }).to_string();
-                let _ = out.send(Message::Text(resync.into())).await;
+            Err(broadcast::error::RecvError::Lagged(_) | broadcast::error::RecvError::Closed) => {
+                let _ = out.send(resync()).await;
                 return;
             }
-            Err(broadcast::error::RecvError::Closed) => return,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! closes, a grace period starts; if no connection comes back in time, the player loses by
 //! forfeit (a grace of zero gives seed 002's immediate loss).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -93,18 +94,31 @@ pub enum ActError {
     /// The database did not take it; nothing changed.
     #[error("the move could not be stored; try again")]
     Storage,
-    /// The game's actor is gone (server shutting down).
+    /// The game's actor is gone (server shutting down, or the game moved to another node).
     #[error("the game is not available")]
     Gone,
+    /// Another node of the cluster owns the game now; nothing was stored here.
+    #[error("the game moved to another server; try again")]
+    Moved,
+    /// The owning node's answer, forwarded (cluster).
+    #[error("{message}")]
+    Remote {
+        /// Its stable code.
+        code: String,
+        /// Its message.
+        message: String,
+    },
 }
 
 impl ActError {
     /// Stable snake_case id.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> &str {
         match self {
             ActError::Refused(e) => e.code(),
             ActError::Storage => "storage_unavailable",
             ActError::Gone => "game_unavailable",
+            ActError::Moved => "game_moved",
+            ActError::Remote { code, .. } => code,
         }
     }
 }
@@ -115,8 +129,11 @@ pub struct Watch {
     pub snapshot: Option<serde_json::Value>,
     /// Events after the watcher's `since`.
     pub missed: Vec<Arc<Record>>,
-    /// Everything from now on.
+    /// Everything from now on (records up to `seq` may come again through a cluster's relay:
+    /// skip them).
     pub live: broadcast::Receiver<Arc<Record>>,
+    /// The seq of the last event the snapshot or `missed` holds.
+    pub seq: u64,
 }
 
 enum Cmd {
@@ -139,16 +156,30 @@ enum Cmd {
     Snapshot {
         reply: oneshot::Sender<serde_json::Value>,
     },
+    /// A player's connections on another node of the cluster (`count` now, refreshed).
+    Presence {
+        node: String,
+        user: i64,
+        count: u32,
+    },
+    /// Stop now (the node lost the game's lease, or hands it over).
+    Stop,
 }
 
-/// A handle to a game's actor.
+/// A handle to a game's actor: in this process, or (cluster) on the node that owns the game.
 #[derive(Clone)]
 pub struct GameHandle {
     /// The game's id.
     pub id: i64,
     /// Board size, to read the points clients send.
     pub size: u8,
-    tx: mpsc::Sender<Cmd>,
+    to: To,
+}
+
+#[derive(Clone)]
+enum To {
+    Local(mpsc::Sender<Cmd>),
+    Remote(Arc<super::remote::RemoteGame>),
 }
 
 impl GameHandle {
@@ -170,30 +201,132 @@ impl GameHandle {
             rtt_ms,
             reply,
         };
-        self.tx.send(cmd).await.map_err(|_| ActError::Gone)?;
+        let tx = match &self.to {
+            To::Local(tx) => tx,
+            To::Remote(r) => return r.act(cmd_parts(cmd)).await,
+        };
+        tx.send(cmd).await.map_err(|_| ActError::Gone)?;
         rx.await.map_err(|_| ActError::Gone)?
+    }
+
+    /// A handle to the game on another node.
+    pub fn remote(id: i64, size: u8, remote: Arc<super::remote::RemoteGame>) -> GameHandle {
+        GameHandle {
+            id,
+            size,
+            to: To::Remote(remote),
+        }
+    }
+
+    /// Whether this handle can no longer reach its game (the actor stopped, or the game moved).
+    pub fn is_closed(&self) -> bool {
+        match &self.to {
+            To::Local(tx) => tx.is_closed(),
+            To::Remote(r) => r.is_closed(),
+        }
+    }
+
+    /// Whether the game runs in this process.
+    pub fn is_local(&self) -> bool {
+        matches!(self.to, To::Local(_))
+    }
+
+    /// Another node's connections of `user` to this game (cluster; `count` now).
+    pub async fn presence(&self, node: &str, user: i64, count: u32) {
+        if let To::Local(tx) = &self.to {
+            let _ = tx
+                .send(Cmd::Presence {
+                    node: node.to_string(),
+                    user,
+                    count,
+                })
+                .await;
+        }
+    }
+
+    /// Stops a local actor (the node lost the game, or gives it up).
+    pub async fn stop(&self) {
+        if let To::Local(tx) = &self.to {
+            let _ = tx.send(Cmd::Stop).await;
+        }
     }
 
     /// Starts watching: a snapshot when `since` is `None`, else the events after `since`.
     /// A player who watches counts as present.
     pub async fn watch(&self, user: Option<i64>, since: Option<u64>) -> Option<Watch> {
+        let tx = match &self.to {
+            To::Local(tx) => tx,
+            To::Remote(r) => return r.watch(user, since).await,
+        };
         let (reply, rx) = oneshot::channel();
-        self.tx.send(Cmd::Watch { user, since, reply }).await.ok()?;
+        tx.send(Cmd::Watch { user, since, reply }).await.ok()?;
         rx.await.ok()
     }
 
     /// One of `user`'s connections to this game closed.
     pub async fn gone(&self, user: i64) {
-        let _ = self.tx.send(Cmd::Gone { user }).await;
+        match &self.to {
+            To::Local(tx) => {
+                let _ = tx.send(Cmd::Gone { user }).await;
+            }
+            To::Remote(r) => r.gone(user).await,
+        }
     }
 
     /// The current state.
     pub async fn snapshot(&self) -> Option<serde_json::Value> {
+        let tx = match &self.to {
+            To::Local(tx) => tx,
+            To::Remote(r) => return r.snapshot().await,
+        };
         let (reply, rx) = oneshot::channel();
-        self.tx.send(Cmd::Snapshot { reply }).await.ok()?;
+        tx.send(Cmd::Snapshot { reply }).await.ok()?;
         rx.await.ok()
     }
 }
+
+/// An `act` command's parts, for forwarding to the owning node.
+pub struct ActParts {
+    /// Who acts.
+    pub user: i64,
+    /// Their name.
+    pub username: String,
+    /// What they do.
+    pub action: Action,
+    /// Their connection's round trip, ms.
+    pub rtt_ms: u64,
+}
+
+fn cmd_parts(cmd: Cmd) -> ActParts {
+    match cmd {
+        Cmd::Act {
+            user,
+            username,
+            action,
+            rtt_ms,
+            ..
+        } => ActParts {
+            user,
+            username,
+            action,
+            rtt_ms,
+        },
+        _ => unreachable!("only actions are forwarded this way"),
+    }
+}
+
+/// A cluster node's ownership of a game: its lease (every write is fenced by it) and the bus
+/// its events are published on.
+#[derive(Clone)]
+pub struct Owner {
+    /// The lease.
+    pub lease: crate::store::lease::Lease,
+    /// NATS.
+    pub bus: async_nats::Client,
+}
+
+/// How long another node's report of a player's connections holds without being refreshed.
+pub const PRESENCE_TTL: Duration = Duration::from_secs(15);
 
 struct GameActor {
     id: i64,
@@ -212,6 +345,12 @@ struct GameActor {
     turn_start: Option<Instant>,
     /// Each player's lag bank, ms (see `lag`).
     lag_bank: [u64; 2],
+    /// Cluster: this node's lease of the game and the bus.
+    owner: Option<Owner>,
+    /// Cluster: players' connections on other nodes, by (node, user): count and when reported.
+    remote_present: HashMap<(String, i64), (u32, Instant)>,
+    /// Set when the game moved away: the actor ends.
+    stopped: bool,
 }
 
 /// Lag compensation: a mover is credited with the measured round trip of the connection the
@@ -242,6 +381,19 @@ pub fn spawn(
     log: Vec<Record>,
     grace: Duration,
 ) -> GameHandle {
+    spawn_owned(id, store, live, players, log, grace, None)
+}
+
+/// [`spawn`], for a cluster node that holds the game's lease (`owner`).
+pub fn spawn_owned(
+    id: i64,
+    store: Store,
+    live: LiveGame,
+    players: [Player; 2],
+    log: Vec<Record>,
+    grace: Duration,
+    owner: Option<Owner>,
+) -> GameHandle {
     let (tx, rx) = mpsc::channel(256);
     let (events, _) = broadcast::channel(1024);
     let size = live.game.size();
@@ -257,6 +409,9 @@ pub fn spawn(
         grace,
         turn_start: None,
         lag_bank: [lag::BANK; 2],
+        owner,
+        remote_present: HashMap::new(),
+        stopped: false,
     };
     // After a restart the mover's clock starts again where it stood at the last event: the
     // time the server was down is the server's fault, not the player's.
@@ -273,7 +428,11 @@ pub fn spawn(
         }
     }
     tokio::spawn(actor.run(rx));
-    GameHandle { id, size, tx }
+    GameHandle {
+        id,
+        size,
+        to: To::Local(tx),
+    }
 }
 
 impl GameActor {
@@ -285,6 +444,7 @@ impl GameActor {
                 .flatten()
                 .copied()
                 .chain(self.flag_at())
+                .chain(self.presence_expiry())
                 .min();
             let cmd = match next {
                 // Biased, deadline first: an action that arrives after a player's time is up
@@ -292,7 +452,11 @@ impl GameActor {
                 Some(at) => tokio::select! {
                     biased;
                     _ = tokio::time::sleep_until(at) => {
+                        self.expire_presence();
                         self.on_deadline().await;
+                        if self.stopped {
+                            return;
+                        }
                         continue;
                     }
                     c = rx.recv() => c,
@@ -312,11 +476,14 @@ impl GameActor {
                     // A player who acts is there, socket or not (a bot's driver, a client
                     // acting through the server's API).
                     if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
-                        if self.present[c.index()] == 0 {
+                        if self.present_total(c) == 0 {
                             self.deadline[c.index()] = None;
                         }
                     }
                     let _ = reply.send(r);
+                    if self.stopped {
+                        return;
+                    }
                 }
                 Cmd::Watch { user, since, reply } => {
                     if let Some(c) = self.color_of(user) {
@@ -335,6 +502,7 @@ impl GameActor {
                         snapshot,
                         missed,
                         live,
+                        seq: self.log.len() as u64,
                     });
                 }
                 Cmd::Gone { user } => {
@@ -342,7 +510,10 @@ impl GameActor {
                         let waits = self.waits_for(c);
                         let n = &mut self.present[c.index()];
                         *n = n.saturating_sub(1);
-                        if *n == 0 && self.live.game.phase() != Phase::Finished && !waits {
+                        if self.present_total(c) == 0
+                            && self.live.game.phase() != Phase::Finished
+                            && !waits
+                        {
                             self.deadline[c.index()] = Some(Instant::now() + self.grace);
                             if self.grace.is_zero() {
                                 self.on_deadline().await;
@@ -350,10 +521,70 @@ impl GameActor {
                         }
                     }
                 }
+                Cmd::Presence { node, user, count } => {
+                    if let Some(c) = self.color_of(Some(user)) {
+                        let before = self.present_total(c);
+                        if count == 0 {
+                            self.remote_present.remove(&(node, user));
+                        } else {
+                            self.remote_present
+                                .insert((node, user), (count, Instant::now()));
+                        }
+                        self.presence_changed(c, before);
+                    }
+                }
+                Cmd::Stop => return,
                 Cmd::Snapshot { reply } => {
                     let _ = reply.send(self.snapshot());
                 }
             }
+        }
+    }
+
+    /// Connections of the player of colour `c`: on this node and, fresh, on others.
+    fn present_total(&self, c: Color) -> u32 {
+        let user = self.players[c.index()].id;
+        let remote: u32 = self
+            .remote_present
+            .iter()
+            .filter(|((_, u), _)| *u == user)
+            .map(|(_, (n, _))| *n)
+            .sum();
+        self.present[c.index()] + remote
+    }
+
+    /// After the connections of `c` changed from `before`: there now, no deadline; gone now,
+    /// the grace period starts.
+    fn presence_changed(&mut self, c: Color, before: u32) {
+        let now_total = self.present_total(c);
+        if now_total > 0 {
+            self.deadline[c.index()] = None;
+        } else if before > 0
+            && self.live.game.phase() != Phase::Finished
+            && !self.waits_for(c)
+            && self.deadline[c.index()].is_none()
+        {
+            self.deadline[c.index()] = Some(Instant::now() + self.grace);
+        }
+    }
+
+    /// When the oldest report of another node's connections runs out.
+    fn presence_expiry(&self) -> Option<Instant> {
+        self.remote_present
+            .values()
+            .map(|(_, at)| *at + PRESENCE_TTL)
+            .min()
+    }
+
+    /// Drops the reports of other nodes not refreshed in time (a node that died).
+    fn expire_presence(&mut self) {
+        let now = Instant::now();
+        for c in Color::ALL {
+            let before = self.present_total(c);
+            let user = self.players[c.index()].id;
+            self.remote_present
+                .retain(|(_, u), (_, at)| *u != user || *at + PRESENCE_TTL > now);
+            self.presence_changed(c, before);
         }
     }
 
@@ -628,12 +859,22 @@ impl GameActor {
                     outcomes,
                     at: at_ms / 1000,
                 }),
-                fence: None,
+                fence: self.owner.as_ref().map(|o| o.lease.clone()),
             })
             .await;
-        if let Err(e) = stored {
-            tracing::error!(game = self.id, error = %e, "could not store events");
-            return Err(ActError::Storage);
+        match stored {
+            Ok(()) => {}
+            Err(crate::store::StoreError::Fenced(_)) => {
+                // Another node took the game over (this one was too slow to renew its lease):
+                // stop, and let the clients find the new owner.
+                tracing::warn!(game = self.id, "lease lost; the game moved to another node");
+                self.stopped = true;
+                return Err(ActError::Moved);
+            }
+            Err(e) => {
+                tracing::error!(game = self.id, error = %e, "could not store events");
+                return Err(ActError::Storage);
+            }
         }
         let phase_before = self.live.game.phase();
         let mover_before = self.live.game.to_move();
@@ -650,6 +891,14 @@ impl GameActor {
             self.restart_turn(Duration::ZERO);
         }
         for record in records {
+            if let Some(o) = &self.owner {
+                // Watchers on other nodes hear of it through the bus (after the commit, as here).
+                let subject = crate::game::remote::events_subject(self.id);
+                let bytes = bytes::Bytes::copy_from_slice(record.wire.as_str().as_bytes());
+                if let Err(e) = o.bus.publish(subject, bytes).await {
+                    tracing::warn!(game = self.id, error = %e, "could not publish an event");
+                }
+            }
             self.log.push(record.clone());
             // No watchers is fine.
             let _ = self.events.send(record);

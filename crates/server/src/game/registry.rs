@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use tokio::sync::Mutex;
 
-use super::actor::{self, GameHandle, Player, Record};
+use super::actor::{self, GameHandle, Owner, Player, Record};
+use super::remote::{Peers, RemoteGame};
 use super::state::{Event, LiveGame, Terms};
 use crate::accounts;
 use crate::error::ApiError;
@@ -19,7 +20,15 @@ pub struct Games {
     store: Store,
     grace: Duration,
     live: Arc<Mutex<HashMap<i64, GameHandle>>>,
+    /// Cluster mode: this node among the others. A live game runs here only while this node
+    /// holds its lease; other nodes' games are reached through it.
+    peers: Option<Arc<Peers>>,
 }
+
+/// How long a lease lasts unless renewed, ms; nodes renew every [`RENEW_EVERY`].
+pub const LEASE_TTL_MS: i64 = 5_000;
+/// How often a node renews its leases and looks for games whose owner died.
+pub const RENEW_EVERY: Duration = Duration::from_secs(1);
 
 impl Games {
     /// An empty registry; `grace` is how long a disconnected player has to come back.
@@ -28,22 +37,158 @@ impl Games {
             store,
             grace,
             live: Arc::new(Mutex::new(HashMap::new())),
+            peers: None,
         }
+    }
+
+    /// The registry of a cluster node.
+    pub fn clustered(store: Store, grace: Duration, peers: Arc<Peers>) -> Games {
+        Games {
+            peers: Some(peers),
+            ..Games::new(store, grace)
+        }
+    }
+
+    /// This node among the others, in cluster mode.
+    pub fn peers(&self) -> Option<&Arc<Peers>> {
+        self.peers.as_ref()
+    }
+
+    /// The handle of a game whose actor runs in this process, if any (no loading, no lease).
+    pub async fn local(&self, id: i64) -> Option<GameHandle> {
+        self.live
+            .lock()
+            .await
+            .get(&id)
+            .filter(|h| !h.is_closed())
+            .cloned()
     }
 
     /// The handle of a live game, starting its actor from the log if needed (a game that
     /// finished since is served from its log too).
     pub async fn get(&self, id: i64) -> Result<Option<GameHandle>, ApiError> {
         if let Some(h) = self.live.lock().await.get(&id) {
-            return Ok(Some(h.clone()));
+            if !h.is_closed() {
+                return Ok(Some(h.clone()));
+            }
         }
         let Some(row) = self.store.game(id).await? else {
             return Ok(None);
         };
-        let handle = self.load(&row).await?;
+        if let (Some(peers), "live") = (&self.peers, row.status.as_str()) {
+            return self.get_clustered(peers, &row).await.map(Some);
+        }
+        let handle = self.load(&row, None).await?;
         let mut map = self.live.lock().await;
         // Another request may have loaded it meanwhile: keep the first actor.
-        Ok(Some(map.entry(id).or_insert(handle).clone()))
+        let kept = map.entry(id).or_insert(handle.clone());
+        if kept.is_closed() {
+            *kept = handle;
+        }
+        Ok(Some(kept.clone()))
+    }
+
+    /// A live game in a cluster: its owner's, or this node's if no one owns it.
+    async fn get_clustered(
+        &self,
+        peers: &Arc<Peers>,
+        row: &GameRow,
+    ) -> Result<GameHandle, ApiError> {
+        let terms: Terms =
+            serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+        for _ in 0..3 {
+            match self.store.owner(row.id).await? {
+                Some(l) if l.node != peers.node => {
+                    let remote = RemoteGame::new(row.id, terms.size, Arc::clone(peers));
+                    return Ok(GameHandle::remote(row.id, terms.size, Arc::new(remote)));
+                }
+                _ => {
+                    if let Some(h) = self.take(row).await? {
+                        return Ok(h);
+                    }
+                }
+            }
+        }
+        Err(ApiError::Internal(format!("game {} has no owner", row.id)))
+    }
+
+    /// Claims the lease of a live game and runs it here; `None` if another node got it first.
+    async fn take(&self, row: &GameRow) -> Result<Option<GameHandle>, ApiError> {
+        let Some(peers) = &self.peers else {
+            return Ok(None);
+        };
+        let mut map = self.live.lock().await;
+        if let Some(h) = map.get(&row.id).filter(|h| !h.is_closed()) {
+            return Ok(Some(h.clone()));
+        }
+        let Some(lease) = self.store.claim(row.id, &peers.node, LEASE_TTL_MS).await? else {
+            return Ok(None);
+        };
+        tracing::info!(game = row.id, epoch = lease.epoch, "took the game");
+        let owner = Owner {
+            lease,
+            bus: peers.bus.clone(),
+        };
+        let h = self.load(row, Some(owner)).await?;
+        map.insert(row.id, h.clone());
+        Ok(Some(h))
+    }
+
+    /// Renews every lease this node holds (every [`RENEW_EVERY`], on a task of its own so that
+    /// nothing slow elsewhere can let them lapse).
+    pub async fn renew(&self) -> Result<(), ApiError> {
+        if let Some(peers) = &self.peers {
+            self.store.renew(&peers.node, LEASE_TTL_MS).await?;
+        }
+        Ok(())
+    }
+
+    /// Cluster upkeep, every [`RENEW_EVERY`]: stops the games whose lease this node lost, and
+    /// takes over the live games whose owner's lease lapsed.
+    pub async fn upkeep(&self) -> Result<(), ApiError> {
+        let Some(peers) = &self.peers else {
+            return Ok(());
+        };
+        // Games run here whose lease is no longer this node's: stop them.
+        let local: Vec<(i64, GameHandle)> = self
+            .live
+            .lock()
+            .await
+            .iter()
+            .filter(|(_, h)| h.is_local())
+            .map(|(id, h)| (*id, h.clone()))
+            .collect();
+        for (id, h) in local {
+            let ours = matches!(self.store.owner(id).await?, Some(l) if l.node == peers.node);
+            let finished = self
+                .store
+                .game(id)
+                .await?
+                .is_none_or(|r| r.status != "live");
+            if !ours && !finished {
+                h.stop().await;
+                self.live.lock().await.remove(&id);
+            }
+        }
+        for id in self.store.orphaned_games().await? {
+            if let Some(row) = self.store.game(id).await? {
+                self.take(&row).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands every game of this node back (SIGTERM): the actors stop and the leases lapse at
+    /// once, so that the other nodes take the games over at their next upkeep.
+    pub async fn hand_over(&self) {
+        let Some(peers) = &self.peers else {
+            return;
+        };
+        let local: Vec<GameHandle> = self.live.lock().await.drain().map(|(_, h)| h).collect();
+        for h in &local {
+            h.stop().await;
+        }
+        let _ = self.store.renew(&peers.node, -1).await;
     }
 
     /// Starts the actor of a new game.
@@ -54,37 +199,63 @@ impl Games {
         players: [Player; 2],
     ) -> Result<GameHandle, ApiError> {
         let live = LiveGame::new(terms).map_err(ApiError::Internal)?;
-        let h = actor::spawn(
+        let owner = match &self.peers {
+            Some(peers) => {
+                let lease = self
+                    .store
+                    .claim(id, &peers.node, LEASE_TTL_MS)
+                    .await?
+                    .ok_or_else(|| ApiError::Internal(format!("game {id} is owned already")))?;
+                Some(Owner {
+                    lease,
+                    bus: peers.bus.clone(),
+                })
+            }
+            None => None,
+        };
+        let h = actor::spawn_owned(
             id,
             self.store.clone(),
             live,
             players,
             Vec::new(),
             self.grace,
+            owner,
         );
         self.live.lock().await.insert(id, h.clone());
         Ok(h)
     }
 
     /// Restores every live game from its log (on server start). Returns how many.
+    /// In a cluster, only the games no live node owns, claimed one by one.
     pub async fn restore_all(&self) -> Result<usize, ApiError> {
+        if self.peers.is_some() {
+            let mut taken = 0;
+            for id in self.store.orphaned_games().await? {
+                if let Some(row) = self.store.game(id).await? {
+                    taken += usize::from(self.take(&row).await?.is_some());
+                }
+            }
+            return Ok(taken);
+        }
         let rows = self.store.games_by_status("live", 1_000_000).await?;
         for row in &rows {
-            let h = self.load(row).await?;
+            let h = self.load(row, None).await?;
             self.live.lock().await.insert(row.id, h);
         }
         Ok(rows.len())
     }
 
-    async fn load(&self, row: &GameRow) -> Result<GameHandle, ApiError> {
+    async fn load(&self, row: &GameRow, owner: Option<Owner>) -> Result<GameHandle, ApiError> {
         let (live, players, log) = replay(&self.store, row).await?;
-        Ok(actor::spawn(
+        Ok(actor::spawn_owned(
             row.id,
             self.store.clone(),
             live,
             players,
             log,
             self.grace,
+            owner,
         ))
     }
 }

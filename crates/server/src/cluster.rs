@@ -1,0 +1,175 @@
+//! Cluster mode (`tengen serve --nats URL --node NAME` on PostgreSQL): several nodes share the
+//! database and a NATS bus.
+//!
+//! - Ownership: each live game runs on exactly one node, the holder of its lease
+//!   ([`crate::store::lease`]); every write is fenced by the lease's epoch.
+//! - Forwarding: a node asked about a game it does not own forwards the request to the owner
+//!   ([`crate::game::remote`]); this module answers such requests for the games run here.
+//! - Events: owners publish each event after its commit; nodes relay them to their watchers.
+//! - Failover: every node renews its leases each second and takes over the live games whose
+//!   owner's lease lapsed (a node killed: within the lease's 5 s and a second); a game taken over
+//!   is rebuilt from its log, its clock restarting where the last event left it. SIGTERM hands
+//!   a node's games over at once.
+
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+
+use crate::game::registry::RENEW_EVERY;
+use crate::game::remote::{node_subject, Peers, Reply, Request};
+
+/// How often a node reports its players' connections to the owners of their games (the owners
+/// forget a report after `PRESENCE_TTL`, 15 s).
+const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+use crate::AppState;
+
+/// Connects to NATS as node `name`; the node's identity adds its start time, so that a node
+/// restarted under the same name is a new owner (its old incarnation's leases are not its own).
+pub async fn connect(
+    url: &str,
+    name: &str,
+    store: crate::store::Store,
+) -> Result<Arc<Peers>, String> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(format!(
+            "node name {name:?}: letters, digits, '-' and '_' only"
+        ));
+    }
+    let bus = async_nats::connect(url)
+        .await
+        .map_err(|e| format!("cannot reach NATS at {url}: {e}"))?;
+    let incarnation = crate::store::games::now_ms();
+    Ok(Arc::new(Peers::new(
+        format!("{name}-{incarnation}"),
+        bus,
+        store,
+    )))
+}
+
+/// Starts this node's part of the cluster: answering forwarded requests and the upkeep loop.
+pub async fn start(state: &AppState) -> Result<(), String> {
+    let Some(peers) = state.games.peers().cloned() else {
+        return Ok(());
+    };
+    let mut requests = peers
+        .bus
+        .subscribe(node_subject(&peers.node))
+        .await
+        .map_err(|e| format!("cannot subscribe: {e}"))?;
+    let served = state.clone();
+    tokio::spawn(async move {
+        while let Some(msg) = requests.next().await {
+            let state = served.clone();
+            tokio::spawn(async move {
+                let Some(reply_to) = msg.reply.clone() else {
+                    return;
+                };
+                let reply = match serde_json::from_slice::<Request>(&msg.payload) {
+                    Ok(req) => answer(&state, req).await,
+                    Err(e) => Reply::Refused {
+                        code: "bad_message".into(),
+                        message: e.to_string(),
+                    },
+                };
+                if let (Some(peers), Ok(bytes)) = (state.games.peers(), serde_json::to_vec(&reply))
+                {
+                    let _ = peers.bus.publish(reply_to, bytes.into()).await;
+                }
+            });
+        }
+    });
+    // Three loops, so that none waits for another: the leases (which must never lapse while
+    // this node lives), taking over the games of dead nodes, and this node's players' presence
+    // in games owned elsewhere (a request to a node that just died can take seconds).
+    let games = state.games.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(RENEW_EVERY);
+        loop {
+            tick.tick().await;
+            if let Err(e) = games.renew().await {
+                tracing::warn!(error = %e, "could not renew the leases");
+            }
+        }
+    });
+    let games = state.games.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(RENEW_EVERY);
+        loop {
+            tick.tick().await;
+            if let Err(e) = games.upkeep().await {
+                tracing::warn!(error = %e, "cluster upkeep failed");
+            }
+        }
+    });
+    let present = Arc::clone(&peers);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(PRESENCE_EVERY);
+        loop {
+            tick.tick().await;
+            present.refresh_presence().await;
+        }
+    });
+    tracing::info!(node = %peers.node, "cluster node started");
+    Ok(())
+}
+
+/// Answers a request about a game run here; `Moved` for any other.
+async fn answer(state: &AppState, req: Request) -> Reply {
+    let game = match &req {
+        Request::Act { game, .. }
+        | Request::Watch { game, .. }
+        | Request::Snapshot { game }
+        | Request::Presence { game, .. } => *game,
+    };
+    let Some(h) = state.games.local(game).await else {
+        return Reply::Moved;
+    };
+    match req {
+        Request::Act {
+            user,
+            username,
+            action,
+            rtt_ms,
+            ..
+        } => {
+            let Some(action) = action.to_action(h.size) else {
+                return Reply::Refused {
+                    code: "bad_point".into(),
+                    message: "no such point on this board".into(),
+                };
+            };
+            match h.act(user, &username, action, rtt_ms).await {
+                Ok(seq) => Reply::Acted { seq },
+                Err(crate::game::actor::ActError::Moved | crate::game::actor::ActError::Gone) => {
+                    Reply::Moved
+                }
+                Err(e) => Reply::Refused {
+                    code: e.code().to_string(),
+                    message: e.to_string(),
+                },
+            }
+        }
+        Request::Watch { since, .. } => match h.watch(None, since).await {
+            Some(w) => Reply::Watched {
+                snapshot: w.snapshot,
+                missed: w.missed.iter().map(|r| r.wire.to_string()).collect(),
+                seq: w.seq,
+            },
+            None => Reply::Moved,
+        },
+        Request::Snapshot { .. } => match h.snapshot().await {
+            Some(state) => Reply::State { state },
+            None => Reply::Moved,
+        },
+        Request::Presence {
+            node, user, count, ..
+        } => {
+            h.presence(&node, user, count).await;
+            Reply::Done
+        }
+    }
+}

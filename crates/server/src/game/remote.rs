@@ -1,0 +1,467 @@
+//! Games owned by another node of a cluster: the requests forwarded to the owner over NATS, the
+//! relay of its events to this node's watchers, and this node's players' presence reported to it.
+//!
+//! The owner answers on its node subject (`tengen.node.NODE`, see `crate::cluster`); it publishes
+//! every event after its commit on `tengen.game.ID.events`. A node relays a game's events to its
+//! own watchers from one subscription; a gap in the seqs (a message lost, a new owner) is filled
+//! from the database, which holds every event before anyone hears of it.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tengen_rules::coord::gtp;
+use tokio::sync::{broadcast, Mutex};
+
+use super::actor::{ActError, ActParts, Record, Watch};
+use super::state::{Action, Event};
+use crate::domain::clock::Clock;
+use crate::store::Store;
+
+/// The subject a game's events are published on.
+pub fn events_subject(game: i64) -> String {
+    format!("tengen.game.{game}.events")
+}
+
+/// The subject a node answers requests on.
+pub fn node_subject(node: &str) -> String {
+    format!("tengen.node.{node}")
+}
+
+/// How long a forwarded request waits for the owner.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// An action as sent between nodes: points as GTP vertices.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WireAction {
+    /// [`Action::Move`].
+    Move {
+        /// The vertex.
+        point: String,
+    },
+    /// [`Action::Pass`].
+    Pass,
+    /// [`Action::Resign`].
+    Resign,
+    /// [`Action::RequestTakeback`].
+    RequestTakeback,
+    /// [`Action::AnswerTakeback`].
+    AnswerTakeback {
+        /// Accepted.
+        accept: bool,
+    },
+    /// [`Action::RequestScoring`].
+    RequestScoring,
+    /// [`Action::ToggleDead`].
+    ToggleDead {
+        /// The vertex.
+        point: String,
+    },
+    /// [`Action::AcceptScore`].
+    AcceptScore,
+    /// [`Action::Resume`].
+    Resume,
+    /// [`Action::Chat`].
+    Chat {
+        /// The line.
+        text: String,
+    },
+    /// [`Action::Leave`].
+    Leave,
+}
+
+impl WireAction {
+    /// The wire form of `a` on a board of side `size`.
+    pub fn from_action(a: &Action, size: u8) -> WireAction {
+        match a {
+            Action::Move(p) => WireAction::Move {
+                point: gtp::format_point(size, *p),
+            },
+            Action::Pass => WireAction::Pass,
+            Action::Resign => WireAction::Resign,
+            Action::RequestTakeback => WireAction::RequestTakeback,
+            Action::AnswerTakeback(b) => WireAction::AnswerTakeback { accept: *b },
+            Action::RequestScoring => WireAction::RequestScoring,
+            Action::ToggleDead(p) => WireAction::ToggleDead {
+                point: gtp::format_point(size, *p),
+            },
+            Action::AcceptScore => WireAction::AcceptScore,
+            Action::Resume => WireAction::Resume,
+            Action::Chat(t) => WireAction::Chat { text: t.clone() },
+            Action::Leave => WireAction::Leave,
+        }
+    }
+
+    /// The action, `None` for a vertex off a board of side `size`.
+    pub fn to_action(&self, size: u8) -> Option<Action> {
+        Some(match self {
+            WireAction::Move { point } => Action::Move(gtp::parse_point(size, point).ok()?),
+            WireAction::Pass => Action::Pass,
+            WireAction::Resign => Action::Resign,
+            WireAction::RequestTakeback => Action::RequestTakeback,
+            WireAction::AnswerTakeback { accept } => Action::AnswerTakeback(*accept),
+            WireAction::RequestScoring => Action::RequestScoring,
+            WireAction::ToggleDead { point } => {
+                Action::ToggleDead(gtp::parse_point(size, point).ok()?)
+            }
+            WireAction::AcceptScore => Action::AcceptScore,
+            WireAction::Resume => Action::Resume,
+            WireAction::Chat { text } => Action::Chat(text.clone()),
+            WireAction::Leave => Action::Leave,
+        })
+    }
+}
+
+/// A request to a game's owner.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// A player's (or anyone's) action.
+    Act {
+        /// The game.
+        game: i64,
+        /// Who.
+        user: i64,
+        /// Their name.
+        username: String,
+        /// What.
+        action: WireAction,
+        /// Their connection's round trip, ms.
+        rtt_ms: u64,
+    },
+    /// The state (no `since`) or the events after `since`.
+    Watch {
+        /// The game.
+        game: i64,
+        /// The last seq the watcher has.
+        since: Option<u64>,
+    },
+    /// The state now.
+    Snapshot {
+        /// The game.
+        game: i64,
+    },
+    /// `node` has `count` connections of `user` to the game now.
+    Presence {
+        /// The game.
+        game: i64,
+        /// The reporting node.
+        node: String,
+        /// The player.
+        user: i64,
+        /// Their connections there.
+        count: u32,
+    },
+}
+
+/// The owner's answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Reply {
+    /// The action's events are stored; the last one's seq.
+    Acted {
+        /// Its seq.
+        seq: u64,
+    },
+    /// Refused, with the stable code.
+    Refused {
+        /// Code.
+        code: String,
+        /// Message.
+        message: String,
+    },
+    /// A watch's answer: the state or the events missed (as sent to clients).
+    Watched {
+        /// The state, when no `since` was given.
+        snapshot: Option<Value>,
+        /// The events after `since`, as their `event` messages.
+        missed: Vec<String>,
+        /// The last seq covered.
+        seq: u64,
+    },
+    /// The state.
+    State {
+        /// It.
+        state: Value,
+    },
+    /// Done.
+    Done,
+    /// This node does not own the game (any more).
+    Moved,
+}
+
+impl Record {
+    /// A record from its `event` message, as relayed between nodes.
+    pub fn from_wire(wire: &str) -> Option<Record> {
+        let v: Value = serde_json::from_str(wire).ok()?;
+        let event: Event = serde_json::from_value(v.get("event")?.clone()).ok()?;
+        let clocks: Option<[Clock; 2]> = serde_json::from_value(v.get("clocks")?.clone()).ok()?;
+        Some(Record {
+            seq: v.get("seq")?.as_u64()?,
+            at_ms: v.get("at")?.as_i64()?,
+            event,
+            clocks,
+            wire: wire.to_string().into(),
+        })
+    }
+}
+
+/// This node in a cluster, as the games see it: who it is, the bus, the database, the relays
+/// of other nodes' games and the presence of this node's players in them.
+pub struct Peers {
+    /// This node's name (with its incarnation).
+    pub node: String,
+    /// NATS.
+    pub bus: async_nats::Client,
+    /// The database (leases: who owns what).
+    pub store: Store,
+    relays: Mutex<HashMap<i64, broadcast::Sender<Arc<Record>>>>,
+    /// This node's connections per (game, user) to games owned elsewhere.
+    presence: Mutex<HashMap<(i64, i64), u32>>,
+}
+
+impl Peers {
+    /// This node.
+    pub fn new(node: String, bus: async_nats::Client, store: Store) -> Peers {
+        Peers {
+            node,
+            bus,
+            store,
+            relays: Mutex::new(HashMap::new()),
+            presence: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Sends `req` about `game` to its owner; `Ok(None)` when no other node owns it (this node
+    /// may take it).
+    pub async fn request(&self, game: i64, req: &Request) -> Result<Option<Reply>, ActError> {
+        let payload = serde_json::to_vec(req).map_err(|_| ActError::Gone)?;
+        for attempt in 0..3u64 {
+            let owner = match self.store.owner(game).await {
+                Ok(Some(l)) if l.node != self.node => l.node,
+                Ok(_) => return Ok(None),
+                Err(_) => return Err(ActError::Storage),
+            };
+            let sent = tokio::time::timeout(
+                REQUEST_TIMEOUT,
+                self.bus
+                    .request(node_subject(&owner), payload.clone().into()),
+            )
+            .await;
+            // No responder (the owner died) or no answer: its lease will lapse; ask again.
+            if let Ok(Ok(msg)) = sent {
+                match serde_json::from_slice::<Reply>(&msg.payload) {
+                    Ok(Reply::Moved) => {}
+                    Ok(r) => return Ok(Some(r)),
+                    Err(_) => return Err(ActError::Gone),
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(200 * (attempt + 1))).await;
+        }
+        Err(ActError::Gone)
+    }
+
+    /// A receiver of `game`'s events as its owner publishes them, subscribed before this
+    /// returns (so that nothing published afterwards is missed).
+    pub async fn relay(self: &Arc<Self>, game: i64) -> Option<broadcast::Receiver<Arc<Record>>> {
+        let mut relays = self.relays.lock().await;
+        if let Some(tx) = relays.get(&game) {
+            return Some(tx.subscribe());
+        }
+        let mut sub = self.bus.subscribe(events_subject(game)).await.ok()?;
+        // The subscription is in force at the server once the flush is answered.
+        self.bus.flush().await.ok()?;
+        let (tx, rx) = broadcast::channel(1024);
+        relays.insert(game, tx.clone());
+        let peers = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut last: Option<u64> = None;
+            while let Some(msg) = sub.next().await {
+                let Ok(text) = std::str::from_utf8(&msg.payload) else {
+                    continue;
+                };
+                let Some(r) = Record::from_wire(text) else {
+                    continue;
+                };
+                match last {
+                    Some(l) if r.seq <= l => continue,
+                    Some(l) if r.seq > l + 1 => {
+                        // Lost in between: the database has them.
+                        for missed in peers.stored(game, l, r.seq).await {
+                            let _ = tx.send(Arc::new(missed));
+                        }
+                    }
+                    _ => {}
+                }
+                last = Some(r.seq);
+                let _ = tx.send(Arc::new(r));
+                if tx.receiver_count() == 0 {
+                    break;
+                }
+            }
+            peers.relays.lock().await.remove(&game);
+        });
+        Some(rx)
+    }
+
+    /// `game`'s stored events with seqs strictly between `after` and `before`.
+    async fn stored(&self, game: i64, after: u64, before: u64) -> Vec<Record> {
+        let Ok(rows) = self.store.events(game).await else {
+            return Vec::new();
+        };
+        rows.into_iter()
+            .filter(|e| (e.seq as u64) > after && (e.seq as u64) < before)
+            .filter_map(|e| {
+                let event: Event = serde_json::from_str(&e.event).ok()?;
+                let clocks = e
+                    .clocks
+                    .as_deref()
+                    .and_then(|c| serde_json::from_str(c).ok());
+                Some(Record::new(
+                    game,
+                    e.seq as u64,
+                    e.at_ms,
+                    event,
+                    clocks,
+                    &e.event,
+                    e.clocks.as_deref(),
+                ))
+            })
+            .collect()
+    }
+
+    /// Changes this node's count of `user`'s connections to `game` by `delta` and reports it.
+    async fn present(&self, game: i64, user: i64, delta: i32) {
+        let count = {
+            let mut p = self.presence.lock().await;
+            let n = p.entry((game, user)).or_insert(0);
+            *n = (*n as i32 + delta).max(0) as u32;
+            let count = *n;
+            if count == 0 {
+                p.remove(&(game, user));
+            }
+            count
+        };
+        self.report(game, user, count).await;
+    }
+
+    async fn report(&self, game: i64, user: i64, count: u32) {
+        let req = Request::Presence {
+            game,
+            node: self.node.clone(),
+            user,
+            count,
+        };
+        let _ = self.request(game, &req).await;
+    }
+
+    /// Reports again every count this node holds (its reports expire at the owner unless
+    /// refreshed, and a new owner has none).
+    pub async fn refresh_presence(&self) {
+        let all: Vec<((i64, i64), u32)> = self
+            .presence
+            .lock()
+            .await
+            .iter()
+            .map(|(k, v)| (*k, *v))
+            .collect();
+        for ((game, user), count) in all {
+            self.report(game, user, count).await;
+        }
+    }
+}
+
+/// A game owned by another node.
+pub struct RemoteGame {
+    id: i64,
+    size: u8,
+    peers: Arc<Peers>,
+    closed: AtomicBool,
+}
+
+impl RemoteGame {
+    /// Game `id` (board side `size`), reached through `peers`.
+    pub fn new(id: i64, size: u8, peers: Arc<Peers>) -> RemoteGame {
+        RemoteGame {
+            id,
+            size,
+            peers,
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    /// No other node owns the game any more: look it up again.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
+    }
+
+    async fn ask(&self, req: &Request) -> Result<Reply, ActError> {
+        match self.peers.request(self.id, req).await {
+            Ok(Some(r)) => Ok(r),
+            Ok(None) | Err(ActError::Gone) => {
+                self.closed.store(true, Ordering::Relaxed);
+                Err(ActError::Gone)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    pub(super) async fn act(&self, a: ActParts) -> Result<u64, ActError> {
+        let req = Request::Act {
+            game: self.id,
+            user: a.user,
+            username: a.username,
+            action: WireAction::from_action(&a.action, self.size),
+            rtt_ms: a.rtt_ms,
+        };
+        match self.ask(&req).await? {
+            Reply::Acted { seq } => Ok(seq),
+            Reply::Refused { code, message } => Err(ActError::Remote { code, message }),
+            _ => Err(ActError::Gone),
+        }
+    }
+
+    pub(super) async fn watch(&self, user: Option<i64>, since: Option<u64>) -> Option<Watch> {
+        let live = self.peers.relay(self.id).await?;
+        let req = Request::Watch {
+            game: self.id,
+            since,
+        };
+        let Ok(Reply::Watched {
+            snapshot,
+            missed,
+            seq,
+        }) = self.ask(&req).await
+        else {
+            return None;
+        };
+        if let Some(u) = user {
+            self.peers.present(self.id, u, 1).await;
+        }
+        Some(Watch {
+            snapshot,
+            missed: missed
+                .iter()
+                .filter_map(|w| Record::from_wire(w).map(Arc::new))
+                .collect(),
+            live,
+            seq,
+        })
+    }
+
+    pub(super) async fn gone(&self, user: i64) {
+        self.peers.present(self.id, user, -1).await;
+    }
+
+    pub(super) async fn snapshot(&self) -> Option<Value> {
+        match self.ask(&Request::Snapshot { game: self.id }).await {
+            Ok(Reply::State { state }) => Some(state),
+            _ => None,
+        }
+    }
+}
