@@ -83,6 +83,27 @@ impl Record {
             wire: wire.into(),
         }
     }
+
+    /// The record of a stored event of `game`.
+    pub fn from_row(
+        game: i64,
+        e: &crate::store::games::EventRow,
+    ) -> Result<Record, serde_json::Error> {
+        let event: Event = serde_json::from_str(&e.event)?;
+        let clocks = e
+            .clocks
+            .as_deref()
+            .and_then(|c| serde_json::from_str(c).ok());
+        Ok(Record::new(
+            game,
+            e.seq as u64,
+            e.at_ms,
+            event,
+            clocks,
+            &e.event,
+            e.clocks.as_deref(),
+        ))
+    }
 }
 
 /// Why an action got no events.

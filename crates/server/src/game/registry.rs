@@ -8,7 +8,7 @@ use tokio::sync::Mutex;
 
 use super::actor::{self, GameHandle, Owner, Player, Record};
 use super::remote::{Peers, RemoteGame};
-use super::state::{Event, LiveGame, Terms};
+use super::state::{LiveGame, Terms};
 use crate::accounts;
 use crate::error::ApiError;
 use crate::store::games::GameRow;
@@ -270,25 +270,13 @@ pub async fn replay(
     let mut live = LiveGame::new(terms).map_err(ApiError::Internal)?;
     let mut log = Vec::new();
     for e in store.events(row.id).await? {
-        let event: Event =
-            serde_json::from_str(&e.event).map_err(|e| ApiError::Internal(e.to_string()))?;
-        let clocks = e
-            .clocks
-            .as_deref()
-            .and_then(|c| serde_json::from_str(c).ok());
-        live.apply(&event);
-        if let Some(c) = clocks {
+        let record =
+            Record::from_row(row.id, &e).map_err(|e| ApiError::Internal(e.to_string()))?;
+        live.apply(&record.event);
+        if let Some(c) = record.clocks {
             live.clocks = c;
         }
-        log.push(Record::new(
-            row.id,
-            e.seq as u64,
-            e.at_ms,
-            event,
-            clocks,
-            &e.event,
-            e.clocks.as_deref(),
-        ));
+        log.push(record);
     }
     let player = |id: i64| async move {
         let u = accounts::by_id(store, id)

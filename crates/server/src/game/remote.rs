@@ -316,22 +316,7 @@ impl Peers {
         };
         rows.into_iter()
             .filter(|e| (e.seq as u64) > after && (e.seq as u64) < before)
-            .filter_map(|e| {
-                let event: Event = serde_json::from_str(&e.event).ok()?;
-                let clocks = e
-                    .clocks
-                    .as_deref()
-                    .and_then(|c| serde_json::from_str(c).ok());
-                Some(Record::new(
-                    game,
-                    e.seq as u64,
-                    e.at_ms,
-                    event,
-                    clocks,
-                    &e.event,
-                    e.clocks.as_deref(),
-                ))
-            })
+            .filter_map(|e| Record::from_row(game, &e).ok())
             .collect()
     }
 
