@@ -110,11 +110,16 @@ impl Server {
             .context("cannot start the server")?;
         let out = child.stdout.take().context("no stdout")?;
         let mut lines = BufReader::new(out).lines();
-        let started = lines
-            .by_ref()
-            .take(100)
-            .map_while(Result::ok)
-            .any(|l| l.contains("serving on"));
+        // Until it says it serves (a cluster node logs each game it takes over first), or its
+        // output ends (it died).
+        let mut log = log;
+        let started = lines.by_ref().map_while(Result::ok).any(|l| {
+            if let Some(f) = &mut log {
+                use std::io::Write;
+                let _ = writeln!(f, "{l}");
+            }
+            l.contains("serving on")
+        });
         if !started {
             let _ = child.kill();
             bail!("the server did not start");
@@ -122,7 +127,6 @@ impl Server {
         // Keep reading its output, so that it never writes into a closed pipe.
         std::thread::spawn(move || {
             use std::io::Write;
-            let mut log = log;
             for line in lines.map_while(Result::ok) {
                 if let Some(f) = &mut log {
                     let _ = writeln!(f, "{line}");
@@ -571,7 +575,18 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
         .unwrap_or_default();
     runtime.block_on(async {
         for (id, driven) in &acked {
-            let snap = http(addr, "GET", &format!("/api/games/{id}"), None, None).await?;
+            // A game whose node was just killed answers 503 until another node takes it.
+            let mut tries = 0;
+            let snap = loop {
+                match http(addr, "GET", &format!("/api/games/{id}"), None, None).await {
+                    Ok(v) => break v,
+                    Err(e) if tries < 30 && e.to_string().contains(" 503 ") => {
+                        tries += 1;
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                    }
+                    Err(e) => return Err(e),
+                }
+            };
             let stored: Vec<String> = snap["moves"]
                 .as_array()
                 .context("moves")?

@@ -54,6 +54,10 @@ pub enum ApiError {
     /// The request body is larger than the server accepts (413).
     #[error("the request body is larger than {0} bytes")]
     TooLarge(usize),
+    /// Not available for a moment (a cluster's game between owners), with its own code (503,
+    /// `Retry-After: 1`).
+    #[error("{1}")]
+    Unavailable(&'static str, String),
     /// Something broke on our side.
     #[error("internal error")]
     Internal(String),
@@ -74,7 +78,8 @@ impl ApiError {
             ApiError::Rejected(code, _)
             | ApiError::Conflict(code, _)
             | ApiError::Forbidden(code, _)
-            | ApiError::Limited(code, _) => code,
+            | ApiError::Limited(code, _)
+            | ApiError::Unavailable(code, _) => code,
             ApiError::TooLarge(_) => "payload_too_large",
             ApiError::TooManyAttempts(_) => "too_many_attempts",
             ApiError::Internal(_) => "internal",
@@ -96,6 +101,7 @@ impl ApiError {
             ApiError::UsernameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::Unavailable(..) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -127,6 +133,10 @@ impl IntoResponse for ApiError {
         if let ApiError::TooManyAttempts(secs) = self {
             r.headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        if let ApiError::Unavailable(..) = self {
+            r.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, 1.into());
         }
         r
     }

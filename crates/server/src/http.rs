@@ -408,10 +408,10 @@ async fn get_game(
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, ApiError> {
     let h = state.games.get(id).await?.ok_or(ApiError::NotFound)?;
-    h.snapshot()
-        .await
-        .map(Json)
-        .ok_or(ApiError::Internal("game unavailable".into()))
+    h.snapshot().await.map(Json).ok_or(ApiError::Unavailable(
+        "game_unavailable",
+        "the game is moving between servers; try again in a second".into(),
+    ))
 }
 
 async fn game_sgf(

@@ -270,8 +270,7 @@ pub async fn replay(
     let mut live = LiveGame::new(terms).map_err(ApiError::Internal)?;
     let mut log = Vec::new();
     for e in store.events(row.id).await? {
-        let record =
-            Record::from_row(row.id, &e).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let record = Record::from_row(row.id, &e).map_err(|e| ApiError::Internal(e.to_string()))?;
         live.apply(&record.event);
         if let Some(c) = record.clocks {
             live.clocks = c;

@@ -211,7 +211,11 @@ async fn write(
         return write_sqlite(pool, &rows).await;
     }
     let mut tx = pool.begin().await?;
-    for a in appends {
+    // Lease rows locked in game order (as the renewal locks them), so that no two transactions
+    // wait for each other.
+    let mut fenced: Vec<&&Append> = appends.iter().filter(|a| a.fence.is_some()).collect();
+    fenced.sort_by_key(|a| a.game_id);
+    for a in fenced {
         if let Some(lease) = &a.fence {
             // Locks the lease row until the commit: a takeover (which raises the epoch) waits
             // for this write, and a write after a takeover finds the epoch gone.

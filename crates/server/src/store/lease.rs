@@ -74,13 +74,23 @@ impl Store {
     /// Extends every lease `node` holds by `ttl_ms` from now; returns how many it holds.
     pub async fn renew(&self, node: &str, ttl_ms: i64) -> Result<u64, StoreError> {
         let now = now_sql(self.backend);
-        let r = sqlx::query(&format!(
-            "UPDATE game_owners SET expires_ms = {now} + $1 WHERE node = $2"
-        ))
-        .bind(ttl_ms)
-        .bind(node)
-        .execute(self.pool())
-        .await?;
+        // Rows locked in game order, as the group commit's fences lock them: two transactions
+        // taking the same rows in the same order cannot deadlock.
+        // (SQLite has one writer at a time and no row locks.)
+        let sql = match self.backend {
+            Backend::Postgres => format!(
+                "UPDATE game_owners SET expires_ms = {now} + $1 WHERE game_id IN \
+                 (SELECT game_id FROM game_owners WHERE node = $2 ORDER BY game_id FOR UPDATE)"
+            ),
+            Backend::Sqlite => {
+                format!("UPDATE game_owners SET expires_ms = {now} + $1 WHERE node = $2")
+            }
+        };
+        let r = sqlx::query(&sql)
+            .bind(ttl_ms)
+            .bind(node)
+            .execute(self.pool())
+            .await?;
         Ok(r.rows_affected())
     }
 

@@ -1,0 +1,147 @@
+//! Two cluster nodes in one process, on PostgreSQL and NATS: a game owned by one node is played
+//! through the other (forwarded), its events reach the other node's watchers (relayed), and when
+//! the owner's lease lapses the other node takes the game over and the old owner can no longer
+//! write (fenced). Ignored unless PostgreSQL and NATS run here; `.ci/run` runs it.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use tengen_rules::coord::gtp;
+use tengen_server::domain::clock::TimeControl;
+use tengen_server::game::actor::{ActError, Player};
+use tengen_server::game::state::{Action, Terms};
+use tengen_server::store::Store;
+use tengen_server::AppState;
+
+async fn nats() -> Option<String> {
+    let url = std::env::var("TENGEN_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    match async_nats::connect(&url).await {
+        Ok(_) => Some(url),
+        Err(e) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("NATS is required in CI: {e}");
+            }
+            eprintln!("skipping: no NATS: {e}");
+            None
+        }
+    }
+}
+
+async fn node(url: &str, nats: &str, name: &str) -> AppState {
+    let store = Store::open(url).await.unwrap();
+    let peers = tengen_server::cluster::connect(nats, name, store.clone())
+        .await
+        .unwrap();
+    let state = AppState::clustered(store, Duration::from_secs(3600), Vec::new(), Some(peers))
+        .await
+        .unwrap();
+    tengen_server::cluster::start(&state).await.unwrap();
+    state
+}
+
+fn point(s: &str) -> Action {
+    Action::Move(gtp::parse_point(9, s).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_stops() {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+        return;
+    };
+    let a = node(&url, &nats, "a").await;
+    let b = node(&url, &nats, "b").await;
+    let store = &a.store;
+    let mut ids = Vec::new();
+    for name in ["ann", "bob"] {
+        ids.push(
+            tengen_server::accounts::ensure_bot(store, name, "3k", "test")
+                .await
+                .unwrap()
+                .id,
+        );
+    }
+    let terms = Terms {
+        size: 9,
+        rules: "japanese".into(),
+        komi: "6.5".into(),
+        handicap: 0,
+        take_back: false,
+        estimate: false,
+        game_type: "ho_sun".into(),
+        time: TimeControl::default_room(),
+    };
+    let id = store
+        .start_game(0, ids[0], ids[1], &serde_json::to_string(&terms).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let player = |id: i64, name: &str| Player {
+        id,
+        username: name.into(),
+        rank: "3k".into(),
+        guest: false,
+        bot: false,
+    };
+    let on_a = a
+        .games
+        .start(id, terms, [player(ids[0], "ann"), player(ids[1], "bob")])
+        .await
+        .unwrap();
+    assert!(on_a.is_local());
+
+    // Node b reaches the game through a: a spectator there sees what is played on either node.
+    let on_b = b.games.get(id).await.unwrap().unwrap();
+    assert!(!on_b.is_local(), "a owns it");
+    let mut watch = on_b.watch(None, None).await.unwrap();
+    assert_eq!(watch.seq, 0);
+    assert_eq!(on_b.act(ids[0], "ann", point("E5"), 0).await.unwrap(), 1);
+    assert_eq!(on_a.act(ids[1], "bob", point("C3"), 0).await.unwrap(), 2);
+    // A refusal comes back with its code.
+    let refused = on_b.act(ids[0], "ann", point("C3"), 0).await.unwrap_err();
+    assert_eq!(refused.code(), "occupied", "{refused:?}");
+    for seq in [1, 2] {
+        let r = tokio::time::timeout(Duration::from_secs(5), watch.live.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.seq, seq);
+    }
+    let snap = on_b.snapshot().await.unwrap();
+    assert_eq!(snap["moves"].as_array().unwrap().len(), 2);
+
+    // a stops renewing (as if paused): its lease lapses and b takes the game over from the log.
+    store
+        .renew(&a.games.peers().unwrap().node, -1)
+        .await
+        .unwrap();
+    b.games.upkeep().await.unwrap();
+    let owner = store.owner(id).await.unwrap().unwrap();
+    assert_eq!(&owner.node, &b.games.peers().unwrap().node);
+    assert_eq!(owner.epoch, 2);
+    // The old owner's actor cannot write any more: fenced, nothing stored.
+    assert_eq!(
+        on_a.act(ids[0], "ann", point("G7"), 0).await,
+        Err(ActError::Moved)
+    );
+    // On b the game goes on from where it was.
+    let here = b.games.get(id).await.unwrap().unwrap();
+    assert!(here.is_local());
+    assert_eq!(here.act(ids[0], "ann", point("D4"), 0).await.unwrap(), 3);
+    let points: Vec<String> = store
+        .events(id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.event.clone())
+        .collect();
+    assert_eq!(points.len(), 3);
+    assert!(points[2].contains("D4"), "{points:?}");
+    // And a, asked again, forwards to b.
+    let again = a.games.get(id).await.unwrap().unwrap();
+    assert!(!again.is_local());
+    assert_eq!(again.act(ids[1], "bob", point("F6"), 0).await.unwrap(), 4);
+}
