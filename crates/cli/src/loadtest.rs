@@ -24,9 +24,11 @@ use tokio_tungstenite::tungstenite::Message;
 /// Options of `tengen loadtest`.
 #[derive(Args, Debug)]
 pub struct LoadOpt {
-    /// The server, e.g. 127.0.0.1:8080.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    pub addr: SocketAddr,
+    /// The server, e.g. 127.0.0.1:8080; several (repeated, or separated by commas) for the
+    /// nodes of a cluster: game i is set up on node i, its Black player connects there and its
+    /// White player to the next node, so that moves cross nodes.
+    #[arg(long, default_value = "127.0.0.1:8080", value_delimiter = ',')]
+    pub addr: Vec<SocketAddr>,
     /// Concurrent games.
     #[arg(long, default_value_t = 100)]
     pub games: u32,
@@ -37,9 +39,10 @@ pub struct LoadOpt {
     #[arg(long, default_value_t = 1000)]
     pub think_ms: u64,
     /// The server's process id, when it runs on this machine: its own CPU time (from /proc)
-    /// is reported per 1,000 moves, apart from the load generator's.
-    #[arg(long)]
-    pub server_pid: Option<u32>,
+    /// is reported per 1,000 moves, apart from the load generator's (several, repeated or
+    /// separated by commas, for a cluster's nodes: their sum).
+    #[arg(long, value_delimiter = ',')]
+    pub server_pid: Vec<u32>,
 }
 
 /// CPU seconds (user and system) process `pid` has used, from `/proc/PID/stat`.
@@ -177,10 +180,11 @@ struct Table {
     white: Ws,
 }
 
-async fn set_up(addr: SocketAddr) -> anyhow::Result<Table> {
+async fn set_up(addrs: &[SocketAddr], i: usize) -> anyhow::Result<Table> {
+    let addr = addrs[i % addrs.len()];
     let (game, [bt, wt]) = new_game(addr).await?;
     let black = connect(addr, &bt, game).await?;
-    let white = connect(addr, &wt, game).await?;
+    let white = connect(addrs[(i + 1) % addrs.len()], &wt, game).await?;
     Ok(Table { game, black, white })
 }
 
@@ -255,7 +259,16 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         // Every game is set up before any is played, so that the server's CPU for the moves
         // is measured apart from the accounts, rooms and connections.
         let set_up_start = Instant::now();
-        let cpu_start = opt.server_pid.map(cpu_seconds).transpose()?;
+        let cpu = |pids: &[u32]| -> anyhow::Result<Option<f64>> {
+            if pids.is_empty() {
+                return Ok(None);
+            }
+            pids.iter()
+                .map(|&p| cpu_seconds(p))
+                .sum::<anyhow::Result<f64>>()
+                .map(Some)
+        };
+        let cpu_start = cpu(&opt.server_pid)?;
         let (ready_tx, mut ready_rx) = tokio::sync::mpsc::channel::<()>(opt.games as usize);
         let (go_tx, go_rx) = tokio::sync::watch::channel(false);
         let mut tasks = Vec::new();
@@ -263,7 +276,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             let (o, s) = (opt.clone(), stats.clone());
             let (ready, mut go) = (ready_tx.clone(), go_rx.clone());
             tasks.push(tokio::spawn(async move {
-                let table = set_up(o.addr).await;
+                let table = set_up(&o.addr, i as usize).await;
                 let _ = ready.send(()).await;
                 let _ = go.wait_for(|&go| go).await;
                 let played = match table {
@@ -286,7 +299,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             }
         }
         let set_up_secs = set_up_start.elapsed().as_secs_f64();
-        let cpu_before = opt.server_pid.map(cpu_seconds).transpose()?;
+        let cpu_before = cpu(&opt.server_pid)?;
         let start = Instant::now();
         let _ = go_tx.send(true);
         for t in tasks {
@@ -307,8 +320,8 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             percentile(&st.latencies_us, 1.0),
             st.errors
         );
-        if let (Some(pid), Some(start), Some(before)) = (opt.server_pid, cpu_start, cpu_before) {
-            let used = cpu_seconds(pid)? - before;
+        if let (Some(start), Some(before)) = (cpu_start, cpu_before) {
+            let used = cpu(&opt.server_pid)?.unwrap_or(before) - before;
             let set_up = before - start;
             println!(
                 "server CPU: {set_up:.2} s to set up {} games ({:.2} ms a game: two guests, a \
