@@ -74,7 +74,7 @@ pub fn document() -> Value {
             "responses": { "200": { "description": "the games" }, "400": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
         } }),
     );
-    let mut game = json!({ "get": op("A game's snapshot", "games", None, ("200", "the snapshot (see docs/protocol.md)"), &["404"]) });
+    let mut game = json!({ "get": op("A game's snapshot (503 game_unavailable, with Retry-After, while a cluster moves the game to another node)", "games", None, ("200", "the snapshot (see docs/protocol.md)"), &["404", "503"]) });
     game["parameters"] = id_param("id");
     paths.insert("/api/games/{id}".into(), game);
     let mut sgf = json!({ "get": op("A game as SGF", "games", None, ("200", "application/x-go-sgf"), &["404"]) });

@@ -33,14 +33,15 @@ async fn leases_fence_old_owners(url: &str) {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(store.orphaned_games().await.unwrap(), [game, other]);
+    // A new game is left to the node starting it for its first seconds.
+    assert!(store.orphaned_games().await.unwrap().is_empty());
 
     // Node a takes the game; node b cannot while a holds it.
     let a = store.claim(game, "a", 60_000).await.unwrap().unwrap();
     assert_eq!(a.epoch, 1);
     assert_eq!(store.claim(game, "b", 60_000).await.unwrap(), None);
     assert_eq!(store.owner(game).await.unwrap(), Some(a.clone()));
-    assert_eq!(store.orphaned_games().await.unwrap(), [other]);
+    assert!(store.orphaned_games().await.unwrap().is_empty());
     store
         .append(append(game, 1, Some(a.clone())))
         .await
@@ -55,7 +56,7 @@ async fn leases_fence_old_owners(url: &str) {
     // a stops renewing (its lease lapses); b takes over with a new epoch.
     assert_eq!(store.renew("a", -1).await.unwrap(), 1);
     assert_eq!(store.owner(game).await.unwrap(), None);
-    assert_eq!(store.orphaned_games().await.unwrap(), [game, other]);
+    assert_eq!(store.orphaned_games().await.unwrap(), [game]);
     let b = store.claim(game, "b", 60_000).await.unwrap().unwrap();
     assert_eq!(b.epoch, 2);
 

@@ -25,8 +25,7 @@ pub struct Games {
     peers: Option<Arc<Peers>>,
 }
 
-/// How long a lease lasts unless renewed, ms; nodes renew every [`RENEW_EVERY`].
-pub const LEASE_TTL_MS: i64 = 5_000;
+pub use crate::store::lease::LEASE_TTL_MS;
 /// How often a node renews its leases and looks for games whose owner died.
 pub const RENEW_EVERY: Duration = Duration::from_secs(1);
 
@@ -200,17 +199,18 @@ impl Games {
     ) -> Result<GameHandle, ApiError> {
         let live = LiveGame::new(terms).map_err(ApiError::Internal)?;
         let owner = match &self.peers {
-            Some(peers) => {
-                let lease = self
-                    .store
-                    .claim(id, &peers.node, LEASE_TTL_MS)
-                    .await?
-                    .ok_or_else(|| ApiError::Internal(format!("game {id} is owned already")))?;
-                Some(Owner {
+            Some(peers) => match self.store.claim(id, &peers.node, LEASE_TTL_MS).await? {
+                Some(lease) => Some(Owner {
                     lease,
                     bus: peers.bus.clone(),
-                })
-            }
+                }),
+                // Another node's takeover saw the new game before this node claimed it: it
+                // runs there (from its log, empty so far); reach it there.
+                None => {
+                    let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+                    return self.get_clustered(peers, &row).await;
+                }
+            },
             None => None,
         };
         let h = actor::spawn_owned(

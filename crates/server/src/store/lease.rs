@@ -15,6 +15,9 @@ use sqlx::Row;
 
 use super::{Backend, Store, StoreError};
 
+/// How long a lease lasts unless renewed, ms (nodes renew theirs every second).
+pub const LEASE_TTL_MS: i64 = 5_000;
+
 /// A held lease: the right to write one game's events while `epoch` is current.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lease {
@@ -128,13 +131,16 @@ impl Store {
         })
     }
 
-    /// Live games whose lease is missing or expired: the games a node may take over.
+    /// Live games whose lease is missing or expired: the games a node may take over. A game
+    /// with no lease yet is left to the node starting it for its first seconds.
     pub async fn orphaned_games(&self) -> Result<Vec<i64>, StoreError> {
         let now = now_sql(self.backend);
         let rows = sqlx::query(&format!(
             "SELECT g.id FROM games g LEFT JOIN game_owners o ON o.game_id = g.id \
-             WHERE g.status = 'live' AND (o.game_id IS NULL OR o.expires_ms < {now}) ORDER BY g.id"
+             WHERE g.status = 'live' AND ((o.game_id IS NULL AND g.created_at * 1000 < {now} - $1) \
+             OR o.expires_ms < {now}) ORDER BY g.id"
         ))
+        .bind(LEASE_TTL_MS)
         .fetch_all(self.pool())
         .await?;
         rows.iter()
