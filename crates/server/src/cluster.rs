@@ -18,6 +18,9 @@ use futures_util::StreamExt;
 use crate::game::registry::RENEW_EVERY;
 use crate::game::remote::{node_subject, Peers, Reply, Request};
 
+/// Where the nodes tell each other who is connected to them.
+const ONLINE_SUBJECT: &str = "tengen.online";
+
 /// How often a node reports its players' connections to the owners of their games (the owners
 /// forget a report after `PRESENCE_TTL`, 15 s).
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
@@ -102,6 +105,36 @@ pub async fn start(state: &AppState) -> Result<(), String> {
             tick.tick().await;
             if let Err(e) = games.upkeep().await {
                 tracing::warn!(error = %e, "cluster upkeep failed");
+            }
+        }
+    });
+    // Who is online: this node's list out every 2 s, the others' in (the lobby is the same from
+    // every node; a silent node's players drop out after `online::NODE_SILENCE`).
+    let mut lists = peers
+        .bus
+        .subscribe(ONLINE_SUBJECT)
+        .await
+        .map_err(|e| format!("cannot subscribe: {e}"))?;
+    let online = state.online.clone();
+    let me = peers.node.clone();
+    tokio::spawn(async move {
+        while let Some(msg) = lists.next().await {
+            if let Ok((node, users)) =
+                serde_json::from_slice::<(String, Vec<(crate::accounts::User, u32)>)>(&msg.payload)
+            {
+                if node != me {
+                    online.heard(&node, users);
+                }
+            }
+        }
+    });
+    let (online, bus, me) = (state.online.clone(), peers.bus.clone(), peers.node.clone());
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
+        loop {
+            tick.tick().await;
+            if let Ok(bytes) = serde_json::to_vec(&(&me, online.local())) {
+                let _ = bus.publish(ONLINE_SUBJECT, bytes.into()).await;
             }
         }
     });

@@ -1,14 +1,24 @@
 //! Who is online: accounts with at least one open WebSocket, for the lobby.
+//!
+//! In a cluster each node also hears the others' lists (`crate::cluster` publishes this node's
+//! every 2 s and feeds in theirs); a node's list is forgotten when it has not been heard from in
+//! [`NODE_SILENCE`], so a dead node's players drop out of the lobby by themselves.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::accounts::User;
+
+/// How long another node's list holds without news from it.
+pub const NODE_SILENCE: Duration = Duration::from_secs(6);
 
 /// The accounts connected now, with their number of open connections.
 #[derive(Clone, Default)]
 pub struct Online {
     users: Arc<Mutex<HashMap<i64, (User, u32)>>>,
+    /// Other nodes' lists (cluster): when heard, and who.
+    others: Arc<Mutex<HashMap<String, (Instant, Vec<(User, u32)>)>>>,
 }
 
 impl Online {
@@ -31,23 +41,59 @@ impl Online {
         }
     }
 
-    /// Open connections of the account `id`.
+    /// Open connections of the account `id`, on this node and (cluster) on the others.
     pub fn connections(&self, id: i64) -> u32 {
-        self.users
+        let here = self
+            .users
             .lock()
             .map(|m| m.get(&id).map_or(0, |(_, n)| *n))
-            .unwrap_or(0)
+            .unwrap_or(0);
+        let elsewhere: u32 = self
+            .fresh_others()
+            .iter()
+            .filter(|(u, _)| u.id == id)
+            .map(|(_, n)| *n)
+            .sum();
+        here + elsewhere
     }
 
-    /// Everyone online, by name.
+    /// Everyone online, by name, on any node.
     pub fn list(&self) -> Vec<User> {
         let mut v: Vec<User> = self
             .users
             .lock()
             .map(|m| m.values().map(|(u, _)| u.clone()).collect())
             .unwrap_or_default();
+        for (u, _) in self.fresh_others() {
+            if !v.iter().any(|w| w.id == u.id) {
+                v.push(u);
+            }
+        }
         v.sort_by(|a, b| a.username.cmp(&b.username));
         v
+    }
+
+    /// This node's own list, with the connection counts (what it tells the others).
+    pub fn local(&self) -> Vec<(User, u32)> {
+        self.users
+            .lock()
+            .map(|m| m.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Node `node`'s list, just heard.
+    pub fn heard(&self, node: &str, users: Vec<(User, u32)>) {
+        if let Ok(mut o) = self.others.lock() {
+            o.insert(node.to_string(), (Instant::now(), users));
+        }
+    }
+
+    fn fresh_others(&self) -> Vec<(User, u32)> {
+        let Ok(mut o) = self.others.lock() else {
+            return Vec::new();
+        };
+        o.retain(|_, (at, _)| at.elapsed() < NODE_SILENCE);
+        o.values().flat_map(|(_, l)| l.iter().cloned()).collect()
     }
 }
 
@@ -64,6 +110,26 @@ mod tests {
             guest: false,
             bot: false,
         }
+    }
+
+    #[test]
+    fn other_nodes_players_count_until_their_node_falls_silent() {
+        let online = Online::default();
+        let (ann, bob) = (user(1, "ann"), user(2, "bob"));
+        online.join(&ann);
+        online.heard("n2", vec![(ann.clone(), 2), (bob.clone(), 1)]);
+        let names = |o: &Online| o.list().into_iter().map(|u| u.username).collect::<Vec<_>>();
+        assert_eq!(names(&online), ["ann", "bob"]);
+        assert_eq!(online.connections(1), 3, "one here, two there");
+        assert_eq!(online.local(), vec![(ann.clone(), 1)]);
+        // Silence: the node's list is forgotten.
+        if let Ok(mut o) = online.others.lock() {
+            for (at, _) in o.values_mut() {
+                *at -= NODE_SILENCE;
+            }
+        }
+        assert_eq!(names(&online), ["ann"]);
+        assert_eq!(online.connections(1), 1);
     }
 
     #[test]

@@ -140,6 +140,21 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
         .collect();
     assert_eq!(points.len(), 3);
     assert!(points[2].contains("D4"), "{points:?}");
+    // The lobby is the same from every node: a player connected to a is online on b too.
+    let ann = tengen_server::accounts::by_id(store, ids[0])
+        .await
+        .unwrap()
+        .unwrap();
+    a.online.join(&ann);
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while !b.online.list().iter().any(|u| u.id == ann.id) {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("b hears a's list within its 2 s period");
+    assert_eq!(b.online.connections(ann.id), 1);
+
     // And a, asked again, forwards to b.
     let again = a.games.get(id).await.unwrap().unwrap();
     assert!(!again.is_local());
