@@ -13,12 +13,15 @@ use crate::accounts::User;
 /// How long another node's list holds without news from it.
 pub const NODE_SILENCE: Duration = Duration::from_secs(6);
 
+/// A node's list as last heard: when, and who with how many connections.
+type Heard = (Instant, Vec<(User, u32)>);
+
 /// The accounts connected now, with their number of open connections.
 #[derive(Clone, Default)]
 pub struct Online {
     users: Arc<Mutex<HashMap<i64, (User, u32)>>>,
     /// Other nodes' lists (cluster): when heard, and who.
-    others: Arc<Mutex<HashMap<String, (Instant, Vec<(User, u32)>)>>>,
+    others: Arc<Mutex<HashMap<String, Heard>>>,
 }
 
 impl Online {
