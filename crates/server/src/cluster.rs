@@ -85,24 +85,23 @@ pub async fn start(state: &AppState) -> Result<(), String> {
             });
         }
     });
-    // Three loops, so that none waits for another: the leases (which must never lapse while
-    // this node lives), taking over the games of dead nodes, and this node's players' presence
-    // in games owned elsewhere (a request to a node that just died can take seconds).
+    // Periodic jobs on tasks of their own, so that none waits for another: the leases (which
+    // must never lapse while this node lives), taking over the games of dead nodes, who is
+    // online, and this node's players' presence in games owned elsewhere (a request to a node
+    // that just died can take seconds).
     let games = state.games.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(RENEW_EVERY);
-        loop {
-            tick.tick().await;
+    every(RENEW_EVERY, move || {
+        let games = games.clone();
+        async move {
             if let Err(e) = games.renew().await {
                 tracing::warn!(error = %e, "could not renew the leases");
             }
         }
     });
     let games = state.games.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(RENEW_EVERY);
-        loop {
-            tick.tick().await;
+    every(RENEW_EVERY, move || {
+        let games = games.clone();
+        async move {
             if let Err(e) = games.upkeep().await {
                 tracing::warn!(error = %e, "cluster upkeep failed");
             }
@@ -129,25 +128,36 @@ pub async fn start(state: &AppState) -> Result<(), String> {
         }
     });
     let (online, bus, me) = (state.online.clone(), peers.bus.clone(), peers.node.clone());
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
-        loop {
-            tick.tick().await;
+    every(std::time::Duration::from_secs(2), move || {
+        let (online, bus, me) = (online.clone(), bus.clone(), me.clone());
+        async move {
             if let Ok(bytes) = serde_json::to_vec(&(&me, online.local())) {
                 let _ = bus.publish(ONLINE_SUBJECT, bytes.into()).await;
             }
         }
     });
     let present = Arc::clone(&peers);
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(PRESENCE_EVERY);
-        loop {
-            tick.tick().await;
-            present.refresh_presence().await;
-        }
+    every(PRESENCE_EVERY, move || {
+        let present = Arc::clone(&present);
+        async move { present.refresh_presence().await }
     });
     tracing::info!(node = %peers.node, "cluster node started");
     Ok(())
+}
+
+/// Runs `job` every `period` on a task of its own, one run at a time.
+fn every<F, Fut>(period: std::time::Duration, job: F)
+where
+    F: Fn() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        loop {
+            tick.tick().await;
+            job().await;
+        }
+    });
 }
 
 /// Answers a request about a game run here; `Moved` for any other.

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use tengen_rules::coord::gtp;
 use tengen_server::domain::clock::TimeControl;
-use tengen_server::game::actor::{ActError, Player};
-use tengen_server::game::state::{Action, Terms};
+use tengen_server::game::actor::ActError;
+use tengen_server::game::state::Action;
 use tengen_server::store::Store;
 use tengen_server::AppState;
 
@@ -64,28 +64,13 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
                 .id,
         );
     }
-    let terms = Terms {
-        size: 9,
-        rules: "japanese".into(),
-        komi: "6.5".into(),
-        handicap: 0,
-        take_back: false,
-        estimate: false,
-        game_type: "ho_sun".into(),
-        time: TimeControl::default_room(),
-    };
+    let terms = common::terms(9, TimeControl::default_room());
     let id = store
         .start_game(0, ids[0], ids[1], &serde_json::to_string(&terms).unwrap())
         .await
         .unwrap()
         .unwrap();
-    let player = |id: i64, name: &str| Player {
-        id,
-        username: name.into(),
-        rank: "3k".into(),
-        guest: false,
-        bot: false,
-    };
+    let player = |id: i64, name: &str| common::player(id, name, false);
     let on_a = a
         .games
         .start(id, terms, [player(ids[0], "ann"), player(ids[1], "bob")])

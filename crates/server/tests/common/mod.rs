@@ -48,6 +48,31 @@ pub async fn postgres_url() -> Option<String> {
     }
 }
 
+/// HO-SUN terms on a board of side `size`: Japanese rules, komi 6.5, clock `time`.
+pub fn terms(size: u8, time: TimeControl) -> Terms {
+    Terms {
+        size,
+        rules: "japanese".into(),
+        komi: "6.5".into(),
+        handicap: 0,
+        take_back: false,
+        estimate: false,
+        game_type: "ho_sun".into(),
+        time,
+    }
+}
+
+/// A 3k player of a game.
+pub fn player(id: i64, name: &str, bot: bool) -> Player {
+    Player {
+        id,
+        username: name.into(),
+        rank: "3k".into(),
+        guest: false,
+        bot,
+    }
+}
+
 /// A live game: ann (Black) against bob (White), HO-SUN, Japanese rules, komi 6.5.
 pub struct ActorGame {
     pub handle: GameHandle,
@@ -81,28 +106,13 @@ pub async fn actor_game_against(
             .unwrap();
         ids.push(u.id);
     }
-    let terms = Terms {
-        size,
-        rules: "japanese".into(),
-        komi: "6.5".into(),
-        handicap: 0,
-        take_back: false,
-        estimate: false,
-        game_type: "ho_sun".into(),
-        time,
-    };
+    let terms = terms(size, time);
     let id = store
         .start_game(0, ids[0], ids[1], &serde_json::to_string(&terms).unwrap())
         .await
         .unwrap()
         .unwrap();
-    let player = |id: i64, name: &str| Player {
-        id,
-        username: name.into(),
-        rank: "3k".into(),
-        guest: false,
-        bot: white_bot && name == "bob",
-    };
+    let player = |id: i64, name: &str| player(id, name, white_bot && name == "bob");
     let players = [player(ids[0], "ann"), player(ids[1], "bob")];
     let handle = spawn(
         id,
