@@ -214,6 +214,18 @@ impl GameHandle {
         action: Action,
         rtt_ms: u64,
     ) -> Result<u64, ActError> {
+        let tx = match &self.to {
+            To::Local(tx) => tx,
+            To::Remote(r) => {
+                let parts = ActParts {
+                    user,
+                    username: username.to_string(),
+                    action,
+                    rtt_ms,
+                };
+                return r.act(parts).await;
+            }
+        };
         let (reply, rx) = oneshot::channel();
         let cmd = Cmd::Act {
             user,
@@ -221,10 +233,6 @@ impl GameHandle {
             action,
             rtt_ms,
             reply,
-        };
-        let tx = match &self.to {
-            To::Local(tx) => tx,
-            To::Remote(r) => return r.act(cmd_parts(cmd)).await,
         };
         tx.send(cmd).await.map_err(|_| ActError::Gone)?;
         rx.await.map_err(|_| ActError::Gone)?
@@ -316,24 +324,6 @@ pub struct ActParts {
     pub action: Action,
     /// Their connection's round trip, ms.
     pub rtt_ms: u64,
-}
-
-fn cmd_parts(cmd: Cmd) -> ActParts {
-    match cmd {
-        Cmd::Act {
-            user,
-            username,
-            action,
-            rtt_ms,
-            ..
-        } => ActParts {
-            user,
-            username,
-            action,
-            rtt_ms,
-        },
-        _ => unreachable!("only actions are forwarded this way"),
-    }
 }
 
 /// A cluster node's ownership of a game: its lease (every write is fenced by it) and the bus

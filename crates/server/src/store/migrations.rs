@@ -55,13 +55,16 @@ const SQLITE: &[&str] = &[
     // nothing, and are dropped (everyone logs in once more).
     "DELETE FROM sessions",
     // Game ownership in a cluster (store/lease.rs).
-    "CREATE TABLE game_owners (
+    GAME_OWNERS,
+];
+
+/// The cluster's lease table, the same SQL in both databases.
+const GAME_OWNERS: &str = "CREATE TABLE game_owners (
         game_id BIGINT PRIMARY KEY,
         node TEXT NOT NULL,
         epoch BIGINT NOT NULL,
         expires_ms BIGINT NOT NULL
-    )",
-];
+    )";
 
 /// PostgreSQL schema steps, the same tables in PostgreSQL types.
 const POSTGRES: &[&str] = &[
@@ -114,12 +117,7 @@ const POSTGRES: &[&str] = &[
     // nothing, and are dropped (everyone logs in once more).
     "DELETE FROM sessions",
     // Game ownership in a cluster (store/lease.rs).
-    "CREATE TABLE game_owners (
-        game_id BIGINT PRIMARY KEY,
-        node TEXT NOT NULL,
-        epoch BIGINT NOT NULL,
-        expires_ms BIGINT NOT NULL
-    )",
+    GAME_OWNERS,
 ];
 
 /// Applies the steps the database has not seen yet.
