@@ -14,13 +14,14 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 
+use crate::domain::glicko::Rating;
 use crate::domain::promotion::Standing;
 use crate::domain::rank::{Rank, GUEST_RANK};
 use crate::error::ApiError;
 use crate::store::Store;
 
 /// An account as the API shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct User {
     /// Database id.
     pub id: i64,
@@ -34,6 +35,12 @@ pub struct User {
     pub guest: bool,
     /// Bot accounts are played by an engine; their games do not move promotion points.
     pub bot: bool,
+    /// Glicko-2 rating (seeded from the rank until the first rated game).
+    pub rating: f64,
+    /// Its deviation: the rank is provisional while it is 160 or more.
+    pub deviation: f64,
+    /// The rank the rating shows, on OGS's scale, `?` while provisional (`6k?`).
+    pub rating_rank: String,
 }
 
 impl User {
@@ -92,17 +99,33 @@ fn new_token() -> String {
 }
 
 fn user_from(row: &sqlx::any::AnyRow) -> Result<User, sqlx::Error> {
+    let rank: String = row.try_get("rank")?;
+    let rating = match (
+        row.try_get::<Option<f64>, _>("rating")?,
+        row.try_get::<Option<f64>, _>("deviation")?,
+        row.try_get::<Option<f64>, _>("volatility")?,
+    ) {
+        (Some(rating), Some(deviation), Some(volatility)) => Rating {
+            rating,
+            deviation,
+            volatility,
+        },
+        _ => crate::store::ratings::seeded_from(&rank),
+    };
     Ok(User {
         id: row.try_get("id")?,
         username: row.try_get("username")?,
-        rank: row.try_get("rank")?,
+        rank,
         points: row.try_get("points")?,
         guest: row.try_get::<i64, _>("guest")? != 0,
         bot: row.try_get::<Option<String>, _>("bot")?.is_some(),
+        rating: crate::store::ratings::round2(rating.rating),
+        deviation: crate::store::ratings::round2(rating.deviation),
+        rating_rank: rating.shown_rank(),
     })
 }
 
-const USER_COLUMNS: &str = "id, username, rank, points, guest, bot";
+const USER_COLUMNS: &str = "id, username, rank, points, guest, bot, rating, deviation, volatility";
 
 /// Registers `username` with `password` at the declared `rank`; returns the account and a
 /// session token.

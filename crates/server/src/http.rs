@@ -33,6 +33,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me", get(me))
         .route("/api/users/{name}", get(user))
         .route("/api/users/{name}/games", get(user_games))
+        .route("/api/users/{name}/ratings", get(crate::profile::ratings))
+        .route("/api/users/{name}/record", get(crate::profile::record))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(get_room).delete(cancel_room))
         .route("/api/rooms/{id}/join", post(join_room))

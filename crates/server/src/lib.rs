@@ -31,6 +31,7 @@ pub mod http;
 pub mod listener;
 pub mod online;
 pub mod openapi;
+pub mod profile;
 pub mod rooms;
 pub mod session;
 pub mod sgf_import;

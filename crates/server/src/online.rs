@@ -112,6 +112,9 @@ mod tests {
             points: 50,
             guest: false,
             bot: false,
+            rating: 1500.0,
+            deviation: 350.0,
+            rating_rank: "6k?".into(),
         }
     }
 

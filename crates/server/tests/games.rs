@@ -370,6 +370,25 @@ async fn full_game(url: &str) {
         (a["points"].as_i64(), b["points"].as_i64()),
         (Some(55), Some(45))
     );
+    // And the ratings, both seeded from 3k: the winner's up, the loser's down; each has one
+    // history point, still provisional after one game.
+    let seeded = tengen_server::store::ratings::seeded_from("3k").rating;
+    assert!(a["rating"].as_f64().unwrap() > seeded + 100.0, "{a}");
+    assert!(b["rating"].as_f64().unwrap() < seeded - 100.0, "{b}");
+    assert!(a["deviation"].as_f64().unwrap() < 350.0);
+    assert!(a["rating_rank"].as_str().unwrap().ends_with('?'));
+    let (s, h) = server
+        .http("GET", "/api/users/ann/ratings", None, None)
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(h["history"].as_array().unwrap().len(), 1, "{h}");
+    assert_eq!(h["history"][0]["game_id"], game);
+    assert_eq!(h["history"][0]["rating"], a["rating"]);
+    let (_, r) = server
+        .http("GET", "/api/users/bob/record", None, None)
+        .await;
+    assert_eq!(r["record"]["by_size"]["9"]["losses"], 1, "{r}");
+    assert_eq!(r["record"]["by_result"]["count"]["losses"], 1, "{r}");
 
     // The record is there, as SGF.
     let (s, sgf) = server
@@ -601,6 +620,14 @@ async fn handicap_first_capture(url: &str) {
         a["points"], 50,
         "handicap games do not move promotion points"
     );
+    // But they are rated, with the handicap counted: Ann (Black, given four stones) gains less
+    // than an even win would have given her against a player three ranks above.
+    let (_, b) = server.http("GET", "/api/users/bob", None, None).await;
+    let (ann_after, bob_after) = (a["rating"].as_f64().unwrap(), b["rating"].as_f64().unwrap());
+    let seed = |r: &str| tengen_server::store::ratings::seeded_from(r);
+    let even = tengen_server::domain::glicko::rate_game(seed("5k"), seed("1k"), 1.0, 0.0);
+    assert!(ann_after > seed("5k").rating && bob_after < seed("1k").rating);
+    assert!(ann_after < even[0].rating, "{ann_after} {}", even[0].rating);
 
     // First Capture Go on 5x5: the first capture wins.
     let (cy, _) = server.register("cyd", "5k").await;

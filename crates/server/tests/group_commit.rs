@@ -7,6 +7,7 @@ mod common;
 
 use tengen_server::store::commit::{Append, Finish};
 use tengen_server::store::games::PromotionOutcome;
+use tengen_server::store::ratings::RatedGame;
 use tengen_server::store::Store;
 
 fn append(game_id: i64, seq: i64, finish: Option<Finish>) -> Append {
@@ -105,6 +106,12 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
             },
         ],
         at: 5,
+        rated: Some(RatedGame {
+            black_id: ann,
+            white_id: bob,
+            black_score: 1.0,
+            head_start: 0.0,
+        }),
     };
     store.append(append(ids[0], 2, Some(finish))).await.unwrap();
     for t in tasks {
@@ -114,6 +121,18 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
     assert_eq!(row.status, "finished");
     assert_eq!(row.result.as_deref(), Some("B+R"));
     assert_eq!(store.game(ids[1]).await.unwrap().unwrap().status, "live");
+    // And both ratings moved, each with its history row.
+    let seeded = tengen_server::store::ratings::seeded_from("18k").rating;
+    let ann_history = store.rating_history(ann, 10).await.unwrap();
+    let bob_history = store.rating_history(bob, 10).await.unwrap();
+    assert_eq!(ann_history.len(), 1);
+    assert_eq!(ann_history[0].game_id, ids[0]);
+    assert!(ann_history[0].rating > seeded);
+    assert!(bob_history[0].rating < seeded);
+    assert_eq!(
+        store.rating(ann).await.unwrap().unwrap().rating,
+        ann_history[0].rating
+    );
     for &id in &ids {
         let seqs: Vec<i64> = store
             .events(id)

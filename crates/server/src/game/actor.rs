@@ -21,6 +21,7 @@ use super::view;
 use crate::domain::clock::Clock;
 use crate::store::commit::{Append, Finish};
 use crate::store::games::{now_ms, PromotionOutcome};
+use crate::store::ratings::{self, RatedGame};
 use crate::store::Store;
 
 /// A player as a game knows them.
@@ -801,6 +802,21 @@ impl GameActor {
         clocks
     }
 
+    /// The rating update of this game ending with `result`, if it is rated.
+    fn rated_game(&self, result: &str) -> Option<RatedGame> {
+        let guest = [self.players[0].guest, self.players[1].guest];
+        let bot = [self.players[0].bot, self.players[1].bot];
+        if !ratings::is_rated(&self.live.terms, guest, bot) {
+            return None;
+        }
+        Some(RatedGame {
+            black_id: self.players[0].id,
+            white_id: self.players[1].id,
+            black_score: ratings::black_score(result)?,
+            head_start: ratings::head_start(&self.live.terms),
+        })
+    }
+
     /// Stores `events` (with the clocks after them, if they changed), then applies and
     /// broadcasts them.
     async fn commit_with(
@@ -869,6 +885,7 @@ impl GameActor {
                     result: r.to_string(),
                     outcomes,
                     at: at_ms / 1000,
+                    rated: self.rated_game(&r.to_string()),
                 }),
                 fence: self.owner.as_ref().map(|o| o.lease.clone()),
             })

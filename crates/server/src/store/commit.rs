@@ -31,6 +31,8 @@ pub struct Finish {
     pub outcomes: Vec<super::games::PromotionOutcome>,
     /// When, seconds since the epoch.
     pub at: i64,
+    /// Both players' ratings move, when the game is rated.
+    pub rated: Option<super::ratings::RatedGame>,
 }
 
 /// Events of one game to store, from `first_seq` on.
@@ -294,6 +296,9 @@ async fn finish(
             .bind(o.user_id)
             .execute(&mut **tx)
             .await?;
+    }
+    if let Some(game) = &f.rated {
+        super::ratings::rate(tx, game_id, game, f.at).await?;
     }
     Ok(())
 }

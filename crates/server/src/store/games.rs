@@ -222,6 +222,15 @@ impl Store {
         Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
     }
 
+    /// A player's finished games, all of them (for their record).
+    pub async fn finished_games_of(&self, user_id: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished'")
+            .bind(user_id)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+    }
+
     /// A game's whole log, in order.
     pub async fn events(&self, game_id: i64) -> Result<Vec<EventRow>, StoreError> {
         let rows = sqlx::query(

@@ -1,12 +1,50 @@
 //! Schema migrations, one list per backend, applied in order and recorded in `schema_version`.
+//! A step is SQL, or code that must run once at that point (rating the games finished before
+//! ratings existed), in the same transaction as its version row.
 
 use sqlx::Row;
 
 use super::{Backend, Store, StoreError};
+use Step::{Code, Sql};
+
+/// One migration step.
+enum Step {
+    /// A statement.
+    Sql(&'static str),
+    /// A data migration written in Rust.
+    Code(DataMigration),
+}
+
+/// The data migrations.
+#[derive(Clone, Copy)]
+enum DataMigration {
+    /// Rate every finished game in the order they ended ([`super::ratings`]).
+    RateFinishedGames,
+}
+
+/// Steps both databases share, after the steps of each (the same SQL in both).
+const SHARED: &[Step] = &[
+    // Game ownership in a cluster (store/lease.rs).
+    Sql(GAME_OWNERS),
+    // Glicko-2 ratings (store/ratings.rs).
+    Sql("ALTER TABLE users ADD COLUMN rating DOUBLE PRECISION"),
+    Sql("ALTER TABLE users ADD COLUMN deviation DOUBLE PRECISION"),
+    Sql("ALTER TABLE users ADD COLUMN volatility DOUBLE PRECISION"),
+    Sql("CREATE TABLE rating_history (
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        at BIGINT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    )"),
+    Code(DataMigration::RateFinishedGames),
+];
 
 /// SQLite schema steps.
-const SQLITE: &[&str] = &[
-    "CREATE TABLE users (
+const SQLITE: &[Step] = &[
+    Sql("CREATE TABLE users (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         username TEXT NOT NULL UNIQUE,
         password_hash TEXT,
@@ -15,21 +53,21 @@ const SQLITE: &[&str] = &[
         guest INTEGER NOT NULL,
         bot TEXT,
         created_at INTEGER NOT NULL
-    )",
-    "CREATE TABLE sessions (
+    )"),
+    Sql("CREATE TABLE sessions (
         token TEXT PRIMARY KEY,
         user_id INTEGER NOT NULL REFERENCES users(id),
         created_at INTEGER NOT NULL
-    )",
-    "CREATE TABLE rooms (
+    )"),
+    Sql("CREATE TABLE rooms (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         owner_id INTEGER NOT NULL REFERENCES users(id),
         terms TEXT NOT NULL,
         status TEXT NOT NULL,
         game_id INTEGER,
         created_at INTEGER NOT NULL
-    )",
-    "CREATE TABLE games (
+    )"),
+    Sql("CREATE TABLE games (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         room_id INTEGER,
         black_id INTEGER NOT NULL REFERENCES users(id),
@@ -39,23 +77,21 @@ const SQLITE: &[&str] = &[
         result TEXT,
         created_at INTEGER NOT NULL,
         finished_at INTEGER
-    )",
-    "CREATE TABLE game_events (
+    )"),
+    Sql("CREATE TABLE game_events (
         game_id INTEGER NOT NULL REFERENCES games(id),
         seq INTEGER NOT NULL,
         event TEXT NOT NULL,
         at_ms INTEGER NOT NULL,
         PRIMARY KEY (game_id, seq)
-    )",
-    "CREATE INDEX games_status ON games(status)",
-    "ALTER TABLE game_events ADD COLUMN clocks TEXT",
+    )"),
+    Sql("CREATE INDEX games_status ON games(status)"),
+    Sql("ALTER TABLE game_events ADD COLUMN clocks TEXT"),
     // Names unique without regard to case.
-    "CREATE UNIQUE INDEX users_username_folded ON users (lower(username))",
+    Sql("CREATE UNIQUE INDEX users_username_folded ON users (lower(username))"),
     // Sessions are kept as token digests from now on: the plain tokens stored before open
     // nothing, and are dropped (everyone logs in once more).
-    "DELETE FROM sessions",
-    // Game ownership in a cluster (store/lease.rs).
-    GAME_OWNERS,
+    Sql("DELETE FROM sessions"),
 ];
 
 /// The cluster's lease table, the same SQL in both databases.
@@ -67,8 +103,8 @@ const GAME_OWNERS: &str = "CREATE TABLE game_owners (
     )";
 
 /// PostgreSQL schema steps, the same tables in PostgreSQL types.
-const POSTGRES: &[&str] = &[
-    "CREATE TABLE users (
+const POSTGRES: &[Step] = &[
+    Sql("CREATE TABLE users (
         id BIGSERIAL PRIMARY KEY,
         username TEXT NOT NULL UNIQUE,
         password_hash TEXT,
@@ -77,21 +113,21 @@ const POSTGRES: &[&str] = &[
         guest BIGINT NOT NULL,
         bot TEXT,
         created_at BIGINT NOT NULL
-    )",
-    "CREATE TABLE sessions (
+    )"),
+    Sql("CREATE TABLE sessions (
         token TEXT PRIMARY KEY,
         user_id BIGINT NOT NULL REFERENCES users(id),
         created_at BIGINT NOT NULL
-    )",
-    "CREATE TABLE rooms (
+    )"),
+    Sql("CREATE TABLE rooms (
         id BIGSERIAL PRIMARY KEY,
         owner_id BIGINT NOT NULL REFERENCES users(id),
         terms TEXT NOT NULL,
         status TEXT NOT NULL,
         game_id BIGINT,
         created_at BIGINT NOT NULL
-    )",
-    "CREATE TABLE games (
+    )"),
+    Sql("CREATE TABLE games (
         id BIGSERIAL PRIMARY KEY,
         room_id BIGINT,
         black_id BIGINT NOT NULL REFERENCES users(id),
@@ -101,31 +137,30 @@ const POSTGRES: &[&str] = &[
         result TEXT,
         created_at BIGINT NOT NULL,
         finished_at BIGINT
-    )",
-    "CREATE TABLE game_events (
+    )"),
+    Sql("CREATE TABLE game_events (
         game_id BIGINT NOT NULL REFERENCES games(id),
         seq BIGINT NOT NULL,
         event TEXT NOT NULL,
         at_ms BIGINT NOT NULL,
         PRIMARY KEY (game_id, seq)
-    )",
-    "CREATE INDEX games_status ON games(status)",
-    "ALTER TABLE game_events ADD COLUMN clocks TEXT",
+    )"),
+    Sql("CREATE INDEX games_status ON games(status)"),
+    Sql("ALTER TABLE game_events ADD COLUMN clocks TEXT"),
     // Names unique without regard to case.
-    "CREATE UNIQUE INDEX users_username_folded ON users (lower(username))",
+    Sql("CREATE UNIQUE INDEX users_username_folded ON users (lower(username))"),
     // Sessions are kept as token digests from now on: the plain tokens stored before open
     // nothing, and are dropped (everyone logs in once more).
-    "DELETE FROM sessions",
-    // Game ownership in a cluster (store/lease.rs).
-    GAME_OWNERS,
+    Sql("DELETE FROM sessions"),
 ];
 
 /// Applies the steps the database has not seen yet.
 pub async fn run(store: &Store) -> Result<(), StoreError> {
-    let steps = match store.backend {
+    let own = match store.backend {
         Backend::Sqlite => SQLITE,
         Backend::Postgres => POSTGRES,
     };
+    let steps: Vec<&Step> = own.iter().chain(SHARED).collect();
     // One connection for all of it: on PostgreSQL it holds an advisory lock, so that nodes of a
     // cluster starting together migrate one after the other, not twice at once.
     let mut conn = store.pool().acquire().await?;
@@ -134,7 +169,7 @@ pub async fn run(store: &Store) -> Result<(), StoreError> {
             .execute(&mut *conn)
             .await?;
     }
-    let migrated = migrate(&mut conn, steps).await;
+    let migrated = migrate(&mut conn, &steps).await;
     if store.backend == Backend::Postgres {
         sqlx::query("SELECT pg_advisory_unlock(741954001)")
             .execute(&mut *conn)
@@ -143,7 +178,7 @@ pub async fn run(store: &Store) -> Result<(), StoreError> {
     migrated
 }
 
-async fn migrate(conn: &mut sqlx::AnyConnection, steps: &[&str]) -> Result<(), StoreError> {
+async fn migrate(conn: &mut sqlx::AnyConnection, steps: &[&Step]) -> Result<(), StoreError> {
     use sqlx::Connection;
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         .execute(&mut *conn)
@@ -152,9 +187,16 @@ async fn migrate(conn: &mut sqlx::AnyConnection, steps: &[&str]) -> Result<(), S
         .fetch_one(&mut *conn)
         .await?;
     let done: i64 = row.try_get(0)?;
-    for (i, sql) in steps.iter().enumerate().skip(done as usize) {
+    for (i, step) in steps.iter().enumerate().skip(done as usize) {
         let mut tx = conn.begin().await?;
-        sqlx::query(sql).execute(&mut *tx).await?;
+        match step {
+            Sql(sql) => {
+                sqlx::query(sql).execute(&mut *tx).await?;
+            }
+            Code(DataMigration::RateFinishedGames) => {
+                super::ratings::rate_finished_games(&mut tx).await?;
+            }
+        }
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
             .bind(i as i64 + 1)
             .execute(&mut *tx)

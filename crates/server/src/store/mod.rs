@@ -8,6 +8,7 @@ pub mod commit;
 pub mod games;
 pub mod lease;
 mod migrations;
+pub mod ratings;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};

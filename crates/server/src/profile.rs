@@ -1,0 +1,147 @@
+//! What a player page shows beside the account: the rating's history and the player's record
+//! by board size and by how games ended.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::accounts;
+use crate::error::ApiError;
+use crate::AppState;
+
+/// Most history points one request returns.
+const MAX_HISTORY: i64 = 1_000;
+
+#[derive(Deserialize)]
+pub(crate) struct HistoryQuery {
+    #[serde(default)]
+    limit: Option<i64>,
+}
+
+/// `GET /api/users/{name}/ratings`: the rating now and after each rated game, oldest first.
+pub(crate) async fn ratings(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(q): Query<HistoryQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let u = accounts::by_name(&state.store, &name)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let limit = q.limit.unwrap_or(MAX_HISTORY).clamp(1, MAX_HISTORY);
+    let history = state.store.rating_history(u.id, limit).await?;
+    Ok(Json(json!({
+        "user": u.username,
+        "rating": u.rating,
+        "deviation": u.deviation,
+        "rank": u.rating_rank,
+        "history": history,
+    })))
+}
+
+/// Wins, losses and draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Draws and games without result.
+    pub draws: u32,
+}
+
+/// A player's record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// All finished games.
+    pub total: Tally,
+    /// By board size (`"9"`, `"19"`).
+    pub by_size: BTreeMap<String, Tally>,
+    /// By how the game ended: `count`, `resignation`, `time`, `forfeit`, `first_capture`,
+    /// `draw`.
+    pub by_result: BTreeMap<String, Tally>,
+}
+
+/// How an SGF result says the game ended.
+fn ending(result: &str) -> &'static str {
+    match result.split_once('+').map(|(_, how)| how) {
+        Some("R") => "resignation",
+        Some("T") => "time",
+        Some("F") => "forfeit",
+        Some("") => "first_capture",
+        Some(_) => "count",
+        None => "draw",
+    }
+}
+
+impl Record {
+    /// Adds a finished game on `size` in which the player had `black`, ending with `result`.
+    pub fn add(&mut self, size: u8, black: bool, result: &str) {
+        let score = crate::store::ratings::black_score(result);
+        let mine = score.map(|s| if black { s } else { 1.0 - s });
+        for tally in [
+            &mut self.total,
+            self.by_size.entry(size.to_string()).or_default(),
+            self.by_result.entry(ending(result).into()).or_default(),
+        ] {
+            match mine {
+                Some(s) if s > 0.75 => tally.wins += 1,
+                Some(s) if s < 0.25 => tally.losses += 1,
+                _ => tally.draws += 1,
+            }
+        }
+    }
+}
+
+/// `GET /api/users/{name}/record`.
+pub(crate) async fn record(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let u = accounts::by_name(&state.store, &name)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let mut rec = Record::default();
+    for g in state.store.finished_games_of(u.id).await? {
+        let size = serde_json::from_str::<Value>(&g.terms)
+            .ok()
+            .and_then(|t| t["size"].as_u64())
+            .unwrap_or(19) as u8;
+        rec.add(
+            size,
+            g.black_id == u.id,
+            g.result.as_deref().unwrap_or("Void"),
+        );
+    }
+    Ok(Json(json!({ "user": u.username, "record": rec })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_count_by_size_and_ending() {
+        let mut r = Record::default();
+        r.add(9, true, "B+R");
+        r.add(9, false, "B+3.5");
+        r.add(19, false, "W+T");
+        r.add(19, true, "0");
+        r.add(13, true, "B+");
+        let t = |w, l, d| Tally {
+            wins: w,
+            losses: l,
+            draws: d,
+        };
+        assert_eq!(r.total, t(3, 1, 1));
+        assert_eq!(r.by_size["9"], t(1, 1, 0));
+        assert_eq!(r.by_size["19"], t(1, 0, 1));
+        assert_eq!(r.by_result["resignation"], t(1, 0, 0));
+        assert_eq!(r.by_result["count"], t(0, 1, 0));
+        assert_eq!(r.by_result["time"], t(1, 0, 0));
+        assert_eq!(r.by_result["draw"], t(0, 0, 1));
+        assert_eq!(r.by_result["first_capture"], t(1, 0, 0));
+    }
+}

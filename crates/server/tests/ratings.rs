@@ -1,0 +1,105 @@
+//! Ratings: the migration that rates the games finished before ratings existed, in the order
+//! they ended.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use tengen_server::domain::clock::TimeControl;
+use tengen_server::domain::glicko::rate_game;
+use tengen_server::store::commit::{Append, Finish};
+use tengen_server::store::ratings::{head_start, seeded_from};
+use tengen_server::store::Store;
+
+/// Finishes a new game between `black` and `white` with `result` at `at`, rating nothing (as
+/// before ratings existed).
+async fn old_game(
+    store: &Store,
+    black: i64,
+    white: i64,
+    terms: &str,
+    result: &str,
+    at: i64,
+) -> i64 {
+    let id = store
+        .start_game(0, black, white, terms)
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .append(Append {
+            game_id: id,
+            first_seq: 1,
+            events: vec![r#"{"type":"resign","color":"black"}"#.into()],
+            clocks: None,
+            at_ms: at * 1000,
+            finish: Some(Finish {
+                result: result.into(),
+                outcomes: Vec::new(),
+                at,
+                rated: None,
+            }),
+            fence: None,
+        })
+        .await
+        .unwrap();
+    id
+}
+
+#[tokio::test]
+async fn the_migration_rates_finished_games_in_the_order_they_ended() {
+    let url = common::sqlite_url("ratings-migration");
+    let store = Store::open(&url).await.unwrap();
+    let (ann, _) = tengen_server::accounts::register(&store, "ann", "secret1", "5k")
+        .await
+        .unwrap();
+    let (bob, _) = tengen_server::accounts::register(&store, "bob", "secret1", "2k")
+        .await
+        .unwrap();
+    let (guest, _) = tengen_server::accounts::guest(&store).await.unwrap();
+    let even = serde_json::to_string(&common::terms(19, TimeControl::None)).unwrap();
+    let mut handicap = common::terms(19, TimeControl::None);
+    handicap.handicap = 3;
+    handicap.komi = "0.5".into();
+    handicap.game_type = "handicap".into();
+    let handicap_json = serde_json::to_string(&handicap).unwrap();
+    // Started in one order, ended in another: Bob's handicap win ends first.
+    let g1 = old_game(&store, ann.id, bob.id, &even, "B+R", 300).await;
+    let g2 = old_game(&store, ann.id, bob.id, &handicap_json, "W+12.5", 100).await;
+    let g3 = old_game(&store, ann.id, bob.id, &even, "0", 200).await;
+    // Unrated: a guest played.
+    old_game(&store, ann.id, guest.id, &even, "B+R", 400).await;
+    // As a database from before ratings: no rating, no history, the data step not done.
+    for sql in [
+        "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
+        "DELETE FROM rating_history",
+        "DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)",
+    ] {
+        store.execute(sql).await.unwrap();
+    }
+    drop(store);
+
+    let store = Store::open(&url).await.unwrap();
+    let history = store.rating_history(ann.id, 100).await.unwrap();
+    let games: Vec<i64> = history.iter().map(|p| p.game_id).collect();
+    assert_eq!(games, [g2, g3, g1], "in the order the games ended");
+    // The same figures as rating them one by one.
+    let (mut a, mut b) = (seeded_from("5k"), seeded_from("2k"));
+    for (terms, score) in [
+        (&handicap, 0.0),
+        (&common::terms(19, TimeControl::None), 0.5),
+        (&common::terms(19, TimeControl::None), 1.0),
+    ] {
+        [a, b] = rate_game(a, b, score, head_start(terms));
+    }
+    let now = store.rating(ann.id).await.unwrap().unwrap();
+    assert!((now.rating - a.rating).abs() < 1e-9, "{now:?} {a:?}");
+    assert!((history[2].rating - a.rating).abs() < 0.01);
+    let bob_now = store.rating(bob.id).await.unwrap().unwrap();
+    assert!((bob_now.rating - b.rating).abs() < 1e-9);
+    assert!(store.rating_history(guest.id, 10).await.unwrap().is_empty());
+    // Opening again rates nothing twice.
+    drop(store);
+    let store = Store::open(&url).await.unwrap();
+    assert_eq!(store.rating_history(ann.id, 100).await.unwrap().len(), 3);
+}
