@@ -31,6 +31,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/accounts/guest", post(guest))
         .route("/api/accounts/logout", post(logout))
         .route("/api/me", get(me))
+        .route("/api/me/turns", get(crate::correspondence::turns))
+        .route(
+            "/api/me/vacation",
+            post(crate::correspondence::start_vacation).delete(crate::correspondence::end_vacation),
+        )
         .route("/api/users/{name}", get(user))
         .route("/api/users/{name}/games", get(user_games))
         .route("/api/users/{name}/ratings", get(crate::profile::ratings))

@@ -282,7 +282,9 @@ async fn tell_time_settings(engine: &SharedEngine, time: &TimeControl) {
         Ok("true")
     );
     let cmd = match (*time, kgs) {
-        (TimeControl::None, _) => return,
+        // A bot plays correspondence games at its level's own pace, not days a move.
+        (TimeControl::None | TimeControl::Correspondence { .. }, _) => return,
+        _ if time.is_correspondence() => return,
         (TimeControl::Absolute { main_ms }, true)
         | (TimeControl::Fischer { main_ms, .. }, true) => {
             format!("kgs-time_settings absolute {}", secs(main_ms))
@@ -342,7 +344,8 @@ async fn tell_time_settings(engine: &SharedEngine, time: &TimeControl) {
 fn time_left_command(time: &TimeControl, c: &Clock, color: Color) -> Option<String> {
     let less = |ms: u64| ms.saturating_sub(BRIDGE_MARGIN_MS) / 1000;
     let (ms, stones) = match *time {
-        TimeControl::None => return None,
+        TimeControl::None | TimeControl::Correspondence { .. } => return None,
+        _ if time.is_correspondence() => return None,
         TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => (c.main_ms, 0),
         TimeControl::Byoyomi { .. } if c.main_ms > 0 => (c.main_ms, 0),
         TimeControl::Byoyomi { .. } => (c.period_ms, c.periods),
@@ -362,7 +365,8 @@ fn time_left_command(time: &TimeControl, c: &Clock, color: Color) -> Option<Stri
 fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Option<Duration> {
     let secs = |ms: u64| ms as f64 / 1000.0;
     let (clock, left) = match *time {
-        TimeControl::None => return None,
+        TimeControl::None | TimeControl::Correspondence { .. } => return None,
+        _ if time.is_correspondence() => return None,
         TimeControl::Absolute { main_ms } | TimeControl::Fischer { main_ms, .. } => (
             tengen_ai::time::Clock {
                 main: secs(main_ms),

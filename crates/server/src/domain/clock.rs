@@ -43,6 +43,12 @@ pub enum TimeControl {
         /// Period, ms.
         period_ms: u64,
     },
+    /// Correspondence: each move within `per_move_ms` (days), the time restored in full after
+    /// every move; nothing is banked.
+    Correspondence {
+        /// Time for each move, ms.
+        per_move_ms: u64,
+    },
     /// Main time plus an increment after each move, never above `cap_ms` if one is set.
     Fischer {
         /// Main time, ms.
@@ -78,6 +84,21 @@ pub struct Flagged;
 pub struct TimeError(pub String);
 
 const MINUTE: u64 = 60_000;
+const HOUR: u64 = 60 * MINUTE;
+/// A day, ms.
+pub const DAY: u64 = 24 * HOUR;
+
+/// How fast a game is played, for quick match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Speed {
+    /// Under 10 seconds a move.
+    Blitz,
+    /// Played in one sitting.
+    Live,
+    /// Played over days.
+    Correspondence,
+}
 
 impl TimeControl {
     /// The clock a player starts with.
@@ -116,12 +137,59 @@ impl TimeControl {
                 period_ms,
                 stones,
             },
-            TimeControl::Fischer { main_ms, .. } => Clock {
+            TimeControl::Fischer { main_ms, .. }
+            | TimeControl::Correspondence {
+                per_move_ms: main_ms,
+            } => Clock {
                 main_ms,
                 periods: 0,
                 period_ms: 0,
                 stones: 0,
             },
+        }
+    }
+
+    /// Whether games under this clock are played over days (correspondence): a time per move,
+    /// or a Fischer clock whose increment is an hour or more. They keep no one waiting: a player
+    /// who leaves does not forfeit, the clock runs on the calendar, even across restarts, and a
+    /// vacation stops it.
+    pub fn is_correspondence(&self) -> bool {
+        match *self {
+            TimeControl::Correspondence { .. } => true,
+            TimeControl::Fischer { increment_ms, .. } => increment_ms >= HOUR,
+            _ => false,
+        }
+    }
+
+    /// The speed class quick match pairs by, from the time a move may take on average (main
+    /// time spread over 40 moves, plus what each move adds): `blitz` under 10 seconds a move,
+    /// `correspondence` for games played over days, `live` between.
+    pub fn speed(&self) -> Speed {
+        if self.is_correspondence() {
+            return Speed::Correspondence;
+        }
+        let per_move = match *self {
+            TimeControl::None => return Speed::Live,
+            TimeControl::Absolute { main_ms } => main_ms / 40,
+            TimeControl::Byoyomi {
+                main_ms, period_ms, ..
+            } => main_ms / 40 + period_ms,
+            TimeControl::Canadian {
+                main_ms,
+                stones,
+                period_ms,
+            } => main_ms / 40 + period_ms / stones.max(1) as u64,
+            TimeControl::Fischer {
+                main_ms,
+                increment_ms,
+                ..
+            } => main_ms / 40 + increment_ms,
+            TimeControl::Correspondence { per_move_ms } => per_move_ms,
+        };
+        if per_move < 10_000 {
+            Speed::Blitz
+        } else {
+            Speed::Live
         }
     }
 
@@ -135,7 +203,9 @@ impl TimeControl {
     pub fn until_flag(&self, c: &Clock) -> Option<u64> {
         match *self {
             TimeControl::None => None,
-            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => Some(c.main_ms),
+            TimeControl::Absolute { .. }
+            | TimeControl::Fischer { .. }
+            | TimeControl::Correspondence { .. } => Some(c.main_ms),
             TimeControl::Byoyomi { period_ms, .. } => {
                 // The current period holds `c.period_ms` (full while in main time), then every
                 // further period a full one.
@@ -161,7 +231,9 @@ impl TimeControl {
         let mut c = *c;
         match *self {
             TimeControl::None => {}
-            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => c.main_ms -= elapsed,
+            TimeControl::Absolute { .. }
+            | TimeControl::Fischer { .. }
+            | TimeControl::Correspondence { .. } => c.main_ms -= elapsed,
             TimeControl::Byoyomi { period_ms, .. } => {
                 let from_main = elapsed.min(c.main_ms);
                 c.main_ms -= from_main;
@@ -190,6 +262,7 @@ impl TimeControl {
         let mut c = *c;
         match *self {
             TimeControl::None | TimeControl::Absolute { .. } => {}
+            TimeControl::Correspondence { per_move_ms } => c.main_ms = per_move_ms,
             TimeControl::Byoyomi { period_ms, .. } => {
                 if c.main_ms == 0 {
                     c.period_ms = period_ms;
@@ -270,17 +343,54 @@ impl TimeControl {
                 main_ms,
                 increment_ms,
                 cap_ms,
+            } if increment_ms >= HOUR => {
+                // Correspondence Fischer: days of main time, hours to days a move.
+                if !(HOUR..=30 * DAY).contains(&main_ms) {
+                    return Err(TimeError(
+                        "correspondence main time must be 1 hour to 30 days".into(),
+                    ));
+                }
+                if increment_ms > 7 * DAY {
+                    return Err(TimeError("the increment must be at most 7 days".into()));
+                }
+                match cap_ms {
+                    Some(c) if c < main_ms => {
+                        Err(TimeError("the cap must be at least the main time".into()))
+                    }
+                    Some(c) if c > 60 * DAY => {
+                        Err(TimeError("the cap must be at most 60 days".into()))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            TimeControl::Fischer {
+                main_ms,
+                increment_ms,
+                cap_ms,
             } => {
                 if !main_ok(main_ms) {
                     return Err(main_err());
                 }
                 if increment_ms > 10 * MINUTE {
-                    return Err(TimeError("the increment must be at most 10 minutes".into()));
+                    return Err(TimeError(
+                        "the increment must be at most 10 minutes (or, for correspondence, \
+                         1 hour to 7 days)"
+                            .into(),
+                    ));
                 }
                 if cap_ms.is_some_and(|c| c < main_ms) {
                     return Err(TimeError("the cap must be at least the main time".into()));
                 }
                 Ok(())
+            }
+            TimeControl::Correspondence { per_move_ms } => {
+                if (HOUR..=30 * DAY).contains(&per_move_ms) {
+                    Ok(())
+                } else {
+                    Err(TimeError(
+                        "correspondence time per move must be 1 hour to 30 days".into(),
+                    ))
+                }
             }
         }
     }

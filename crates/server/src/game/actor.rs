@@ -426,8 +426,10 @@ pub fn spawn_owned(
         stopped: false,
     };
     // After a restart the mover's clock starts again where it stood at the last event: the
-    // time the server was down is the server's fault, not the player's.
+    // time the server was down is the server's fault, not the player's. A correspondence clock
+    // runs on the calendar instead: it is charged the time since the last event.
     actor.restart_turn(Duration::ZERO);
+    actor.charge_calendar_time(now_ms());
     // Every game ends: a player not connected when the actor starts (a game restored after a
     // restart, or one joined over HTTP whose players never open a socket) is absent from the
     // start, and the grace rule runs at once; at least `CONNECT_GRACE`, to come (back) in.
@@ -457,6 +459,7 @@ impl GameActor {
                 .copied()
                 .chain(self.flag_at())
                 .chain(self.presence_expiry())
+                .chain(self.vacation_end())
                 .min();
             let cmd = match next {
                 // Biased, deadline first: an action that arrives after a player's time is up
@@ -465,6 +468,7 @@ impl GameActor {
                     biased;
                     _ = tokio::time::sleep_until(at) => {
                         self.expire_presence();
+                        self.resume_after_vacation();
                         self.on_deadline().await;
                         if self.stopped {
                             return;
@@ -601,9 +605,11 @@ impl GameActor {
     }
 
     /// True when the game waits for `c` however long they are away: an untimed game against a
-    /// bot (it is not rated and nobody else is kept waiting). Other games follow the grace rule.
+    /// bot (it is not rated and nobody else is kept waiting), and every correspondence game
+    /// (its clock decides). Other games follow the grace rule.
     fn waits_for(&self, c: Color) -> bool {
-        self.players[c.opponent().index()].bot && self.live.terms.time.is_untimed()
+        let time = &self.live.terms.time;
+        (self.players[c.opponent().index()].bot && time.is_untimed()) || time.is_correspondence()
     }
 
     fn color_of(&self, user: Option<i64>) -> Option<Color> {
@@ -633,7 +639,20 @@ impl GameActor {
             Color::Black => "black",
             Color::White => "white",
         });
-        serde_json::json!({ "black": c[0], "white": c[1], "running": running, "server_ms": now_ms() })
+        let now = now_ms();
+        // Vacations still running (correspondence), ms since the epoch.
+        let away = |c: Color| {
+            let until = self.live.vacation[c.index()];
+            (until > now).then_some(until)
+        };
+        serde_json::json!({
+            "black": c[0],
+            "white": c[1],
+            "running": running,
+            "server_ms": now,
+            "correspondence": self.live.terms.time.is_correspondence(),
+            "vacation": { "black": away(Color::Black), "white": away(Color::White) },
+        })
     }
 
     async fn on_deadline(&mut self) {
@@ -741,7 +760,31 @@ impl GameActor {
                 }
             }
         }
+        // A vacation of the player to move stops their clock: what they used so far is
+        // stored with the event, and the clock starts again when the vacation ends.
+        let vacation_of_mover =
+            matches!(action, Action::Vacation { .. }) && who == Actor::Player(mover);
+        if let (true, Some(start)) = (vacation_of_mover, self.turn_start) {
+            let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
+            let t = self.live.terms.time;
+            match t.spend(&self.live.clocks[mover.index()], raw) {
+                Ok(spent) => {
+                    let mut c = self.live.clocks;
+                    c[mover.index()] = spent;
+                    clocks = Some(c);
+                }
+                Err(_) => {
+                    self.on_flag_now().await;
+                    return Err(ActError::Refused(ActionError::Rules(
+                        tengen_rules::GameError::GameOver,
+                    )));
+                }
+            }
+        }
         let seq = self.commit_with(events, clocks).await?;
+        if vacation_of_mover {
+            self.restart_turn(Duration::ZERO);
+        }
         if moves && credit > 0 {
             let bank = &mut self.lag_bank[mover.index()];
             *bank = (*bank - credit + lag::REFILL).min(lag::BANK);
@@ -781,11 +824,56 @@ impl GameActor {
     /// Starts the clock of the player to move, as if `already` had run.
     fn restart_turn(&mut self, already: Duration) {
         let timed = !self.live.terms.time.is_untimed();
-        self.turn_start = (timed && self.live.game.phase() == Phase::Play).then(|| {
+        let mover = self.live.game.to_move();
+        let away = self.live.vacation[mover.index()] > now_ms();
+        self.turn_start = (timed && !away && self.live.game.phase() == Phase::Play).then(|| {
             Instant::now()
                 .checked_sub(already)
                 .unwrap_or_else(Instant::now)
         });
+    }
+
+    /// Correspondence, after a restart: charges the player to move with the calendar time
+    /// since the last event (`now` ms since the epoch), less any of it spent on vacation. A
+    /// flag that fell meanwhile falls now.
+    fn charge_calendar_time(&mut self, now: i64) {
+        let t = self.live.terms.time;
+        let (Some(_), Some(last)) = (self.turn_start, self.log.last()) else {
+            return;
+        };
+        if !t.is_correspondence() {
+            return;
+        }
+        let mover = self.live.game.to_move().index();
+        let from = last.at_ms.max(self.live.vacation[mover]);
+        let charge = (now - from).max(0) as u64;
+        self.live.clocks[mover] = t
+            .spend(&self.live.clocks[mover], charge)
+            .unwrap_or_else(|_| zeroed(self.live.clocks[mover]));
+    }
+
+    /// When the vacation of the player to move ends, if it stops their clock now.
+    fn vacation_end(&self) -> Option<Instant> {
+        if self.turn_start.is_some()
+            || self.live.terms.time.is_untimed()
+            || self.live.game.phase() != Phase::Play
+        {
+            return None;
+        }
+        let until = self.live.vacation[self.live.game.to_move().index()];
+        (until > 0)
+            .then(|| Instant::now() + Duration::from_millis((until - now_ms()).max(0) as u64))
+    }
+
+    /// Starts the clock of the player to move once their vacation is over.
+    fn resume_after_vacation(&mut self) {
+        let mover = self.live.game.to_move().index();
+        if self.turn_start.is_none() && self.live.vacation[mover] > 0 {
+            if self.live.vacation[mover] <= now_ms() {
+                self.live.vacation[mover] = 0;
+            }
+            self.restart_turn(Duration::ZERO);
+        }
     }
 
     /// Both clocks as of now: the mover's with the time it has been thinking taken off.

@@ -73,6 +73,11 @@ pub enum WireAction {
     },
     /// [`Action::Leave`].
     Leave,
+    /// [`Action::Vacation`].
+    Vacation {
+        /// When it ends, ms since the epoch.
+        until_ms: i64,
+    },
 }
 
 impl WireAction {
@@ -94,6 +99,9 @@ impl WireAction {
             Action::Resume => WireAction::Resume,
             Action::Chat(t) => WireAction::Chat { text: t.clone() },
             Action::Leave => WireAction::Leave,
+            Action::Vacation { until_ms } => WireAction::Vacation {
+                until_ms: *until_ms,
+            },
         }
     }
 
@@ -113,6 +121,9 @@ impl WireAction {
             WireAction::Resume => Action::Resume,
             WireAction::Chat { text } => Action::Chat(text.clone()),
             WireAction::Leave => Action::Leave,
+            WireAction::Vacation { until_ms } => Action::Vacation {
+                until_ms: *until_ms,
+            },
         })
     }
 }

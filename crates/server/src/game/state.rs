@@ -91,6 +91,12 @@ pub enum Action {
     Chat(String),
     /// Leave the game room: the game is lost.
     Leave,
+    /// Correspondence: stop one's clock until `until_ms` (ms since the epoch); a time already
+    /// past ends a vacation.
+    Vacation {
+        /// When the vacation ends.
+        until_ms: i64,
+    },
 }
 
 /// What happened, as persisted and broadcast. Points are GTP vertices; colours `black`/`white`.
@@ -173,6 +179,14 @@ pub enum Event {
         /// The text.
         text: String,
     },
+    /// Correspondence: a player's clock stops until `until` (ms since the epoch); an `until`
+    /// at or before the event's own time ends the vacation.
+    Vacation {
+        /// Whose clock.
+        color: Side,
+        /// When it starts again.
+        until: i64,
+    },
 }
 
 /// A colour as the protocol writes it.
@@ -227,6 +241,9 @@ pub enum ActionError {
     /// Empty or overlong chat.
     #[error("chat lines have 1 to 500 characters")]
     BadChat,
+    /// A vacation in a game that is not a correspondence game.
+    #[error("vacations stop the clocks of correspondence games only")]
+    NotCorrespondence,
 }
 
 impl ActionError {
@@ -240,6 +257,7 @@ impl ActionError {
             ActionError::NoTakebackRequest => "no_takeback_request",
             ActionError::NotYourStone => "not_your_stone",
             ActionError::BadChat => "bad_chat",
+            ActionError::NotCorrespondence => "not_correspondence",
         }
     }
 }
@@ -278,6 +296,9 @@ pub struct LiveGame {
     pub end_reason: Option<String>,
     /// Both players' clocks as of the last event (Black, White).
     pub clocks: [Clock; 2],
+    /// Correspondence: until when each player's clock is stopped for a vacation (ms since the
+    /// epoch; 0: none).
+    pub vacation: [i64; 2],
 }
 
 fn vertex(size: u8, p: Point) -> String {
@@ -310,6 +331,7 @@ impl LiveGame {
             unsure: Vec::new(),
             end_reason: None,
             clocks: [clock, clock],
+            vacation: [0; 2],
         })
     }
 
@@ -381,6 +403,15 @@ impl LiveGame {
                 Ok(events)
             }
             Action::Resign => Ok(vec![Event::Resign { color: side }]),
+            Action::Vacation { until_ms } => {
+                if !self.terms.time.is_correspondence() {
+                    return Err(ActionError::NotCorrespondence);
+                }
+                Ok(vec![Event::Vacation {
+                    color: side,
+                    until: *until_ms,
+                }])
+            }
             Action::Leave => Ok(vec![finished(GameResult::Forfeit(me.opponent()), "left")]),
             Action::RequestTakeback => {
                 if !self.terms.take_back {
@@ -564,6 +595,10 @@ impl LiveGame {
                 }
             }
             Event::Chat { .. } => Ok(()),
+            Event::Vacation { color, until } => {
+                self.vacation[Color::from(*color).index()] = *until;
+                Ok(())
+            }
         };
         if let Err(e) = outcome {
             tracing::error!(?event, error = %e, "an event from the log did not apply");

@@ -1,0 +1,156 @@
+//! What a player of games over days needs beside the board: the list of games waiting for
+//! their move, across all of them, and a vacation that stops their correspondence clocks.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::domain::clock::DAY;
+use crate::error::ApiError;
+use crate::game::state::{Action, Terms};
+use crate::session::CurrentUser;
+use crate::store::games::now_ms;
+use crate::AppState;
+
+/// Longest vacation one request may take, days.
+pub const MAX_VACATION_DAYS: u64 = 30;
+
+/// How many live games the lists look at, at most.
+const MAX_LIVE: i64 = 500;
+
+/// `GET /api/me/turns`: the player's live games where it is their move (or the dead stones
+/// wait for their answer), the most urgent first: each with the opponent, the board size, the
+/// phase and the time left on the player's clock (`null` untimed).
+pub(crate) async fn turns(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>, ApiError> {
+    let mut out = Vec::new();
+    for row in state.store.games_of(user.id, MAX_LIVE).await? {
+        if row.status != "live" {
+            continue;
+        }
+        let Some(handle) = state.games.get(row.id).await? else {
+            continue;
+        };
+        let Some(snap) = handle.snapshot().await else {
+            continue;
+        };
+        let me = if row.black_id == user.id {
+            "black"
+        } else {
+            "white"
+        };
+        let opponent = if me == "black" { "white" } else { "black" };
+        let waiting = match snap["phase"].as_str() {
+            Some("play") => snap["to_move"] == me,
+            Some("scoring") => snap["accepted"][me] == false,
+            _ => false,
+        };
+        if !waiting {
+            continue;
+        }
+        let left = time_left(&snap, me);
+        out.push(json!({
+            "game": row.id,
+            "opponent": snap[opponent]["username"],
+            "color": me,
+            "size": snap["terms"]["size"],
+            "phase": snap["phase"],
+            "move_number": snap["moves"].as_array().map_or(0, |m| m.len()),
+            "correspondence": snap["clocks"]["correspondence"],
+            "time_left_ms": left,
+        }));
+    }
+    // Least time left first; untimed games last.
+    out.sort_by_key(|g| g["time_left_ms"].as_u64().unwrap_or(u64::MAX));
+    Ok(Json(json!({ "games": out })))
+}
+
+/// Time left on `side`'s clock in a snapshot, ms: until the flag, from the clock's fields.
+fn time_left(snap: &Value, side: &str) -> Option<u64> {
+    let terms: Terms = serde_json::from_value(snap["terms"].clone()).ok()?;
+    let clock = serde_json::from_value(snap["clocks"][side].clone()).ok()?;
+    terms.time.until_flag(&clock)
+}
+
+#[derive(Deserialize)]
+pub(crate) struct VacationBody {
+    days: u64,
+}
+
+/// `POST /api/me/vacation` `{"days": N}`: stops the player's clock in each of their live
+/// correspondence games for N days (1 to 30); `DELETE` ends it early. Live games are not
+/// touched (their clocks never stop).
+pub(crate) async fn start_vacation(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<VacationBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let days = body
+        .map(|Json(b)| b.days)
+        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    if !(1..=MAX_VACATION_DAYS).contains(&days) {
+        return Err(ApiError::Rejected(
+            "bad_vacation",
+            format!("a vacation lasts 1 to {MAX_VACATION_DAYS} days"),
+        ));
+    }
+    let until = now_ms() + (days * DAY) as i64;
+    set_vacation(&state, &user, until).await
+}
+
+/// `DELETE /api/me/vacation`.
+pub(crate) async fn end_vacation(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>, ApiError> {
+    set_vacation(&state, &user, 0).await
+}
+
+async fn set_vacation(
+    state: &AppState,
+    user: &crate::accounts::User,
+    until: i64,
+) -> Result<Json<Value>, ApiError> {
+    let mut games = Vec::new();
+    for row in state.store.games_of(user.id, MAX_LIVE).await? {
+        let correspondence =
+            serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
+        if row.status != "live" || !correspondence {
+            continue;
+        }
+        let Some(handle) = state.games.get(row.id).await? else {
+            continue;
+        };
+        let done = handle
+            .act(
+                user.id,
+                &user.username,
+                Action::Vacation { until_ms: until },
+                0,
+            )
+            .await;
+        match done {
+            Ok(_) => games.push(row.id),
+            // A game that ended meanwhile has no clock to stop.
+            Err(e) if e.code() == "game_over" => {}
+            Err(e) => {
+                return Err(ApiError::Unavailable(
+                    "game_unavailable",
+                    format!(
+                        "game {} did not take the vacation ({}); try again",
+                        row.id,
+                        e.code()
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(Json(json!({
+        "until": (until > 0).then_some(until),
+        "games": games,
+    })))
+}
