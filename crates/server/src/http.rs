@@ -43,6 +43,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(get_room).delete(cancel_room))
         .route("/api/rooms/{id}/join", post(join_room))
+        .route(
+            "/api/match",
+            get(crate::quick_match::get)
+                .post(crate::quick_match::post)
+                .delete(crate::quick_match::delete),
+        )
         .route("/api/games", get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/sgf", get(game_sgf))

@@ -33,6 +33,7 @@ pub mod listener;
 pub mod online;
 pub mod openapi;
 pub mod profile;
+pub mod quick_match;
 pub mod rooms;
 pub mod session;
 pub mod sgf_import;
@@ -61,6 +62,8 @@ pub struct AppState {
     pub throttle: std::sync::Arc<throttle::Throttle>,
     /// Sessions just ended (their token digests): their WebSockets close.
     pub logouts: tokio::sync::broadcast::Sender<String>,
+    /// Quick match's queue.
+    pub quick_match: quick_match::QuickMatch,
 }
 
 impl AppState {
@@ -108,6 +111,7 @@ impl AppState {
             online: online::Online::default(),
             throttle: Default::default(),
             logouts: tokio::sync::broadcast::channel(256).0,
+            quick_match: Default::default(),
         };
         bots::resume_all(&state).await?;
         Ok(state)

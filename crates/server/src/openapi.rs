@@ -50,6 +50,22 @@ pub fn document() -> Value {
     let mut hist = json!({ "get": op("An account's games, newest first, with SGF links", "users", None, ("200", "the games"), &["404"]) });
     hist["parameters"] = id_param("name");
     paths.insert("/api/users/{name}/games".into(), hist);
+    let mut ratings = json!({ "get": op("An account's Glicko-2 rating now and after each rated game, oldest first (`?limit=N`, at most 1000): { user, rating, deviation, rank, history: [{ game_id, at, rating, deviation, rank }] }; the rank is OGS's scale, with `?` while the deviation is 160 or more", "users", None, ("200", "the rating history"), &["404"]) });
+    ratings["parameters"] = id_param("name");
+    paths.insert("/api/users/{name}/ratings".into(), ratings);
+    let mut record = json!({ "get": op("An account's record: wins, losses and draws in all, by board size and by how games ended (count, resignation, time, forfeit, first_capture, draw)", "users", None, ("200", "the record"), &["404"]) });
+    record["parameters"] = id_param("name");
+    paths.insert("/api/users/{name}/record".into(), record);
+    paths.insert("/api/me/turns".into(), json!({ "get": op("The logged-in player's live games waiting for their move (or their answer on dead stones), least time left first: { games: [{ game, opponent, color, size, phase, move_number, correspondence, time_left_ms }] }", "games", None, ("200", "the games"), &["401"]) }));
+    paths.insert("/api/me/vacation".into(), json!({
+        "post": op("Stop one's clock in every live correspondence game for 1 to 30 days: { until, games }", "games", Some("Vacation"), ("200", "the vacation's end and the games paused"), &["400", "401", "503"]),
+        "delete": op("End one's vacation now: the clocks run again", "games", None, ("200", "the games resumed"), &["401", "503"]),
+    }));
+    paths.insert("/api/match".into(), json!({
+        "get": op("The logged-in player's quick-match request: { state: idle | waiting | matched | failed, ... }", "match", None, ("200", "the request's state"), &["401"]),
+        "post": op("Ask for a quick match: paired at once with a waiting request that agrees (200, state matched, with the game; game type, colours and handicap from the ranks as in a room), else queued (202, state waiting) and, with bot_after_s, a game against the bot nearest one's rank after that many seconds. 409 already_playing while in a live game (correspondence requests excepted). Both players also hear a `matched` message on their WebSockets", "match", Some("MatchRequest"), ("202", "waiting (200 when matched at once)"), &["400", "401", "409"]),
+        "delete": op("Withdraw one's waiting request (409 no_match_request if none)", "match", None, ("204", "withdrawn"), &["401", "409"]),
+    }));
     paths.insert(
         "/api/rooms".into(),
         json!({
@@ -141,9 +157,18 @@ pub fn document() -> Value {
                     "parity": { "type": "string", "enum": ["odd", "even"] },
                     "time": { "$ref": "#/components/schemas/TimeControl" } } },
                 "TimeControl": { "type": "object", "required": ["system"], "properties": {
-                    "system": { "type": "string", "enum": ["none", "absolute", "byoyomi", "canadian", "fischer"] },
+                    "system": { "type": "string", "enum": ["none", "absolute", "byoyomi", "canadian", "fischer", "correspondence"] },
                     "main_ms": { "type": "integer" }, "periods": { "type": "integer" }, "period_ms": { "type": "integer" },
-                    "stones": { "type": "integer" }, "increment_ms": { "type": "integer" }, "cap_ms": { "type": "integer" } } },
+                    "stones": { "type": "integer" }, "increment_ms": { "type": "integer", "description": "Fischer; an hour or more makes a correspondence clock (main time up to 30 days, increment up to 7, cap up to 60)" }, "cap_ms": { "type": "integer" },
+                    "per_move_ms": { "type": "integer", "description": "correspondence: time for each move, 1 hour to 30 days", "example": 259200000 } } },
+                "Vacation": { "type": "object", "required": ["days"], "properties": { "days": { "type": "integer", "minimum": 1, "maximum": 30 } } },
+                "MatchRequest": { "type": "object", "required": ["sizes", "speed"], "properties": {
+                    "sizes": { "type": "array", "items": { "type": "integer", "enum": [9, 13, 19] }, "description": "most wanted first" },
+                    "speed": { "type": "string", "enum": ["blitz", "live", "correspondence"], "description": "blitz: Fischer 3 min + 5 s; live: 20 min and five 30 s periods; correspondence: 3 days a move" },
+                    "rules": { "type": "string", "default": "japanese" },
+                    "min_rank": { "type": "string", "example": "10k", "description": "the weakest opponent accepted" },
+                    "max_rank": { "type": "string", "example": "1d", "description": "the strongest opponent accepted" },
+                    "bot_after_s": { "type": "integer", "maximum": 600, "description": "seconds to wait for a person before playing a bot" } } },
                 "JoinTerms": { "type": "object", "properties": { "guess": { "type": "string", "enum": ["odd", "even"] }, "handicap": { "type": "integer" } } },
                 "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] }, "time": { "$ref": "#/components/schemas/TimeControl" }, "handicap": { "type": "integer", "description": "stones for the player, who then plays black (komi 0.5 unless given)" }, "take_back": { "type": "boolean", "default": true, "description": "the bot accepts every take-back request" } } }
             }

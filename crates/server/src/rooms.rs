@@ -135,7 +135,7 @@ pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Optio
 }
 
 /// The largest allowed handicap no greater than the rank difference.
-fn default_handicap(preset: Preset, size: u8, diff: i32) -> u8 {
+pub(crate) fn default_handicap(preset: Preset, size: u8, diff: i32) -> u8 {
     let candidates: Vec<u8> = match preset {
         Preset::Wga => (2..=5).collect(),
         _ => HANDICAP_STONES.to_vec(),
@@ -186,6 +186,21 @@ pub async fn join(
         .ok_or(ApiError::NotFound)?;
     let t: RoomTerms =
         serde_json::from_str(&room.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    start_paired(state, id, &owner, partner, &t, j).await
+}
+
+/// Starts a game between `owner` (of room `room_id`, or 0 for none, as quick match pairs) and
+/// `partner` under checked terms `t`: the game type, colours, komi and handicap from their
+/// ranks as seed 002 says.
+pub async fn start_paired(
+    state: &AppState,
+    room_id: i64,
+    owner: &User,
+    partner: &User,
+    t: &RoomTerms,
+    j: JoinTerms,
+) -> Result<Value, ApiError> {
+    let id = room_id;
     let preset: Preset = t
         .rules
         .parse()
@@ -220,8 +235,8 @@ pub async fn join(
     };
     let black_side = black_player(kind, or, pr, owner_parity, guess);
     let (black, white) = match black_side {
-        Side::Owner => (&owner, partner),
-        Side::Partner => (partner, &owner),
+        Side::Owner => (owner, partner),
+        Side::Partner => (partner, owner),
     };
     let terms = Terms {
         size: t.size,

@@ -126,6 +126,9 @@ enum ClientMsg {
     TimeSync {
         game: i64,
     },
+    /// Quick match: a request (the fields of `POST /api/match`).
+    Match(crate::quick_match::MatchRequest),
+    MatchCancel,
 }
 
 const TYPES: &[&str] = &[
@@ -144,6 +147,8 @@ const TYPES: &[&str] = &[
     "resume",
     "chat",
     "time_sync",
+    "match",
+    "match_cancel",
 ];
 
 fn error(reference: &Value, code: &str, message: &str) -> String {
@@ -171,6 +176,7 @@ const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 async fn connection(socket: WebSocket, state: AppState, user: User, session: String) {
     let mut logouts = state.logouts.subscribe();
+    let mut matches = state.quick_match.notify.0.subscribe();
     let (mut sink, mut stream) = socket.split();
     let (out, mut out_rx) = mpsc::channel::<Message>(1024);
     let writer = tokio::spawn(async move {
@@ -228,6 +234,17 @@ async fn connection(socket: WebSocket, state: AppState, user: User, session: Str
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,
+            paired = matches.recv() => {
+                match paired {
+                    // A quick match of this player's: every connection of theirs hears of it.
+                    Ok((user, msg)) if user == conn.user.id => conn.send(msg.to_string()).await,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        matches = conn.state.quick_match.notify.0.subscribe();
+                    }
+                    _ => {}
+                }
+                continue;
+            }
             ended = logouts.recv() => {
                 match ended {
                     // This session logged out: the socket goes with it.
@@ -389,6 +406,23 @@ impl Conn {
 
     async fn dispatch(&mut self, msg: ClientMsg, reference: Value) {
         let (game, action) = match msg {
+            ClientMsg::Match(req) => {
+                let reply = match crate::quick_match::request(&self.state, &self.user, req).await {
+                    Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
+                    Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+                };
+                return self.send(reply.to_string()).await;
+            }
+            ClientMsg::MatchCancel => {
+                let cancelled = self.state.quick_match.cancel(self.user.id);
+                let status = self.state.quick_match.status(self.user.id);
+                return self
+                    .send(
+                        json!({ "type": "match", "ref": reference, "cancelled": cancelled, "match": status })
+                            .to_string(),
+                    )
+                    .await;
+            }
             ClientMsg::Ping => {
                 return self
                     .send(json!({ "type": "pong", "ref": reference }).to_string())

@@ -46,6 +46,14 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/me", "get"),
         ("/api/users/{name}", "get"),
         ("/api/users/{name}/games", "get"),
+        ("/api/users/{name}/ratings", "get"),
+        ("/api/users/{name}/record", "get"),
+        ("/api/me/turns", "get"),
+        ("/api/me/vacation", "post"),
+        ("/api/me/vacation", "delete"),
+        ("/api/match", "get"),
+        ("/api/match", "post"),
+        ("/api/match", "delete"),
         ("/api/online", "get"),
         ("/api/rooms", "get"),
         ("/api/rooms", "post"),
@@ -77,7 +85,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 21);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 26);
 }
 
 #[tokio::test]

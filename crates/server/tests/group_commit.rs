@@ -130,7 +130,10 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
     assert!(ann_history[0].rating > seeded);
     assert!(bob_history[0].rating < seeded);
     let now = store.rating(ann).await.unwrap().unwrap().rating;
-    assert_eq!(tengen_server::store::ratings::round2(now), ann_history[0].rating);
+    assert_eq!(
+        tengen_server::store::ratings::round2(now),
+        ann_history[0].rating
+    );
     for &id in &ids {
         let seqs: Vec<i64> = store
             .events(id)

@@ -117,6 +117,11 @@ impl Bots {
         self.list.iter().find(|(s, _)| s.name == name)
     }
 
+    /// Every bot with its account.
+    pub fn all(&self) -> impl Iterator<Item = &(BotSpec, User)> {
+        self.list.iter()
+    }
+
     /// The bot whose account is `user_id`.
     pub fn by_user(&self, user_id: i64) -> Option<&(BotSpec, User)> {
         self.list.iter().find(|(_, u)| u.id == user_id)

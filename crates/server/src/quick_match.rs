@@ -1,0 +1,581 @@
+//! Quick match: a player asks for a game by board sizes, speed and the ranks they accept; the
+//! server pairs two compatible requests at once (the game type, colours, komi and handicap then
+//! follow from the ranks, as seed 002 says for rooms), or, after the wait the player chose,
+//! starts a game against the bot nearest their rank.
+//!
+//! A player has at most one request waiting (a new one replaces it), and one waiting for a
+//! blitz or live game is refused while they play a live game: nobody is paired into two games
+//! at once. Correspondence requests may stand beside other games, as games over days do.
+//!
+//! The queue lives in the node's memory: in a cluster each node pairs the requests it
+//! received.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::broadcast;
+
+use crate::accounts::User;
+use crate::domain::clock::{Speed, TimeControl, DAY};
+use crate::domain::rank::Rank;
+use crate::error::ApiError;
+use crate::rooms::{JoinTerms, RoomTerms};
+use crate::AppState;
+
+/// The longest a player may wait before a bot is offered, seconds.
+pub const MAX_BOT_WAIT_S: u64 = 600;
+
+/// What a player asks for.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct MatchRequest {
+    /// Board sizes the player accepts, most wanted first (9, 13, 19).
+    pub sizes: Vec<u8>,
+    /// `blitz`, `live` or `correspondence`.
+    pub speed: Speed,
+    /// Rule preset (default `japanese`).
+    #[serde(default = "default_rules")]
+    pub rules: String,
+    /// The weakest opponent accepted (default: any).
+    #[serde(default)]
+    pub min_rank: Option<String>,
+    /// The strongest opponent accepted (default: any).
+    #[serde(default)]
+    pub max_rank: Option<String>,
+    /// Seconds to wait for a person before playing a bot; `null` never.
+    #[serde(default)]
+    pub bot_after_s: Option<u64>,
+}
+
+fn default_rules() -> String {
+    "japanese".into()
+}
+
+/// The clock of a quick-match game of each speed: Fischer 3 minutes + 5 seconds (blitz),
+/// 20 minutes and five 30-second periods (live, within seed 002's ranges), 3 days a move
+/// (correspondence).
+pub fn time_for(speed: Speed) -> TimeControl {
+    match speed {
+        Speed::Blitz => TimeControl::Fischer {
+            main_ms: 180_000,
+            increment_ms: 5_000,
+            cap_ms: None,
+        },
+        Speed::Live => TimeControl::Byoyomi {
+            main_ms: 20 * 60_000,
+            periods: 5,
+            period_ms: 30_000,
+        },
+        Speed::Correspondence => TimeControl::Correspondence {
+            per_move_ms: 3 * DAY,
+        },
+    }
+}
+
+/// A request checked: its ranks read.
+#[derive(Clone, Debug)]
+struct Checked {
+    req: MatchRequest,
+    min: i32,
+    max: i32,
+}
+
+fn check(req: MatchRequest) -> Result<Checked, ApiError> {
+    let bad = |m: &str| ApiError::Rejected("bad_match", m.to_string());
+    if req.sizes.is_empty() || req.sizes.len() > 3 {
+        return Err(bad("ask for one to three board sizes"));
+    }
+    let rules: tengen_rules::Preset =
+        req.rules
+            .parse()
+            .map_err(|e: tengen_rules::rules::UnknownPreset| {
+                ApiError::Rejected("bad_rules", e.to_string())
+            })?;
+    for &size in &req.sizes {
+        // The same checks as a room of these terms.
+        crate::rooms::validate(terms(size, rules.name(), req.speed))?;
+    }
+    let level = |r: &Option<String>, default: i32| -> Result<i32, ApiError> {
+        match r {
+            None => Ok(default),
+            Some(r) => r
+                .parse::<Rank>()
+                .map(|r| r.level())
+                .map_err(|e| ApiError::InvalidRank(e.to_string())),
+        }
+    };
+    let (min, max) = (
+        level(&req.min_rank, i32::MIN)?,
+        level(&req.max_rank, i32::MAX)?,
+    );
+    if min > max {
+        return Err(bad("min_rank is stronger than max_rank"));
+    }
+    if req.bot_after_s.is_some_and(|s| s > MAX_BOT_WAIT_S) {
+        return Err(bad("bot_after_s is at most 600"));
+    }
+    Ok(Checked {
+        req: MatchRequest {
+            rules: rules.name().to_string(),
+            ..req
+        },
+        min,
+        max,
+    })
+}
+
+/// The room terms of a quick-match game.
+fn terms(size: u8, rules: &str, speed: Speed) -> RoomTerms {
+    RoomTerms {
+        size,
+        rules: rules.to_string(),
+        komi: None,
+        take_back: false,
+        estimate: false,
+        handicap: None,
+        parity: None,
+        time: Some(time_for(speed)),
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Waiting {
+    ticket: u64,
+    user: User,
+    level: i32,
+    ask: Checked,
+    since_ms: i64,
+}
+
+/// The board size two requests agree on (the first of `a`'s that `b` accepts), if they are
+/// compatible: other players, the same speed and rules, and each one's rank in the other's
+/// range.
+fn agree(a: &Waiting, b: &Waiting) -> Option<u8> {
+    if a.user.id == b.user.id
+        || a.ask.req.speed != b.ask.req.speed
+        || a.ask.req.rules != b.ask.req.rules
+        || !(a.ask.min..=a.ask.max).contains(&b.level)
+        || !(b.ask.min..=b.ask.max).contains(&a.level)
+    {
+        return None;
+    }
+    a.ask
+        .req
+        .sizes
+        .iter()
+        .copied()
+        .find(|s| b.ask.req.sizes.contains(s))
+}
+
+/// The queue and what it has done for each player.
+#[derive(Clone, Default)]
+pub struct QuickMatch {
+    inner: Arc<Mutex<Queue>>,
+    /// Pairings as they happen, to every connection of the players: (user id, message).
+    pub notify: Arc<Notify>,
+}
+
+/// Where WebSocket connections hear of their player's pairings.
+pub struct Notify(pub broadcast::Sender<(i64, Arc<str>)>);
+
+impl Default for Notify {
+    fn default() -> Notify {
+        Notify(broadcast::channel(256).0)
+    }
+}
+
+#[derive(Default)]
+struct Queue {
+    next: u64,
+    waiting: Vec<Waiting>,
+    /// The last outcome per player (`matched` with the game, or `failed`), until they ask again.
+    outcomes: HashMap<i64, Value>,
+}
+
+fn lock(m: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
+    // A panic while holding the lock leaves a consistent queue (every change is one push or
+    // remove): go on with it.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl QuickMatch {
+    /// The player's request now: `waiting`, the last outcome, or `idle`.
+    pub fn status(&self, user_id: i64) -> Value {
+        let q = lock(&self.inner);
+        if let Some(w) = q.waiting.iter().find(|w| w.user.id == user_id) {
+            return json!({ "state": "waiting", "ticket": w.ticket, "since": w.since_ms, "request": w.ask.req });
+        }
+        q.outcomes
+            .get(&user_id)
+            .cloned()
+            .unwrap_or_else(|| json!({ "state": "idle" }))
+    }
+
+    /// Withdraws the player's request; false when none waited.
+    pub fn cancel(&self, user_id: i64) -> bool {
+        let mut q = lock(&self.inner);
+        let before = q.waiting.len();
+        q.waiting.retain(|w| w.user.id != user_id);
+        before != q.waiting.len()
+    }
+
+    fn tell(&self, user_id: i64, outcome: Value) {
+        let msg: Arc<str> = json!({ "type": "matched", "match": outcome })
+            .to_string()
+            .into();
+        lock(&self.inner).outcomes.insert(user_id, outcome);
+        let _ = self.notify.0.send((user_id, msg));
+    }
+}
+
+/// Whether `user` plays a live (not correspondence) game now.
+async fn in_live_game(state: &AppState, user: &User) -> Result<bool, ApiError> {
+    for row in state.store.games_of(user.id, 50).await? {
+        if row.status != "live" {
+            continue;
+        }
+        let correspondence = serde_json::from_str::<crate::game::state::Terms>(&row.terms)
+            .is_ok_and(|t| t.time.is_correspondence());
+        if !correspondence {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Takes `user`'s request: pairs it with a waiting one at once if it can (the answer is then
+/// `matched`, with the game), or queues it (`waiting`) and, if asked, starts a bot game after
+/// the wait.
+pub async fn request(state: &AppState, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
+    let ask = check(req)?;
+    if ask.req.speed != Speed::Correspondence && in_live_game(state, user).await? {
+        return Err(ApiError::Conflict(
+            "already_playing",
+            "finish your live game first (correspondence games may be asked for beside it)".into(),
+        ));
+    }
+    let level = user.standing()?.rank.level();
+    let qm = &state.quick_match;
+    let (me, partner) = {
+        let mut q = lock(&qm.inner);
+        q.waiting.retain(|w| w.user.id != user.id);
+        q.outcomes.remove(&user.id);
+        q.next += 1;
+        let me = Waiting {
+            ticket: q.next,
+            user: user.clone(),
+            level,
+            ask,
+            since_ms: crate::store::games::now_ms(),
+        };
+        // The longest waiting compatible request.
+        let found = q.waiting.iter().position(|w| agree(w, &me).is_some());
+        match found {
+            Some(i) => {
+                let partner = q.waiting.remove(i);
+                (me, Some(partner))
+            }
+            None => {
+                q.waiting.push(me.clone());
+                (me, None)
+            }
+        }
+    };
+    let Some(partner) = partner else {
+        if let Some(secs) = me.ask.req.bot_after_s {
+            let state = state.clone();
+            let ticket = me.ticket;
+            // The wait counts from the request, not from when the task first runs.
+            let at = tokio::time::Instant::now() + Duration::from_secs(secs);
+            tokio::spawn(async move {
+                tokio::time::sleep_until(at).await;
+                bot_fallback(&state, ticket).await;
+            });
+        }
+        return Ok(qm.status(user.id));
+    };
+    pair(state, partner, me).await
+}
+
+/// Starts the game of two agreeing requests (`older` waited first: they own the "room").
+async fn pair(state: &AppState, older: Waiting, newer: Waiting) -> Result<Value, ApiError> {
+    let size = agree(&older, &newer).unwrap_or(older.ask.req.sizes[0]);
+    let t = crate::rooms::validate(terms(size, &older.ask.req.rules, older.ask.req.speed))?;
+    let guess = if OsRng.next_u32() % 2 == 0 {
+        "odd"
+    } else {
+        "even"
+    };
+    let started = crate::rooms::start_paired(
+        state,
+        0,
+        &older.user,
+        &newer.user,
+        &t,
+        JoinTerms {
+            guess: Some(guess.into()),
+            handicap: None,
+        },
+    )
+    .await;
+    match started {
+        Ok(v) => {
+            let game = v["game_id"].clone();
+            for (me, them) in [(&older, &newer), (&newer, &older)] {
+                state.quick_match.tell(
+                    me.user.id,
+                    json!({
+                        "state": "matched",
+                        "game": game,
+                        "opponent": { "username": them.user.username, "rank": them.user.rank },
+                        "game_type": v["game_type"],
+                        "size": size,
+                    }),
+                );
+            }
+            Ok(state.quick_match.status(newer.user.id))
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "a quick match could not start its game");
+            for w in [&older, &newer] {
+                state.quick_match.tell(
+                    w.user.id,
+                    json!({ "state": "failed", "message": "the game could not start; ask again" }),
+                );
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The bot nearest `level` (ties: the weaker), if the server has any.
+fn nearest_bot(state: &AppState, level: i32) -> Option<(String, i32)> {
+    state
+        .bots
+        .all()
+        .filter_map(|(spec, u)| {
+            let l = u.rank.parse::<Rank>().ok()?.level();
+            Some((spec.name.clone(), l))
+        })
+        .min_by_key(|(_, l)| ((l - level).abs(), *l))
+}
+
+/// After the wait: if the request with `ticket` still waits, a game against a bot.
+async fn bot_fallback(state: &AppState, ticket: u64) {
+    let me = {
+        let mut q = lock(&state.quick_match.inner);
+        let Some(i) = q.waiting.iter().position(|w| w.ticket == ticket) else {
+            return;
+        };
+        q.waiting.remove(i)
+    };
+    // Stones for a player more than two ranks below the bot, as HANDICAP in a room (a bot does
+    // not take stones: a stronger player plays it even).
+    let Some((bot, bot_level)) = nearest_bot(state, me.level) else {
+        state.quick_match.tell(
+            me.user.id,
+            json!({ "state": "failed", "message": "no opponent came, and this server has no bot" }),
+        );
+        return;
+    };
+    let size = me.ask.req.sizes[0];
+    let preset: tengen_rules::Preset = match me.ask.req.rules.parse() {
+        Ok(p) => p,
+        Err(_) => return,
+    };
+    let handicap = (bot_level - me.level > 2)
+        .then(|| crate::rooms::default_handicap(preset, size, bot_level - me.level));
+    let req = crate::bots::BotGame {
+        size: Some(size),
+        rules: Some(me.ask.req.rules.clone()),
+        time: Some(time_for(me.ask.req.speed)),
+        handicap,
+        // A rated game: the bot does not grant take-backs.
+        take_back: Some(false),
+        ..Default::default()
+    };
+    match crate::bots::start_game(state, &me.user, &bot, req).await {
+        Ok(v) => state.quick_match.tell(
+            me.user.id,
+            json!({
+                "state": "matched",
+                "game": v["game_id"],
+                "opponent": { "username": bot, "bot": true },
+                "size": size,
+            }),
+        ),
+        Err(e) => {
+            tracing::error!(error = %e, "a quick match could not start its bot game");
+            state.quick_match.tell(
+                me.user.id,
+                json!({ "state": "failed", "message": "the bot game could not start; ask again" }),
+            );
+        }
+    }
+}
+
+/// `POST /api/match`: the request; 200 with `matched` when it paired at once, 202 `waiting`.
+pub(crate) async fn post(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    crate::session::CurrentUser(user): crate::session::CurrentUser,
+    body: Result<axum::Json<MatchRequest>, axum::extract::rejection::JsonRejection>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let req = body
+        .map(|axum::Json(b)| b)
+        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let v = request(&state, &user, req).await?;
+    let status = if v["state"] == "waiting" {
+        axum::http::StatusCode::ACCEPTED
+    } else {
+        axum::http::StatusCode::OK
+    };
+    Ok((status, axum::Json(v)).into_response())
+}
+
+/// `GET /api/match`: the player's request now (`waiting`, `matched`, `failed` or `idle`).
+pub(crate) async fn get(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    crate::session::CurrentUser(user): crate::session::CurrentUser,
+) -> axum::Json<Value> {
+    axum::Json(state.quick_match.status(user.id))
+}
+
+/// `DELETE /api/match`: withdraws the waiting request (404 `no_match_request` if none).
+pub(crate) async fn delete(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    crate::session::CurrentUser(user): crate::session::CurrentUser,
+) -> Result<axum::http::StatusCode, ApiError> {
+    if state.quick_match.cancel(user.id) {
+        Ok(axum::http::StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::Conflict(
+            "no_match_request",
+            "no quick-match request of yours is waiting".into(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(
+        id: i64,
+        rank: &str,
+        sizes: &[u8],
+        speed: Speed,
+        range: (Option<&str>, Option<&str>),
+    ) -> Waiting {
+        let ask = check(MatchRequest {
+            sizes: sizes.to_vec(),
+            speed,
+            rules: "japanese".into(),
+            min_rank: range.0.map(String::from),
+            max_rank: range.1.map(String::from),
+            bot_after_s: None,
+        })
+        .unwrap();
+        Waiting {
+            ticket: id as u64,
+            user: User {
+                id,
+                username: format!("p{id}"),
+                rank: rank.into(),
+                points: 50,
+                guest: false,
+                bot: false,
+                rating: 1500.0,
+                deviation: 350.0,
+                rating_rank: "6k?".into(),
+            },
+            level: rank.parse::<Rank>().unwrap().level(),
+            ask,
+            since_ms: 0,
+        }
+    }
+
+    #[test]
+    fn requests_agree_on_size_speed_and_ranks() {
+        let any = (None, None);
+        let a = waiting(1, "5k", &[19, 13], Speed::Live, any);
+        let b = waiting(2, "3k", &[9, 13], Speed::Live, any);
+        assert_eq!(agree(&a, &b), Some(13));
+        assert_eq!(
+            agree(&a, &waiting(3, "5k", &[9], Speed::Live, any)),
+            None,
+            "no common size"
+        );
+        assert_eq!(
+            agree(&a, &waiting(4, "5k", &[19], Speed::Blitz, any)),
+            None,
+            "speeds differ"
+        );
+        assert_eq!(
+            agree(&a, &waiting(1, "5k", &[19], Speed::Live, any)),
+            None,
+            "oneself"
+        );
+        // Ranges both ways.
+        let picky = waiting(5, "5k", &[19], Speed::Live, (Some("6k"), Some("4k")));
+        assert_eq!(
+            agree(&picky, &waiting(6, "4k", &[19], Speed::Live, any)),
+            Some(19)
+        );
+        assert_eq!(
+            agree(&picky, &waiting(7, "3k", &[19], Speed::Live, any)),
+            None
+        );
+        let narrow = waiting(8, "1d", &[19], Speed::Live, (Some("1k"), None));
+        assert_eq!(agree(&picky, &narrow), None, "the 1d does not take a 5k");
+    }
+
+    #[test]
+    fn bad_requests_are_refused() {
+        let req = |sizes: Vec<u8>, min: Option<&str>, max: Option<&str>, wait: Option<u64>| {
+            MatchRequest {
+                sizes,
+                speed: Speed::Live,
+                rules: "japanese".into(),
+                min_rank: min.map(String::from),
+                max_rank: max.map(String::from),
+                bot_after_s: wait,
+            }
+        };
+        assert_eq!(
+            check(req(vec![], None, None, None)).unwrap_err().code(),
+            "bad_match"
+        );
+        assert_eq!(
+            check(req(vec![11], None, None, None)).unwrap_err().code(),
+            "bad_board_size"
+        );
+        assert_eq!(
+            check(req(vec![19], Some("1d"), Some("5k"), None))
+                .unwrap_err()
+                .code(),
+            "bad_match"
+        );
+        assert_eq!(
+            check(req(vec![19], Some("x"), None, None))
+                .unwrap_err()
+                .code(),
+            "invalid_rank"
+        );
+        assert_eq!(
+            check(req(vec![19], None, None, Some(601)))
+                .unwrap_err()
+                .code(),
+            "bad_match"
+        );
+        assert!(check(req(vec![9, 13, 19], Some("20k"), Some("1d"), Some(30))).is_ok());
+        // Every speed's clock is one a room accepts.
+        for speed in [Speed::Blitz, Speed::Live, Speed::Correspondence] {
+            assert_eq!(time_for(speed).speed(), speed);
+            assert!(time_for(speed).validate().is_ok());
+        }
+    }
+}
