@@ -8,6 +8,7 @@ export class Socket {
     this.nextId = 1;
     this.pending = new Map(); // request id -> {resolve, reject}
     this.games = new Map(); // game id -> {handler, seq}
+    this.listeners = new Set(); // handlers of messages about no game (quick match's `matched`)
     this.delay = 500;
     this.closed = false;
     this.connect();
@@ -45,6 +46,8 @@ export class Socket {
       else p.resolve(m);
     } else if (m.type === 'error') {
       this.onError(m.message);
+    } else if (m.type === 'matched') {
+      for (const l of this.listeners) l(m);
     }
     if (m.game != null && this.games.has(m.game)) {
       const g = this.games.get(m.game);
@@ -82,6 +85,12 @@ export class Socket {
     const g = { handler, seq: null };
     this.games.set(game, g);
     this.sendWatch(game, g);
+  }
+
+  /** Calls `handler` with every `matched` message; returns the function that stops it. */
+  onMatched(handler) {
+    this.listeners.add(handler);
+    return () => this.listeners.delete(handler);
   }
 
   unwatch(game) {
