@@ -49,6 +49,11 @@ pub fn router(state: AppState) -> Router {
                 .post(crate::quick_match::post)
                 .delete(crate::quick_match::delete),
         )
+        .route("/api/reviews", post(crate::review::create))
+        .route("/api/reviews/{id}", get(crate::review::get))
+        .route("/api/reviews/{id}/sgf", get(crate::review::sgf))
+        .route("/api/reviews/{id}/edits", post(crate::review::edit))
+        .route("/api/reviews/{id}/analysis", post(crate::review::analyse))
         .route("/api/games", get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/sgf", get(game_sgf))
@@ -427,10 +432,8 @@ async fn get_game(
     ))
 }
 
-async fn game_sgf(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-) -> Result<Response, ApiError> {
+/// The record of game `id` as SGF text, and whether the game is over.
+pub(crate) async fn game_record(state: &AppState, id: i64) -> Result<(String, bool), ApiError> {
     let row = state.store.game(id).await?.ok_or(ApiError::NotFound)?;
     let (live, players, _) = crate::game::registry::replay(&state.store, &row).await?;
     let info = tengen_sgf::game::GameInfo {
@@ -445,6 +448,14 @@ async fn game_sgf(
         live.terms.preset(),
         &info,
     ));
+    Ok((text, row.status == "finished"))
+}
+
+async fn game_sgf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let (text, _) = game_record(&state, id).await?;
     let mut r = text.into_response();
     r.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,

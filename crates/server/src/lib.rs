@@ -34,6 +34,7 @@ pub mod online;
 pub mod openapi;
 pub mod profile;
 pub mod quick_match;
+pub mod review;
 pub mod rooms;
 pub mod session;
 pub mod sgf_import;
@@ -64,6 +65,8 @@ pub struct AppState {
     pub logouts: tokio::sync::broadcast::Sender<String>,
     /// Quick match's queue.
     pub quick_match: quick_match::QuickMatch,
+    /// The review boards loaded on this node.
+    pub reviews: review::Reviews,
 }
 
 impl AppState {
@@ -112,6 +115,7 @@ impl AppState {
             throttle: Default::default(),
             logouts: tokio::sync::broadcast::channel(256).0,
             quick_match: Default::default(),
+            reviews: Default::default(),
         };
         bots::resume_all(&state).await?;
         Ok(state)

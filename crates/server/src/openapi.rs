@@ -61,6 +61,23 @@ pub fn document() -> Value {
         "post": op("Stop one's clock in every live correspondence game for 1 to 30 days: { until, games }", "games", Some("Vacation"), ("200", "the vacation's end and the games paused"), &["400", "401", "503"]),
         "delete": op("End one's vacation now: the clocks run again", "games", None, ("200", "the games resumed"), &["401", "503"]),
     }));
+    paths.insert("/api/reviews".into(), json!({ "post": op("Open a review board: { game: ID } (a finished game) or { sgf: TEXT } (its first game); the creator leads it", "reviews", Some("NewReview"), ("201", "the review: { id, owner, game, version, cursor, tree, main_line, analysis, sgf }"), &["400", "401", "404", "409", "413"]) }));
+    let review = json!({ "get": {
+        "summary": "A review: its tree (nodes with SGF properties and children), the owner's cursor (a path of child indices), and the analysis so far. With `after=VERSION`, waits up to 25 s for a newer version: followers long-poll it",
+        "tags": ["reviews"],
+        "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }, { "name": "after", "in": "query", "schema": { "type": "integer" } }],
+        "responses": { "200": { "description": "the review" }, "404": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
+    } });
+    paths.insert("/api/reviews/{id}".into(), review);
+    let mut review_sgf = json!({ "get": op("A review as SGF, with its variations and comments", "reviews", None, ("200", "application/x-go-sgf"), &["404"]) });
+    review_sgf["parameters"] = id_param("id");
+    paths.insert("/api/reviews/{id}/sgf".into(), review_sgf);
+    let mut edits = json!({ "post": op("The owner's edit: { type: play, path, point } (the move of the player to move there; an existing child is reused, else a new variation), { type: comment, path, text }, { type: navigate, path }, { type: delete, path }. Codes: illegal_move, no_node, bad_path, bad_comment, not_owner (403)", "reviews", Some("ReviewEdit"), ("200", "the review after it"), &["400", "401", "403", "404"]) });
+    edits["parameters"] = id_param("id");
+    paths.insert("/api/reviews/{id}/edits".into(), edits);
+    let mut analysis = json!({ "post": op("Start the engine's analysis of the main line in the background ({ playouts } a position, 1 to 5000, default 400): progress and, per position, Black's win rate and the best moves come with the review (analysis.state running | done). 409 analysis_running", "reviews", None, ("202", "started"), &["400", "401", "404", "409"]) });
+    analysis["parameters"] = id_param("id");
+    paths.insert("/api/reviews/{id}/analysis".into(), analysis);
     paths.insert("/api/match".into(), json!({
         "get": op("The logged-in player's quick-match request: { state: idle | waiting | matched | failed, ... }", "match", None, ("200", "the request's state"), &["401"]),
         "post": op("Ask for a quick match: paired at once with a waiting request that agrees (200, state matched, with the game; game type, colours and handicap from the ranks as in a room), else queued (202, state waiting) and, with bot_after_s, a game against the bot nearest one's rank after that many seconds. 409 already_playing while in a live game (correspondence requests excepted). Both players also hear a `matched` message on their WebSockets", "match", Some("MatchRequest"), ("202", "waiting (200 when matched at once)"), &["400", "401", "409"]),
@@ -161,6 +178,11 @@ pub fn document() -> Value {
                     "main_ms": { "type": "integer" }, "periods": { "type": "integer" }, "period_ms": { "type": "integer" },
                     "stones": { "type": "integer" }, "increment_ms": { "type": "integer", "description": "Fischer; an hour or more makes a correspondence clock (main time up to 30 days, increment up to 7, cap up to 60)" }, "cap_ms": { "type": "integer" },
                     "per_move_ms": { "type": "integer", "description": "correspondence: time for each move, 1 hour to 30 days", "example": 259200000 } } },
+                "NewReview": { "type": "object", "properties": { "game": { "type": "integer" }, "sgf": { "type": "string" } } },
+                "ReviewEdit": { "type": "object", "required": ["type", "path"], "properties": {
+                    "type": { "type": "string", "enum": ["play", "comment", "navigate", "delete"] },
+                    "path": { "type": "array", "items": { "type": "integer" }, "description": "child indices from the root" },
+                    "point": { "type": "string", "example": "D4" }, "text": { "type": "string" } } },
                 "Vacation": { "type": "object", "required": ["days"], "properties": { "days": { "type": "integer", "minimum": 1, "maximum": 30 } } },
                 "MatchRequest": { "type": "object", "required": ["sizes", "speed"], "properties": {
                     "sizes": { "type": "array", "items": { "type": "integer", "enum": [9, 13, 19] }, "description": "most wanted first" },

@@ -51,6 +51,11 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/me/turns", "get"),
         ("/api/me/vacation", "post"),
         ("/api/me/vacation", "delete"),
+        ("/api/reviews", "post"),
+        ("/api/reviews/{id}", "get"),
+        ("/api/reviews/{id}/sgf", "get"),
+        ("/api/reviews/{id}/edits", "post"),
+        ("/api/reviews/{id}/analysis", "post"),
         ("/api/match", "get"),
         ("/api/match", "post"),
         ("/api/match", "delete"),
@@ -85,7 +90,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 26);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 31);
 }
 
 #[tokio::test]

@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use super::{Backend, Store, StoreError};
-use Step::{Code, Sql};
+use Step::{Code, Each, Sql};
 
 /// One migration step.
 enum Step {
@@ -13,6 +13,11 @@ enum Step {
     Sql(&'static str),
     /// A data migration written in Rust.
     Code(DataMigration),
+    /// A statement written for each database.
+    Each {
+        sqlite: &'static str,
+        postgres: &'static str,
+    },
 }
 
 /// The data migrations.
@@ -40,7 +45,34 @@ const SHARED: &[Step] = &[
         PRIMARY KEY (user_id, game_id)
     )"),
     Code(DataMigration::RateFinishedGames),
+    // Review boards (review/mod.rs).
+    Each {
+        sqlite: reviews_table::SQLITE,
+        postgres: reviews_table::POSTGRES,
+    },
 ];
+
+/// The review boards' table, whose ids each database generates its own way.
+mod reviews_table {
+    pub const SQLITE: &str = "CREATE TABLE reviews (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        owner_id INTEGER NOT NULL REFERENCES users(id),
+        game_id INTEGER,
+        sgf TEXT NOT NULL,
+        cursor TEXT NOT NULL,
+        analysis TEXT,
+        created_at INTEGER NOT NULL
+    )";
+    pub const POSTGRES: &str = "CREATE TABLE reviews (
+        id BIGSERIAL PRIMARY KEY,
+        owner_id BIGINT NOT NULL REFERENCES users(id),
+        game_id BIGINT,
+        sgf TEXT NOT NULL,
+        cursor TEXT NOT NULL,
+        analysis TEXT,
+        created_at BIGINT NOT NULL
+    )";
+}
 
 /// SQLite schema steps.
 const SQLITE: &[Step] = &[
@@ -169,7 +201,7 @@ pub async fn run(store: &Store) -> Result<(), StoreError> {
             .execute(&mut *conn)
             .await?;
     }
-    let migrated = migrate(&mut conn, &steps).await;
+    let migrated = migrate(&mut conn, store.backend, &steps).await;
     if store.backend == Backend::Postgres {
         sqlx::query("SELECT pg_advisory_unlock(741954001)")
             .execute(&mut *conn)
@@ -178,7 +210,11 @@ pub async fn run(store: &Store) -> Result<(), StoreError> {
     migrated
 }
 
-async fn migrate(conn: &mut sqlx::AnyConnection, steps: &[&Step]) -> Result<(), StoreError> {
+async fn migrate(
+    conn: &mut sqlx::AnyConnection,
+    backend: Backend,
+    steps: &[&Step],
+) -> Result<(), StoreError> {
     use sqlx::Connection;
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         .execute(&mut *conn)
@@ -195,6 +231,14 @@ async fn migrate(conn: &mut sqlx::AnyConnection, steps: &[&Step]) -> Result<(), 
             }
             Code(DataMigration::RateFinishedGames) => {
                 super::ratings::rate_finished_games(&mut tx).await?;
+            }
+            Each { sqlite, postgres } => {
+                let sql = if backend == Backend::Sqlite {
+                    sqlite
+                } else {
+                    postgres
+                };
+                sqlx::query(sql).execute(&mut *tx).await?;
             }
         }
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")

@@ -1,0 +1,426 @@
+//! The review board: any finished game (or an uploaded SGF) opened as a tree that its owner
+//! explores (moves, variations, comments) while others follow live, with the engine's analysis
+//! of the main line computed in the background. All of it over HTTP under `/api/reviews`:
+//! followers long-poll `GET /api/reviews/{id}?after=VERSION`, which answers as soon as the
+//! review changes.
+//!
+//! The tree is stored as SGF text (with its variations and comments) and the owner's cursor as
+//! a path, after every edit; the analysis when it completes.
+
+pub mod analysis;
+pub mod tree;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sqlx::Row;
+use tengen_rules::coord::gtp;
+use tengen_rules::{Color, Move};
+use tokio::sync::watch;
+
+use crate::accounts;
+use crate::error::ApiError;
+use crate::session::CurrentUser;
+use crate::AppState;
+use tree::ReviewNode;
+
+/// How long a follower's request waits for a change.
+const LONG_POLL: Duration = Duration::from_secs(25);
+/// Largest uploaded record.
+const MAX_SGF: usize = 60 * 1024;
+
+/// A review in memory.
+struct Live {
+    inner: tokio::sync::Mutex<Review>,
+    version: watch::Sender<u64>,
+    progress: Arc<Mutex<analysis::Progress>>,
+}
+
+struct Review {
+    id: i64,
+    owner_id: i64,
+    owner: String,
+    game_id: Option<i64>,
+    tree: ReviewNode,
+    cursor: Vec<usize>,
+    /// The stored analysis, once one completed.
+    analysis: Option<Value>,
+}
+
+/// The reviews this node has loaded.
+#[derive(Clone, Default)]
+pub struct Reviews {
+    live: Arc<Mutex<HashMap<i64, Arc<Live>>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Reviews {
+    async fn get(&self, state: &AppState, id: i64) -> Result<Arc<Live>, ApiError> {
+        if let Some(l) = lock(&self.live).get(&id) {
+            return Ok(l.clone());
+        }
+        let row = sqlx::query(
+            "SELECT id, owner_id, game_id, sgf, cursor, analysis FROM reviews WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(state.store.pool())
+        .await?
+        .ok_or(ApiError::NotFound)?;
+        let sgf: String = row.try_get("sgf")?;
+        let tree = tengen_sgf::parse_str(&sgf)
+            .ok()
+            .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
+            .ok_or_else(|| ApiError::Internal(format!("review {id} has no readable record")))?;
+        let cursor: String = row.try_get("cursor")?;
+        let analysis: Option<String> = row.try_get("analysis")?;
+        let owner_id: i64 = row.try_get("owner_id")?;
+        let owner = accounts::by_id(&state.store, owner_id)
+            .await?
+            .map(|u| u.username)
+            .unwrap_or_default();
+        let review = Review {
+            id,
+            owner_id,
+            owner,
+            game_id: row.try_get("game_id")?,
+            tree,
+            cursor: serde_json::from_str(&cursor).unwrap_or_default(),
+            analysis: analysis.and_then(|a| serde_json::from_str(&a).ok()),
+        };
+        let live = Arc::new(Live {
+            inner: tokio::sync::Mutex::new(review),
+            version: watch::channel(1).0,
+            progress: Arc::default(),
+        });
+        // Two requests loading at once: the first one in wins, both use it.
+        Ok(lock(&self.live).entry(id).or_insert(live).clone())
+    }
+}
+
+impl Review {
+    fn to_json(&self, version: u64, progress: &analysis::Progress) -> Value {
+        let analysis = if progress.total > 0 && !progress.finished {
+            progress.to_json()
+        } else {
+            self.analysis
+                .clone()
+                .unwrap_or_else(|| json!({ "state": "none" }))
+        };
+        json!({
+            "id": self.id,
+            "owner": self.owner,
+            "game": self.game_id,
+            "version": version,
+            "cursor": self.cursor,
+            "tree": self.tree.to_json(),
+            "main_line": self.tree.main_line().len(),
+            "analysis": analysis,
+            "sgf": format!("/api/reviews/{}/sgf", self.id),
+        })
+    }
+
+    fn sgf(&self) -> String {
+        tengen_sgf::write_game(&self.tree.to_sgf())
+    }
+}
+
+async fn save(state: &AppState, r: &Review) -> Result<(), ApiError> {
+    sqlx::query("UPDATE reviews SET sgf = $1, cursor = $2 WHERE id = $3")
+        .bind(r.sgf())
+        .bind(serde_json::to_string(&r.cursor).unwrap_or_default())
+        .bind(r.id)
+        .execute(state.store.pool())
+        .await?;
+    Ok(())
+}
+
+fn now() -> i64 {
+    crate::store::games::now()
+}
+
+#[derive(Deserialize)]
+pub(crate) struct CreateBody {
+    #[serde(default)]
+    game: Option<i64>,
+    #[serde(default)]
+    sgf: Option<String>,
+}
+
+/// `POST /api/reviews` `{"game": ID}` or `{"sgf": TEXT}`: a new review, led by its creator.
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<CreateBody>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let b = body
+        .map(|Json(b)| b)
+        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let (sgf, game_id) = match (b.game, b.sgf) {
+        (Some(id), None) => {
+            let (text, finished) = crate::http::game_record(&state, id).await?;
+            if !finished {
+                return Err(ApiError::Conflict(
+                    "game_live",
+                    "a game is reviewed once it is over".into(),
+                ));
+            }
+            (text, Some(id))
+        }
+        (None, Some(text)) => {
+            if text.len() > MAX_SGF {
+                return Err(ApiError::TooLarge(MAX_SGF));
+            }
+            // The same reading as /api/sgf/import: a record that stands for a position.
+            crate::sgf_import::read(text.as_bytes(), None)?;
+            (text, None)
+        }
+        _ => {
+            return Err(ApiError::Rejected(
+                "bad_review",
+                "give either a finished game's id or an SGF record".into(),
+            ))
+        }
+    };
+    // Stored as the tree reads it (the first game of a collection).
+    let tree = tengen_sgf::parse_str(&sgf)
+        .ok()
+        .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
+        .ok_or_else(|| ApiError::Rejected("sgf_syntax", "the record cannot be read".into()))?;
+    let text = tengen_sgf::write_game(&tree.to_sgf());
+    let row = sqlx::query(
+        "INSERT INTO reviews (owner_id, game_id, sgf, cursor, analysis, created_at) VALUES ($1, $2, $3, '[]', NULL, $4) RETURNING id",
+    )
+    .bind(user.id)
+    .bind(game_id)
+    .bind(text)
+    .bind(now())
+    .fetch_one(state.store.pool())
+    .await?;
+    let id: i64 = row.try_get(0)?;
+    let live = state.reviews.get(&state, id).await?;
+    let r = live.inner.lock().await;
+    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Deserialize)]
+pub(crate) struct AfterQuery {
+    #[serde(default)]
+    after: Option<u64>,
+}
+
+/// `GET /api/reviews/{id}` (`?after=VERSION` waits up to 25 s for a newer version).
+pub(crate) async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(q): Query<AfterQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let live = state.reviews.get(&state, id).await?;
+    if let Some(after) = q.after {
+        let mut rx = live.version.subscribe();
+        // A version this server never had (it restarted) answers at once.
+        let _ = tokio::time::timeout(LONG_POLL, rx.wait_for(|&v| v != after)).await;
+    }
+    let r = live.inner.lock().await;
+    let version = *live.version.borrow();
+    let body = r.to_json(version, &lock(&live.progress));
+    Ok(Json(body))
+}
+
+/// `GET /api/reviews/{id}/sgf`: the tree with its variations and comments.
+pub(crate) async fn sgf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let live = state.reviews.get(&state, id).await?;
+    let text = live.inner.lock().await.sgf();
+    let mut r = text.into_response();
+    r.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-go-sgf"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"review-{id}.sgf\"")) {
+        r.headers_mut()
+            .insert(axum::http::header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
+}
+
+/// An edit by the review's owner.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Edit {
+    /// Play at `point` (GTP vertex or `pass`) after the node at `path`; the cursor goes there.
+    Play { path: Vec<usize>, point: String },
+    /// Set the comment of the node at `path` (empty removes it).
+    Comment { path: Vec<usize>, text: String },
+    /// Move the cursor that followers see.
+    Navigate { path: Vec<usize> },
+    /// Remove the node at `path` and what follows it.
+    Delete { path: Vec<usize> },
+}
+
+/// `POST /api/reviews/{id}/edits`: the owner moves, comments, navigates or deletes; everyone
+/// following sees it at once. Others get 403 `not_owner`.
+pub(crate) async fn edit(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Result<Json<Edit>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let e = body
+        .map(|Json(b)| b)
+        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let live = state.reviews.get(&state, id).await?;
+    let mut r = live.inner.lock().await;
+    if r.owner_id != user.id {
+        return Err(ApiError::Forbidden(
+            "not_owner",
+            "only the review's owner leads it; follow along".into(),
+        ));
+    }
+    let refused = |e: tree::EditError| ApiError::Rejected(e.code(), e.to_string());
+    let mut next = r.clone_tree();
+    let cursor = match e {
+        Edit::Play { path, point } => {
+            let game = next.tree.position(&path).map_err(refused)?;
+            let size = game.size();
+            let mv = if point.eq_ignore_ascii_case("pass") {
+                Move::Pass
+            } else {
+                Move::Play(
+                    gtp::parse_point(size, &point)
+                        .map_err(|e| ApiError::Rejected("illegal_move", e.to_string()))?,
+                )
+            };
+            let color: Color = game.to_move();
+            next.tree.play(&path, color, mv).map_err(refused)?
+        }
+        Edit::Comment { path, text } => {
+            if text.chars().count() > 2_000 {
+                return Err(ApiError::Rejected(
+                    "bad_comment",
+                    "a comment has at most 2,000 characters".into(),
+                ));
+            }
+            next.tree.comment(&path, &text).map_err(refused)?;
+            path
+        }
+        Edit::Navigate { path } => {
+            next.tree
+                .at(&path)
+                .ok_or(ApiError::Rejected("no_node", "no node at that path".into()))?;
+            path
+        }
+        Edit::Delete { path } => {
+            next.tree.delete(&path).map_err(refused)?;
+            path[..path.len().saturating_sub(1)].to_vec()
+        }
+    };
+    next.cursor = cursor;
+    // Stored first; only then the change is made and told.
+    save(&state, &next).await?;
+    r.tree = next.tree;
+    r.cursor = next.cursor;
+    live.version.send_modify(|v| *v += 1);
+    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    Ok(Json(body))
+}
+
+impl Review {
+    fn clone_tree(&self) -> Review {
+        Review {
+            id: self.id,
+            owner_id: self.owner_id,
+            owner: self.owner.clone(),
+            game_id: self.game_id,
+            tree: self.tree.clone(),
+            cursor: self.cursor.clone(),
+            analysis: None,
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+pub(crate) struct AnalysisBody {
+    #[serde(default)]
+    playouts: Option<u32>,
+}
+
+/// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line in the
+/// background (202); progress and results come with the review. Anyone following may ask;
+/// one runs at a time per review.
+pub(crate) async fn analyse(
+    State(state): State<AppState>,
+    CurrentUser(_user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Option<Json<AnalysisBody>>,
+) -> Result<Response, ApiError> {
+    let playouts = body
+        .and_then(|Json(b)| b.playouts)
+        .unwrap_or(analysis::DEFAULT_PLAYOUTS);
+    if !(1..=analysis::MAX_PLAYOUTS).contains(&playouts) {
+        return Err(ApiError::Rejected(
+            "bad_playouts",
+            format!("1 to {} playouts a position", analysis::MAX_PLAYOUTS),
+        ));
+    }
+    let live = state.reviews.get(&state, id).await?;
+    {
+        let p = lock(&live.progress);
+        if p.total > 0 && !p.finished {
+            return Err(ApiError::Conflict(
+                "analysis_running",
+                "this review is being analysed".into(),
+            ));
+        }
+    }
+    let positions = {
+        let r = live.inner.lock().await;
+        r.tree
+            .main_line()
+            .iter()
+            .map(|p| r.tree.position(p))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?
+    };
+    let (told, stored) = (live.clone(), live.clone());
+    let store = state.store.clone();
+    let rt = tokio::runtime::Handle::current();
+    analysis::spawn(
+        positions,
+        playouts,
+        live.progress.clone(),
+        move || told.version.send_modify(|v| *v += 1),
+        move |result| {
+            rt.spawn(async move {
+                let text = result.to_string();
+                let saved = sqlx::query("UPDATE reviews SET analysis = $1 WHERE id = $2")
+                    .bind(text)
+                    .bind(id)
+                    .execute(store.pool())
+                    .await;
+                if let Err(e) = saved {
+                    tracing::error!(review = id, error = %e, "could not store an analysis");
+                }
+                stored.inner.lock().await.analysis = Some(result);
+                stored.version.send_modify(|v| *v += 1);
+            });
+        },
+    );
+    live.version.send_modify(|v| *v += 1);
+    let r = live.inner.lock().await;
+    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    Ok((StatusCode::ACCEPTED, Json(body)).into_response())
+}

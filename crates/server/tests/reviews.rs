@@ -1,0 +1,292 @@
+//! The review board over HTTP: a review of an uploaded record or a finished game, the owner's
+//! moves, variations and comments, followers woken by a long poll, the SGF export, the engine's
+//! analysis in the background, and all of it kept across a restart.
+
+#![allow(clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use tengen_server::game::state::Action;
+use tengen_server::store::Store;
+use tengen_server::AppState;
+
+mod common;
+
+async fn call(
+    s: &AppState,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+    token: Option<&str>,
+) -> (StatusCode, Value) {
+    let (st, _, v) = common::http(&tengen_server::app(s.clone()), method, path, body, token).await;
+    (st, v)
+}
+
+async fn register(s: &AppState, name: &str) -> (String, i64) {
+    let (st, v) = call(
+        s,
+        "POST",
+        "/api/accounts/register",
+        Some(json!({"username": name, "password": "secret1", "rank": "5k"})),
+        None,
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    (
+        v["token"].as_str().unwrap().to_string(),
+        v["user"]["id"].as_i64().unwrap(),
+    )
+}
+
+const RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee]C[tengen];W[cc];B[gg](;W[cg])(;W[gc]C[the other side]))";
+
+#[tokio::test]
+async fn a_shared_review_with_variations_comments_analysis_and_a_restart() {
+    let url = common::sqlite_url("reviews");
+    let s = AppState::new(Store::open(&url).await.unwrap(), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let (ann, _) = register(&s, "ann").await;
+    let (bob, _) = register(&s, "bob").await;
+    let (st, r) = call(
+        &s,
+        "POST",
+        "/api/reviews",
+        Some(json!({"sgf": RECORD})),
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{r}");
+    let id = r["id"].as_i64().unwrap();
+    assert_eq!(r["owner"], "ann");
+    assert_eq!(r["main_line"], 5);
+    assert_eq!(r["tree"]["props"]["SZ"], json!(["9"]));
+    assert_eq!(
+        r["tree"]["children"][0]["children"][0]["children"][0]["children"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // Bob follows: his long poll returns when Ann plays a new variation.
+    let v0 = r["version"].as_u64().unwrap();
+    let follower = {
+        let s = s.clone();
+        tokio::spawn(async move {
+            call(
+                &s,
+                "GET",
+                &format!("/api/reviews/{id}?after={v0}"),
+                None,
+                None,
+            )
+            .await
+        })
+    };
+    tokio::task::yield_now().await;
+    let (st, r) = call(
+        &s,
+        "POST",
+        &format!("/api/reviews/{id}/edits"),
+        Some(json!({"type": "play", "path": [0, 0, 0], "point": "B2"})),
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{r}");
+    assert_eq!(r["cursor"], json!([0, 0, 0, 2]), "a third answer to B[gg]");
+    let (st, seen) = tokio::time::timeout(Duration::from_secs(10), follower)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(st, StatusCode::OK);
+    assert!(seen["version"].as_u64().unwrap() > v0);
+    assert_eq!(seen["cursor"], json!([0, 0, 0, 2]));
+    // A comment on it; a move on an occupied point, and anything from Bob, change nothing.
+    let edit = |body: Value, who: &str| {
+        let (s, who) = (s.clone(), who.to_string());
+        async move {
+            call(
+                &s,
+                "POST",
+                &format!("/api/reviews/{id}/edits"),
+                Some(body),
+                Some(&who),
+            )
+            .await
+        }
+    };
+    let (st, _) = edit(
+        json!({"type": "comment", "path": [0, 0, 0, 2], "text": "3-3 invasion"}),
+        &ann,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let (st, e) = edit(
+        json!({"type": "play", "path": [0, 0, 0, 2], "point": "E5"}),
+        &ann,
+    )
+    .await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("illegal_move"))
+    );
+    let (st, e) = edit(
+        json!({"type": "play", "path": [0, 0, 9], "point": "A1"}),
+        &ann,
+    )
+    .await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("no_node"))
+    );
+    let (st, e) = edit(json!({"type": "navigate", "path": [0]}), &bob).await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_owner"))
+    );
+    let (st, _) = edit(json!({"type": "navigate", "path": [0, 0]}), &ann).await;
+    assert_eq!(st, StatusCode::OK);
+    // The export keeps every variation and comment.
+    let (st, sgf) = call(&s, "GET", &format!("/api/reviews/{id}/sgf"), None, None).await;
+    assert_eq!(st, StatusCode::OK);
+    let sgf = sgf.as_str().unwrap().replace('\n', "");
+    assert!(
+        sgf.contains("(;W[cg])(;W[gc]C[the other side])(;W[bh]C[3-3 invasion])"),
+        "{sgf}"
+    );
+    assert!(sgf.contains("B[ee]C[tengen]"), "{sgf}");
+
+    // The analysis, in the background, with its progress.
+    let (st, r) = call(
+        &s,
+        "POST",
+        &format!("/api/reviews/{id}/analysis"),
+        Some(json!({"playouts": 60})),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{r}");
+    let mut r = r;
+    for _ in 0..40 {
+        if r["analysis"]["state"] == "done" {
+            break;
+        }
+        let v = r["version"].as_u64().unwrap();
+        r = call(
+            &s,
+            "GET",
+            &format!("/api/reviews/{id}?after={v}"),
+            None,
+            None,
+        )
+        .await
+        .1;
+    }
+    let a = &r["analysis"];
+    assert_eq!(a["state"], "done", "{a}");
+    assert_eq!(a["done"], 5);
+    let positions = a["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 5);
+    for p in positions {
+        let w = p["black_winrate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&w));
+        assert!(!p["best"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(positions[0]["to_move"], "black");
+
+    // A restart keeps the tree, the cursor and the analysis.
+    drop(s);
+    let s = AppState::new(Store::open(&url).await.unwrap(), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let (_, again) = call(&s, "GET", &format!("/api/reviews/{id}"), None, None).await;
+    assert_eq!(again["tree"], r["tree"]);
+    assert_eq!(again["cursor"], json!([0, 0]));
+    assert_eq!(again["analysis"]["positions"], a["positions"]);
+}
+
+#[tokio::test]
+async fn a_game_is_reviewed_once_it_is_over() {
+    let s = AppState::new(
+        Store::open(&common::sqlite_url("reviews-game"))
+            .await
+            .unwrap(),
+        Duration::from_secs(30),
+    )
+    .await
+    .unwrap();
+    let (ann, ann_id) = register(&s, "ann").await;
+    let (bob, _) = register(&s, "bob").await;
+    let (_, room) = call(
+        &s,
+        "POST",
+        "/api/rooms",
+        Some(json!({"size": 9, "rules": "chinese", "parity": "odd"})),
+        Some(&ann),
+    )
+    .await;
+    let (_, j) = call(
+        &s,
+        "POST",
+        &format!("/api/rooms/{}/join", room["id"]),
+        Some(json!({"guess": "even"})),
+        Some(&bob),
+    )
+    .await;
+    let game = j["game_id"].as_i64().unwrap();
+    let (st, e) = call(
+        &s,
+        "POST",
+        "/api/reviews",
+        Some(json!({"game": game})),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("game_live"))
+    );
+    // Ann (Black: Bob guessed wrong) plays one move and resigns.
+    let h = s.games.get(game).await.unwrap().unwrap();
+    h.act(
+        ann_id,
+        "ann",
+        Action::Move(tengen_rules::coord::gtp::parse_point(9, "E5").unwrap()),
+        0,
+    )
+    .await
+    .unwrap();
+    h.act(ann_id, "ann", Action::Resign, 0).await.unwrap();
+    let (st, r) = call(
+        &s,
+        "POST",
+        "/api/reviews",
+        Some(json!({"game": game})),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{r}");
+    assert_eq!(r["game"], game);
+    assert_eq!(r["owner"], "bob");
+    assert_eq!(r["tree"]["children"][0]["props"]["B"], json!(["ee"]));
+    // Neither both nor neither.
+    let (st, e) = call(&s, "POST", "/api/reviews", Some(json!({})), Some(&bob)).await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_review"))
+    );
+    let (st, e) = call(
+        &s,
+        "POST",
+        "/api/reviews",
+        Some(json!({"sgf": "(;GM[1]SZ[9];B[ee];W[ee])"})),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+    let (st, _) = call(&s, "GET", "/api/reviews/999", None, None).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+}
