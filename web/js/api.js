@@ -60,3 +60,7 @@ export const endVacation = () => api('DELETE', '/api/me/vacation');
 export const matchStatus = () => api('GET', '/api/match');
 export const requestMatch = (body) => api('POST', '/api/match', body);
 export const cancelMatch = () => api('DELETE', '/api/match');
+export const review = (id, after) => api('GET', `/api/reviews/${id}${after != null ? `?after=${after}` : ''}`);
+export const newReview = (body) => api('POST', '/api/reviews', body);
+export const reviewEdit = (id, edit) => api('POST', `/api/reviews/${id}/edits`, edit);
+export const reviewAnalyse = (id, playouts) => api('POST', `/api/reviews/${id}/analysis`, playouts ? { playouts } : {});

@@ -1,5 +1,5 @@
 // The shell: who is logged in, the header, messages, the socket, and the hash router
-// (#/ lobby, #/login, #/game/ID, #/user/NAME).
+// (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID).
 
 import * as api from './api.js';
 import { Socket } from './socket.js';
@@ -7,6 +7,7 @@ import { authPage } from './auth.js';
 import { lobbyPage } from './lobby.js';
 import { gamePage } from './game.js';
 import { userPage } from './user.js';
+import { reviewPage } from './review.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -99,7 +100,7 @@ async function route() {
   }
   const hash = location.hash || '#/';
   const parts = hash.slice(2).split('/').map(decodeURIComponent);
-  if (!app.user && parts[0] !== 'login' && parts[0] !== 'user') {
+  if (!app.user && parts[0] !== 'login' && parts[0] !== 'user' && parts[0] !== 'review') {
     app.go('#/login');
     return;
   }
@@ -109,6 +110,7 @@ async function route() {
     if (parts[0] === 'login') app.cleanup = await authPage(main, app);
     else if (parts[0] === 'game' && parts[1]) app.cleanup = await gamePage(main, app, Number(parts[1]));
     else if (parts[0] === 'user' && parts[1]) app.cleanup = await userPage(main, app, parts[1]);
+    else if (parts[0] === 'review' && parts[1]) app.cleanup = await reviewPage(main, app, Number(parts[1]));
     else app.cleanup = await lobbyPage(main, app);
   } catch (e) {
     const p = document.createElement('p');

@@ -224,6 +224,7 @@ export async function lobbyPage(main, app) {
   }
 
   const watching = [];
+  let alive = true;
   async function refresh() {
     try {
       const [{ rooms }, { games }, { users }, turns, match] = await Promise.all([
@@ -233,6 +234,8 @@ export async function lobbyPage(main, app) {
         app.user && !app.user.guest ? api.turns() : { games: [] },
         app.user ? api.matchStatus() : null,
       ]);
+      // The player may have left the lobby while the answers were on their way.
+      if (!alive) return;
       // A request waiting (perhaps from another tab), or the outcome of the one this page is
       // waiting for; an old outcome does not send the player back to an old game.
       if (match && (match.state === 'waiting' || (qmSince && match.state !== 'idle'))) showMatch(match);
@@ -317,6 +320,7 @@ export async function lobbyPage(main, app) {
   await refresh();
   const timer = setInterval(refresh, 3000);
   return () => {
+    alive = false;
     clearInterval(timer);
     clearInterval(qmTicker);
     stopMatched();

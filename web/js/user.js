@@ -80,6 +80,7 @@ export async function userPage(main, app, name) {
       <h2>Rating history</h2>
       <div id="chart"></div>
       <p class="muted small" id="chart-note"></p>
+      ${own && !user.guest ? `<form class="row" id="upload"><label>Review an SGF record <input type="file" name="sgf" accept=".sgf,application/x-go-sgf,text/plain"></label><button type="submit">Open the review board</button></form>` : ''}
       ${own && !user.guest ? `<div class="row" id="vacation"><button id="vacation-on">Vacation: stop my correspondence clocks for 7 days</button><button id="vacation-off">End my vacation</button></div>` : ''}
       <div class="grid">
         <div><h2>By board</h2><div class="scroll-x"><table data-testid="by-size"><thead><tr><th></th><th>won</th><th>lost</th><th>drawn</th></tr></thead><tbody>${Object.entries(record.by_size).map(([s, t]) => tallyRow(`${s}×${s}`, t)).join('') || '<tr><td colspan="4" class="muted">No finished games.</td></tr>'}</tbody></table></div></div>
@@ -88,14 +89,32 @@ export async function userPage(main, app, name) {
       <h2>Recent games</h2>
       <div class="scroll-x"><table data-testid="games">
         <thead><tr><th>Black</th><th>White</th><th>Board</th><th>Result</th><th></th></tr></thead>
-        <tbody>${games.map((g) => `<tr><td><a href="#/user/${encodeURIComponent(g.black)}">${esc(g.black)}</a></td><td><a href="#/user/${encodeURIComponent(g.white)}">${esc(g.white)}</a></td><td>${g.terms.size}×${g.terms.size} ${esc(g.terms.rules)}</td><td>${outcome(g, user.username)}</td><td><a href="#/game/${g.id}">view</a> · <a href="${g.sgf}" download>SGF</a></td></tr>`).join('') || '<tr><td colspan="5" class="muted">No games yet.</td></tr>'}</tbody>
+        <tbody>${games.map((g) => `<tr><td><a href="#/user/${encodeURIComponent(g.black)}">${esc(g.black)}</a></td><td><a href="#/user/${encodeURIComponent(g.white)}">${esc(g.white)}</a></td><td>${g.terms.size}×${g.terms.size} ${esc(g.terms.rules)}</td><td>${outcome(g, user.username)}</td><td><a href="#/game/${g.id}">view</a> · <a href="${g.sgf}" download>SGF</a>${g.result && app.user && !app.user.guest ? ` · <button class="link" data-review="${g.id}">review</button>` : ''}</td></tr>`).join('') || '<tr><td colspan="5" class="muted">No games yet.</td></tr>'}</tbody>
       </table></div>
     </section>`;
   main.querySelector('#chart').appendChild(ratingChart(ratings.history));
   main.querySelector('#chart-note').textContent = ratings.history.length
     ? `${ratings.history.length} rated game${ratings.history.length === 1 ? '' : 's'}; the band is the deviation.`
     : 'No rated game yet: the rating is seeded from the declared rank.';
+  const openReview = async (body) => {
+    try {
+      const r = await api.newReview(body);
+      app.go(`#/review/${r.id}`);
+    } catch (e) {
+      app.error(e);
+    }
+  };
+  for (const b of main.querySelectorAll('[data-review]')) b.onclick = () => openReview({ game: Number(b.dataset.review) });
   if (own && !user.guest) {
+    main.querySelector('#upload').onsubmit = async (e) => {
+      e.preventDefault();
+      const file = new FormData(e.target).get('sgf');
+      if (!file || !file.size) {
+        app.toast('Choose an SGF file first.', 'error');
+        return;
+      }
+      openReview({ sgf: await file.text() });
+    };
     main.querySelector('#vacation-on').onclick = async () => {
       try {
         const r = await api.vacation(7);

@@ -57,6 +57,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/js/game.js"),
     ),
     (
+        "/js/review.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/js/review.js"),
+    ),
+    (
         "/js/user.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/js/user.js"),
