@@ -2,7 +2,7 @@
 // Debian's Chromium driven by playwright-core.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,9 +76,28 @@ export async function session(t) {
   return { server, browser };
 }
 
+/**
+ * While working on the client: with TENGEN_WEB_FROM_DISK=1 the pages get the scripts and the CSS
+ * as they are on disk (TENGEN_WEB_DIR, web/ by default), with the server's headers (the
+ * Content-Security-Policy included), instead of the copies embedded in the binary: a change needs
+ * no rebuild, and an older copy shows which tests fail without a change. Runs that count use the
+ * binary's.
+ */
+async function webFromDisk(context) {
+  if (process.env.TENGEN_WEB_FROM_DISK !== '1') return;
+  await context.route((u) => u.pathname === '/style.css' || /^\/js\/[a-z]+\.js$/.test(u.pathname), async (route) => {
+    const response = await route.fetch();
+    const path = new URL(route.request().url()).pathname;
+    const file = join(process.env.TENGEN_WEB_DIR || join(root, 'web'), path.slice(1));
+    await route.fulfill({ response, body: readFileSync(file, 'utf8') });
+  });
+}
+
 /** A fresh page (its own cookies) that fails the test on any uncaught page error. */
 export async function newPage(browser, viewport = DESKTOP) {
-  const page = await (await browser.newContext({ viewport })).newPage();
+  const context = await browser.newContext({ viewport });
+  await webFromDisk(context);
+  const page = await context.newPage();
   page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
   return page;
 }
