@@ -23,13 +23,62 @@ function starPoints(size) {
 }
 
 /**
+ * The viewer's display preferences, kept in localStorage: `stones` ('shaded' or 'flat'),
+ * `coords` (shown or not), `sound` (a click for each move). Every board reads them when created.
+ */
+const PREFS = { stones: ['tengen.stones', 'shaded'], coords: ['tengen.coords', 'on'], sound: ['tengen.sound', 'off'] };
+
+export function getPref(name) {
+  const [key, fallback] = PREFS[name];
+  try {
+    return localStorage.getItem(key) || fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function setPref(name, value) {
+  try {
+    localStorage.setItem(PREFS[name][0], value);
+  } catch {
+    // Private windows may refuse storage: the setting then lasts for this page only.
+  }
+}
+
+/**
+ * The gradients of shaded stones and their shadows, defined once a board. The ids are fixed:
+ * a page shows one board.
+ */
+function defs(svg) {
+  const d = el('defs', {}, svg);
+  const radial = (id, attrs, stops) => {
+    const g = el('radialGradient', { id, ...attrs }, d);
+    for (const [offset, color, opacity] of stops) el('stop', { offset, 'stop-color': color, 'stop-opacity': opacity ?? 1 }, g);
+  };
+  // The light comes from the upper left, as on OGS and Sabaki.
+  radial('tengen-stone-b', { cx: '0.36', cy: '0.32', r: '0.7', fx: '0.32', fy: '0.28' }, [['0', '#6a6a6a'], ['0.35', '#2b2b2b'], ['1', '#050505']]);
+  radial('tengen-stone-w', { cx: '0.38', cy: '0.34', r: '0.72', fx: '0.34', fy: '0.3' }, [['0', '#ffffff'], ['0.6', '#efefe8'], ['1', '#bdbcb2']]);
+  radial('tengen-stone-shadow', {}, [['0.55', '#000', 0.38], ['1', '#000', 0]]);
+}
+
+/** Viewbox of a board with coordinates (a wider margin) or without. */
+function viewBox(size, coords) {
+  const m = coords ? 1.2 : 0.62;
+  return `${-m} ${-m} ${size - 1 + 2 * m} ${size - 1 + 2 * m}`;
+}
+
+/**
  * Creates a board of `size` in `container`. `onPlay(vertex)` is called when the user clicks an
  * intersection or presses Enter on the keyboard cursor; `onHover(vertex|null)` as the pointer moves.
- * Returns { render(layers) } where layers = { grid, last, ghost, dead, unsure, territory, cursor }
- * (`unsure`: stones the estimator is unsure of, ringed).
+ * Returns { render(layers), setStones(style), setCoords(on), svg } where layers = { grid, last,
+ * ghost, dead, unsure, territory, cursor } (`unsure`: stones the estimator is unsure of, ringed).
+ * Stones are 'shaded' (gradients and a shadow) or 'flat'; both start from the stored preferences.
  */
 export function createBoard(container, size, { onPlay, onHover, label }) {
-  const svg = el('svg', { viewBox: `-1.2 -1.2 ${size + 1.4} ${size + 1.4}`, class: 'board', role: 'grid', tabindex: '0', 'aria-label': label || `${size} by ${size} board` });
+  let stoneStyle = getPref('stones') === 'flat' ? 'flat' : 'shaded';
+  let coords = getPref('coords') !== 'off';
+  const svg = el('svg', { viewBox: viewBox(size, coords), class: `board ${stoneStyle}${coords ? '' : ' no-coords'}`, role: 'grid', tabindex: '0', 'aria-label': label || `${size} by ${size} board` });
+  defs(svg);
   el('rect', { x: -1.2, y: -1.2, width: size + 1.4, height: size + 1.4, class: 'wood' }, svg);
   for (let i = 0; i < size; i++) {
     el('line', { x1: 0, y1: i, x2: size - 1, y2: i, class: 'line' }, svg);
@@ -69,8 +118,21 @@ export function createBoard(container, size, { onPlay, onHover, label }) {
   });
   container.replaceChildren(svg);
 
-  function render({ grid, last, ghost, dead, unsure, territory, cursorVertex }) {
+  let shown = null; // the last layers drawn, to redraw them in another style
+  let shadows = null; // the group of stone shadows, below every stone
+  // A stone: in the shaded style its gradient and, below it, a soft shadow to the lower right
+  // (none for ghost and dead stones, which are drawn faint).
+  function stone(x, y, c, cls, attrs) {
+    const shaded = stoneStyle === 'shaded';
+    if (shaded && !cls) el('circle', { cx: x + 0.06, cy: y + 0.08, r: 0.5, class: 'shadow', fill: 'url(#tengen-stone-shadow)' }, shadows);
+    return el('circle', { cx: x, cy: y, r: 0.47, class: `stone ${c}${cls}`, ...(shaded ? { fill: `url(#tengen-stone-${c})` } : {}), ...attrs }, layer);
+  }
+
+  function render(layers) {
+    shown = layers;
+    const { grid, last, ghost, dead, unsure, territory, cursorVertex } = layers;
     layer.replaceChildren();
+    shadows = el('g', { class: 'shadows' }, layer);
     if (territory) {
       for (const [v, color] of territory) {
         const [x, y] = v;
@@ -82,7 +144,7 @@ export function createBoard(container, size, { onPlay, onHover, label }) {
         const c = grid[y][x];
         if (!c) continue;
         const isDead = dead && dead.has(`${x},${y}`);
-        el('circle', { cx: x, cy: y, r: 0.47, class: `stone ${c}${isDead ? ' dead' : ''}`, 'data-stone': `${vertexName(size, x, y)}:${c}` }, layer);
+        stone(x, y, c, isDead ? ' dead' : '', { 'data-stone': `${vertexName(size, x, y)}:${c}` });
         if (unsure && unsure.has(`${x},${y}`)) {
           el('circle', { cx: x, cy: y, r: 0.5, class: 'unsure', 'data-unsure': vertexName(size, x, y) }, layer);
         }
@@ -96,11 +158,23 @@ export function createBoard(container, size, { onPlay, onHover, label }) {
       el('circle', { cx: last.x, cy: last.y, r: 0.22, class: `last on-${grid[last.y][last.x]}` }, layer);
     }
     if (ghost && !grid[ghost.y][ghost.x]) {
-      el('circle', { cx: ghost.x, cy: ghost.y, r: 0.47, class: `stone ${ghost.color} ghost` }, layer);
+      stone(ghost.x, ghost.y, ghost.color, ' ghost', {});
     }
     if (cursorVertex) {
       el('rect', { x: cursorVertex.x - 0.5, y: cursorVertex.y - 0.5, width: 1, height: 1, class: 'cursor' }, layer);
     }
   }
-  return { render, svg };
+  /** 'shaded' or 'flat'. */
+  function setStones(style) {
+    stoneStyle = style === 'flat' ? 'flat' : 'shaded';
+    svg.classList.toggle('flat', stoneStyle === 'flat');
+    svg.classList.toggle('shaded', stoneStyle === 'shaded');
+    if (shown) render(shown);
+  }
+  function setCoords(on) {
+    coords = !!on;
+    svg.classList.toggle('no-coords', !coords);
+    svg.setAttribute('viewBox', viewBox(size, coords));
+  }
+  return { render, setStones, setCoords, svg };
 }
