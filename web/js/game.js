@@ -3,7 +3,7 @@
 // game over the socket and redraws from the server's snapshot after each event.
 
 import * as api from './api.js';
-import { createBoard } from './board.js';
+import { createBoard, getPref, setPref } from './board.js';
 import { gridFromRows, gridWith, parseVertex, replay } from './go.js';
 
 function esc(s) {
@@ -15,8 +15,68 @@ function mmss(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** A clock's text `elapsed` ms after the server's reading, counted as the server does. */
-export function clockText(time, c, elapsed) {
+/** A correspondence clock: days and hours ("2d 23h"), hours and minutes under a day, then m:ss. */
+export function dayClock(ms) {
+  const m = Math.max(0, Math.ceil(ms / 60000));
+  if (ms >= 86400000) return `${Math.floor(m / 1440)}d ${Math.floor((m % 1440) / 60)}h`;
+  if (ms >= 3600000) return `${Math.floor(m / 60)}h ${m % 60}m`;
+  return mmss(ms);
+}
+
+/** A duration in words: "30 s", "5 min", "1 h 30 min", "3 days", "1 day 12 h". */
+export function durationWords(ms) {
+  const s = Math.round(ms / 1000);
+  const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  if (s < 60) return `${s} s`;
+  if (s >= 86400) return s % 86400 === 0 ? plural(s / 86400, 'day') : `${plural(Math.floor(s / 86400), 'day')} ${Math.round((s % 86400) / 3600)} h`;
+  if (s >= 3600) return s % 3600 === 0 ? `${s / 3600} h` : `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+  return s % 60 === 0 ? `${s / 60} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** A game's time setting in words: "Byo-yomi 20 min + 5×30 s", "3 days a move (correspondence)". */
+export function timeWords(t) {
+  const d = durationWords;
+  switch (t && t.system) {
+    case 'absolute': return `Absolute ${d(t.main_ms)}`;
+    case 'byoyomi': return t.periods ? `Byo-yomi ${d(t.main_ms)} + ${t.periods}×${d(t.period_ms)}` : `Absolute ${d(t.main_ms)}`;
+    case 'canadian': return `Canadian ${d(t.main_ms)} + ${t.stones} stones in ${d(t.period_ms)}`;
+    case 'fischer': return `Fischer ${d(t.main_ms)} + ${d(t.increment_ms)}${t.cap_ms ? `, at most ${d(t.cap_ms)}` : ''}${t.increment_ms >= 3600000 ? ' (correspondence)' : ''}`;
+    case 'correspondence': return `${d(t.per_move_ms)} a move (correspondence)`;
+    default: return 'No time limit';
+  }
+}
+
+const RULE_NAMES = { japanese: 'Japanese', korean: 'Korean', chinese: 'Chinese', aga: 'AGA', wga: 'WGA', igz: 'IGZ', arena: 'Arena', 'tromp-taylor': 'Tromp-Taylor', nz: 'New Zealand', 'first-capture': 'First capture' };
+
+export function rulesName(r) {
+  return RULE_NAMES[r] || String(r);
+}
+
+const COLOR = { B: 'Black', W: 'White' };
+
+/** A result in words, from its SGF form: "White wins by 9.5 points", "Black wins on time". */
+export function resultWords(result, reason) {
+  const m = /^([BW])\+(.*)$/.exec(result || '');
+  if (m) {
+    const who = COLOR[m[1]];
+    if (m[2] === 'R') return `${who} wins by resignation`;
+    if (m[2] === 'T') return `${who} wins on time`;
+    if (m[2] === 'F') return `${who} wins by forfeit`;
+    if (m[2] === '') return reason === 'rule' ? `${who} wins by the first capture` : `${who} wins`;
+    const n = Number(m[2]);
+    return `${who} wins by ${m[2]} point${n === 1 ? '' : 's'}`;
+  }
+  if (result === '0') return 'Draw';
+  if (result === 'Void') return reason === 'rule' ? 'No result: the position repeated' : 'No result';
+  return String(result ?? '');
+}
+
+/**
+ * A clock's text `elapsed` ms after the server's reading, counted as the server does: the time
+ * (`main`), what follows it (`extra`: byo-yomi periods, Canadian stones) and both as `text`.
+ * Correspondence clocks (`days`) count in days and hours.
+ */
+export function clockText(time, c, elapsed, days = false) {
   if (!time || time.system === 'none' || !c) return '';
   let { main_ms: main, period_ms: period, periods, stones } = c;
   let e = elapsed;
@@ -33,13 +93,75 @@ export function clockText(time, c, elapsed) {
   } else if (time.system === 'canadian' && main === 0) {
     period = Math.max(0, period - e);
   }
+  const out = (m, extra, low) => ({ main: m, extra, text: `${m}${extra}`, low });
+  if (days) return out(dayClock(main), '', main < 12 * 3600000);
   if (main > 0) {
     const extra = time.system === 'byoyomi' && time.periods ? ` + ${periods}×${time.period_ms / 1000}s` : time.system === 'canadian' ? ` + ${time.stones}/${mmss(time.period_ms)}` : '';
-    return { text: `${mmss(main)}${extra}`, low: main < 10000 && !(time.periods || time.stones) };
+    return out(mmss(main), extra, main < 10000 && !(time.periods || time.stones));
   }
-  if (time.system === 'byoyomi' && periods > 0) return { text: `${mmss(period)} (${periods} left)`, low: period < 10000 };
-  if (time.system === 'canadian') return { text: `${mmss(period)} / ${stones} stones`, low: period < 20000 };
-  return { text: mmss(main), low: true };
+  if (time.system === 'byoyomi' && periods > 0) return out(mmss(period), ` (${periods} left)`, period < 10000);
+  if (time.system === 'canadian') return out(mmss(period), ` / ${stones} stones`, period < 20000);
+  return out(mmss(main), '', true);
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** A navigation icon drawn as SVG (fonts may lack ⏮ and ⏭): 'first', 'prev', 'next', 'last'. */
+function navIcon(kind) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('class', 'icon');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const shape = (name, attrs) => {
+    const e = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    svg.appendChild(e);
+  };
+  const left = 'M12 3 L5 8 L12 13 Z';
+  const right = 'M4 3 L11 8 L4 13 Z';
+  if (kind === 'first') {
+    shape('rect', { x: 3, y: 3, width: 2, height: 10 });
+    shape('path', { d: 'M13 3 L6 8 L13 13 Z' });
+  } else if (kind === 'prev') {
+    shape('path', { d: left });
+  } else if (kind === 'next') {
+    shape('path', { d: right });
+  } else {
+    shape('path', { d: 'M3 3 L10 8 L3 13 Z' });
+    shape('rect', { x: 11, y: 3, width: 2, height: 10 });
+  }
+  return svg;
+}
+
+/**
+ * The move click: a short burst of noise through a band-pass filter, made with WebAudio (no
+ * audio file), like a stone set on wood.
+ */
+let audio = null;
+let clickBuffer = null;
+function moveSound() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return false;
+  audio = audio || new Ctx();
+  if (audio.state === 'suspended') audio.resume().catch(() => {});
+  if (!clickBuffer) {
+    const n = Math.floor(audio.sampleRate * 0.07);
+    clickBuffer = audio.createBuffer(1, n, audio.sampleRate);
+    const d = clickBuffer.getChannelData(0);
+    for (let i = 0; i < n; i++) d[i] = (Math.random() * 2 - 1) * Math.exp(-i / (n / 9));
+  }
+  const src = audio.createBufferSource();
+  src.buffer = clickBuffer;
+  const band = audio.createBiquadFilter();
+  band.type = 'bandpass';
+  band.frequency.value = 2200;
+  band.Q.value = 1.5;
+  const gain = audio.createGain();
+  gain.gain.value = 0.8;
+  src.connect(band).connect(gain).connect(audio.destination);
+  src.start();
+  return true;
 }
 
 export async function gamePage(main, app, id) {
@@ -53,19 +175,39 @@ export async function gamePage(main, app, id) {
   let review = null; // move index while stepping through a finished game
   let estimate = null; // the last score estimate asked for, until the position changes
   let fetchedAt = performance.now();
+  let sound = getPref('sound') === 'on';
+  let sounds = 0; // clicks played, shown as data-sounds for the tests
 
+  const player = (side) => `
+          <div class="player" id="p-${side}">
+            <div class="name"></div><div class="muted meta"></div>
+            <div class="clock" data-clock="${side}"><span class="main"></span><span class="extra"></span></div>
+            <div class="vacation" data-testid="vacation-${side}" hidden></div>
+          </div>`;
   main.innerHTML = `
-    <div class="game">
+    <div class="game" data-sounds="0">
       <div class="board-wrap" id="board"></div>
-      <aside class="stack">
-        <div class="players">
-          <div class="player" id="p-black"><div class="name"></div><div class="muted meta"></div><div class="clock" data-clock="black"></div></div>
-          <div class="player" id="p-white"><div class="name"></div><div class="muted meta"></div><div class="clock" data-clock="white"></div></div>
+      <aside class="stack side">
+        <div class="players">${player('black')}${player('white')}</div>
+        <div class="info">
+          <div data-testid="terms"></div>
+          <div><span data-testid="time-setting"></span> · <strong data-testid="move-number"></strong></div>
         </div>
         <div id="status" role="status" aria-live="polite"></div>
+        <div id="notice" class="notice" data-testid="notice" hidden></div>
         <div id="banners" class="stack"></div>
         <div id="controls" class="stack"></div>
-        <label class="inline"><input type="checkbox" id="confirm" ${confirmMoves ? 'checked' : ''}> Confirm each move</label>
+        <section class="stack moves" aria-labelledby="moves-h">
+          <h3 id="moves-h">Moves</h3>
+          <ol class="movelist" id="movelist" data-testid="movelist"></ol>
+        </section>
+        <fieldset class="plain prefs">
+          <legend>Settings</legend>
+          <label class="inline"><input type="checkbox" id="confirm" ${confirmMoves ? 'checked' : ''}> Confirm each move</label>
+          <label class="inline"><input type="checkbox" id="coords" ${getPref('coords') !== 'off' ? 'checked' : ''}> Coordinates</label>
+          <label class="inline"><input type="checkbox" id="sound" ${sound ? 'checked' : ''}> Move sound</label>
+          <label class="inline">Stones <select id="stones"><option value="shaded">shaded</option><option value="flat" ${getPref('stones') === 'flat' ? 'selected' : ''}>flat</option></select></label>
+        </fieldset>
         <section class="stack" aria-labelledby="chat-h">
           <h3 id="chat-h">Chat</h3>
           <div class="chat-log" id="chat" aria-live="polite"></div>
@@ -87,6 +229,28 @@ export async function gamePage(main, app, id) {
     confirmMoves = e.target.checked;
     pending = null;
     render();
+  };
+  q('#coords').onchange = (e) => {
+    setPref('coords', e.target.checked ? 'on' : 'off');
+    board.setCoords(e.target.checked);
+  };
+  q('#stones').onchange = (e) => {
+    setPref('stones', e.target.value);
+    board.setStones(e.target.value);
+  };
+  const gameEl = q('.game');
+  function playClick() {
+    try {
+      if (moveSound()) gameEl.dataset.sounds = String(++sounds);
+    } catch {
+      // No sound where the browser has none to give.
+    }
+  }
+  q('#sound').onchange = (e) => {
+    sound = e.target.checked;
+    setPref('sound', sound ? 'on' : 'off');
+    // The first click comes from the user's own gesture, which lets the audio start.
+    if (sound) playClick();
   };
 
   async function send(msg, okText) {
@@ -136,8 +300,19 @@ export async function gamePage(main, app, id) {
       const r = document.createElement('div');
       r.className = 'result';
       r.dataset.testid = 'result';
-      r.textContent = `Result: ${snap.result}${snap.end_reason ? ` (${reasonText(snap.end_reason)})` : ''}`;
-      box.appendChild(r);
+      r.dataset.result = snap.result || '';
+      r.textContent = resultWords(snap.result, snap.end_reason);
+      const how = document.createElement('div');
+      how.className = 'muted small';
+      how.textContent = `${snap.result}${snap.end_reason ? ` · ${reasonText(snap.end_reason)}` : ''}`;
+      box.append(r, how);
+      if (snap.score && snap.end_reason === 'count') {
+        const p = document.createElement('div');
+        p.className = 'score panel';
+        p.dataset.testid = 'final-score';
+        p.appendChild(scoreTable(snap.score));
+        box.appendChild(p);
+      }
       const moves = snap.moves.length;
       const stepper = document.createElement('div');
       stepper.className = 'stepper';
@@ -146,14 +321,25 @@ export async function gamePage(main, app, id) {
         review = Math.max(0, Math.min(moves, n));
         render();
       };
+      const nav = (kind, label, n, off) => {
+        const b = button('', () => to(n));
+        b.className = 'icon-button';
+        b.append(navIcon(kind));
+        b.setAttribute('aria-label', label);
+        b.title = label;
+        b.dataset.nav = kind;
+        b.disabled = off;
+        return b;
+      };
+      const where = Object.assign(document.createElement('span'), { textContent: `move ${at} / ${moves}`, className: 'muted' });
+      where.dataset.testid = 'stepper-at';
       stepper.append(
-        button('⏮', () => to(0)),
-        button('◀', () => to(at - 1)),
-        Object.assign(document.createElement('span'), { textContent: `move ${at} / ${moves}`, className: 'muted' }),
-        button('▶', () => to(at + 1)),
-        button('⏭', () => to(moves)),
+        nav('first', 'First move', 0, at === 0),
+        nav('prev', 'Previous move', at - 1, at === 0),
+        where,
+        nav('next', 'Next move', at + 1, at === moves),
+        nav('last', 'Last move', moves, at === moves),
       );
-      stepper.querySelectorAll('button').forEach((b, i) => b.setAttribute('aria-label', ['First move', 'Previous move', 'Next move', 'Last move'][i]));
       box.appendChild(stepper);
       const a = document.createElement('a');
       a.href = `/api/games/${id}/sgf`;
@@ -164,11 +350,14 @@ export async function gamePage(main, app, id) {
     }
     if (snap.phase === 'scoring') {
       const s = snap.score;
-      const line = (name, c) => `${name}: ${c.total} = territory ${c.territory}${c.stones ? ` + stones ${c.stones}` : ''}${c.prisoners ? ` + prisoners ${c.prisoners}` : ''}${Number(c.komi) ? ` + komi ${c.komi}` : ''}${c.handicap_bonus ? ` + ${c.handicap_bonus}` : ''}`;
       const p = document.createElement('div');
-      p.className = 'score panel';
+      p.className = 'score panel stack';
       p.dataset.testid = 'score';
-      p.innerHTML = `<strong>Dead stones: click your own dead stones to mark or unmark them.</strong><br>${esc(line('Black', s.black))}<br>${esc(line('White', s.white))}<br>Count: <strong>${esc(s.result)}</strong><br><span class="muted">Accepted: Black ${snap.accepted.black ? '✓' : '–'}, White ${snap.accepted.white ? '✓' : '–'}</span>${(snap.unsure || []).length ? `<br><span data-testid="unsure-note">The engine is unsure of the ${snap.unsure.length} ringed stones: they are not marked; decide them together.</span>` : ''}`;
+      p.innerHTML = `<strong>Dead stones: click your own dead stones to mark or unmark them.</strong>`;
+      p.appendChild(scoreTable(s));
+      const foot = document.createElement('div');
+      foot.innerHTML = `Count: <strong>${esc(resultWords(s.result))}</strong> (${esc(s.result)})<br><span class="muted">Accepted: Black ${snap.accepted.black ? '✓' : '–'}, White ${snap.accepted.white ? '✓' : '–'}</span>${(snap.unsure || []).length ? `<br><span data-testid="unsure-note">The engine is unsure of the ${snap.unsure.length} ringed stones: they are not marked; decide them together.</span>` : ''}`;
+      p.appendChild(foot);
       box.appendChild(p);
       if (me) {
         const row = document.createElement('div');
@@ -194,29 +383,31 @@ export async function gamePage(main, app, id) {
       c.dataset.action = 'confirm';
       box.appendChild(c);
     }
-    // Pass and resign at opposite ends, so that one is not hit for the other.
+    // Pass and resign on one line at opposite ends, so that one is not hit for the other; the
+    // requests (take-back, count, estimate) on a line of their own below.
     const row = document.createElement('div');
     row.className = 'actions';
     const pass = button('Pass', () => send({ type: 'pass' }));
     pass.disabled = !myTurn();
     pass.dataset.action = 'pass';
-    const spacer = Object.assign(document.createElement('span'), { className: 'spacer' });
     const resign = button('Resign', () => {
       if (confirm('Resign this game?')) send({ type: 'resign' });
     }, 'danger');
     resign.dataset.action = 'resign';
-    row.append(pass, spacer);
+    row.append(pass, Object.assign(document.createElement('span'), { className: 'spacer' }), resign);
+    const more = document.createElement('div');
+    more.className = 'actions requests';
     if (snap.terms.take_back) {
       const tb = button('Take back', () => send({ type: 'takeback' }, 'Take-back requested.'));
       tb.dataset.action = 'takeback';
-      row.append(tb);
+      more.append(tb);
     }
     const count = button('Count', () => send({ type: 'score_request' }, 'You asked to count.'));
     count.title = 'Ask to start removing dead stones';
-    row.append(count);
-    if (snap.terms.estimate) row.append(estimateButton());
-    row.append(Object.assign(document.createElement('span'), { className: 'spacer' }), resign);
-    box.appendChild(row);
+    count.dataset.action = 'count';
+    more.append(count);
+    if (snap.terms.estimate) more.append(estimateButton());
+    box.append(row, more);
     renderEstimate(box);
   }
 
@@ -244,6 +435,66 @@ export async function gamePage(main, app, id) {
     const lead = (x) => `${x > 0 ? 'B' : x < 0 ? 'W' : ''}+${Math.abs(x)}`;
     p.innerHTML = `Estimate: <strong>${esc(estimate.result)}</strong> · ${estimate.winner_sure ? 'the winner is clear' : 'the winner is uncertain'}${lo !== hi ? ` (from ${esc(lead(lo))} to ${esc(lead(hi))} over ${estimate.unsure.length} doubtful stones)` : ''}`;
     box.appendChild(p);
+  }
+
+  /** The count per side: territory, stones, prisoners, komi (a handicap bonus if any), total. */
+  function scoreTable(s) {
+    const t = document.createElement('table');
+    t.className = 'score-table';
+    const rows = [['Territory', 'territory'], ['Stones', 'stones'], ['Prisoners', 'prisoners'], ['Komi', 'komi']];
+    if (s.black.handicap_bonus || s.white.handicap_bonus) rows.push(['Handicap', 'handicap_bonus']);
+    rows.push(['Total', 'total']);
+    t.innerHTML = `<thead><tr><th scope="col"><span class="sr-only">Count</span></th><th scope="col">● Black</th><th scope="col">○ White</th></tr></thead><tbody>${rows
+      .map(([name, key]) => `<tr data-row="${key}"${key === 'total' ? ' class="total"' : ''}><th scope="row">${name}</th><td data-side="black">${esc(s.black[key])}</td><td data-side="white">${esc(s.white[key])}</td></tr>`)
+      .join('')}</tbody>`;
+    return t;
+  }
+
+  // The move list is rebuilt only when the moves, the phase or the move shown change (render
+  // runs on every hover).
+  let listKey = '';
+  function renderMoveList() {
+    const list = q('#movelist');
+    const moves = snap.moves;
+    const navigable = snap.phase === 'finished';
+    const current = review === null ? moves.length : review;
+    const key = `${snap.seq}|${moves.length}|${navigable}|${current}`;
+    if (key === listKey) return;
+    listKey = key;
+    list.replaceChildren();
+    moves.forEach((m, i) => {
+      const li = document.createElement('li');
+      const n = i + 1;
+      const item = document.createElement(navigable ? 'button' : 'span');
+      item.className = 'move';
+      item.dataset.move = String(n);
+      item.dataset.color = m.color;
+      item.dataset.point = m.point;
+      const colour = m.color === 'black' ? 'Black' : 'White';
+      item.setAttribute('aria-label', `Move ${n}: ${colour} ${m.point}`);
+      const num = Object.assign(document.createElement('span'), { className: 'n', textContent: String(n) });
+      const dot = Object.assign(document.createElement('span'), { className: `dot ${m.color === 'black' ? 'b' : 'w'}`, title: colour });
+      const v = Object.assign(document.createElement('span'), { className: `v${m.point === 'pass' ? ' pass' : ''}`, textContent: m.point });
+      item.append(num, dot, v);
+      if (navigable) {
+        item.type = 'button';
+        item.onclick = () => {
+          review = n;
+          render();
+        };
+      }
+      if (n === current) {
+        li.className = 'current';
+        item.setAttribute('aria-current', 'step');
+      }
+      li.appendChild(item);
+      list.appendChild(li);
+    });
+    if (!moves.length) list.appendChild(Object.assign(document.createElement('li'), { className: 'muted empty', textContent: 'No moves yet.' }));
+    // Keep the move shown in view, inside the list only (the page does not scroll).
+    const cur = list.querySelector('.current');
+    if (cur) list.scrollTop = cur.offsetTop - list.clientHeight / 2 + cur.offsetHeight / 2;
+    else if (current === moves.length) list.scrollTop = list.scrollHeight;
   }
 
   function reasonText(r) {
@@ -322,23 +573,55 @@ export async function gamePage(main, app, id) {
     status.textContent = snap.phase === 'play'
       ? (myTurn() ? 'Your move.' : `${snap[snap.to_move].username} to move.`)
       : snap.phase === 'scoring' ? 'Removing dead stones.' : '';
+    renderInfo(shown.length);
+    // A pass leaves nothing on the board: say so while it is the last move shown.
+    const notice = q('#notice');
+    const lastShown = shown[shown.length - 1];
+    const passed = lastShown && lastShown.point === 'pass' && (reviewing || snap.phase === 'play');
+    notice.hidden = !passed;
+    notice.textContent = passed
+      ? `${lastShown.color === 'black' ? 'Black' : 'White'} (${snap[lastShown.color].username}) passed.${!reviewing && me && snap.to_move === me ? ' Pass too to end the game, or play on.' : ''}`
+      : '';
     renderBanners();
     renderControls();
+    renderMoveList();
+  }
+
+  /** The terms in words, and the move number (while stepping: the move shown of how many). */
+  function renderInfo(at) {
+    const t = snap.terms;
+    const parts = [`${size}×${size}`, `${rulesName(t.rules)} rules`, `Komi ${t.komi}`];
+    if (t.handicap) parts.push(`Handicap ${t.handicap}`);
+    q('[data-testid=terms]').textContent = parts.join(' · ');
+    q('[data-testid=time-setting]').textContent = timeWords(t.time);
+    const moves = snap.moves.length;
+    q('[data-testid=move-number]').textContent = review === null ? `Move ${moves}` : `Move ${at} of ${moves}`;
   }
 
   function renderClocks() {
     for (const side of ['black', 'white']) {
       const el = q(`[data-clock="${side}"]`);
+      const away = q(`[data-testid=vacation-${side}]`);
       const c = snap.clocks;
+      const until = c && c.vacation && c.vacation[side];
+      away.hidden = !until;
+      away.textContent = until ? `On vacation until ${vacationDate(until)}` : '';
       if (!c) {
-        el.textContent = '';
+        el.querySelector('.main').textContent = '';
+        el.querySelector('.extra').textContent = '';
         continue;
       }
       const elapsed = c.running === side ? performance.now() - fetchedAt : 0;
-      const t = clockText(snap.terms.time, c[side], elapsed);
-      el.textContent = t ? t.text : '';
+      const t = clockText(snap.terms.time, c[side], elapsed, !!c.correspondence);
+      el.querySelector('.main').textContent = t ? t.main : '';
+      el.querySelector('.extra').textContent = t ? t.extra : '';
       el.classList.toggle('low', !!(t && t.low && c.running === side));
+      el.classList.toggle('running', c.running === side);
     }
+  }
+
+  function vacationDate(ms) {
+    return new Date(ms).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   }
 
   const chat = q('#chat');
@@ -380,6 +663,7 @@ export async function gamePage(main, app, id) {
   app.socket.watch(id, (m) => {
     if (m.type !== 'event') return;
     if (m.event.type === 'chat') addChat(m.event.user, m.event.text);
+    if (m.event.type === 'move' && sound) playClick();
     if (m.event.type === 'takeback_requested' && me && m.event.color !== me) app.toast(`${snap[m.event.color].username} asks to take back a move.`);
     if (m.event.type === 'takeback_answered' && me && m.event.color !== me) app.toast(m.event.accepted ? 'Take-back allowed.' : 'Take-back refused.');
     // Coalesce a burst of events into one redraw.

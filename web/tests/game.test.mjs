@@ -102,10 +102,10 @@ test('a whole game between two browsers, with a spectator and a reload', { timeo
   for (const p of [ann, bob, carol]) {
     const r = p.locator('[data-testid=result]');
     await r.waitFor();
-    results.push(await r.textContent());
+    results.push(`${await r.getAttribute('data-result')} ${await r.textContent()}`);
   }
   assert.equal(new Set(results).size, 1, `everyone sees one result: ${results}`);
-  assert.match(results[0], /Result: B\+/);
+  assert.match(results[0], /^B\+\d+(\.5)? Black wins by \d+(\.5)? points?$/);
   // Promotion points: Bob won (55), Ann lost (45).
   await bob.locator('[data-testid=who]').getByText('55 pts').waitFor();
   await ann.locator('[data-testid=who]').getByText('45 pts').waitFor();
