@@ -45,7 +45,19 @@ const RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee]C[tengen];W[cc];B[g
 
 #[tokio::test]
 async fn a_shared_review_with_variations_comments_analysis_and_a_restart() {
-    let url = common::sqlite_url("reviews");
+    shared_review(&common::sqlite_url("reviews")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn a_shared_review_on_postgres() {
+    if let Some(url) = common::postgres_url().await {
+        shared_review(&url).await;
+    }
+}
+
+async fn shared_review(url: &str) {
+    let url = url.to_string();
     let s = AppState::new(Store::open(&url).await.unwrap(), Duration::from_secs(30))
         .await
         .unwrap();
