@@ -20,6 +20,35 @@ pub const MAX_VACATION_DAYS: u64 = 30;
 /// How many live games the lists look at, at most.
 const MAX_LIVE: i64 = 500;
 
+/// Live correspondence games one player may have at once: each is an actor in the server's
+/// memory for weeks, and a player with hundreds cannot give each its attention.
+pub const MAX_CORRESPONDENCE_GAMES: usize = 100;
+
+/// Refuses a new correspondence game for a player who has [`MAX_CORRESPONDENCE_GAMES`] live.
+pub async fn check_cap(state: &AppState, user: &crate::accounts::User) -> Result<(), ApiError> {
+    if user.bot {
+        return Ok(());
+    }
+    let mut live = 0;
+    for row in state.store.games_of(user.id, MAX_LIVE).await? {
+        let correspondence =
+            serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
+        if row.status == "live" && correspondence {
+            live += 1;
+        }
+    }
+    if live >= MAX_CORRESPONDENCE_GAMES {
+        return Err(ApiError::Limited(
+            "too_many_games",
+            format!(
+                "{} plays {MAX_CORRESPONDENCE_GAMES} correspondence games already: finish one first",
+                user.username
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// `GET /api/me/turns`: the player's live games where it is their move (or the dead stones
 /// wait for their answer), the most urgent first: each with the opponent, the board size, the
 /// phase and the time left on the player's clock (`null` untimed).

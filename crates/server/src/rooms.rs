@@ -248,6 +248,11 @@ pub async fn start_paired(
         game_type: kind.name().into(),
         time: t.time.unwrap_or_else(TimeControl::default_room),
     };
+    if terms.time.is_correspondence() {
+        for u in [black, white] {
+            crate::correspondence::check_cap(state, u).await?;
+        }
+    }
     let json = serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
     let game_id = state
         .store

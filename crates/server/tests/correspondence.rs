@@ -322,3 +322,59 @@ async fn a_room_in_days_the_your_move_list_and_a_vacation_over_http() {
     let (s, _) = call("GET", "/api/me/turns".into(), None, None).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn a_player_has_at_most_a_hundred_live_correspondence_games() {
+    use axum::http::StatusCode;
+    use serde_json::json;
+    let store = tengen_server::store::Store::open(&common::sqlite_url("corr-cap"))
+        .await
+        .unwrap();
+    let state = tengen_server::AppState::new(store.clone(), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let app = tengen_server::app(state);
+    let mut tokens = Vec::new();
+    let mut ids = Vec::new();
+    for name in ["ann", "bob"] {
+        let (_, _, v) = common::http(
+            &app,
+            "POST",
+            "/api/accounts/register",
+            Some(json!({"username": name, "password": "secret1", "rank": "4k"})),
+            None,
+        )
+        .await;
+        tokens.push(v["token"].as_str().unwrap().to_string());
+        ids.push(v["user"]["id"].as_i64().unwrap());
+    }
+    let terms = serde_json::to_string(&common::terms(19, THREE_DAYS)).unwrap();
+    for _ in 0..100 {
+        store.start_game(0, ids[0], ids[1], &terms).await.unwrap();
+    }
+    let room = json!({"size": 19, "rules": "japanese", "parity": "odd",
+        "time": {"system": "correspondence", "per_move_ms": 259_200_000}});
+    let (_, _, r) = common::http(&app, "POST", "/api/rooms", Some(room), Some(&tokens[0])).await;
+    let (s, _, e) = common::http(
+        &app,
+        "POST",
+        &format!("/api/rooms/{}/join", r["id"]),
+        Some(json!({"guess": "odd"})),
+        Some(&tokens[1]),
+    )
+    .await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{e}");
+    assert_eq!(e["error"]["code"], "too_many_games");
+    // A live game is another matter.
+    let room = json!({"size": 9, "rules": "japanese", "parity": "odd"});
+    let (_, _, r) = common::http(&app, "POST", "/api/rooms", Some(room), Some(&tokens[0])).await;
+    let (s, _, _) = common::http(
+        &app,
+        "POST",
+        &format!("/api/rooms/{}/join", r["id"]),
+        Some(json!({"guess": "odd"})),
+        Some(&tokens[1]),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+}

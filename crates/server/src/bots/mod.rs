@@ -229,6 +229,9 @@ pub async fn start_game(
         Color::Black => (user, &bot),
         Color::White => (&bot, user),
     };
+    if terms.time.is_correspondence() {
+        crate::correspondence::check_cap(state, user).await?;
+    }
     let json_terms =
         serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
     let game_id = state
