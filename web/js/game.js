@@ -194,7 +194,7 @@ export async function gamePage(main, app, id) {
           <div><span data-testid="time-setting"></span> · <strong data-testid="move-number"></strong></div>
         </div>
         <div id="status" role="status" aria-live="polite"></div>
-        <div id="notice" class="notice" data-testid="notice" hidden></div>
+        <div id="notice" class="notice" data-testid="notice" aria-live="polite" hidden></div>
         <div id="banners" class="stack"></div>
         <div id="controls" class="stack"></div>
         <section class="stack moves" aria-labelledby="moves-h">
