@@ -36,6 +36,7 @@ export async function api(method, path, body) {
 }
 
 export const me = () => api('GET', '/api/me');
+export const session = () => api('GET', '/api/session');
 export const register = (username, password, rank) => api('POST', '/api/accounts/register', { username, password, rank });
 export const login = (username, password) => api('POST', '/api/accounts/login', { username, password });
 export const guest = () => api('POST', '/api/accounts/guest');

@@ -33,7 +33,7 @@ export const app = {
   },
   async refreshUser() {
     try {
-      app.user = await api.me();
+      app.user = (await api.session()).user;
     } catch {
       app.user = null;
     }
@@ -93,7 +93,12 @@ function ensureSocket() {
   }
 }
 
+// Each route renders into a fresh view of its own: a page still loading when the player moves on
+// finishes into its detached view, harmlessly, and is cleaned up as soon as it returns.
+let routeSeq = 0;
+
 async function route() {
+  const seq = ++routeSeq;
   if (app.cleanup) {
     app.cleanup();
     app.cleanup = null;
@@ -105,19 +110,24 @@ async function route() {
     return;
   }
   ensureSocket();
-  main.replaceChildren();
+  const view = document.createElement('div');
+  view.className = 'view';
+  main.replaceChildren(view);
+  let cleanup = null;
   try {
-    if (parts[0] === 'login') app.cleanup = await authPage(main, app);
-    else if (parts[0] === 'game' && parts[1]) app.cleanup = await gamePage(main, app, Number(parts[1]));
-    else if (parts[0] === 'user' && parts[1]) app.cleanup = await userPage(main, app, parts[1]);
-    else if (parts[0] === 'review' && parts[1]) app.cleanup = await reviewPage(main, app, Number(parts[1]));
-    else app.cleanup = await lobbyPage(main, app);
+    if (parts[0] === 'login') cleanup = await authPage(view, app);
+    else if (parts[0] === 'game' && parts[1]) cleanup = await gamePage(view, app, Number(parts[1]));
+    else if (parts[0] === 'user' && parts[1]) cleanup = await userPage(view, app, parts[1]);
+    else if (parts[0] === 'review' && parts[1]) cleanup = await reviewPage(view, app, Number(parts[1]));
+    else cleanup = await lobbyPage(view, app);
   } catch (e) {
     const p = document.createElement('p');
     p.className = 'error';
     p.textContent = e.message || String(e);
-    main.replaceChildren(p);
+    view.replaceChildren(p);
   }
+  if (seq === routeSeq) app.cleanup = cleanup;
+  else if (cleanup) cleanup();
 }
 
 window.addEventListener('hashchange', route);

@@ -113,3 +113,20 @@ export async function shotBoth(page, name) {
 export async function shot(page, name) {
   await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
 }
+
+/** One action over a WebSocket of the page's own (its session cookie). */
+export async function act(page, msg) {
+  await page.evaluate(async (msg) => {
+    const ws = new WebSocket(`ws://${location.host}/api/ws`);
+    await new Promise((ok) => { ws.onopen = ok; });
+    await new Promise((ok, fail) => {
+      ws.onmessage = (e) => {
+        const m = JSON.parse(e.data);
+        if (m.ref === 1 && m.type === 'ack') ok();
+        if (m.ref === 1 && m.type === 'error') fail(new Error(m.message));
+      };
+      ws.send(JSON.stringify({ ...msg, id: 1 }));
+    });
+    ws.close();
+  }, msg);
+}

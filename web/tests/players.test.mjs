@@ -3,23 +3,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { haveBrowser, session, newPage, register, shot, PHONE } from './helpers.mjs';
+import { haveBrowser, session, newPage, register, shot, act, PHONE } from './helpers.mjs';
 
-/** Resigns `game` from `page` over a WebSocket of its own (the page's session cookie). */
+/** Resigns `game` from `page`. */
 async function resign(page, game) {
-  await page.evaluate(async (game) => {
-    const ws = new WebSocket(`ws://${location.host}/api/ws`);
-    await new Promise((ok) => { ws.onopen = ok; });
-    await new Promise((ok, fail) => {
-      ws.onmessage = (e) => {
-        const m = JSON.parse(e.data);
-        if (m.ref === 1 && m.type === 'ack') ok();
-        if (m.ref === 1 && m.type === 'error') fail(new Error(m.message));
-      };
-      ws.send(JSON.stringify({ type: 'resign', game, id: 1 }));
-    });
-    ws.close();
-  }, game);
+  await act(page, { type: 'resign', game });
 }
 
 async function askQuickMatch(page, { sizes, speed = 'live', botAfter = '' }) {

@@ -38,7 +38,8 @@ test('an owner leads a review that a follower sees live, with the analysis', { t
   // An occupied point is refused and changes nothing.
   await ann.locator('[data-vertex="E5"]').click();
   await ann.locator('.toast.error').getByText('occupied').waitFor();
-  assert.equal(await ann.locator('.toast.error').count(), 1, 'no other error on the way');
+  const errors = await ann.locator('.toast.error').allTextContents();
+  assert.equal(errors.length, 1, `no other error on the way: ${errors.join(' | ')}`);
   // The export keeps the variation and the comment.
   const sgf = await ann.evaluate(async (id) => (await fetch(`/api/reviews/${id}/sgf`)).text(), id);
   assert.match(sgf.replace(/\n/g, ''), /\(;W\[cc\];B\[gg\];W\[gc\];B\[cg\]\)\(;W\[gc\]C\[the 3-4 point instead\]\)/);

@@ -31,6 +31,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/accounts/guest", post(guest))
         .route("/api/accounts/logout", post(logout))
         .route("/api/me", get(me))
+        .route("/api/session", get(session))
         .route("/api/me/turns", get(crate::correspondence::turns))
         .route(
             "/api/me/vacation",
@@ -265,6 +266,16 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
 
 async fn me(CurrentUser(user): CurrentUser) -> Json<User> {
     Json(user)
+}
+
+/// Who is logged in, if anyone: `{"user": null}` rather than a 401, so that a page asking
+/// before anyone logged in fails nothing (browsers log every 401 as an error).
+async fn session(user: Result<CurrentUser, ApiError>) -> Result<Json<Value>, ApiError> {
+    match user {
+        Ok(CurrentUser(u)) => Ok(Json(json!({ "user": u }))),
+        Err(ApiError::Unauthorized) => Ok(Json(json!({ "user": null }))),
+        Err(e) => Err(e),
+    }
 }
 
 async fn user(

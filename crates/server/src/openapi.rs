@@ -42,6 +42,7 @@ pub fn document() -> Value {
         "/api/accounts/logout".into(),
         json!({ "post": op("End the session", "accounts", None, ("204", "logged out"), &[]) }),
     );
+    paths.insert("/api/session".into(), json!({ "get": op("Who is logged in: { user } (null when nobody is; never 401)", "accounts", None, ("200", "the account or null"), &[]) }));
     paths.insert("/api/me".into(), json!({ "get": op("The logged-in account", "accounts", None, ("200", "the account"), &["401"]) }));
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
     user["parameters"] = id_param("name");

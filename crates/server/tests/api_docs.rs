@@ -44,6 +44,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/accounts/guest", "post"),
         ("/api/accounts/logout", "post"),
         ("/api/me", "get"),
+        ("/api/session", "get"),
         ("/api/users/{name}", "get"),
         ("/api/users/{name}/games", "get"),
         ("/api/users/{name}/ratings", "get"),
@@ -90,7 +91,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 31);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 32);
 }
 
 #[tokio::test]
