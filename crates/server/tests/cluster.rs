@@ -145,3 +145,103 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
     assert!(!again.is_local());
     assert_eq!(again.act(ids[1], "bob", point("F6"), 0).await.unwrap(), 4);
 }
+
+async fn call(
+    s: &AppState,
+    method: &str,
+    path: &str,
+    body: Option<serde_json::Value>,
+    token: Option<&str>,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    let (st, _, v) = common::http(&tengen_server::app(s.clone()), method, path, body, token).await;
+    (st, v)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn a_review_led_on_one_node_is_followed_on_another() {
+    use axum::http::StatusCode;
+    use serde_json::json;
+    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+        return;
+    };
+    let a = node(&url, &nats, "ra").await;
+    let b = node(&url, &nats, "rb").await;
+    let (_, reg) = call(
+        &a,
+        "POST",
+        "/api/accounts/register",
+        Some(json!({"username": "ann", "password": "secret1", "rank": "3k"})),
+        None,
+    )
+    .await;
+    let ann = reg["token"].as_str().unwrap().to_string();
+    let sgf = "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc])";
+    let (st, r) = call(
+        &a,
+        "POST",
+        "/api/reviews",
+        Some(json!({"sgf": sgf})),
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{r}");
+    let id = r["id"].as_i64().unwrap();
+    // Node B loads it, and a follower there waits for a change.
+    let (_, seen) = call(&b, "GET", &format!("/api/reviews/{id}"), None, None).await;
+    let v = seen["version"].as_u64().unwrap();
+    let follower = {
+        let b = b.clone();
+        tokio::spawn(async move {
+            call(
+                &b,
+                "GET",
+                &format!("/api/reviews/{id}?after={v}"),
+                None,
+                None,
+            )
+            .await
+        })
+    };
+    // The owner, on node A, steps forward: B's follower hears of it within its next look.
+    let (st, _) = call(
+        &a,
+        "POST",
+        &format!("/api/reviews/{id}/edits"),
+        Some(json!({"type": "navigate", "path": [0]})),
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let (_, after) = tokio::time::timeout(Duration::from_secs(10), follower)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(after["cursor"], json!([0]), "{after}");
+    // An edit made through B (ann's session works on any node) lands over A's, not beside it.
+    let (st, r) = call(
+        &b,
+        "POST",
+        &format!("/api/reviews/{id}/edits"),
+        Some(json!({"type": "play", "path": [0], "point": "G7"})),
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{r}");
+    let (st, r) = call(
+        &a,
+        "POST",
+        &format!("/api/reviews/{id}/edits"),
+        Some(json!({"type": "comment", "path": [0, 1], "text": "from node A"})),
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(
+        st,
+        StatusCode::OK,
+        "A reloads B's change before editing: {r}"
+    );
+    let (_, text) = call(&b, "GET", &format!("/api/reviews/{id}/sgf"), None, None).await;
+    let text = text.as_str().unwrap().replace('\n', "");
+    assert!(text.contains("(;W[cc])(;W[gc]C[from node A])"), "{text}");
+}

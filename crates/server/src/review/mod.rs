@@ -5,7 +5,11 @@
 //! review changes.
 //!
 //! The tree is stored as SGF text (with its variations and comments) and the owner's cursor as
-//! a path, after every edit; the analysis when it completes.
+//! a path, after every edit; the analysis when it completes. Each stored change raises the
+//! review's stored `version`: an edit is written only over the version it was made from, so
+//! that in a cluster, where the owner and the followers may reach different nodes, a node
+//! whose copy is behind reloads it (each request checks the stored version there) and two
+//! edits never overwrite each other.
 
 pub mod analysis;
 pub mod tree;
@@ -53,6 +57,8 @@ struct Review {
     cursor: Vec<usize>,
     /// The stored analysis, once one completed.
     analysis: Option<Value>,
+    /// The stored version this copy was read at or written as.
+    stored: i64,
 }
 
 /// The reviews this node has loaded.
@@ -70,34 +76,7 @@ impl Reviews {
         if let Some(l) = lock(&self.live).get(&id) {
             return Ok(l.clone());
         }
-        let row = sqlx::query(
-            "SELECT id, owner_id, game_id, sgf, cursor, analysis FROM reviews WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(state.store.pool())
-        .await?
-        .ok_or(ApiError::NotFound)?;
-        let sgf: String = row.try_get("sgf")?;
-        let tree = tengen_sgf::parse_str(&sgf)
-            .ok()
-            .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
-            .ok_or_else(|| ApiError::Internal(format!("review {id} has no readable record")))?;
-        let cursor: String = row.try_get("cursor")?;
-        let analysis: Option<String> = row.try_get("analysis")?;
-        let owner_id: i64 = row.try_get("owner_id")?;
-        let owner = accounts::by_id(&state.store, owner_id)
-            .await?
-            .map(|u| u.username)
-            .unwrap_or_default();
-        let review = Review {
-            id,
-            owner_id,
-            owner,
-            game_id: row.try_get("game_id")?,
-            tree,
-            cursor: serde_json::from_str(&cursor).unwrap_or_default(),
-            analysis: analysis.and_then(|a| serde_json::from_str(&a).ok()),
-        };
+        let review = load(state, id).await?;
         let live = Arc::new(Live {
             inner: tokio::sync::Mutex::new(review),
             version: watch::channel(1).0,
@@ -106,6 +85,57 @@ impl Reviews {
         // Two requests loading at once: the first one in wins, both use it.
         Ok(lock(&self.live).entry(id).or_insert(live).clone())
     }
+}
+
+/// Reads review `id` from the database.
+async fn load(state: &AppState, id: i64) -> Result<Review, ApiError> {
+    let row = sqlx::query(
+        "SELECT id, owner_id, game_id, sgf, cursor, analysis, version FROM reviews WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(state.store.pool())
+    .await?
+    .ok_or(ApiError::NotFound)?;
+    let sgf: String = row.try_get("sgf")?;
+    let tree = tengen_sgf::parse_str(&sgf)
+        .ok()
+        .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
+        .ok_or_else(|| ApiError::Internal(format!("review {id} has no readable record")))?;
+    let cursor: String = row.try_get("cursor")?;
+    let analysis: Option<String> = row.try_get("analysis")?;
+    let owner_id: i64 = row.try_get("owner_id")?;
+    let owner = accounts::by_id(&state.store, owner_id)
+        .await?
+        .map(|u| u.username)
+        .unwrap_or_default();
+    Ok(Review {
+        id,
+        owner_id,
+        owner,
+        game_id: row.try_get("game_id")?,
+        tree,
+        cursor: serde_json::from_str(&cursor).unwrap_or_default(),
+        analysis: analysis.and_then(|a| serde_json::from_str(&a).ok()),
+        stored: row.try_get("version")?,
+    })
+}
+
+/// In a cluster, brings `live` up to the stored version if another node changed the review
+/// (one small query); alone, this node's copy is always the latest.
+async fn refresh(state: &AppState, live: &Live, r: &mut Review) -> Result<(), ApiError> {
+    if state.games.peers().is_none() {
+        return Ok(());
+    }
+    let row = sqlx::query("SELECT version FROM reviews WHERE id = $1")
+        .bind(r.id)
+        .fetch_one(state.store.pool())
+        .await?;
+    let stored: i64 = row.try_get(0)?;
+    if stored != r.stored {
+        *r = load(state, r.id).await?;
+        live.version.send_modify(|v| *v += 1);
+    }
+    Ok(())
 }
 
 impl Review {
@@ -135,13 +165,25 @@ impl Review {
     }
 }
 
-async fn save(state: &AppState, r: &Review) -> Result<(), ApiError> {
-    sqlx::query("UPDATE reviews SET sgf = $1, cursor = $2 WHERE id = $3")
-        .bind(r.sgf())
-        .bind(serde_json::to_string(&r.cursor).unwrap_or_default())
-        .bind(r.id)
-        .execute(state.store.pool())
-        .await?;
+/// Stores `r` over the version it was made from, raising it; `review_changed` when another
+/// node stored a change meanwhile (the caller's copy is then reloaded).
+async fn save(state: &AppState, r: &mut Review) -> Result<(), ApiError> {
+    let done = sqlx::query(
+        "UPDATE reviews SET sgf = $1, cursor = $2, version = version + 1 WHERE id = $3 AND version = $4",
+    )
+    .bind(r.sgf())
+    .bind(serde_json::to_string(&r.cursor).unwrap_or_default())
+    .bind(r.id)
+    .bind(r.stored)
+    .execute(state.store.pool())
+    .await?;
+    if done.rows_affected() != 1 {
+        return Err(ApiError::Conflict(
+            "review_changed",
+            "the review changed meanwhile; look again and retry".into(),
+        ));
+    }
+    r.stored += 1;
     Ok(())
 }
 
@@ -227,10 +269,22 @@ pub(crate) async fn get(
     Query(q): Query<AfterQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let live = state.reviews.get(&state, id).await?;
+    refresh(&state, &live, &mut *live.inner.lock().await).await?;
     if let Some(after) = q.after {
         let mut rx = live.version.subscribe();
-        // A version this server never had (it restarted) answers at once.
-        let _ = tokio::time::timeout(LONG_POLL, rx.wait_for(|&v| v != after)).await;
+        // A version this node never had (it restarted, or the client asked another node)
+        // answers at once. In a cluster a change stored by another node is looked for every
+        // second; alone, the change wakes the wait.
+        let step = if state.games.peers().is_some() {
+            Duration::from_secs(1)
+        } else {
+            LONG_POLL
+        };
+        let until = tokio::time::Instant::now() + LONG_POLL;
+        while *rx.borrow_and_update() == after && tokio::time::Instant::now() < until {
+            let _ = tokio::time::timeout(step, rx.changed()).await;
+            refresh(&state, &live, &mut *live.inner.lock().await).await?;
+        }
     }
     let r = live.inner.lock().await;
     let version = *live.version.borrow();
@@ -244,7 +298,10 @@ pub(crate) async fn sgf(
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
     let live = state.reviews.get(&state, id).await?;
-    let text = live.inner.lock().await.sgf();
+    let mut r = live.inner.lock().await;
+    refresh(&state, &live, &mut r).await?;
+    let text = r.sgf();
+    drop(r);
     let mut r = text.into_response();
     r.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,
@@ -284,6 +341,7 @@ pub(crate) async fn edit(
         .map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let live = state.reviews.get(&state, id).await?;
     let mut r = live.inner.lock().await;
+    refresh(&state, &live, &mut r).await?;
     if r.owner_id != user.id {
         return Err(ApiError::Forbidden(
             "not_owner",
@@ -330,9 +388,16 @@ pub(crate) async fn edit(
     };
     next.cursor = cursor;
     // Stored first; only then the change is made and told.
-    save(&state, &next).await?;
+    if let Err(e) = save(&state, &mut next).await {
+        if let Ok(fresh) = load(&state, id).await {
+            *r = fresh;
+            live.version.send_modify(|v| *v += 1);
+        }
+        return Err(e);
+    }
     r.tree = next.tree;
     r.cursor = next.cursor;
+    r.stored = next.stored;
     live.version.send_modify(|v| *v += 1);
     let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
     Ok(Json(body))
@@ -348,6 +413,7 @@ impl Review {
             tree: self.tree.clone(),
             cursor: self.cursor.clone(),
             analysis: None,
+            stored: self.stored,
         }
     }
 }
@@ -387,7 +453,8 @@ pub(crate) async fn analyse(
         }
     }
     let positions = {
-        let r = live.inner.lock().await;
+        let mut r = live.inner.lock().await;
+        refresh(&state, &live, &mut r).await?;
         r.tree
             .main_line()
             .iter()
@@ -406,15 +473,24 @@ pub(crate) async fn analyse(
         move |result| {
             rt.spawn(async move {
                 let text = result.to_string();
-                let saved = sqlx::query("UPDATE reviews SET analysis = $1 WHERE id = $2")
-                    .bind(text)
-                    .bind(id)
-                    .execute(store.pool())
-                    .await;
-                if let Err(e) = saved {
-                    tracing::error!(review = id, error = %e, "could not store an analysis");
+                let mut r = stored.inner.lock().await;
+                let saved = sqlx::query(
+                    "UPDATE reviews SET analysis = $1, version = version + 1 WHERE id = $2",
+                )
+                .bind(text)
+                .bind(id)
+                .execute(store.pool())
+                .await;
+                match saved {
+                    // The analysis does not change the tree: this copy stays current unless
+                    // another node wrote meanwhile (then the next request reloads it).
+                    Ok(_) => r.stored += 1,
+                    Err(e) => {
+                        tracing::error!(review = id, error = %e, "could not store an analysis")
+                    }
                 }
-                stored.inner.lock().await.analysis = Some(result);
+                r.analysis = Some(result);
+                drop(r);
                 stored.version.send_modify(|v| *v += 1);
             });
         },

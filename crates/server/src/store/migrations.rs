@@ -50,6 +50,8 @@ const SHARED: &[Step] = &[
         sqlite: reviews_table::SQLITE,
         postgres: reviews_table::POSTGRES,
     },
+    // A review's stored version, raised by each change (review/mod.rs).
+    Sql("ALTER TABLE reviews ADD COLUMN version BIGINT NOT NULL DEFAULT 1"),
 ];
 
 /// The review boards' table, whose ids each database generates its own way.
