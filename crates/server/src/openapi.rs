@@ -67,7 +67,7 @@ pub fn document() -> Value {
         "summary": "A review: its tree (nodes with SGF properties and children), the owner's cursor (a path of child indices), and the analysis so far. With `after=VERSION`, waits up to 25 s for a newer version: followers long-poll it",
         "tags": ["reviews"],
         "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }, { "name": "after", "in": "query", "schema": { "type": "integer" } }],
-        "responses": { "200": { "description": "the review" }, "404": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
+        "responses": { "200": { "description": "the review" }, "400": { "description": "error (a path or query that does not parse)", "content": { "application/json": { "schema": error_ref() } } }, "404": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
     } });
     paths.insert("/api/reviews/{id}".into(), review);
     let mut review_sgf = json!({ "get": op("A review as SGF, with its variations and comments", "reviews", None, ("200", "application/x-go-sgf"), &["404"]) });
