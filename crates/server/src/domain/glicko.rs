@@ -331,8 +331,9 @@ mod tests {
         assert!(a.rank().level() > Rank::Kyu(10).level());
         assert!(a.deviation < START_DEVIATION);
         let [w, l] = rate_game(b, b, 1.0, 0.0);
+        assert!(w.rating > b.rating + 100.0 && l.rating < b.rating - 100.0);
         assert!(
-            (w.rating - b.rating) + (l.rating - b.rating) < 1e-9,
+            ((w.rating - b.rating) + (l.rating - b.rating)).abs() < 1e-9,
             "zero sum between equals"
         );
         let [d1, d2] = rate_game(b, b, 0.5, 0.0);
