@@ -338,6 +338,11 @@ pub async fn by_name(store: &Store, name: &str) -> Result<Option<User>, ApiError
     Ok(row.as_ref().map(user_from).transpose()?)
 }
 
+/// The account with this name, or `not_found`.
+pub async fn named(store: &Store, name: &str) -> Result<User, ApiError> {
+    by_name(store, name).await?.ok_or(ApiError::NotFound)
+}
+
 /// The account with this id.
 pub async fn by_id(store: &Store, id: i64) -> Result<Option<User>, ApiError> {
     let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))

@@ -282,19 +282,14 @@ async fn user(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<User>, ApiError> {
-    accounts::by_name(&state.store, &name)
-        .await?
-        .map(Json)
-        .ok_or(ApiError::NotFound)
+    accounts::named(&state.store, &name).await.map(Json)
 }
 
 async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let u = accounts::by_name(&state.store, &name)
-        .await?
-        .ok_or(ApiError::NotFound)?;
+    let u = accounts::named(&state.store, &name).await?;
     let rows = state.store.games_of(u.id, 100).await?;
     Ok(Json(
         json!({ "user": u, "games": game_list(&state, &rows).await? }),

@@ -27,9 +27,7 @@ pub(crate) async fn ratings(
     Path(name): Path<String>,
     Query(q): Query<HistoryQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let u = accounts::by_name(&state.store, &name)
-        .await?
-        .ok_or(ApiError::NotFound)?;
+    let u = accounts::named(&state.store, &name).await?;
     let limit = q.limit.unwrap_or(MAX_HISTORY).clamp(1, MAX_HISTORY);
     let history = state.store.rating_history(u.id, limit).await?;
     Ok(Json(json!({
@@ -100,9 +98,7 @@ pub(crate) async fn record(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let u = accounts::by_name(&state.store, &name)
-        .await?
-        .ok_or(ApiError::NotFound)?;
+    let u = accounts::named(&state.store, &name).await?;
     let mut rec = Record::default();
     for g in state.store.finished_games_of(u.id).await? {
         let size = serde_json::from_str::<Value>(&g.terms)
