@@ -118,9 +118,49 @@ fn pass_alive_groups_are_certain_without_a_search() {
     assert_eq!(e.result().to_string(), "W+16.5");
 }
 
-/// Black's four stones at the top left and White's six around them share B9 and B8, and
-/// whoever fills either is captured: seki, inside Black's wall and Black's area.
+/// Black's chain (eye at A8) and White's inner chain (eye at E8) share the liberty C8: whoever
+/// fills it is captured next move, and neither can fill the other's eye. Seki (GNU Go 3.8
+/// agrees); White's outer wall owns the rest of the board. (The rules crate's seki diagram.)
 const SEKI: &str = "
+    . X . O . O X O
+    X X X O O O X O
+    O O X X X X X O
+    . O O O O O O O
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .";
+
+#[test]
+fn seki_is_called_seki_and_its_points_count_for_nobody_under_japanese_rules() {
+    let g = game(SEKI, Color::Black, Preset::Japanese);
+    let e = estimate(&g);
+    for stone in ["B8", "G6", "D8", "F7"] {
+        let group = e.group_at(pt(8, stone)).unwrap();
+        assert_eq!(group.status, Status::Seki, "{stone}: {group:?}");
+        assert!(group.sure, "{stone}: {group:?}");
+    }
+    assert_eq!(e.group_at(pt(8, "H8")).unwrap().status, Status::Alive);
+    assert!(e.dead.is_empty());
+    assert_eq!(e.stones(Status::Seki).len(), 16);
+    // White's territory: A5 and the four bottom rows; the eyes in seki and the shared point
+    // count for nobody.
+    assert_eq!(e.score.black.territory, 0);
+    assert_eq!(e.score.white.territory, 33);
+    assert_eq!(e.score.seki.len(), 2);
+    assert_eq!(e.result().to_string(), "W+39.5");
+    // Under area counting the stones in seki and their eyes count for their owners.
+    let area = estimate(&game(SEKI, Color::Black, Preset::Chinese));
+    assert_eq!(area.stones(Status::Seki).len(), 16);
+    assert_eq!((area.score.black.stones, area.score.black.territory), (11, 1));
+}
+
+/// Black's four stones at the top left and White's six around them share B9 and B8, and
+/// whoever fills either is captured, which looks like a seki. It is not: Black can fill B9
+/// and let White capture five stones, and the eye space White gets is a dead shape with
+/// Black's wall around it. White's six are dead (GNU Go 3.8 says so too: `final_status_list
+/// dead`, B+74.5 under its Chinese count); the playouts, which never sacrifice, see a seki.
+const FALSE_SEKI: &str = "
     X . O X . . . . .
     X . O X . . . . .
     X X O X . . . . .
@@ -132,25 +172,34 @@ const SEKI: &str = "
     . . . . . . . . .";
 
 #[test]
-fn seki_is_called_seki_and_its_points_count_for_nobody_under_japanese_rules() {
-    let g = game(SEKI, Color::White, Preset::Japanese);
-    let e = estimate(&g);
-    for stone in ["A9", "B7", "C9", "A6"] {
-        let group = e.group_at(pt(9, stone)).unwrap();
-        assert_eq!(group.status, Status::Seki, "{stone}: {group:?}");
-    }
-    assert!(e.dead.is_empty());
-    assert_eq!(e.stones(Status::Seki).len(), 10);
-    // Black's area: 81 points less the 10 stones in seki, its 8 wall stones and the two
-    // shared points: 61, against komi 6.5.
-    assert_eq!(e.score.black.territory, 61);
-    assert!(e.score.seki.contains(pt(9, "B9")) || e.score.dame.contains(pt(9, "B9")));
-    assert_eq!(e.result().to_string(), "B+54.5");
-    // Under area counting the stones in seki count for their owners, the shared points for
-    // nobody.
-    let area = estimate(&game(SEKI, Color::White, Preset::Chinese));
-    assert_eq!(area.stones(Status::Seki).len(), 10);
-    assert_eq!(area.score.white.stones, 6);
+fn a_false_seki_is_read_out() {
+    let e = estimate(&game(FALSE_SEKI, Color::White, Preset::Japanese));
+    let white = e.group_at(pt(9, "C9")).unwrap();
+    assert_eq!((white.status, white.sure), (Status::Dead, true), "{white:?}");
+    assert_eq!(e.dead.len(), 6);
+    assert!(e.stones(Status::Seki).is_empty());
+    assert!(e.winner_sure());
+}
+
+/// A Black stone at E5 in atari, whose only liberty E6 is walled in by Black: White taking it
+/// would be a ko that Black retakes or closes by connecting. Counted alive, as players do.
+const KO_CUT: &str = "
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . X . X O . .
+    . . . X X O O . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .";
+
+#[test]
+fn a_stone_that_only_a_ko_can_take_is_alive() {
+    let e = estimate(&game(KO_CUT, Color::White, Preset::Japanese));
+    let cut = e.group_at(pt(9, "F7")).unwrap();
+    assert_eq!(cut.status, Status::Alive, "{cut:?}");
+    assert!(e.dead.is_empty(), "{:?}", e.dead);
 }
 
 #[test]

@@ -180,8 +180,8 @@ fn counted(file: &Path) -> Result<(Game, GameResult), String> {
     }
 }
 
-/// Runs the comparison over `dir`, printing each record the estimate gets wrong or is unsure
-/// of, then the summary.
+/// Runs the comparison over `dir`, printing each record that either scorer does not count
+/// exactly or that the estimate is unsure of, then the summary.
 pub fn compare(dir: &Path, reference: Option<&str>) -> anyhow::Result<()> {
     let files = records(dir)?;
     let mut reference = reference
@@ -204,7 +204,7 @@ pub fn compare(dir: &Path, reference: Option<&str>) -> anyhow::Result<()> {
         let sure = e.winner_sure();
         ours.add(Some((got, sure)), want, time);
         let mut line = String::new();
-        if got.winner() != want.winner() || !sure {
+        if got != want || !sure {
             line = format!(
                 "{}: RE {want}, tengen {got}{} (range {:+.1} to {:+.1})",
                 f.display(),
@@ -219,8 +219,8 @@ pub fn compare(dir: &Path, reference: Option<&str>) -> anyhow::Result<()> {
             let time = start.elapsed();
             let got = answer.as_ref().ok().map(|&g| (g, true));
             theirs.add(got, want, time);
-            let wrong = got.is_none_or(|(g, _)| g.winner() != want.winner());
-            if wrong || !line.is_empty() {
+            let inexact = got.is_none_or(|(g, _)| g != want);
+            if inexact || !line.is_empty() {
                 if line.is_empty() {
                     line = format!("{}: RE {want}, tengen {}", f.display(), e.result());
                 }

@@ -27,6 +27,7 @@
 //! doubt rather than a bare verdict.
 
 mod light;
+mod local;
 
 pub use light::{dead_chains, ownership, Ownership};
 
@@ -284,6 +285,26 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
             sure,
         });
     }
+    // Small fights shut in by surely living stones are read out rather than left to the
+    // playouts.
+    let settled: Vec<bool> = groups
+        .iter()
+        .map(|g| certain(g.color, g.stones[0]).is_some())
+        .collect();
+    for (i, dead) in read_enclosed(board, &groups, &settled) {
+        let g = &mut groups[i];
+        g.status = if dead { Status::Dead } else { Status::Alive };
+        g.sure = true;
+        g.confidence = 1.0;
+    }
+    // A stone that can be captured only by taking a ko next to its own living chains is not
+    // dead at the end of a game: its owner retakes or connects. The playouts, which know no
+    // ko threats, lose it.
+    for i in ko_protected(board, &groups) {
+        let g = &mut groups[i];
+        g.status = Status::Alive;
+        g.sure = true;
+    }
     // A chain that dies in both searches (by half the margin) is surely dead when everything
     // around it is surely alive: it is shut in, and its owner moving first did not save it. (In open areas the
     // playouts let a lone stone live now and then, which blurs its ownership but not this.)
@@ -293,6 +314,145 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
         }
     }
     finish(game, ownership, groups)
+}
+
+/// Most empty points a region may hold for its fight to be read out.
+const READ_EMPTY: usize = 10;
+
+/// Most points, stones included, a region may hold for its fight to be read out. Without this
+/// bound a fight whose walls are short of liberties grows until it takes in the whole board,
+/// where reading a seki out to the end is no longer the players' view of the position.
+/// (On the OGS records of `BENCHMARKS.md`, 20 and 40 gave the same counts.)
+const READ_POINTS: usize = 30;
+
+/// The chains whose fight [`local`] reads out, each with the answer (true: dead). A chain
+/// qualifies when it is not `certain` already and the region it reaches without crossing a
+/// surely living opponent chain (a *wall*) holds a few empty points at most. It is dead when it
+/// is captured whoever moves first, alive when its opponent moving first cannot capture it;
+/// a chain that lives only if its owner moves first keeps the searches' call.
+fn read_enclosed(board: &Board, groups: &[Group], certain: &[bool]) -> Vec<(usize, bool)> {
+    let mut chain_of = vec![usize::MAX; cells_of(board)];
+    for (i, g) in groups.iter().enumerate() {
+        for s in &g.stones {
+            chain_of[s.index()] = i;
+        }
+    }
+    let mut out = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        if certain[i] {
+            continue; // pass-alive, or in a pass-alive chain's eye
+        }
+        let Some(points) = fight_region(board, groups, &chain_of, g) else {
+            continue;
+        };
+        let target = g.stones[0];
+        let captured = local::captured_moving_first(board, target, &points);
+        if captured == Some(false) {
+            out.push((i, false));
+        } else if captured == Some(true)
+            && local::captured_defending_first(board, target, &points) == Some(true)
+        {
+            out.push((i, true));
+        }
+    }
+    out
+}
+
+/// The points of `g`'s fight: what it reaches without crossing a wall, and the walls' stones
+/// (which may be captured and then played on). `None` when the region is too large to read,
+/// or not shut in. Moves are read inside the region only, so a wall must not be put in atari
+/// from inside: a surely living opponent chain with fewer than two liberties outside the
+/// region is part of the fight, not a wall.
+fn fight_region(
+    board: &Board,
+    groups: &[Group],
+    chain_of: &[usize],
+    g: &Group,
+) -> Option<Vec<Point>> {
+    let mut fighting: Vec<usize> = Vec::new();
+    loop {
+        let is_wall = |p: Point| {
+            board.get(p) == Some(g.color.opponent()) && {
+                let i = chain_of[p.index()];
+                let h = &groups[i];
+                h.sure && h.status == Status::Alive && !fighting.contains(&i)
+            }
+        };
+        let mut inside = PointSet::new();
+        let mut region = Vec::new();
+        let mut walls: Vec<usize> = Vec::new();
+        let mut stack = vec![g.stones[0]];
+        inside.insert(g.stones[0]);
+        let mut empty = 0;
+        while let Some(p) = stack.pop() {
+            region.push(p);
+            empty += board.is_empty(p) as usize;
+            if empty > READ_EMPTY || region.len() > READ_POINTS {
+                return None;
+            }
+            for n in board.neighbors(p) {
+                if inside.contains(n) {
+                    continue;
+                }
+                if is_wall(n) {
+                    let w = chain_of[n.index()];
+                    if !walls.contains(&w) {
+                        walls.push(w);
+                    }
+                } else {
+                    inside.insert(n);
+                    stack.push(n);
+                }
+            }
+        }
+        if walls.is_empty() {
+            return None;
+        }
+        let weak: Vec<usize> = walls
+            .iter()
+            .copied()
+            .filter(|&w| {
+                let libs = board.liberties(groups[w].stones[0]);
+                libs.iter().filter(|&&l| !inside.contains(l)).count() < 2
+            })
+            .collect();
+        if weak.is_empty() {
+            for &w in &walls {
+                region.extend(groups[w].stones.iter().copied());
+            }
+            return Some(region);
+        }
+        fighting.extend(weak);
+    }
+}
+
+/// The single stones called dead whose only liberty is a point where the capture would be a
+/// ko: every other neighbour of that point is a stone of the same colour in a surely living
+/// chain, so the capturing stone would stand in atari, to be taken back.
+fn ko_protected(board: &Board, groups: &[Group]) -> Vec<usize> {
+    let alive_at = |p: Point, c: Color| {
+        groups
+            .iter()
+            .any(|h| h.color == c && h.sure && h.status == Status::Alive && h.stones.contains(&p))
+    };
+    let mut out = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        // Confidence 1: certain, or read out by [`read_enclosed`], which knows kos.
+        if g.status != Status::Dead || g.stones.len() != 1 || g.confidence >= 1.0 {
+            continue;
+        }
+        let stone = g.stones[0];
+        let libs = board.liberties(stone);
+        let [l] = libs[..] else { continue };
+        let guarded = board
+            .neighbors(l)
+            .filter(|&n| n != stone)
+            .all(|n| board.get(n) == Some(g.color) && alive_at(n, g.color));
+        if guarded {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// True when every opponent chain that borders the area `g` can reach (through empty points
