@@ -152,7 +152,10 @@ fn seki_is_called_seki_and_its_points_count_for_nobody_under_japanese_rules() {
     // Under area counting the stones in seki and their eyes count for their owners.
     let area = estimate(&game(SEKI, Color::Black, Preset::Chinese));
     assert_eq!(area.stones(Status::Seki).len(), 16);
-    assert_eq!((area.score.black.stones, area.score.black.territory), (11, 1));
+    assert_eq!(
+        (area.score.black.stones, area.score.black.territory),
+        (11, 1)
+    );
 }
 
 /// Black's four stones at the top left and White's six around them share B9 and B8, and
@@ -175,7 +178,11 @@ const FALSE_SEKI: &str = "
 fn a_false_seki_is_read_out() {
     let e = estimate(&game(FALSE_SEKI, Color::White, Preset::Japanese));
     let white = e.group_at(pt(9, "C9")).unwrap();
-    assert_eq!((white.status, white.sure), (Status::Dead, true), "{white:?}");
+    assert_eq!(
+        (white.status, white.sure),
+        (Status::Dead, true),
+        "{white:?}"
+    );
     assert_eq!(e.dead.len(), 6);
     assert!(e.stones(Status::Seki).is_empty());
     assert!(e.winner_sure());

@@ -11,8 +11,16 @@
 //! opponent's). It is dead when that mean is below a small margin above zero, and the call is
 //! *sure* only when both searches agree by a clear margin. Both searches play for a komi that
 //! makes the game even (found by a short probe search), so that the tree fights over what
-//! decides the game instead of trying moves at random in a game already decided. Chains left standing that share liberties neither side
-//! can fill are in seki (the rules crate's test, on the board with the dead stones taken off).
+//! decides the game instead of trying moves at random in a game already decided.
+//!
+//! Two corrections follow, for what playouts misjudge the same way however many they make.
+//! A chain shut in by surely living opponent chains, in a region of a few points, has its
+//! fight read out move by move (`local.rs`): dead when it is captured whoever moves first,
+//! alive when its opponent moving first cannot capture it (a false seki, where one side can
+//! approach or sacrifice into a dead shape, and a nakade, come out right this way). And a
+//! single stone that can be taken only as a ko next to its owner's living chains is alive, as
+//! players count it. Chains left standing that share liberties neither side can fill are in
+//! seki (the rules crate's test, on the board with the dead stones taken off).
 //!
 //! The count is the rules' own count with the dead stones removed. Its uncertainty is the
 //! range of counts over the unsure chains taken as dead or alive, to Black's worst and to
