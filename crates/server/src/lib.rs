@@ -103,6 +103,8 @@ impl AppState {
             Some(p) => game::registry::Games::clustered(store.clone(), grace, p),
             None => game::registry::Games::new(store.clone(), grace),
         };
+        // Subscribed before the first takeover (restoring is one, in a cluster).
+        let taken = games.taken();
         let restored = games.restore_all().await?;
         if restored > 0 {
             tracing::info!(restored, "live games restored from their logs");
@@ -117,7 +119,10 @@ impl AppState {
             quick_match: Default::default(),
             reviews: Default::default(),
         };
-        bots::resume_all(&state).await?;
+        match taken.filter(|_| state.games.peers().is_some()) {
+            Some(taken) => bots::drive_taken(state.clone(), taken),
+            None => bots::resume_all(&state).await?,
+        }
         Ok(state)
     }
 }

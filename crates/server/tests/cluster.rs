@@ -245,3 +245,73 @@ async fn a_review_led_on_one_node_is_followed_on_another() {
     let text = text.as_str().unwrap().replace('\n', "");
     assert!(text.contains("(;W[cc])(;W[gc]C[from node A])"), "{text}");
 }
+
+/// Waits until the game has `n` events in the store.
+async fn events_reach(store: &Store, id: i64, n: usize) -> Vec<String> {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let events = store.events(id).await.unwrap();
+            if events.len() >= n {
+                return events.iter().map(|e| e.event.clone()).collect();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("game {id} did not reach {n} events"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+        return;
+    };
+    let a = node(&url, &nats, "a").await;
+    let b = node(&url, &nats, "b").await;
+    let store = &a.store;
+    let (carol, _) = tengen_server::accounts::register(store, "carol", "secret-pw-1", "10k")
+        .await
+        .unwrap();
+    let req = tengen_server::bots::BotGame {
+        color: Some("black".into()),
+        ..Default::default()
+    };
+    let started = tengen_server::bots::start_game(&a, &carol, "tengen-bot", req)
+        .await
+        .unwrap();
+    let id = started["game_id"].as_i64().unwrap();
+    let on_a = a.games.get(id).await.unwrap().unwrap();
+    assert!(on_a.is_local());
+    on_a.act(carol.id, "carol", point("E5"), 0).await.unwrap();
+    // a drives the bot: it answers.
+    let events = events_reach(store, id, 2).await;
+    assert!(events[1].contains("move"), "{events:?}");
+
+    // a stops renewing; b takes the game over, and with it the bot's driver.
+    store
+        .renew(&a.games.peers().unwrap().node, -1)
+        .await
+        .unwrap();
+    b.games.upkeep().await.unwrap();
+    let on_b = b.games.get(id).await.unwrap().unwrap();
+    assert!(on_b.is_local(), "b owns the game now");
+    let free = ["C3", "G7", "C7", "G3"]
+        .into_iter()
+        .find(|v| !events.iter().any(|e| e.contains(v)))
+        .unwrap();
+    assert_eq!(
+        on_b.act(carol.id, "carol", point(free), 0).await.unwrap(),
+        3
+    );
+    let events = events_reach(store, id, 4).await;
+    assert!(
+        events[3].contains("move") || events[3].contains("pass"),
+        "{events:?}"
+    );
+    // Driven once: no second bot move follows, and the human is to move.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(store.events(id).await.unwrap().len(), 4);
+    let snap = on_b.snapshot().await.unwrap();
+    assert_eq!(snap["to_move"], "black", "{snap}");
+}

@@ -23,6 +23,7 @@ use crate::domain::game_type::{default_komi, GameType};
 use crate::error::ApiError;
 use crate::game::actor::GameHandle;
 use crate::game::state::{Action, Event, LiveGame, Terms};
+use crate::store::games::GameRow;
 use crate::AppState;
 use gtp::Controller;
 
@@ -241,13 +242,16 @@ pub async fn start_game(
         .ok_or(ApiError::Internal("could not start the game".into()))?;
     let players = [crate::rooms::player(black), crate::rooms::player(white)];
     let handle = state.games.start(game_id, terms.clone(), players).await?;
-    spawn_driver(
-        handle.clone(),
-        bot.clone(),
-        user_color.opponent(),
-        terms,
-        spec.engine,
-    );
+    // In a cluster another node may have taken the new game first: its driver runs there.
+    if handle.is_local() {
+        spawn_driver(
+            handle.clone(),
+            bot.clone(),
+            user_color.opponent(),
+            terms,
+            spec.engine,
+        );
+    }
     let snapshot = handle
         .snapshot()
         .await
@@ -255,17 +259,46 @@ pub async fn start_game(
     Ok(json!({ "game_id": game_id, "game": snapshot }))
 }
 
-/// Starts the drivers of bots in live games (after a restart).
+/// Starts the drivers of bots in live games (after a restart). On one server only: in a
+/// cluster the owner of a game drives its bots ([`drive_taken`]).
 pub async fn resume_all(state: &AppState) -> Result<(), ApiError> {
     for row in state.store.games_by_status("live", 1_000_000).await? {
-        for (color, id) in [(Color::Black, row.black_id), (Color::White, row.white_id)] {
-            if let Some((spec, bot)) = state.bots.by_user(id).cloned() {
-                if let Some(handle) = state.games.get(row.id).await? {
-                    let terms: Terms = serde_json::from_str(&row.terms)
-                        .map_err(|e| ApiError::Internal(e.to_string()))?;
-                    spawn_driver(handle, bot, color, terms, spec.engine);
+        if let Some(handle) = state.games.get(row.id).await? {
+            resume(state, &row, handle)?;
+        }
+    }
+    Ok(())
+}
+
+/// In a cluster: starts the drivers of the bots in every game this node takes over, at
+/// start-up or from a node that died. A driver runs where its game runs, so a game is driven
+/// once, and again on its new owner when the old one dies (its driver dies with it, or stops
+/// when its game moves away).
+pub fn drive_taken(state: AppState, mut taken: tokio::sync::mpsc::UnboundedReceiver<GameHandle>) {
+    tokio::spawn(async move {
+        while let Some(handle) = taken.recv().await {
+            let row = match state.store.game(handle.id).await {
+                Ok(Some(row)) => row,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!(game = handle.id, error = %e, "bot drivers not resumed");
+                    continue;
                 }
+            };
+            if let Err(e) = resume(&state, &row, handle) {
+                tracing::warn!(game = row.id, error = %e, "bot drivers not resumed");
             }
+        }
+    });
+}
+
+/// Starts a driver for each bot playing in `row`'s game.
+fn resume(state: &AppState, row: &GameRow, handle: GameHandle) -> Result<(), ApiError> {
+    for (color, id) in [(Color::Black, row.black_id), (Color::White, row.white_id)] {
+        if let Some((spec, bot)) = state.bots.by_user(id).cloned() {
+            let terms: Terms =
+                serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+            spawn_driver(handle.clone(), bot, color, terms, spec.engine);
         }
     }
     Ok(())

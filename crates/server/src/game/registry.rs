@@ -1,10 +1,10 @@
 //! The live games of this server: one actor per game, found by id, restored on start.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use tokio::sync::Mutex;
+use tokio::sync::{mpsc, Mutex};
 
 use super::actor::{self, GameHandle, Owner, Player, Record};
 use super::remote::{Peers, RemoteGame};
@@ -23,6 +23,8 @@ pub struct Games {
     /// Cluster mode: this node among the others. A live game runs here only while this node
     /// holds its lease; other nodes' games are reached through it.
     peers: Option<Arc<Peers>>,
+    /// Told of every game this node takes over from the log (see [`Games::taken`]).
+    taken: Arc<OnceLock<mpsc::UnboundedSender<GameHandle>>>,
 }
 
 pub use crate::store::lease::LEASE_TTL_MS;
@@ -37,6 +39,7 @@ impl Games {
             grace,
             live: Arc::new(Mutex::new(HashMap::new())),
             peers: None,
+            taken: Arc::new(OnceLock::new()),
         }
     }
 
@@ -46,6 +49,15 @@ impl Games {
             peers: Some(peers),
             ..Games::new(store, grace)
         }
+    }
+
+    /// The games this node takes over from here on, in cluster mode: at start-up, from a node
+    /// that died or handed its games over, or because no one owned a game asked for. What runs
+    /// beside a game on its owner (a bot's driver) starts again from this on the new owner.
+    /// One receiver per registry: a second call gets `None`.
+    pub fn taken(&self) -> Option<mpsc::UnboundedReceiver<GameHandle>> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.taken.set(tx).ok().map(|()| rx)
     }
 
     /// This node among the others, in cluster mode.
@@ -130,6 +142,9 @@ impl Games {
         };
         let h = self.load(row, Some(owner)).await?;
         map.insert(row.id, h.clone());
+        if let Some(tx) = self.taken.get() {
+            let _ = tx.send(h.clone());
+        }
         Ok(Some(h))
     }
 
