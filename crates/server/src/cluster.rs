@@ -16,7 +16,9 @@ use std::sync::Arc;
 use futures_util::StreamExt;
 
 use crate::game::registry::RENEW_EVERY;
-use crate::game::remote::{node_subject, Peers, Reply, Request};
+use crate::game::remote::{
+    node_subject, protocol_headers, readable, Peers, Reply, Request, PROTOCOL,
+};
 
 /// Where the nodes tell each other who is connected to them.
 const ONLINE_SUBJECT: &str = "tengen.online";
@@ -71,16 +73,28 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                 let Some(reply_to) = msg.reply.clone() else {
                     return;
                 };
-                let reply = match serde_json::from_slice::<Request>(&msg.payload) {
-                    Ok(req) => answer(&state, req).await,
-                    Err(e) => Reply::Refused {
-                        code: "bad_message".into(),
-                        message: e.to_string(),
+                let reply = match readable(msg.headers.as_ref()) {
+                    Err(v) => Reply::Refused {
+                        code: "protocol_version".into(),
+                        message: format!(
+                            "this node reads the cluster protocol up to version {PROTOCOL}, \
+                             the request is version {v}"
+                        ),
+                    },
+                    Ok(_) => match serde_json::from_slice::<Request>(&msg.payload) {
+                        Ok(req) => answer(&state, req).await,
+                        Err(e) => Reply::Refused {
+                            code: "bad_message".into(),
+                            message: e.to_string(),
+                        },
                     },
                 };
                 if let (Some(peers), Ok(bytes)) = (state.games.peers(), serde_json::to_vec(&reply))
                 {
-                    let _ = peers.bus.publish(reply_to, bytes.into()).await;
+                    let _ = peers
+                        .bus
+                        .publish_with_headers(reply_to, protocol_headers(), bytes.into())
+                        .await;
                 }
             });
         }
@@ -118,6 +132,10 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     let me = peers.node.clone();
     tokio::spawn(async move {
         while let Some(msg) = lists.next().await {
+            if let Err(v) = readable(msg.headers.as_ref()) {
+                tracing::warn!(version = v, "an online list in a newer protocol");
+                continue;
+            }
             if let Ok((node, users)) =
                 serde_json::from_slice::<(String, Vec<(crate::accounts::User, u32)>)>(&msg.payload)
             {
@@ -132,7 +150,9 @@ pub async fn start(state: &AppState) -> Result<(), String> {
         let (online, bus, me) = (online.clone(), bus.clone(), me.clone());
         async move {
             if let Ok(bytes) = serde_json::to_vec(&(&me, online.local())) {
-                let _ = bus.publish(ONLINE_SUBJECT, bytes.into()).await;
+                let _ = bus
+                    .publish_with_headers(ONLINE_SUBJECT, protocol_headers(), bytes.into())
+                    .await;
             }
         }
     });

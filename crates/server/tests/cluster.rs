@@ -315,3 +315,47 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
     let snap = on_b.snapshot().await.unwrap();
     assert_eq!(snap["to_move"], "black", "{snap}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn a_request_in_a_newer_protocol_is_refused_with_its_code() {
+    use tengen_server::game::remote::{node_subject, PROTOCOL, PROTOCOL_HEADER};
+    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+        return;
+    };
+    let a = node(&url, &nats, "a").await;
+    let subject = node_subject(&a.games.peers().unwrap().node);
+    let client = async_nats::connect(&nats).await.unwrap();
+    let ask = |version: Option<u32>| {
+        let (client, subject) = (client.clone(), subject.clone());
+        async move {
+            let body = br#"{"op":"snapshot","game":424242}"#.to_vec();
+            let msg = match version {
+                Some(v) => {
+                    let mut h = async_nats::HeaderMap::new();
+                    h.insert(PROTOCOL_HEADER, v.to_string().as_str());
+                    client.request_with_headers(subject, h, body.into()).await
+                }
+                None => client.request(subject, body.into()).await,
+            }
+            .unwrap();
+            let reply: serde_json::Value = serde_json::from_slice(&msg.payload).unwrap();
+            let header = msg
+                .headers
+                .as_ref()
+                .and_then(|h| h.get(PROTOCOL_HEADER))
+                .map(|v| v.to_string());
+            (reply, header)
+        }
+    };
+    let (reply, header) = ask(Some(PROTOCOL + 1)).await;
+    assert_eq!(reply["status"], "refused", "{reply}");
+    assert_eq!(reply["code"], "protocol_version", "{reply}");
+    assert_eq!(header.as_deref(), Some(PROTOCOL.to_string().as_str()));
+    // This version and the unversioned format before it are read (the game does not exist,
+    // which is a different answer).
+    for v in [Some(PROTOCOL), None] {
+        let (reply, _) = ask(v).await;
+        assert_ne!(reply["code"], "protocol_version", "{v:?}: {reply}");
+    }
+}

@@ -1011,7 +1011,8 @@ impl GameActor {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
                 let subject = crate::game::remote::events_subject(self.id);
                 let bytes = bytes::Bytes::copy_from_slice(record.wire.as_str().as_bytes());
-                if let Err(e) = o.bus.publish(subject, bytes).await {
+                let headers = crate::game::remote::protocol_headers();
+                if let Err(e) = o.bus.publish_with_headers(subject, headers, bytes).await {
                     tracing::warn!(game = self.id, error = %e, "could not publish an event");
                 }
             }

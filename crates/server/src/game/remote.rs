@@ -22,6 +22,37 @@ use super::state::{Action, Event};
 use crate::domain::clock::Clock;
 use crate::store::Store;
 
+/// The version of the formats nodes exchange (requests, replies, relayed events, the online
+/// lists), sent in the [`PROTOCOL_HEADER`] header of every message. A node reads its own
+/// version and every older one, so that a cluster can be upgraded node by node; a message from
+/// a newer node is refused (`protocol_version`) or, where no one waits for an answer, dropped
+/// with a warning. A message without the header is version 0, the formats from before the
+/// header, which version 1 keeps as they were.
+pub const PROTOCOL: u32 = 1;
+
+/// The NATS header that carries [`PROTOCOL`].
+pub const PROTOCOL_HEADER: &str = "Tengen-Protocol";
+
+/// The headers every message between nodes carries.
+pub fn protocol_headers() -> async_nats::HeaderMap {
+    let mut h = async_nats::HeaderMap::new();
+    h.insert(PROTOCOL_HEADER, PROTOCOL.to_string().as_str());
+    h
+}
+
+/// The version a message was written in, when this node can read it; `Err` with the version
+/// (`u32::MAX` when it does not parse) when it cannot.
+pub fn readable(headers: Option<&async_nats::HeaderMap>) -> Result<u32, u32> {
+    let Some(v) = headers.and_then(|h| h.get(PROTOCOL_HEADER)) else {
+        return Ok(0);
+    };
+    match v.as_str().trim().parse::<u32>() {
+        Ok(v) if v <= PROTOCOL => Ok(v),
+        Ok(v) => Err(v),
+        Err(_) => Err(u32::MAX),
+    }
+}
+
 /// The subject a game's events are published on.
 pub fn events_subject(game: i64) -> String {
     format!("tengen.game.{game}.events")
@@ -260,12 +291,19 @@ impl Peers {
             };
             let sent = tokio::time::timeout(
                 REQUEST_TIMEOUT,
-                self.bus
-                    .request(node_subject(&owner), payload.clone().into()),
+                self.bus.request_with_headers(
+                    node_subject(&owner),
+                    protocol_headers(),
+                    payload.clone().into(),
+                ),
             )
             .await;
             // No responder (the owner died) or no answer: its lease will lapse; ask again.
             if let Ok(Ok(msg)) = sent {
+                if let Err(v) = readable(msg.headers.as_ref()) {
+                    tracing::warn!(game, owner, version = v, "a reply in a newer protocol");
+                    return Err(ActError::Gone);
+                }
                 match serde_json::from_slice::<Reply>(&msg.payload) {
                     Ok(Reply::Moved) => {}
                     Ok(r) => return Ok(Some(r)),
@@ -293,6 +331,11 @@ impl Peers {
         tokio::spawn(async move {
             let mut last: Option<u64> = None;
             while let Some(msg) = sub.next().await {
+                if let Err(v) = readable(msg.headers.as_ref()) {
+                    // The gap it leaves is filled from the database at the next event read.
+                    tracing::warn!(game, version = v, "an event in a newer protocol");
+                    continue;
+                }
                 let Ok(text) = std::str::from_utf8(&msg.payload) else {
                     continue;
                 };
@@ -459,5 +502,25 @@ impl RemoteGame {
             Ok(Reply::State { state }) => Some(state),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_reads_its_protocol_and_older_ones_only() {
+        assert_eq!(readable(None), Ok(0), "before the header: version 0");
+        assert_eq!(readable(Some(&protocol_headers())), Ok(PROTOCOL));
+        let with = |v: &str| {
+            let mut h = async_nats::HeaderMap::new();
+            h.insert(PROTOCOL_HEADER, v);
+            readable(Some(&h))
+        };
+        assert_eq!(with("0"), Ok(0));
+        assert_eq!(with(&(PROTOCOL + 1).to_string()), Err(PROTOCOL + 1));
+        assert_eq!(with("two"), Err(u32::MAX));
+        assert_eq!(readable(Some(&async_nats::HeaderMap::new())), Ok(0));
     }
 }
