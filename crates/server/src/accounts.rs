@@ -296,6 +296,15 @@ pub async fn logout(store: &Store, token: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Whether the session whose token has this digest is still open (not logged out).
+pub async fn session_open(store: &Store, digest: &str) -> Result<bool, ApiError> {
+    let row = sqlx::query("SELECT 1 FROM sessions WHERE token = $1")
+        .bind(digest)
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(row.is_some())
+}
+
 /// The account a session token belongs to.
 pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiError> {
     let row = sqlx::query(&format!(

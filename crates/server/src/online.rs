@@ -16,6 +16,18 @@ pub const NODE_SILENCE: Duration = Duration::from_secs(6);
 /// A node's list as last heard: when, and who with how many connections.
 type Heard = (Instant, Vec<(User, u32)>);
 
+/// One open connection of an account, counted while it lives (see [`Online::seat`]).
+pub struct Seat {
+    online: Online,
+    user: User,
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        self.online.leave(&self.user);
+    }
+}
+
 /// The accounts connected now, with their number of open connections.
 #[derive(Clone, Default)]
 pub struct Online {
@@ -42,6 +54,32 @@ impl Online {
                 }
             }
         }
+    }
+
+    /// A seat for one more connection of `user`, unless the account already holds `max` on
+    /// this node and (cluster) the others: checked and taken in one step, so that connections
+    /// opened at the same moment cannot all pass the check. The seat is given back when
+    /// dropped (the connection closed, or its upgrade failed).
+    pub fn seat(&self, user: &User, max: u32) -> Option<Seat> {
+        let elsewhere: u32 = self
+            .fresh_others()
+            .iter()
+            .filter(|(u, _)| u.id == user.id)
+            .map(|(_, n)| *n)
+            .sum();
+        let mut m = self.users.lock().ok()?;
+        let entry = m.entry(user.id).or_insert_with(|| (user.clone(), 0));
+        if entry.1 + elsewhere >= max {
+            if entry.1 == 0 {
+                m.remove(&user.id);
+            }
+            return None;
+        }
+        entry.1 += 1;
+        Some(Seat {
+            online: self.clone(),
+            user: user.clone(),
+        })
     }
 
     /// Open connections of the account `id`, on this node and (cluster) on the others.

@@ -46,31 +46,31 @@ pub async fn upgrade(
     headers: axum::http::HeaderMap,
     user: Result<CurrentUser, ApiError>,
 ) -> Response {
-    match user {
-        // Every tab and bot needs one or two; hundreds are an attack on the server's memory.
-        Ok(CurrentUser(user)) if state.online.connections(user.id) >= MAX_SOCKETS_PER_USER => {
-            ApiError::Limited(
-                "too_many_connections",
-                format!("at most {MAX_SOCKETS_PER_USER} open connections an account"),
-            )
-            .into_response()
-        }
-        Ok(CurrentUser(user)) => {
-            let session = crate::session::session_token(&headers)
-                .map(|t| crate::accounts::token_digest(&t))
-                .unwrap_or_default();
-            ws
-                // Larger frames reach us so that oversize messages get a typed error, not a
-                // reset.
-                .max_message_size(64 * 1024)
-                // The library's default, 128 KiB, is allocated for each connection and zeroed
-                // before every read: most of the cost of receiving a move, and 2.5 GiB for
-                // 10,000 games. Messages are small; a larger one still arrives, in more reads.
-                .read_buffer_size(4096)
-                .on_upgrade(move |socket| connection(socket, state, user, session))
-        }
-        Err(e) => e.into_response(),
-    }
+    let user = match user {
+        Ok(CurrentUser(user)) => user,
+        Err(e) => return e.into_response(),
+    };
+    // Every tab and bot needs one or two; hundreds are an attack on the server's memory. The
+    // seat is taken here, before the upgrade, and given back if the upgrade fails.
+    let Some(seat) = state.online.seat(&user, MAX_SOCKETS_PER_USER) else {
+        return ApiError::Limited(
+            "too_many_connections",
+            format!("at most {MAX_SOCKETS_PER_USER} open connections an account"),
+        )
+        .into_response();
+    };
+    let session = crate::session::session_token(&headers)
+        .map(|t| crate::accounts::token_digest(&t))
+        .unwrap_or_default();
+    ws
+        // Larger frames reach us so that oversize messages get a typed error, not a
+        // reset.
+        .max_message_size(64 * 1024)
+        // The library's default, 128 KiB, is allocated for each connection and zeroed
+        // before every read: most of the cost of receiving a move, and 2.5 GiB for
+        // 10,000 games. Messages are small; a larger one still arrives, in more reads.
+        .read_buffer_size(4096)
+        .on_upgrade(move |socket| connection(socket, state, user, session, seat))
 }
 
 /// What clients send. Every message may carry an `id`, echoed as `ref` in the reply.
@@ -174,7 +174,13 @@ struct Conn {
 /// How often the server pings each connection to measure its round trip.
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-async fn connection(socket: WebSocket, state: AppState, user: User, session: String) {
+async fn connection(
+    socket: WebSocket,
+    state: AppState,
+    user: User,
+    session: String,
+    seat: crate::online::Seat,
+) {
     let mut logouts = state.logouts.subscribe();
     let mut matches = state.quick_match.notify.0.subscribe();
     let (mut sink, mut stream) = socket.split();
@@ -228,7 +234,6 @@ async fn connection(socket: WebSocket, state: AppState, user: User, session: Str
         epoch,
         rtt_ms: 0,
     };
-    conn.state.online.join(&conn.user);
     conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
     loop {
@@ -259,7 +264,22 @@ async fn connection(socket: WebSocket, state: AppState, user: User, session: Str
                         logouts = conn.state.logouts.subscribe();
                         continue;
                     }
-                    // Another session, or missed messages: go on.
+                    // Logouts were missed (a burst of them outran this connection): ask the
+                    // store whether this session is one of them.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_))
+                        if !session.is_empty()
+                            && matches!(
+                                crate::accounts::session_open(&conn.state.store, &session).await,
+                                Ok(false)
+                            ) =>
+                    {
+                        let _ = conn.out.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                            code: 4001,
+                            reason: "logged out".into(),
+                        }))).await;
+                        break;
+                    }
+                    // Another session, or missed messages of other sessions: go on.
                     _ => continue,
                 }
             }
@@ -295,7 +315,7 @@ async fn connection(socket: WebSocket, state: AppState, user: User, session: Str
         }
     }
     pinger.abort();
-    conn.state.online.leave(&conn.user);
+    drop(seat);
     for (_, (handle, forwarder)) in conn.watching.drain() {
         forwarder.abort();
         handle.gone(conn.user.id).await;

@@ -1072,3 +1072,93 @@ on_both_stores!(
     floods_and_socket_caps,
     "caps"
 );
+
+/// Sockets opened all at once cannot pass the per-account cap together: the seat is taken at
+/// the check.
+async fn simultaneous_sockets(url: &str) {
+    let server = Server::start(url, Duration::from_secs(30)).await;
+    let (ann, _) = server.register("ann", "3k").await;
+    let cap = tengen_server::ws::MAX_SOCKETS_PER_USER as usize;
+    let attempts = (0..cap + 16).map(|_| {
+        let mut req = format!("ws://{}/api/ws", server.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("authorization", format!("Bearer {ann}").parse().unwrap());
+        tokio_tungstenite::connect_async(req)
+    });
+    let results = futures_util::future::join_all(attempts).await;
+    let opened = results.iter().filter(|r| r.is_ok()).count();
+    let refused = results
+        .iter()
+        .filter(|r| {
+            matches!(r, Err(tokio_tungstenite::tungstenite::Error::Http(resp))
+                if resp.status() == StatusCode::TOO_MANY_REQUESTS)
+        })
+        .count();
+    assert_eq!((opened, refused), (cap, 16));
+    // Closing one gives its seat back.
+    let mut held: Vec<_> = results.into_iter().flatten().collect();
+    let (mut first, _) = held.pop().unwrap();
+    first.close(None).await.unwrap();
+    drop(first);
+    let again = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let mut req = format!("ws://{}/api/ws", server.addr)
+                .into_client_request()
+                .unwrap();
+            req.headers_mut()
+                .insert("authorization", format!("Bearer {ann}").parse().unwrap());
+            if let Ok((ws, _)) = tokio_tungstenite::connect_async(req).await {
+                return ws;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the closed socket's seat is given back");
+    drop(again);
+    drop(held);
+    server.stop().await;
+}
+
+// On several threads, where the handshakes really overlap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn simultaneous_sockets_stay_within_the_cap() {
+    simultaneous_sockets(&sqlite_url("simultaneous-sockets").await).await;
+}
+
+/// A socket whose logout broadcast was lost in a burst (its receiver lagged) still closes: the
+/// store is asked about its session.
+async fn lagged_logout(url: &str) {
+    let server = Server::start(url, Duration::from_secs(30)).await;
+    let (ann, _) = server.register("ann", "3k").await;
+    let mut a = server.client(&ann).await;
+    // The session ends without its broadcast, then a burst of other sessions' logouts
+    // overflows every socket's queue of them.
+    tengen_server::accounts::logout(&server.state.store, &ann)
+        .await
+        .unwrap();
+    for i in 0..1_000 {
+        let _ = server.state.logouts.send(format!("someone-else-{i}"));
+    }
+    let closed = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            match a.ws.next().await {
+                None | Some(Err(_)) => return None,
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await
+    .expect("the logged-out session's socket closes");
+    assert_eq!(closed, Some(4001));
+    server.stop().await;
+}
+
+on_both_stores!(
+    a_missed_logout_still_closes_the_socket,
+    lagged_logout,
+    "lagged-logout"
+);
