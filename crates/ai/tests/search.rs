@@ -10,8 +10,9 @@ use tengen_ai::search::{analyze, genmove, Budget, Decision, Style};
 use tengen_rules::coord::gtp;
 use tengen_rules::{Board, Color, Game, Handicap, Move, Phase, Preset};
 
-/// Loads a tactics position: the game, who is to move, and the acceptable moves.
-fn position(name: &str) -> (Game, Color, Vec<Move>) {
+/// Loads a tactics position: the game, who is to move, the acceptable moves (`expect:` in the
+/// root comment; empty when only `avoid:` is given) and the moves that lose (`avoid:`).
+fn position(name: &str) -> (Game, Color, Vec<Move>, Vec<Move>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/tactics")
         .join(name);
@@ -20,17 +21,22 @@ fn position(name: &str) -> (Game, Color, Vec<Move>) {
     let r = tengen_sgf::game::replay(&c.games[0], None).unwrap();
     assert!(r.first_fault().is_none(), "{name}: {:?}", r.problems);
     let comment = c.games[0].root().unwrap().text("C").unwrap();
-    let expect = comment
-        .lines()
-        .find_map(|l| l.strip_prefix("expect:"))
-        .unwrap_or_else(|| panic!("{name}: no 'expect:' line"));
     let size = r.game.size();
-    let moves = expect
-        .split_whitespace()
-        .map(|v| gtp::parse_move(size, v).unwrap())
-        .collect();
+    let moves = |key: &str| -> Vec<Move> {
+        comment
+            .lines()
+            .filter_map(|l| l.strip_prefix(key))
+            .flat_map(|l| l.split_whitespace())
+            .map(|v| gtp::parse_move(size, v).unwrap())
+            .collect()
+    };
+    let (expect, avoid) = (moves("expect:"), moves("avoid:"));
+    assert!(
+        !expect.is_empty() || !avoid.is_empty(),
+        "{name}: no 'expect:' or 'avoid:' line"
+    );
     let color = r.game.to_move();
-    (r.game, color, moves)
+    (r.game, color, expect, avoid)
 }
 
 #[test]
@@ -43,20 +49,22 @@ fn the_tactical_suite_is_solved() {
         .filter(|n| n.ends_with(".sgf"))
         .collect();
     names.sort();
-    assert!(names.len() >= 5);
+    assert!(names.len() >= 9);
     let mut failures = Vec::new();
+    let show = |size: u8, moves: &[Move]| -> Vec<String> {
+        moves.iter().map(|&m| gtp::format_move(size, m)).collect()
+    };
     for name in &names {
-        let (game, color, expected) = position(name);
+        let (game, color, expected, avoided) = position(name);
         let a = analyze(&game, color, &Budget::playouts(3000, 7));
         let best = a.best().unwrap().mv;
-        if !expected.contains(&best) {
+        let wrong = (!expected.is_empty() && !expected.contains(&best)) || avoided.contains(&best);
+        if wrong {
             failures.push(format!(
-                "{name}: played {}, expected {:?}",
+                "{name}: played {}, expected {:?}, to avoid {:?}",
                 gtp::format_move(game.size(), best),
-                expected
-                    .iter()
-                    .map(|&m| gtp::format_move(game.size(), m))
-                    .collect::<Vec<_>>()
+                show(game.size(), &expected),
+                show(game.size(), &avoided)
             ));
         }
     }
