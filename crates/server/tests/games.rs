@@ -941,6 +941,22 @@ on_both_stores!(
     "restart"
 );
 
+/// The code of the close frame `c`'s socket receives next (within 20 s); `None` when the
+/// connection ends without one.
+async fn close_code(c: &mut Client) -> Option<u16> {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            match c.ws.next().await {
+                None | Some(Err(_)) => return None,
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await
+    .expect("the socket closes")
+}
+
 /// Logging out closes that session's WebSockets, and only those.
 async fn logout_closes_sockets(url: &str) {
     let server = Server::start(url, Duration::from_secs(30)).await;
@@ -961,17 +977,7 @@ async fn logout_closes_sockets(url: &str) {
         .http("POST", "/api/accounts/logout", None, Some(&ann))
         .await;
     assert_eq!(s, StatusCode::NO_CONTENT);
-    let closed = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            match a.ws.next().await {
-                None | Some(Err(_)) => return None,
-                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
-                Some(Ok(_)) => continue,
-            }
-        }
-    })
-    .await
-    .expect("the logged-out session's socket closes");
+    let closed = close_code(&mut a).await;
     assert_eq!(closed, Some(4001));
     // The other session of the same account keeps its socket.
     let r = b.call(json!({"type": "ping"})).await;
@@ -1142,17 +1148,7 @@ async fn lagged_logout(url: &str) {
     for i in 0..1_000 {
         let _ = server.state.logouts.send(format!("someone-else-{i}"));
     }
-    let closed = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            match a.ws.next().await {
-                None | Some(Err(_)) => return None,
-                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
-                Some(Ok(_)) => continue,
-            }
-        }
-    })
-    .await
-    .expect("the logged-out session's socket closes");
+    let closed = close_code(&mut a).await;
     assert_eq!(closed, Some(4001));
     server.stop().await;
 }
