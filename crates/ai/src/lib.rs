@@ -24,6 +24,7 @@
 //!   for clean-up play.
 
 pub mod estimate;
+pub mod ladder;
 pub mod patterns;
 pub mod playout;
 pub mod policy;

@@ -2,7 +2,8 @@
 //!
 //! Each move first answers the opponent's last move, the way MoGo's and Pachi's "moggy"
 //! playouts do: capture the stone just played when it is in atari, save an own chain it put in
-//! atari (by capturing an attacker in atari, else by extending when the liberty leads somewhere),
+//! atari (by capturing an attacker in atari, else by extending when the liberty leads somewhere
+//! and not into a working ladder: [`crate::ladder`]),
 //! and otherwise play a light random move (the rules crate's: legal, not filling an own eye)
 //! that is not a self-atari of a large chain. Two passes, or a move cap, end the playout; under
 //! First Capture Go the first capture does.
@@ -12,7 +13,7 @@
 use tengen_rules::playout::{play_random_move_with, playout_owner, Rng};
 use tengen_rules::{Board, Color, Point};
 
-use crate::patterns;
+use crate::{ladder, patterns};
 
 /// How a playout is scored and when it stops.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,7 +111,7 @@ fn first_capture(winner: Color) -> Outcome {
 
 /// The reply to the opponent's stone on `last`, if one is urgent: capture it when it is in
 /// atari, or save an own chain next to it that it put in atari.
-fn answer(board: &Board, last: Point, me: Color, rng: &mut Rng) -> Option<Point> {
+fn answer(board: &mut Board, last: Point, me: Color, rng: &mut Rng) -> Option<Point> {
     if board.get(last) != Some(me.opponent()) {
         return None;
     }
@@ -123,7 +124,11 @@ fn answer(board: &Board, last: Point, me: Color, rng: &mut Rng) -> Option<Point>
     // treated alike.
     let mut saves: [Option<Point>; 4] = [None; 4];
     let mut n = 0;
-    for q in board.neighbors(last) {
+    let mut around = [None; 4];
+    for (i, q) in board.neighbors(last).enumerate() {
+        around[i] = Some(q);
+    }
+    for q in around.into_iter().flatten() {
         if board.get(q) != Some(me) {
             continue;
         }
@@ -158,10 +163,11 @@ fn answer(board: &Board, last: Point, me: Color, rng: &mut Rng) -> Option<Point>
 }
 
 /// A move that saves `me`'s chain through `stone`, in atari on `lib`: capture a neighbouring
-/// enemy chain in atari, or extend on `lib` when that gives the chain two liberties or more.
-fn save(board: &Board, stone: Point, lib: Point, me: Color) -> Option<Point> {
+/// enemy chain in atari, or extend on `lib` when that gives the chain three liberties or more,
+/// or two and no ladder catches it.
+fn save(board: &mut Board, stone: Point, lib: Point, me: Color) -> Option<Point> {
     // Capturing an attacker gains liberties for certain.
-    for s in board.chain_stones(stone) {
+    for s in board.chain(stone) {
         for q in board.neighbors(s) {
             if board.get(q) == Some(me.opponent()) {
                 if let Some(l) = board.atari_liberty(q) {
@@ -172,10 +178,14 @@ fn save(board: &Board, stone: Point, lib: Point, me: Color) -> Option<Point> {
             }
         }
     }
-    if board.is_legal_simple(lib, me) && liberties_after(board, lib, me) >= 2 {
-        return Some(lib);
+    if !board.is_legal_simple(lib, me) {
+        return None;
     }
-    None
+    match liberties_after(board, lib, me) {
+        0 | 1 => None,
+        2 if ladder::is_caught(board, stone, lib) => None,
+        _ => Some(lib),
+    }
 }
 
 /// Liberties a stone of `c` on `p` would have (the chain it joins included), counted up to 3.

@@ -5,7 +5,9 @@
 //! The terms (each adds playouts at a value; Pachi's `uct/prior.c` has the same family):
 //! - every move: 10 at 0.5 (even);
 //! - a capture: 20 at 1.0, more for a larger capture or the capture of the last stone played;
-//! - an escape from atari that gains liberties: 20 at 0.9;
+//! - an escape from atari that gains liberties: 20 at 0.9; one into a working ladder (two
+//!   liberties, caught: [`crate::ladder`]): 20 at 0.1;
+//! - an atari that catches the chain in a ladder: 20 at 0.9;
 //! - a big self-atari (three or more stones): 30 at 0.0;
 //! - filling an own one-point eye: 50 at 0.0;
 //! - one of MoGo's 3x3 shapes ([`crate::patterns`]): 10 at 0.75;
@@ -15,8 +17,8 @@
 
 use tengen_rules::{Board, Color, Point};
 
-use crate::patterns;
 use crate::playout::{big_self_atari, liberties_after};
+use crate::{ladder, patterns};
 
 /// Virtual playouts and their total value, for one move.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -38,8 +40,8 @@ impl Prior {
 pub struct Context {
     /// The last two moves, most recent first.
     pub last: [Option<Point>; 2],
-    /// Own chains in atari, with their last liberty.
-    ataris: Vec<Point>,
+    /// Own chains in atari: a stone of each and its last liberty.
+    ataris: Vec<(Point, Point)>,
     /// True while most of the board is empty (the opening).
     open: bool,
 }
@@ -52,7 +54,7 @@ impl Context {
         for p in board.points() {
             if board.get(p) == Some(me) && seen.insert(board.chain_id(p)) {
                 if let Some(lib) = board.atari_liberty(p) {
-                    ataris.push(lib);
+                    ataris.push((p, lib));
                 }
             }
         }
@@ -84,7 +86,14 @@ pub fn prior(board: &Board, ctx: &Context, me: Color, p: Point) -> Prior {
     } else if big_self_atari(board, p, me) {
         pr.add(30.0, 0.0);
     }
-    if ctx.ataris.contains(&p) && liberties_after(board, p, me) >= 2 {
+    if let Some(&(stone, _)) = ctx.ataris.iter().find(|&&(_, lib)| lib == p) {
+        match liberties_after(board, p, me) {
+            0 | 1 => {}
+            2 if ladder::is_caught_on(board, stone, p) => pr.add(20.0, 0.1),
+            _ => pr.add(20.0, 0.9),
+        }
+    }
+    if ladder::atari_catches(board, p, me) {
         pr.add(20.0, 0.9);
     }
     if patterns::matches(board, p) {

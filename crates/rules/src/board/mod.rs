@@ -328,20 +328,28 @@ impl Board {
 
     /// The stones of the chain through `p` (empty if `p` holds no stone).
     pub fn chain_stones(&self, p: Point) -> Vec<Point> {
-        let mut out = Vec::new();
-        if self.get(p).is_none() {
-            return out;
-        }
-        let h = self.head[p.0];
+        self.chain(p).collect()
+    }
+
+    /// The stones of the chain through `p` (none if `p` is empty), walked without allocating:
+    /// the search's tactical readers ask this inside playouts.
+    pub fn chain(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        let h = if self.get(p).is_some() {
+            self.head[p.0]
+        } else {
+            0
+        };
         let mut s = h;
-        loop {
-            out.push(Point(s));
-            s = self.next[s];
-            if s == h {
-                break;
+        let mut done = h == 0;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
             }
-        }
-        out
+            let here = s;
+            s = self.next[s];
+            done = s == h;
+            Some(Point(here))
+        })
     }
 
     /// The distinct liberties of the chain through `p`, in ascending index order.
