@@ -15,8 +15,9 @@
 //!
 //! Layout (the floor plan of the engine):
 //! - [`search`]: Monte Carlo tree search and the decisions around it (move, pass, resign),
-//!   on several threads; [`tree`]: the arena of nodes and their statistics (UCT with RAVE);
-//!   [`priors`]: what a move is worth before it is tried; [`patterns`]: MoGo's 3x3 shapes;
+//!   on several threads sharing one tree; [`tree`]: the lock-free arena of nodes and their
+//!   statistics (UCT with RAVE, virtual loss); [`priors`]: what a move is worth before it is
+//!   tried; [`patterns`]: MoGo's 3x3 shapes; [`ladder`]: ladder reading;
 //!   [`playout`]: heavy playouts;
 //!   [`time`]: how long to think.
 //! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate.

@@ -59,6 +59,13 @@ impl Point {
         self.0 as usize
     }
 
+    /// The point whose [`Point::index`] is `index`, the inverse of `index` for compact
+    /// encodings (the search tree packs a move in one integer); `None` past any board's
+    /// cells. Whether it is on a given board is [`Point::is_on_board`]'s question.
+    pub fn from_index(index: usize) -> Option<Point> {
+        (index < MAX_CELLS).then_some(Point(index as u16))
+    }
+
     /// True when this index is an intersection of a board of side `size` (not a wall cell).
     pub fn is_on_board(self, size: u8) -> bool {
         let (r, c) = (self.0 / STRIDE, self.0 % STRIDE);

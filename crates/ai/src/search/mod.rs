@@ -2,27 +2,28 @@
 //! from [`crate::priors`], heavy playouts from [`crate::playout`], and the decisions around it
 //! (which move, when to pass, when to resign).
 //!
-//! Each thread searches a tree of its own from its own seed (root parallelism: no locks, no
-//! shared statistics); their root statistics are summed at the end. With one thread, a fixed
-//! playout count and a fixed seed, the same position gives the same move.
+//! Every thread searches the same tree ([`crate::tree`]: lock-free, with virtual loss), each
+//! with its own board and seed. With one thread, a fixed playout count and a fixed seed, the
+//! same position gives the same move; with more, the threads' timing shapes the tree.
 //!
 //! The root's children are the moves the game's rules allow (superko included), so the search
 //! never chooses a forbidden move; below the root only the simple ko is checked, as playouts do.
 
+use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
 use tengen_rules::{Color, Game, GameEnd, Move, Point};
 
-use crate::tree::TreeMove;
+use crate::tree::{Tree, TreeMove};
 
 mod worker;
-use worker::Worker;
+use worker::{Root, Walker};
 
 /// A node is expanded once this many playouts have passed through it (the root at once).
 const EXPAND_AT: u32 = 8;
 
-/// Nodes all trees together may hold (about 40 bytes each): past it the trees stop growing and
-/// the search goes on from their leaves, so a long analysis cannot exhaust memory.
+/// Nodes the tree may hold (48 bytes each): past it the tree stops growing and the search goes
+/// on from its leaves, so a long analysis cannot exhaust memory.
 const MAX_NODES: usize = 8_000_000;
 
 /// How long and how wide to search.
@@ -32,7 +33,7 @@ pub struct Budget {
     pub playouts: Option<u32>,
     /// Stop after this long.
     pub time: Option<Duration>,
-    /// Threads (root parallelism); 1 for reproducible searches.
+    /// Threads sharing the tree; 1 for reproducible searches.
     pub threads: usize,
     /// Seed of the first thread; thread `i` uses `seed + i`.
     pub seed: u64,
@@ -134,25 +135,34 @@ pub fn level_playouts(level: u8) -> u32 {
 /// A search that can be continued: GUIs' analysis (`lz-analyze`) runs it a slice at a time and
 /// reports after each.
 pub struct Search {
-    workers: Vec<Worker>,
-    color: Color,
+    root: Root,
+    tree: Tree,
+    walkers: Vec<Walker>,
     elapsed: Duration,
 }
 
 impl Search {
-    /// A search of `game` for `color` on `threads` trees, seeded from `seed`.
+    /// A search of `game` for `color` on `threads` threads, seeded from `seed`.
     pub fn new(game: &Game, color: Color, threads: usize, seed: u64) -> Search {
-        let threads = threads.max(1);
-        let workers = (0..threads)
-            .map(|i| {
-                let mut w = Worker::new(game, color, seed.wrapping_add(i as u64));
-                w.max_nodes = MAX_NODES / threads;
-                w
-            })
+        Search::with_capacity(game, color, threads, seed, MAX_NODES)
+    }
+
+    /// [`Search::new`] with a tree of at most about `nodes` nodes.
+    fn with_capacity(game: &Game, color: Color, threads: usize, seed: u64, nodes: usize) -> Search {
+        let root = Root::new(game, color);
+        let tree = Tree::new(color.opponent(), nodes);
+        root.expand_root(&tree);
+        Search::start(root, tree, threads, seed)
+    }
+
+    fn start(root: Root, tree: Tree, threads: usize, seed: u64) -> Search {
+        let walkers = (0..threads.max(1))
+            .map(|i| Walker::new(&root, seed.wrapping_add(i as u64)))
             .collect();
         Search {
-            workers,
-            color,
+            root,
+            tree,
+            walkers,
             elapsed: Duration::ZERO,
         }
     }
@@ -162,23 +172,19 @@ impl Search {
     pub fn run(&mut self, playouts: Option<u32>, time: Option<Duration>) {
         let start = Instant::now();
         let deadline = time.map(|t| start + t);
-        let threads = self.workers.len() as u32;
-        let per_thread = match (playouts, time) {
-            (Some(n), _) => Some(n.div_ceil(threads).max(1)),
-            (None, None) => Some(1000u32.div_ceil(threads)),
-            (None, Some(_)) => None,
+        let playouts = match (playouts, time) {
+            (None, None) => Some(1000),
+            (p, _) => p.map(|n| n.max(1)),
         };
-        if self.workers.len() == 1 {
-            let w = &mut self.workers[0];
-            let target = per_thread.map(|n| w.playouts + n);
-            w.run(target, deadline);
+        let started = AtomicU32::new(0);
+        let (tree, root) = (&self.tree, &self.root);
+        if let [w] = &mut self.walkers[..] {
+            w.run(tree, root, playouts, &started, deadline);
         } else {
             std::thread::scope(|s| {
-                for w in self.workers.iter_mut() {
-                    s.spawn(move || {
-                        let target = per_thread.map(|n| w.playouts + n);
-                        w.run(target, deadline);
-                    });
+                for w in self.walkers.iter_mut() {
+                    let started = &started;
+                    s.spawn(move || w.run(tree, root, playouts, started, deadline));
                 }
             });
         }
@@ -187,8 +193,8 @@ impl Search {
 
     /// A search of `game` for `color` that keeps what `previous` learned below the moves
     /// played since its root (tree reuse), or a new one when there is nothing to keep: no
-    /// previous search, another thread count, other rules or start, a position it did not
-    /// search, or set-up changes in the game.
+    /// previous search, other rules or start, a position it did not search, or set-up changes
+    /// in the game.
     pub fn reuse(
         previous: Option<Search>,
         game: &Game,
@@ -196,39 +202,33 @@ impl Search {
         threads: usize,
         seed: u64,
     ) -> Search {
-        let threads = threads.max(1);
-        if let Some(prev) = previous {
-            if prev.workers.len() == threads && game.history().len() == game.ply_count() {
-                let workers: Option<Vec<Worker>> = prev
-                    .workers
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, w)| w.reuse(game, color, seed.wrapping_add(i as u64)))
-                    .collect();
-                if let Some(workers) = workers {
-                    return Search {
-                        workers,
-                        color,
-                        elapsed: Duration::ZERO,
-                    };
-                }
-            }
+        let Some(prev) = previous else {
+            return Search::new(game, color, threads, seed);
+        };
+        if game.history().len() != game.ply_count() {
+            return Search::new(game, color, threads, seed);
         }
-        Search::new(game, color, threads, seed)
+        let Some(node) = worker::follow(&prev.tree, &prev.root, game, color) else {
+            return Search::new(game, color, threads, seed);
+        };
+        let root = Root::new(game, color);
+        let tree = Tree::new(color.opponent(), MAX_NODES);
+        root.expand_root(&tree);
+        let old = prev.tree.node(node).stats();
+        tree.node(0).record_kept(old.visits, old.wins);
+        tree.graft(0, &prev.tree, node);
+        drop(prev);
+        Search::start(root, tree, threads, seed)
     }
 
     /// Playouts kept from earlier searches at the root (0 for a new search).
     pub fn reused(&self) -> u32 {
-        self.workers
-            .iter()
-            .map(|w| w.tree.nodes[0].visits)
-            .sum::<u32>()
-            - self.workers.iter().map(|w| w.playouts).sum::<u32>()
+        self.tree.node(0).visits() - self.walkers.iter().map(|w| w.playouts).sum::<u32>()
     }
 
     /// What the search knows now.
     pub fn analysis(&self) -> Analysis {
-        merge(&self.workers, self.color, self.elapsed)
+        analysis(&self.tree, &self.walkers, self.root.color, self.elapsed)
     }
 }
 
@@ -338,46 +338,27 @@ pub fn dynamic_komi(game: &Game) -> f32 {
     7.0 * (size / 19.0).min(1.0) * stones * left
 }
 
-/// Sums the root statistics of the workers.
-fn merge(workers: &[Worker], color: Color, elapsed: Duration) -> Analysis {
-    let mut moves: Vec<MoveStats> = Vec::new();
-    let mut playouts = 0;
-    let cells = workers.first().map_or(0, |w| w.own.len());
-    let mut own = vec![0i64; cells];
-    for w in workers {
-        playouts += w.playouts;
-        for (o, x) in own.iter_mut().zip(&w.own) {
-            *o += *x as i64;
-        }
-        for k in w.tree.children(0) {
-            let n = &w.tree.nodes[k];
-            let mv = tree_move(n.mv);
-            let prior_value = if n.prior.n > 0.0 {
-                n.prior.w / n.prior.n
-            } else {
-                0.5
-            };
-            match moves.iter_mut().find(|m| m.mv == mv) {
-                Some(m) => {
-                    let total = m.visits + n.visits;
-                    if total > 0 {
-                        m.winrate = (m.winrate * m.visits as f32 + n.wins) / total as f32;
-                    }
-                    if n.visits > m.visits {
-                        m.pv = std::iter::once(mv).chain(w.pv(k)).collect();
-                    }
-                    m.visits = total;
-                }
-                None => moves.push(MoveStats {
-                    mv,
-                    visits: n.visits,
-                    winrate: n.winrate().unwrap_or(n.value()),
-                    prior: prior_value,
-                    pv: std::iter::once(mv).chain(w.pv(k)).collect(),
-                }),
+/// The root's moves from the tree, and the ownership the threads saw.
+fn analysis(tree: &Tree, walkers: &[Walker], color: Color, elapsed: Duration) -> Analysis {
+    let mut moves: Vec<MoveStats> = tree
+        .children(0)
+        .map(|k| {
+            let n = tree.node(k);
+            let s = n.stats();
+            let mv = tree_move(s.mv);
+            MoveStats {
+                mv,
+                visits: s.visits,
+                winrate: s.winrate().unwrap_or(n.value()),
+                prior: if s.prior.n > 0.0 {
+                    s.prior.w / s.prior.n
+                } else {
+                    0.5
+                },
+                pv: std::iter::once(mv).chain(worker::pv(tree, k)).collect(),
             }
-        }
-    }
+        })
+        .collect();
     // Most visited first; ties by win rate, then by the prior, so the order is fixed.
     moves.sort_by(|a, b| {
         b.visits
@@ -385,6 +366,14 @@ fn merge(workers: &[Worker], color: Color, elapsed: Duration) -> Analysis {
             .then(b.winrate.total_cmp(&a.winrate))
             .then(b.prior.total_cmp(&a.prior))
     });
+    let playouts: u32 = walkers.iter().map(|w| w.playouts).sum();
+    let cells = walkers.first().map_or(0, |w| w.own.len());
+    let mut own = vec![0i64; cells];
+    for w in walkers {
+        for (o, x) in own.iter_mut().zip(&w.own) {
+            *o += *x as i64;
+        }
+    }
     let ownership = own
         .iter()
         .map(|&o| {
@@ -401,5 +390,39 @@ fn merge(workers: &[Worker], color: Color, elapsed: Duration) -> Analysis {
         elapsed,
         moves,
         ownership,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_rules::{Handicap, Preset};
+
+    #[test]
+    fn a_tree_stops_growing_at_its_capacity_and_the_search_goes_on() {
+        let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let mut s = Search::with_capacity(&g, Color::Black, 1, 3, 1);
+        s.run(Some(8000), None);
+        assert_eq!(s.analysis().playouts, 8000);
+        // The smallest tree is one chunk of the arena: 16,384 nodes.
+        assert!(s.tree.len() <= 16_384, "{}", s.tree.len());
+        assert!(s.tree.len() > 15_000, "the tree grew to its capacity");
+    }
+
+    #[test]
+    fn threads_share_one_tree_and_make_the_playouts_asked_for() {
+        let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let mut s = Search::new(&g, Color::Black, 2, 5);
+        s.run(Some(3000), None);
+        let a = s.analysis();
+        assert_eq!(a.playouts, 3000);
+        // Every playout went through the root and one of its moves; no virtual loss is left.
+        let root = s.tree.node(0).stats();
+        assert_eq!(root.visits, 3000);
+        let below: u32 = a.moves.iter().map(|m| m.visits).sum();
+        assert_eq!(below, 3000);
+        for i in 0..s.tree.len() {
+            assert_eq!(s.tree.node(i).virtual_loss(), 0, "node {i}");
+        }
     }
 }

@@ -31,8 +31,8 @@ pub struct GtpOpt {
     /// Seconds a move when the controller announces no time settings (default 1).
     #[arg(long)]
     pub time: Option<f64>,
-    /// Search threads (default: the machine's cores). With a fixed playout count the moves do
-    /// not depend on timing, whatever the thread count.
+    /// Search threads, sharing one tree (default: the machine's cores). With one thread and a
+    /// fixed playout count the moves are the same on every run.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Strength 1 (a beginner: 100 playouts a move) to 10 (51,200), doubling each level;
