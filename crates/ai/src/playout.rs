@@ -15,9 +15,11 @@ use tengen_rules::{Board, Color, Point};
 
 use crate::{ladder, patterns};
 
-/// How a playout is scored and when it stops.
+/// How a playout is scored and when it stops, and how much its policy reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scoring {
+    /// Read ladders before an atari escape ([`crate::ladder`]).
+    pub ladders: bool,
     /// Komi for White, in points (the game's, plus any dynamic komi).
     pub komi: f32,
     /// Captures count (the WGA count: area plus prisoners).
@@ -62,7 +64,7 @@ pub fn run(
     while passes < 2 && plies < cap {
         plies += 1;
         let before = board.captures(to_move);
-        let played = match last.and_then(|l| answer(board, l, to_move, rng)) {
+        let played = match last.and_then(|l| answer(board, l, to_move, scoring.ladders, rng)) {
             Some(p) => {
                 board.play(p, to_move);
                 Some(p)
@@ -111,7 +113,13 @@ fn first_capture(winner: Color) -> Outcome {
 
 /// The reply to the opponent's stone on `last`, if one is urgent: capture it when it is in
 /// atari, or save an own chain next to it that it put in atari.
-fn answer(board: &mut Board, last: Point, me: Color, rng: &mut Rng) -> Option<Point> {
+fn answer(
+    board: &mut Board,
+    last: Point,
+    me: Color,
+    ladders: bool,
+    rng: &mut Rng,
+) -> Option<Point> {
     if board.get(last) != Some(me.opponent()) {
         return None;
     }
@@ -135,7 +143,7 @@ fn answer(board: &mut Board, last: Point, me: Color, rng: &mut Rng) -> Option<Po
         let Some(lib) = board.atari_liberty(q) else {
             continue;
         };
-        if let Some(p) = save(board, q, lib, me) {
+        if let Some(p) = save(board, q, lib, me, ladders) {
             saves[n] = Some(p);
             n += 1;
         }
@@ -164,8 +172,8 @@ fn answer(board: &mut Board, last: Point, me: Color, rng: &mut Rng) -> Option<Po
 
 /// A move that saves `me`'s chain through `stone`, in atari on `lib`: capture a neighbouring
 /// enemy chain in atari, or extend on `lib` when that gives the chain three liberties or more,
-/// or two and no ladder catches it.
-fn save(board: &mut Board, stone: Point, lib: Point, me: Color) -> Option<Point> {
+/// or two and no ladder catches it (when `ladders`; else any two).
+fn save(board: &mut Board, stone: Point, lib: Point, me: Color, ladders: bool) -> Option<Point> {
     // Capturing an attacker gains liberties for certain.
     for s in board.chain(stone) {
         for q in board.neighbors(s) {
@@ -183,7 +191,7 @@ fn save(board: &mut Board, stone: Point, lib: Point, me: Color) -> Option<Point>
     }
     match liberties_after(board, lib, me) {
         0 | 1 => None,
-        2 if ladder::is_caught(board, stone, lib) => None,
+        2 if ladders && ladder::is_caught(board, stone, lib) => None,
         _ => Some(lib),
     }
 }

@@ -44,11 +44,14 @@ pub struct Context {
     ataris: Vec<(Point, Point)>,
     /// True while most of the board is empty (the opening).
     open: bool,
+    /// Read ladders for escapes and ataris.
+    ladders: bool,
 }
 
 impl Context {
-    /// The context for `me` to move on `board` after `last`.
-    pub fn new(board: &Board, me: Color, last: [Option<Point>; 2]) -> Context {
+    /// The context for `me` to move on `board` after `last`; `ladders` reads ladders for the
+    /// escape and atari terms.
+    pub fn new(board: &Board, me: Color, last: [Option<Point>; 2], ladders: bool) -> Context {
         let mut ataris = Vec::new();
         let mut seen = tengen_rules::PointSet::new();
         for p in board.points() {
@@ -63,6 +66,7 @@ impl Context {
             last,
             ataris,
             open: board.empty_count() * 4 > area * 3,
+            ladders,
         }
     }
 }
@@ -89,11 +93,11 @@ pub fn prior(board: &Board, ctx: &Context, me: Color, p: Point) -> Prior {
     if let Some(&(stone, _)) = ctx.ataris.iter().find(|&&(_, lib)| lib == p) {
         match liberties_after(board, p, me) {
             0 | 1 => {}
-            2 if ladder::is_caught_on(board, stone, p) => pr.add(20.0, 0.1),
+            2 if ctx.ladders && ladder::is_caught_on(board, stone, p) => pr.add(20.0, 0.1),
             _ => pr.add(20.0, 0.9),
         }
     }
-    if ladder::atari_catches(board, p, me) {
+    if ctx.ladders && ladder::atari_catches(board, p, me) {
         pr.add(20.0, 0.9);
     }
     if patterns::matches(board, p) {

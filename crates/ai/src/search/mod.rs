@@ -51,6 +51,20 @@ impl Budget {
     }
 }
 
+/// What the search knows beside its statistics: the tactical reading its priors and playouts
+/// do. The default is the engine's; the estimator keeps the knowledge it was measured with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knowledge {
+    /// Read ladders before atari escapes and for ataris ([`crate::ladder`]).
+    pub ladders: bool,
+}
+
+impl Default for Knowledge {
+    fn default() -> Knowledge {
+        Knowledge { ladders: true }
+    }
+}
+
 /// What the search found for one root move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveStats {
@@ -144,12 +158,30 @@ pub struct Search {
 impl Search {
     /// A search of `game` for `color` on `threads` threads, seeded from `seed`.
     pub fn new(game: &Game, color: Color, threads: usize, seed: u64) -> Search {
-        Search::with_capacity(game, color, threads, seed, MAX_NODES)
+        Search::with_knowledge(game, color, threads, seed, Knowledge::default())
     }
 
-    /// [`Search::new`] with a tree of at most about `nodes` nodes.
-    fn with_capacity(game: &Game, color: Color, threads: usize, seed: u64, nodes: usize) -> Search {
-        let root = Root::new(game, color);
+    /// [`Search::new`] with other tactical knowledge.
+    pub fn with_knowledge(
+        game: &Game,
+        color: Color,
+        threads: usize,
+        seed: u64,
+        knowledge: Knowledge,
+    ) -> Search {
+        Search::with_capacity(game, color, threads, seed, knowledge, MAX_NODES)
+    }
+
+    /// [`Search::with_knowledge`] with a tree of at most about `nodes` nodes.
+    fn with_capacity(
+        game: &Game,
+        color: Color,
+        threads: usize,
+        seed: u64,
+        knowledge: Knowledge,
+        nodes: usize,
+    ) -> Search {
+        let root = Root::new(game, color, knowledge);
         let tree = Tree::new(color.opponent(), nodes);
         root.expand_root(&tree);
         Search::start(root, tree, threads, seed)
@@ -211,7 +243,10 @@ impl Search {
         let Some(node) = worker::follow(&prev.tree, &prev.root, game, color) else {
             return Search::new(game, color, threads, seed);
         };
-        let root = Root::new(game, color);
+        let knowledge = Knowledge {
+            ladders: prev.root.scoring.ladders,
+        };
+        let root = Root::new(game, color, knowledge);
         let tree = Tree::new(color.opponent(), MAX_NODES);
         root.expand_root(&tree);
         let old = prev.tree.node(node).stats();
@@ -401,7 +436,7 @@ mod tests {
     #[test]
     fn a_tree_stops_growing_at_its_capacity_and_the_search_goes_on() {
         let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
-        let mut s = Search::with_capacity(&g, Color::Black, 1, 3, 1);
+        let mut s = Search::with_capacity(&g, Color::Black, 1, 3, Knowledge::default(), 1);
         s.run(Some(8000), None);
         assert_eq!(s.analysis().playouts, 8000);
         // The smallest tree is one chunk of the arena: 16,384 nodes.

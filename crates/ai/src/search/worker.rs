@@ -8,7 +8,7 @@ use std::time::Instant;
 use tengen_rules::playout::Rng;
 use tengen_rules::{Board, Color, Game, GameEnd, Move, Point, Scoring as Counting};
 
-use super::{dynamic_komi, handicap_bonus, tree_move, EXPAND_AT};
+use super::{dynamic_komi, handicap_bonus, tree_move, Knowledge, EXPAND_AT};
 use crate::playout::{self, Scoring};
 use crate::priors::{prior, Context};
 use crate::tree::{NewNode, Tree, TreeMove};
@@ -30,7 +30,7 @@ pub(super) struct Root {
 }
 
 impl Root {
-    pub(super) fn new(game: &Game, color: Color) -> Root {
+    pub(super) fn new(game: &Game, color: Color, knowledge: Knowledge) -> Root {
         let board = game.board().clone();
         let mut g = game.clone();
         g.set_to_move(color);
@@ -42,6 +42,7 @@ impl Root {
         let last = [last.next().flatten(), last.next().flatten()];
         let rules = game.rules();
         let scoring = Scoring {
+            ladders: knowledge.ladders,
             komi: rules.komi.as_f64() as f32 + handicap_bonus(game) + dynamic_komi(game),
             prisoners: rules.scoring == Counting::AreaPlusPrisoners,
             first_capture: rules.end == GameEnd::FirstCapture,
@@ -69,7 +70,7 @@ impl Root {
         if !tree.claim_expansion(0) {
             return;
         }
-        let ctx = Context::new(&self.board, self.color, self.last);
+        let ctx = Context::new(&self.board, self.color, self.last, self.scoring.ladders);
         let kids: Vec<NewNode> = self
             .moves
             .iter()
@@ -144,7 +145,7 @@ impl Walker {
     fn expand(&mut self, tree: &Tree, root: &Root, node: usize, color: Color) {
         let last = self.last_moves(root);
         let board = &self.board;
-        let ctx = Context::new(board, color, last);
+        let ctx = Context::new(board, color, last, root.scoring.ladders);
         self.kids.clear();
         self.kids.extend(
             board
