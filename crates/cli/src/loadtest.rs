@@ -1,10 +1,11 @@
 //! `tengen loadtest`: many concurrent games over WebSockets against a running server.
 //!
-//! Each game has two guest players, a room and a join over HTTP, then two WebSocket connections
-//! that play alternately with a think time between moves. Black fills a row near the top, White
-//! a row two lines below, so no move ever captures and every move is legal. The latency of a
-//! move is the time from sending it to receiving its broadcast `event` on the mover's own
-//! connection: storage, the actor and the fan-out included.
+//! Each pair of guest players opens rooms and joins them over HTTP (one game, or several with
+//! `--games-per-pair`, as a correspondence player has), then each player plays all the pair's
+//! games over one WebSocket, alternately with a think time between moves. Black fills a row
+//! near the top, White a row two lines below, so no move ever captures and every move is
+//! legal. The latency of a move is the time from sending it to receiving its broadcast `event`
+//! on the mover's own connection: storage, the actor and the fan-out included.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use serde_json::{json, Value};
 use tengen_rules::coord::gtp;
 use tengen_rules::Point;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::Mutex;
+use tokio::sync::{mpsc, Mutex};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -32,6 +33,10 @@ pub struct LoadOpt {
     /// Concurrent games.
     #[arg(long, default_value_t = 100)]
     pub games: u32,
+    /// Games each pair of players plays at once, each player over one WebSocket: 10,000 games
+    /// in pairs of 10 need 2,000 connections, not 20,000 (one process's open files are bounded).
+    #[arg(long, default_value_t = 1)]
+    pub games_per_pair: u32,
     /// Moves per game (at most 76 on 19x19); Black resigns after them.
     #[arg(long, default_value_t = 40)]
     pub moves: u32,
@@ -124,40 +129,142 @@ pub(crate) async fn connect(addr: SocketAddr, token: &str, game: i64) -> anyhow:
     Ok(ws)
 }
 
-/// Reads until the broadcast of the move on `want_point` (or of any move, when `None`).
-async fn wait_event(ws: &mut Ws, want_point: Option<&str>) -> anyhow::Result<()> {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(60), ws.next())
-            .await
-            .context("no message within 60 s")?
-            .context("socket closed")??;
-        let Message::Text(t) = m else { continue };
-        let v: Value = serde_json::from_str(t.as_str())?;
-        match v["type"].as_str() {
-            Some("event")
-                if v["event"]["type"] == "move"
-                    && want_point.is_none_or(|p| v["event"]["point"] == p) =>
-            {
-                return Ok(());
-            }
-            Some("error") => bail!("server error: {v}"),
-            _ => {}
-        }
-    }
-}
-
 /// A new 19x19 game between two new guests: its id and the players' tokens (Black, White).
 pub(crate) async fn new_game(addr: SocketAddr) -> anyhow::Result<(i64, [String; 2])> {
     let owner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
     let partner = http(addr, "POST", "/api/accounts/guest", None, None).await?;
     let token = |v: &Value| v["token"].as_str().map(str::to_string).context("token");
     let (ot, pt) = (token(&owner)?, token(&partner)?);
+    let game = another_game(addr, &ot, &pt).await?;
+    // Guests are both 18k: HO-SUN, and the partner's right guess gives them Black.
+    Ok((game, [pt, ot]))
+}
+
+/// One player's connection, shared by the pair's games: a writer task sends what the games
+/// hand it, a reader task hands each game the moves broadcast in it (and errors about it).
+struct Line {
+    send: mpsc::UnboundedSender<Message>,
+}
+
+/// The moves (and errors) one game sees on one player's connection.
+type Inbox = mpsc::UnboundedReceiver<Value>;
+
+/// Splits `ws` into a [`Line`] and an inbox per game of `games`.
+fn line(ws: Ws, games: &[i64]) -> (Line, Vec<Inbox>) {
+    let (mut sink, mut stream) = ws.split();
+    let (send, mut outbox) = mpsc::unbounded_channel::<Message>();
+    tokio::spawn(async move {
+        while let Some(m) = outbox.recv().await {
+            if sink.send(m).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut routes = std::collections::HashMap::new();
+    let mut inboxes = Vec::new();
+    for &g in games {
+        let (tx, rx) = mpsc::unbounded_channel();
+        routes.insert(g, tx);
+        inboxes.push(rx);
+    }
+    tokio::spawn(async move {
+        while let Some(Ok(m)) = stream.next().await {
+            let Message::Text(t) = m else { continue };
+            let Ok(v) = serde_json::from_str::<Value>(t.as_str()) else {
+                continue;
+            };
+            let wanted = match v["type"].as_str() {
+                Some("event") => v["event"]["type"] == "move",
+                Some("error") => true,
+                _ => false,
+            };
+            if let Some(tx) = v["game"].as_i64().and_then(|g| routes.get(&g)) {
+                if wanted {
+                    let _ = tx.send(v);
+                }
+            } else if wanted {
+                // An error that names no game stops them all.
+                routes.values().for_each(|tx| {
+                    let _ = tx.send(v.clone());
+                });
+            }
+        }
+        // Dropping the routes closes every inbox: the games see the socket closed.
+    });
+    (Line { send }, inboxes)
+}
+
+/// Reads `inbox` until the broadcast of the move on `point`.
+async fn wait_move(inbox: &mut Inbox, point: &str) -> anyhow::Result<()> {
+    loop {
+        let v = tokio::time::timeout(Duration::from_secs(60), inbox.recv())
+            .await
+            .context("no message within 60 s")?
+            .context("socket closed")?;
+        if v["type"] == "error" {
+            bail!("server error: {v}");
+        }
+        if v["event"]["point"] == point {
+            return Ok(());
+        }
+    }
+}
+
+/// One game of a pair, with its inbox on each player's connection.
+struct Table {
+    game: i64,
+    black: Inbox,
+    white: Inbox,
+}
+
+/// A pair's games, set up and watched by both players.
+struct Pair {
+    black: Line,
+    white: Line,
+    tables: Vec<Table>,
+}
+
+/// Pair `i`'s `count` games between two new guests: set up on node `i`, Black connected there
+/// and White to the next node.
+async fn set_up(addrs: &[SocketAddr], i: usize, count: u32) -> anyhow::Result<Pair> {
+    let addr = addrs[i % addrs.len()];
+    let mut games = Vec::new();
+    let (game, [bt, wt]) = new_game(addr).await?;
+    games.push(game);
+    for _ in 1..count {
+        games.push(another_game(addr, &wt, &bt).await?);
+    }
+    let mut black = open(addr, &bt).await?;
+    let mut white = open(addrs[(i + 1) % addrs.len()], &wt).await?;
+    for &g in &games {
+        let watch = json!({"type": "watch", "game": g}).to_string();
+        black.send(Message::Text(watch.clone().into())).await?;
+        white.send(Message::Text(watch.into())).await?;
+    }
+    let (black, b_inboxes) = line(black, &games);
+    let (white, w_inboxes) = line(white, &games);
+    let tables = games
+        .into_iter()
+        .zip(b_inboxes.into_iter().zip(w_inboxes))
+        .map(|(game, (black, white))| Table { game, black, white })
+        .collect();
+    Ok(Pair {
+        black,
+        white,
+        tables,
+    })
+}
+
+/// A game between two players: `owner` opens the room, `partner` joins it with the right
+/// guess and so takes Black.
+async fn another_game(addr: SocketAddr, owner: &str, partner: &str) -> anyhow::Result<i64> {
     let room = http(
         addr,
         "POST",
         "/api/rooms",
         Some(&json!({"size": 19, "rules": "chinese", "parity": "odd"})),
-        Some(&ot),
+        Some(owner),
     )
     .await?;
     let joined = http(
@@ -165,32 +272,16 @@ pub(crate) async fn new_game(addr: SocketAddr) -> anyhow::Result<(i64, [String; 
         "POST",
         &format!("/api/rooms/{}/join", room["id"]),
         Some(&json!({"guess": "odd"})),
-        Some(&pt),
+        Some(partner),
     )
     .await?;
-    let game = joined["game_id"].as_i64().context("game id")?;
-    // Guests are both 18k: HO-SUN, and the partner's right guess gives them Black.
-    Ok((game, [pt, ot]))
-}
-
-/// A game set up and both players watching it.
-struct Table {
-    game: i64,
-    black: Ws,
-    white: Ws,
-}
-
-async fn set_up(addrs: &[SocketAddr], i: usize) -> anyhow::Result<Table> {
-    let addr = addrs[i % addrs.len()];
-    let (game, [bt, wt]) = new_game(addr).await?;
-    let black = connect(addr, &bt, game).await?;
-    let white = connect(addrs[(i + 1) % addrs.len()], &wt, game).await?;
-    Ok(Table { game, black, white })
+    joined["game_id"].as_i64().context("game id")
 }
 
 async fn play_game(
     opt: Arc<LoadOpt>,
     index: u32,
+    lines: [mpsc::UnboundedSender<Message>; 2],
     table: Table,
     stats: Arc<Mutex<Stats>>,
 ) -> anyhow::Result<()> {
@@ -204,33 +295,28 @@ async fn play_game(
         (index as u64 * 7919) % opt.think_ms.max(1),
     ))
     .await;
+    let send = |side: usize, v: Value| {
+        lines[side]
+            .send(Message::Text(v.to_string().into()))
+            .map_err(|_| anyhow::anyhow!("connection closed"))
+    };
     for i in 0..opt.moves.min(76) {
         tokio::time::sleep(Duration::from_millis(opt.think_ms)).await;
         let p = point(i);
-        let (me, other) = if i % 2 == 0 {
+        let side = (i % 2) as usize;
+        let (me, other) = if side == 0 {
             (&mut black, &mut white)
         } else {
             (&mut white, &mut black)
         };
         let sent = Instant::now();
-        me.send(Message::Text(
-            json!({"type": "move", "game": game, "point": p})
-                .to_string()
-                .into(),
-        ))
-        .await?;
-        wait_event(me, Some(&p)).await?;
+        send(side, json!({"type": "move", "game": game, "point": p}))?;
+        wait_move(me, &p).await?;
         let us = sent.elapsed().as_micros() as u64;
         stats.lock().await.latencies_us.push(us);
-        wait_event(other, Some(&p)).await?;
+        wait_move(other, &p).await?;
     }
-    black
-        .send(Message::Text(
-            json!({"type": "resign", "game": game}).to_string().into(),
-        ))
-        .await?;
-    let _ = black.close(None).await;
-    let _ = white.close(None).await;
+    send(0, json!({"type": "resign", "game": game}))?;
     Ok(())
 }
 
@@ -269,31 +355,50 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
                 .map(Some)
         };
         let cpu_start = cpu(&opt.server_pid)?;
-        let (ready_tx, mut ready_rx) = tokio::sync::mpsc::channel::<()>(opt.games as usize);
+        let per_pair = opt.games_per_pair.max(1);
+        let pairs = opt.games.div_ceil(per_pair);
+        let (ready_tx, mut ready_rx) = mpsc::channel::<()>(pairs as usize);
         let (go_tx, go_rx) = tokio::sync::watch::channel(false);
         let mut tasks = Vec::new();
-        for i in 0..opt.games {
+        for pair in 0..pairs {
             let (o, s) = (opt.clone(), stats.clone());
             let (ready, mut go) = (ready_tx.clone(), go_rx.clone());
+            let count = per_pair.min(opt.games - pair * per_pair);
             tasks.push(tokio::spawn(async move {
-                let table = set_up(&o.addr, i as usize).await;
+                let set = set_up(&o.addr, pair as usize, count).await;
                 let _ = ready.send(()).await;
                 let _ = go.wait_for(|&go| go).await;
-                let played = match table {
-                    Ok(t) => play_game(o, i, t, s.clone()).await,
-                    Err(e) => Err(e.context("set-up")),
+                let pair_games = match set {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let mut st = s.lock().await;
+                        st.errors += count as u64;
+                        if st.errors <= 5 {
+                            eprintln!("pair {pair}: {:#}", e.context("set-up"));
+                        }
+                        return;
+                    }
                 };
-                if let Err(e) = played {
-                    let mut st = s.lock().await;
-                    st.errors += 1;
-                    if st.errors <= 5 {
-                        eprintln!("game {i}: {e:#}");
+                let lines = [pair_games.black.send, pair_games.white.send];
+                let games = pair_games.tables.into_iter().enumerate().map(|(k, t)| {
+                    let index = pair * per_pair + k as u32;
+                    let played = play_game(o.clone(), index, lines.clone(), t, s.clone());
+                    async move { (index, played.await) }
+                });
+                for (index, played) in futures_util::future::join_all(games).await {
+                    if let Err(e) = played {
+                        let mut st = s.lock().await;
+                        st.errors += 1;
+                        if st.errors <= 5 {
+                            eprintln!("game {index}: {e:#}");
+                        }
                     }
                 }
+                // The lines close when their last sender goes: both sockets then close.
             }));
         }
         drop(ready_tx);
-        for _ in 0..opt.games {
+        for _ in 0..pairs {
             if ready_rx.recv().await.is_none() {
                 break;
             }
@@ -310,8 +415,9 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         st.latencies_us.sort_unstable();
         let n = st.latencies_us.len();
         println!(
-            "{} games set up in {set_up_secs:.1} s; {} moves in {secs:.1} s: {:.0} moves/s; move to broadcast p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games failed",
+            "{} games ({} a pair of connections) set up in {set_up_secs:.1} s; {} moves in {secs:.1} s: {:.0} moves/s; move to broadcast p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games failed",
             opt.games,
+            per_pair,
             n,
             n as f64 / secs,
             percentile(&st.latencies_us, 0.50),
@@ -324,8 +430,8 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             let used = cpu(&opt.server_pid)?.unwrap_or(before) - before;
             let set_up = before - start;
             println!(
-                "server CPU: {set_up:.2} s to set up {} games ({:.2} ms a game: two guests, a \
-                 room, a join, two connections); {used:.2} s for {n} moves and the resignations, \
+                "server CPU: {set_up:.2} s to set up {} games ({:.2} ms a game: a room and a join; a pair's two guests and two \
+                 connections shared by its games); {used:.2} s for {n} moves and the resignations, \
                  {:.0} ms per 1,000 moves ({:.3} ms a move)",
                 opt.games,
                 set_up * 1000.0 / opt.games as f64,
