@@ -375,7 +375,20 @@ pub async fn ensure_bot(
                 format!("a player is already called {name}"),
             ));
         }
-        return Ok(u);
+        if u.rank == rank {
+            return Ok(u);
+        }
+        // The configured rank is the bot's declared one (the built-in bots' follow their
+        // measured strength, which a new version may move).
+        sqlx::query("UPDATE users SET rank = $1 WHERE id = $2")
+            .bind(rank)
+            .bind(u.id)
+            .execute(store.pool())
+            .await?;
+        return Ok(User {
+            rank: rank.to_string(),
+            ..u
+        });
     }
     let inserted = sqlx::query(
         "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, NULL, $2, $3, 0, $4, $5)",

@@ -96,7 +96,7 @@ impl AppState {
         extra_bots: Vec<bots::BotSpec>,
         peers: Option<std::sync::Arc<game::remote::Peers>>,
     ) -> Result<AppState, error::ApiError> {
-        let mut specs = vec![bots::builtin()];
+        let mut specs = bots::builtins();
         specs.extend(extra_bots);
         let bots = bots::Bots::register(&store, specs).await?;
         let games = match peers {

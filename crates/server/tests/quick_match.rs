@@ -227,8 +227,8 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
         call(&s, "GET", "/api/match", None, &ann).await.1["state"],
         "waiting"
     );
-    // Past 30 s: a game against the built-in bot (25k), the nearest rank (weaker than Ann, so
-    // an even game).
+    // Past 30 s: a game against the built-in bot nearest Ann's rank, tengen-bot (11k): more
+    // than two ranks stronger than Ann, so she takes stones (seed 002's HANDICAP game).
     let mut told = s.quick_match.notify.0.subscribe();
     common::think(Duration::from_secs(2)).await;
     let (user, msg) = tokio::time::timeout(Duration::from_secs(20), told.recv())
@@ -249,4 +249,5 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     assert_eq!(g["terms"]["rules"], "chinese");
     assert_eq!(g["terms"]["take_back"], false);
     assert_eq!(g["terms"]["time"]["system"], "byoyomi");
+    assert!(g["terms"]["handicap"].as_u64().unwrap_or(0) >= 2, "{g}");
 }

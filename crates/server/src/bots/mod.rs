@@ -76,14 +76,30 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
     })
 }
 
-/// The built-in bot, always available: the engine at level 1, a beginner's opponent.
-pub fn builtin() -> BotSpec {
-    BotSpec {
-        name: "tengen-bot".into(),
-        rank: "25k".into(),
-        engine: Engine::Builtin(1),
-    }
+/// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, from a
+/// beginner's opponent to a strong club player's, each declared at the rank that its results
+/// against GNU Go give (`BENCHMARKS.md`, "The built-in bots' ranks": the win rates measured,
+/// and the one convention, GNU Go 3.8 at level 10 taken as 8 kyu). The declared rank sets
+/// the game type and handicap (seed 002) and seeds the bot's rating, which its games then move.
+pub fn builtins() -> Vec<BotSpec> {
+    BUILTIN_RANKS
+        .iter()
+        .map(|&(name, level, rank)| BotSpec {
+            name: name.into(),
+            rank: rank.into(),
+            engine: Engine::Builtin(level),
+        })
+        .collect()
 }
+
+/// Name, level and declared rank of each built-in bot.
+const BUILTIN_RANKS: [(&str, u8, &str); 5] = [
+    ("tengen-bot", 1, "11k"),
+    ("tengen-3", 3, "10k"),
+    ("tengen-5", 5, "8k"),
+    ("tengen-7", 7, "7k"),
+    ("tengen-9", 9, "5k"),
+];
 
 pub use tengen_ai::search::level_playouts;
 
@@ -687,4 +703,34 @@ async fn sync(
     }
     let _ = live;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::rank::Rank;
+
+    #[test]
+    fn the_built_in_bots_are_ranked_by_their_level() {
+        let bots = builtins();
+        assert_eq!(
+            bots[0].name, "tengen-bot",
+            "the name existing games and links use"
+        );
+        let mut last = None;
+        for b in &bots {
+            let Engine::Builtin(level) = b.engine else {
+                panic!("{b:?}")
+            };
+            let rank: Rank = b.rank.parse().expect("a rank");
+            if let Some((l, r)) = last {
+                assert!(level > l && rank.level() > r, "{b:?} after level {l}");
+            }
+            last = Some((level, rank.level()));
+            assert_eq!(
+                parse_spec(&format!("{}@{}=builtin:{level}", b.name, b.rank)),
+                Ok(b.clone())
+            );
+        }
+    }
 }
