@@ -227,7 +227,7 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
         call(&s, "GET", "/api/match", None, &ann).await.1["state"],
         "waiting"
     );
-    // Past 30 s: a game against the built-in bot nearest Ann's rank, tengen-bot (11k): more
+    // Past 30 s: a game against the built-in bot nearest Ann's rank, tengen-bot (10k): more
     // than two ranks stronger than Ann, so she takes stones (seed 002's HANDICAP game).
     let mut told = s.quick_match.notify.0.subscribe();
     common::think(Duration::from_secs(2)).await;

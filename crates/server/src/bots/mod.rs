@@ -94,10 +94,10 @@ pub fn builtins() -> Vec<BotSpec> {
 
 /// Name, level and declared rank of each built-in bot.
 const BUILTIN_RANKS: [(&str, u8, &str); 5] = [
-    ("tengen-bot", 1, "11k"),
-    ("tengen-3", 3, "10k"),
-    ("tengen-5", 5, "8k"),
-    ("tengen-7", 7, "7k"),
+    ("tengen-bot", 1, "10k"),
+    ("tengen-3", 3, "8k"),
+    ("tengen-5", 5, "7k"),
+    ("tengen-7", 7, "6k"),
     ("tengen-9", 9, "5k"),
 ];
 
