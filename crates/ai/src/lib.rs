@@ -26,6 +26,7 @@
 
 pub mod estimate;
 pub mod ladder;
+pub mod nakade;
 pub mod patterns;
 pub mod playout;
 pub mod policy;

@@ -3,7 +3,8 @@
 //! Each move first answers the opponent's last move, the way MoGo's and Pachi's "moggy"
 //! playouts do: capture the stone just played when it is in atari, save an own chain it put in
 //! atari (by capturing an attacker in atari, else by extending when the liberty leads somewhere
-//! and not into a working ladder: [`crate::ladder`]),
+//! and not into a working ladder: [`crate::ladder`]), play the vital point of a small eye space
+//! next to it ([`crate::nakade`]),
 //! and otherwise play a light random move (the rules crate's: legal, not filling an own eye)
 //! that is not a self-atari of a large chain. Two passes, or a move cap, end the playout; under
 //! First Capture Go the first capture does.
@@ -13,13 +14,15 @@
 use tengen_rules::playout::{play_random_move_with, playout_owner, Rng};
 use tengen_rules::{Board, Color, Point};
 
-use crate::{ladder, patterns};
+use crate::{ladder, nakade, patterns};
 
 /// How a playout is scored and when it stops, and how much its policy reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scoring {
     /// Read ladders before an atari escape ([`crate::ladder`]).
     pub ladders: bool,
+    /// Answer next to a small eye space with its vital point ([`crate::nakade`]).
+    pub nakade: bool,
     /// Komi for White, in points (the game's, plus any dynamic komi).
     pub komi: f32,
     /// Captures count (the WGA count: area plus prisoners).
@@ -64,7 +67,7 @@ pub fn run(
     while passes < 2 && plies < cap {
         plies += 1;
         let before = board.captures(to_move);
-        let played = match last.and_then(|l| answer(board, l, to_move, scoring.ladders, rng)) {
+        let played = match last.and_then(|l| answer(board, l, to_move, scoring, rng)) {
             Some(p) => {
                 board.play(p, to_move);
                 Some(p)
@@ -117,7 +120,7 @@ fn answer(
     board: &mut Board,
     last: Point,
     me: Color,
-    ladders: bool,
+    scoring: &Scoring,
     rng: &mut Rng,
 ) -> Option<Point> {
     if board.get(last) != Some(me.opponent()) {
@@ -143,13 +146,23 @@ fn answer(
         let Some(lib) = board.atari_liberty(q) else {
             continue;
         };
-        if let Some(p) = save(board, q, lib, me, ladders) {
+        if let Some(p) = save(board, q, lib, me, scoring.ladders) {
             saves[n] = Some(p);
             n += 1;
         }
     }
     if n > 0 {
         return saves[rng.below(n as u32) as usize];
+    }
+    // Eye spaces shut in by one colour form once the board fills: not read before half of it
+    // is (the read costs about a sixth of the playout's time on an open board).
+    let area = board.size() as usize * board.size() as usize;
+    if scoring.nakade && board.empty_count() * 2 < area {
+        if let Some(v) = nakade::vital_point_near(board, last) {
+            if board.is_legal_simple(v, me) && !big_self_atari(board, v, me) {
+                return Some(v);
+            }
+        }
     }
     // MoGo's shapes around the last move.
     let mut shapes: [Option<Point>; 8] = [None; 8];

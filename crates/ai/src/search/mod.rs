@@ -57,11 +57,16 @@ impl Budget {
 pub struct Knowledge {
     /// Read ladders before atari escapes and for ataris ([`crate::ladder`]).
     pub ladders: bool,
+    /// Answer in playouts with the vital point of a small eye space ([`crate::nakade`]).
+    pub nakade: bool,
 }
 
 impl Default for Knowledge {
     fn default() -> Knowledge {
-        Knowledge { ladders: true }
+        Knowledge {
+            ladders: true,
+            nakade: true,
+        }
     }
 }
 
@@ -245,6 +250,7 @@ impl Search {
         };
         let knowledge = Knowledge {
             ladders: prev.root.scoring.ladders,
+            nakade: prev.root.scoring.nakade,
         };
         let root = Root::new(game, color, knowledge);
         let tree = Tree::new(color.opponent(), MAX_NODES);

@@ -43,6 +43,7 @@ impl Root {
         let rules = game.rules();
         let scoring = Scoring {
             ladders: knowledge.ladders,
+            nakade: knowledge.nakade,
             komi: rules.komi.as_f64() as f32 + handicap_bonus(game) + dynamic_komi(game),
             prisoners: rules.scoring == Counting::AreaPlusPrisoners,
             first_capture: rules.end == GameEnd::FirstCapture,
