@@ -134,31 +134,7 @@ fn can_capture_neighbor(board: &Board, stone: Point, defender: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A board from rows of `.`, `X` (Black) and `O` (White), the first row on top.
-    fn board(rows: &[&str]) -> Board {
-        let size = rows.len() as u8;
-        let mut b = Board::new(size);
-        for (r, line) in rows.iter().enumerate() {
-            for (c, ch) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
-                let p = b.point(c as u8, r as u8).unwrap();
-                match ch {
-                    'X' => {
-                        b.play(p, Color::Black);
-                    }
-                    'O' => {
-                        b.play(p, Color::White);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        b
-    }
-
-    fn at(b: &Board, s: &str) -> Point {
-        tengen_rules::coord::gtp::parse_point(b.size(), s).unwrap()
-    }
+    use crate::diagram::{at, board};
 
     /// White's D4 in atari on E4, Black's stones on C4, D5, D3 and E3: extending runs up and
     /// to the right, each extension met by an atari from the other side.

@@ -24,6 +24,8 @@
 //! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari), kept
 //!   for clean-up play.
 
+#[cfg(test)]
+mod diagram;
 pub mod estimate;
 pub mod ladder;
 pub mod nakade;

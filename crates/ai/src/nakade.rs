@@ -100,31 +100,7 @@ fn vital_point(board: &Board, region: &[Point]) -> Option<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A board from rows of `.`, `X` (Black) and `O` (White), the first row on top.
-    fn board(rows: &[&str]) -> Board {
-        let size = rows.len() as u8;
-        let mut b = Board::new(size);
-        for (r, line) in rows.iter().enumerate() {
-            for (c, ch) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
-                let p = b.point(c as u8, r as u8).unwrap();
-                match ch {
-                    'X' => {
-                        b.play(p, Color::Black);
-                    }
-                    'O' => {
-                        b.play(p, Color::White);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        b
-    }
-
-    fn at(b: &Board, s: &str) -> Point {
-        tengen_rules::coord::gtp::parse_point(b.size(), s).unwrap()
-    }
+    use crate::diagram::{at, board};
 
     #[test]
     fn the_vital_points_of_the_killable_shapes() {

@@ -151,29 +151,7 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A board from rows of `X` (Black), `O` (White) and `.`, the first row on top (row 0).
-    fn board(rows: &[&str]) -> Board {
-        let size = rows.len() as u8;
-        let mut b = Board::new(size);
-        let mut stones = Vec::new();
-        for (r, row) in rows.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                let p = b.point(c as u8, r as u8).unwrap();
-                match ch {
-                    'X' => stones.push((p, Some(Color::Black))),
-                    'O' => stones.push((p, Some(Color::White))),
-                    _ => {}
-                }
-            }
-        }
-        b.setup(&stones).unwrap();
-        b
-    }
-
-    fn at(b: &Board, s: &str) -> Point {
-        tengen_rules::coord::gtp::parse_point(b.size(), s).unwrap()
-    }
+    use crate::diagram::{at, board};
 
     fn pts(b: &Board, s: &str) -> Vec<Point> {
         s.split_whitespace().map(|w| at(b, w)).collect()
