@@ -17,7 +17,8 @@
 //! - [`search`]: Monte Carlo tree search and the decisions around it (move, pass, resign),
 //!   on several threads sharing one tree; [`tree`]: the lock-free arena of nodes and their
 //!   statistics (UCT with RAVE, virtual loss); [`priors`]: what a move is worth before it is
-//!   tried; [`patterns`]: MoGo's 3x3 shapes; [`ladder`]: ladder reading;
+//!   tried; [`patterns`]: MoGo's 3x3 shapes; [`ladder`]: ladder reading; [`nakade`]: the
+//!   vital points of small eye spaces;
 //!   [`playout`]: heavy playouts;
 //!   [`time`]: how long to think.
 //! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate.
