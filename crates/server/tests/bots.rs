@@ -292,3 +292,38 @@ async fn a_bot_game_with_a_handicap_and_take_backs() {
         }
     }
 }
+
+/// Regression: a bot's account kept the rank it was created with, so a built-in bot whose
+/// measured rank moved (or a `--bot NAME@RANK` given another rank) showed the old one forever.
+#[tokio::test]
+async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
+    let url = common::sqlite_url("bot-rank-moves");
+    let spec = |rank: &str| parse_spec(&format!("helper@{rank}=builtin:2")).unwrap();
+    let store = Store::open(&url).await.unwrap();
+    let state = AppState::with_bots(store, Duration::from_secs(30), vec![spec("12k")])
+        .await
+        .unwrap();
+    let user = http(&state, "GET", "/api/users/helper", None, None).await;
+    assert_eq!(user["rank"], "12k", "{user}");
+    drop(state);
+    let store = Store::open(&url).await.unwrap();
+    let state = AppState::with_bots(store, Duration::from_secs(30), vec![spec("3k")])
+        .await
+        .unwrap();
+    let user = http(&state, "GET", "/api/users/helper", None, None).await;
+    assert_eq!(user["rank"], "3k", "{user}");
+    let bots = http(&state, "GET", "/api/bots", None, None).await;
+    let listed = bots["bots"].as_array().unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|b| b["name"] == "helper" && b["rank"] == "3k"),
+        "{bots}"
+    );
+    // The built-in bots are there beside it, weakest first.
+    let names: Vec<&str> = listed.iter().filter_map(|b| b["name"].as_str()).collect();
+    assert_eq!(
+        &names[..5],
+        ["tengen-bot", "tengen-3", "tengen-5", "tengen-7", "tengen-9"]
+    );
+}
