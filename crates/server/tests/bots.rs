@@ -298,20 +298,25 @@ async fn a_bot_game_with_a_handicap_and_take_backs() {
 #[tokio::test]
 async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     let url = common::sqlite_url("bot-rank-moves");
-    let spec = |rank: &str| parse_spec(&format!("helper@{rank}=builtin:2")).unwrap();
-    let store = Store::open(&url).await.unwrap();
-    let state = AppState::with_bots(store, Duration::from_secs(30), vec![spec("12k")])
-        .await
-        .unwrap();
-    let user = http(&state, "GET", "/api/users/helper", None, None).await;
-    assert_eq!(user["rank"], "12k", "{user}");
-    drop(state);
-    let store = Store::open(&url).await.unwrap();
-    let state = AppState::with_bots(store, Duration::from_secs(30), vec![spec("3k")])
-        .await
-        .unwrap();
-    let user = http(&state, "GET", "/api/users/helper", None, None).await;
-    assert_eq!(user["rank"], "3k", "{user}");
+    // The server started on the same database with the bot `helper` declared at `rank`: the
+    // rank its account shows.
+    let start = |rank: &'static str| {
+        let url = url.clone();
+        async move {
+            let store = Store::open(&url).await.unwrap();
+            let helper = parse_spec(&format!("helper@{rank}=builtin:2")).unwrap();
+            let state = AppState::with_bots(store, Duration::from_secs(30), vec![helper])
+                .await
+                .unwrap();
+            let user = http(&state, "GET", "/api/users/helper", None, None).await;
+            (state, user["rank"].clone())
+        }
+    };
+    let (first, rank) = start("12k").await;
+    assert_eq!(rank, "12k");
+    drop(first);
+    let (state, rank) = start("3k").await;
+    assert_eq!(rank, "3k");
     let bots = http(&state, "GET", "/api/bots", None, None).await;
     let listed = bots["bots"].as_array().unwrap();
     assert!(
