@@ -115,7 +115,8 @@ fn first_capture(winner: Color) -> Outcome {
 }
 
 /// The reply to the opponent's stone on `last`, if one is urgent: capture it when it is in
-/// atari, or save an own chain next to it that it put in atari.
+/// atari, save an own chain next to it that it put in atari, take the vital point of a small
+/// eye space next to it, or answer with one of MoGo's shapes around it.
 fn answer(
     board: &mut Board,
     last: Point,
