@@ -206,17 +206,18 @@ impl Node {
         self.virtual_loss.load(Relaxed)
     }
 
-    /// Sets the playouts a node keeps from an earlier tree (tree reuse, before any search).
-    pub fn record_kept(&self, visits: u32, wins: f32) {
-        self.visits.store(visits, Relaxed);
-        self.wins.store((wins * 2.0).round() as u32, Relaxed);
-    }
-
-    /// Sets the statistics (tree reuse copies them into a fresh tree before any search).
+    /// Sets the move, prior and statistics (tree reuse copies them into a fresh tree before
+    /// any search).
     fn set(&self, s: &Stats) {
         self.mv.store(encode(s.mv, s.color), Relaxed);
         self.prior_n.store(s.prior.n.to_bits(), Relaxed);
         self.prior_w.store(s.prior.w.to_bits(), Relaxed);
+        self.keep_counts(s);
+    }
+
+    /// Sets the playouts and AMAF playouts a node keeps from an earlier tree (tree reuse,
+    /// before any search).
+    pub fn keep_counts(&self, s: &Stats) {
         self.visits.store(s.visits, Relaxed);
         self.wins.store((s.wins * 2.0).round() as u32, Relaxed);
         self.rave_visits.store(s.rave_visits, Relaxed);
@@ -382,13 +383,7 @@ impl Tree {
         for k in self.children(to) {
             let mv = self.node(k).mv();
             if let Some(o) = old.children(from).find(|&o| old.node(o).mv() == mv) {
-                let s = old.node(o).stats();
-                let n = self.node(k);
-                n.visits.store(s.visits, Relaxed);
-                n.wins.store((s.wins * 2.0).round() as u32, Relaxed);
-                n.rave_visits.store(s.rave_visits, Relaxed);
-                n.rave_wins
-                    .store((s.rave_wins * 2.0).round() as u32, Relaxed);
+                self.node(k).keep_counts(&old.node(o).stats());
                 queue.push_back((o, k));
             }
         }

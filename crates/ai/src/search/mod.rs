@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tengen_rules::{Color, Game, GameEnd, Move, Point};
 
-use crate::tree::{Tree, TreeMove};
+use crate::tree::{Stats, Tree, TreeMove};
 
 mod worker;
 use worker::{Root, Walker};
@@ -255,8 +255,13 @@ impl Search {
         let root = Root::new(game, color, knowledge);
         let tree = Tree::new(color.opponent(), MAX_NODES);
         root.expand_root(&tree);
+        // The root keeps its own playouts; AMAF counts mean nothing at a root.
         let old = prev.tree.node(node).stats();
-        tree.node(0).record_kept(old.visits, old.wins);
+        tree.node(0).keep_counts(&Stats {
+            rave_visits: 0,
+            rave_wins: 0.0,
+            ..old
+        });
         tree.graft(0, &prev.tree, node);
         drop(prev);
         Search::start(root, tree, threads, seed)
