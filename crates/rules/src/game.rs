@@ -554,6 +554,20 @@ impl Game {
         Ok(())
     }
 
+    /// Whether playing `m` now could end the game: a capture or a suicide in First Capture Go,
+    /// its second pass, or a stone that repeats a position under a simple-ko rule that voids
+    /// or draws a cycle. When it is `false` the game is still on after `m`, so a caller can
+    /// play `m` on the game itself rather than on a copy to learn the result. Mirrors the end
+    /// checks of `apply`.
+    pub fn play_may_end(&self, m: Move) -> bool {
+        let repetition_ends =
+            self.rules.ko == KoRule::Simple && self.rules.repetition != Repetition::Nothing;
+        match m {
+            Move::Pass => self.rules.end == GameEnd::FirstCapture && self.passes >= 1,
+            Move::Play(_) => self.rules.end == GameEnd::FirstCapture || repetition_ends,
+        }
+    }
+
     /// Whether `c` may make move `m` now.
     pub fn check(&self, c: Color, m: Move) -> Result<(), GameError> {
         match self.phase {

@@ -197,3 +197,36 @@ fn bounded_liberty_and_size_counts_agree_with_the_full_lists() {
         assert!(checked > size as usize, "{size}: only {checked} positions");
     }
 }
+
+#[test]
+fn a_move_that_ends_the_game_was_announced_by_play_may_end() {
+    let mut rng = Rng::new(0xE17D);
+    let mut ended = 0;
+    let mut never = 0;
+    for game_no in 0..400u32 {
+        let preset = Preset::ALL[game_no as usize % Preset::ALL.len()];
+        let size = [2u8, 3, 4, 5][game_no as usize % 4];
+        let Ok(mut g) = Game::new(size, preset.rules(size), Handicap::None) else {
+            continue;
+        };
+        for _ in 0..(size as u32 * size as u32 * 6) {
+            if g.phase() != Phase::Play {
+                break;
+            }
+            let c = g.to_move();
+            let m = random_move(&g, &mut rng);
+            let may = g.play_may_end(m);
+            never += usize::from(!may);
+            if g.play(c, m).is_ok() && g.phase() == Phase::Finished {
+                assert!(
+                    may,
+                    "{preset:?} {size}x{size}: {m:?} ended the game unannounced"
+                );
+                ended += 1;
+            }
+        }
+    }
+    // Both answers were exercised: games did end on a move, and most moves could not end one.
+    assert!(ended > 20, "only {ended} games ended on a move");
+    assert!(never > 1000, "only {never} moves could not end the game");
+}

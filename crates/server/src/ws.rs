@@ -173,6 +173,8 @@ struct Conn {
 
 /// How often the server pings each connection to measure its round trip.
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long a connection with nothing to write waits before a ping of its own.
+const PING_IDLE: std::time::Duration = std::time::Duration::from_secs(6);
 
 async fn connection(
     socket: WebSocket,
@@ -183,45 +185,10 @@ async fn connection(
 ) {
     let mut logouts = state.logouts.subscribe();
     let mut matches = state.quick_match.notify.0.subscribe();
-    let (mut sink, mut stream) = socket.split();
-    let (out, mut out_rx) = mpsc::channel::<Message>(1024);
-    let writer = tokio::spawn(async move {
-        // What is queued goes out in one write: an acknowledgement and the event after it
-        // cost one system call, not two.
-        'write: while let Some(m) = out_rx.recv().await {
-            if sink.feed(m).await.is_err() {
-                break;
-            }
-            while let Ok(m) = out_rx.try_recv() {
-                if sink.feed(m).await.is_err() {
-                    break 'write;
-                }
-            }
-            if sink.flush().await.is_err() {
-                break;
-            }
-        }
-        let _ = sink.close().await;
-    });
+    let (sink, mut stream) = socket.split();
+    let (out, out_rx) = mpsc::channel::<Message>(1024);
     let epoch = Instant::now();
-    // Pings measure the connection's round trip, for lag compensation (browsers answer them
-    // with pongs on their own).
-    let pinger = {
-        let out = out.clone();
-        tokio::spawn(async move {
-            loop {
-                let ms = epoch.elapsed().as_millis() as u64;
-                if out
-                    .send(Message::Ping(ms.to_be_bytes().to_vec().into()))
-                    .await
-                    .is_err()
-                {
-                    return;
-                }
-                tokio::time::sleep(PING_EVERY).await;
-            }
-        })
-    };
+    let writer = tokio::spawn(write_loop(sink, out_rx, epoch));
     let mut conn = Conn {
         state,
         user,
@@ -314,7 +281,6 @@ async fn connection(
             _ => {}
         }
     }
-    pinger.abort();
     drop(seat);
     for (_, (handle, forwarder)) in conn.watching.drain() {
         forwarder.abort();
@@ -322,6 +288,61 @@ async fn connection(
     }
     drop(conn);
     let _ = writer.await;
+}
+
+/// Writes what is queued for one connection, and pings it.
+///
+/// What is queued goes out in one write: before writing, the writer lets the tasks that are
+/// ready run first (an acknowledgement and the event it acknowledges are queued by two tasks a
+/// moment apart), so a move costs its mover one system call, not two. Pings measure the
+/// connection's round trip, for lag compensation (browsers answer them with pongs on their own);
+/// one rides along with the first write after [`PING_EVERY`], and only an idle connection gets
+/// one of its own, so on an active connection a ping costs no system call.
+async fn write_loop(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut out_rx: mpsc::Receiver<Message>,
+    epoch: Instant,
+) {
+    let ping = |now: Instant| {
+        let ms = now.duration_since(epoch).as_millis() as u64;
+        Message::Ping(ms.to_be_bytes().to_vec().into())
+    };
+    // The first ping at once: lag compensation needs a round trip before the first move.
+    let mut last_ping = epoch;
+    if sink.feed(ping(epoch)).await.is_err() || sink.flush().await.is_err() {
+        return;
+    }
+    'write: loop {
+        let first = tokio::select! {
+            m = out_rx.recv() => match m {
+                Some(m) => Some(m),
+                None => break,
+            },
+            _ = tokio::time::sleep_until(last_ping + PING_IDLE) => None,
+        };
+        if let Some(m) = first {
+            tokio::task::yield_now().await;
+            if sink.feed(m).await.is_err() {
+                break;
+            }
+            while let Ok(m) = out_rx.try_recv() {
+                if sink.feed(m).await.is_err() {
+                    break 'write;
+                }
+            }
+        }
+        let now = Instant::now();
+        if now.duration_since(last_ping) >= PING_EVERY {
+            last_ping = now;
+            if sink.feed(ping(now)).await.is_err() {
+                break;
+            }
+        }
+        if sink.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = sink.close().await;
 }
 
 impl Conn {

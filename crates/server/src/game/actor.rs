@@ -12,6 +12,7 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use tengen_ai::estimate;
+use tengen_rules::coord::gtp;
 use tengen_rules::{Color, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
@@ -912,14 +913,27 @@ impl GameActor {
         events: Vec<Event>,
         clocks: Option<[Clock; 2]>,
     ) -> Result<u64, ActError> {
-        let mut after = self.live.clone();
-        for e in &events {
-            after.apply(e);
-        }
-        let finish = (self.live.game.phase() != Phase::Finished
-            && after.game.phase() == Phase::Finished)
-            .then(|| after.game.result())
-            .flatten();
+        // The game as it will be after the events, to learn whether they end it. A move that
+        // cannot end the game (nearly every one) needs no copy: it is applied after its commit.
+        let quiet = match events.as_slice() {
+            [Event::Move { point, .. }] => gtp::parse_point(self.live.game.size(), point)
+                .is_ok_and(|p| !self.live.game.play_may_end(tengen_rules::Move::Play(p))),
+            [Event::Chat { .. }] => true,
+            _ => false,
+        };
+        let after = (!quiet).then(|| {
+            let mut after = self.live.clone();
+            for e in &events {
+                after.apply(e);
+            }
+            after
+        });
+        let finish = after
+            .as_ref()
+            .filter(|a| {
+                self.live.game.phase() != Phase::Finished && a.game.phase() == Phase::Finished
+            })
+            .and_then(|a| a.game.result());
         let outcomes: Vec<PromotionOutcome> = match finish.and_then(|r| r.winner()) {
             // Handicap games and games with a guest move no one's points (seed 002).
             Some(winner)
@@ -994,7 +1008,14 @@ impl GameActor {
         }
         let phase_before = self.live.game.phase();
         let mover_before = self.live.game.to_move();
-        self.live = after;
+        match after {
+            Some(after) => self.live = after,
+            None => {
+                for record in &records {
+                    self.live.apply(&record.event);
+                }
+            }
+        }
         if let Some(c) = clocks {
             self.live.clocks = c;
         }
