@@ -43,6 +43,12 @@ pub struct ServeOpt {
     /// Cluster mode: this node's name (letters, digits, '-' and '_'), unique in the cluster.
     #[arg(long, env = "TENGEN_NODE", requires = "nats")]
     pub node: Option<String>,
+    /// Threads that run the games, connections and requests. One is enough for thousands of
+    /// moves a second and spends the least CPU per move (threads that hand each move to one
+    /// another pay for it in thread switches); engines, password hashing and analysis have
+    /// threads of their own either way. More for a server that needs more than one core's worth.
+    #[arg(long, env = "TENGEN_WORKERS", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub workers: u16,
 }
 
 fn parse_bot(s: &str) -> Result<tengen_server::bots::BotSpec, String> {
@@ -68,6 +74,7 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         )
         .init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(usize::from(opt.workers))
         .enable_all()
         .build()?;
     runtime.block_on(async move {

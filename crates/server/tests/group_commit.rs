@@ -146,3 +146,57 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
         assert_eq!(seqs, want, "game {id}");
     }
 }
+
+#[tokio::test]
+async fn moves_skip_sqlx_unless_another_writer_holds_the_file() {
+    let store = Store::open(&common::sqlite_url("direct-writer"))
+        .await
+        .unwrap();
+    let (ids, _) = games(&store, 1).await;
+    let counts = store.commit_counts();
+    store.append(append(ids[0], 1, None)).await.unwrap();
+    assert_eq!(
+        counts.direct(),
+        1,
+        "a move goes through the committer's own connection"
+    );
+
+    // A transaction of sqlx's connection holds the write lock: the next move must neither fail
+    // nor jump the lock; it waits for that transaction and is written after it.
+    let mut tx = store.pool().begin().await.unwrap();
+    sqlx::query("UPDATE games SET status = status WHERE id = $1")
+        .bind(ids[0])
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let s = store.clone();
+    let id = ids[0];
+    let waiting = tokio::spawn(async move { s.append(append(id, 2, None)).await });
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+    assert!(
+        !waiting.is_finished(),
+        "the move waits for the open transaction"
+    );
+    tx.commit().await.unwrap();
+    waiting.await.unwrap().unwrap();
+    assert_eq!(
+        counts.direct(),
+        1,
+        "written through sqlx, after its transaction"
+    );
+    assert_eq!(counts.transactions(), 2);
+    let seqs: Vec<i64> = store
+        .events(ids[0])
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(seqs, [1, 2]);
+    // And the next goes the direct way again.
+    store.append(append(ids[0], 3, None)).await.unwrap();
+    assert_eq!(counts.direct(), 2);
+    assert_eq!(store.events(ids[0]).await.unwrap().len(), 3);
+}

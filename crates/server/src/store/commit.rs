@@ -10,6 +10,10 @@
 //!
 //! A batch that fails (a constraint, a lost connection) is retried one append a transaction, so
 //! that one game's bad write never refuses another game's move.
+//!
+//! On SQLite, moves go through the committer's own connection ([`super::direct`]), written on
+//! the committer's thread; a batch with a game's end (its result, points and ratings) or one
+//! that finds the file busy goes through the pool.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -17,6 +21,7 @@ use std::sync::Arc;
 use sqlx::{Any, Row, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
+use super::direct::{DirectWriter, Refused};
 use super::lease::Lease;
 use super::{Backend, Store, StoreError};
 use crate::domain::promotion::Standing;
@@ -72,6 +77,7 @@ const ROWS_PER_INSERT: usize = 500;
 pub struct Counts {
     transactions: AtomicU64,
     appends: AtomicU64,
+    direct: AtomicU64,
 }
 
 impl Counts {
@@ -84,12 +90,18 @@ impl Counts {
     pub fn appends(&self) -> u64 {
         self.appends.load(Ordering::Relaxed)
     }
+
+    /// Transactions written through the committer's own SQLite connection ([`super::direct`]).
+    pub fn direct(&self) -> u64 {
+        self.direct.load(Ordering::Relaxed)
+    }
 }
 
 /// Starts the committer of `store`'s pool; it ends when every sender is gone.
 pub(super) fn spawn(
     pool: sqlx::AnyPool,
     backend: Backend,
+    mut direct: Option<DirectWriter>,
     counts: Arc<Counts>,
 ) -> mpsc::UnboundedSender<Pending> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
@@ -97,13 +109,22 @@ pub(super) fn spawn(
         let mut batch = Vec::new();
         while let Some(first) = rx.recv().await {
             batch.push(first);
+            // The games whose moves came in with this one (in the same wake of the runtime)
+            // queue theirs first: one commit for all of them, at no cost in latency.
+            tokio::task::yield_now().await;
             while batch.len() < MAX_BATCH {
                 match rx.try_recv() {
                     Ok(p) => batch.push(p),
                     Err(_) => break,
                 }
             }
-            commit(&pool, backend, &counts, std::mem::take(&mut batch)).await;
+            let mut w = Writer {
+                pool: &pool,
+                backend,
+                direct: direct.as_mut(),
+                counts: &counts,
+            };
+            w.commit(std::mem::take(&mut batch)).await;
         }
     });
     tx
@@ -128,32 +149,69 @@ impl Store {
     }
 }
 
-async fn commit(pool: &sqlx::AnyPool, backend: Backend, counts: &Counts, batch: Vec<Pending>) {
-    let appends: Vec<&Append> = batch.iter().map(|p| &p.append).collect();
-    match write(pool, backend, &appends).await {
-        Ok(()) => {
-            counts.transactions.fetch_add(1, Ordering::Relaxed);
-            counts
-                .appends
-                .fetch_add(batch.len() as u64, Ordering::Relaxed);
-            for p in batch {
-                let _ = p.done.send(Ok(()));
-            }
-        }
-        Err(e) if batch.len() == 1 => {
-            let _ = batch.into_iter().next().map(|p| p.done.send(Err(e)));
-        }
-        Err(_) => {
-            // Find the append that failed: each alone.
-            for p in batch {
-                let r = write(pool, backend, &[&p.append]).await;
-                if r.is_ok() {
-                    counts.transactions.fetch_add(1, Ordering::Relaxed);
-                    counts.appends.fetch_add(1, Ordering::Relaxed);
+/// Where the committer writes.
+struct Writer<'a> {
+    pool: &'a sqlx::AnyPool,
+    backend: Backend,
+    direct: Option<&'a mut DirectWriter>,
+    counts: &'a Counts,
+}
+
+impl Writer<'_> {
+    async fn commit(&mut self, batch: Vec<Pending>) {
+        let appends: Vec<&Append> = batch.iter().map(|p| &p.append).collect();
+        match self.write(&appends).await {
+            Ok(()) => {
+                self.counts.transactions.fetch_add(1, Ordering::Relaxed);
+                self.counts
+                    .appends
+                    .fetch_add(batch.len() as u64, Ordering::Relaxed);
+                for p in batch {
+                    let _ = p.done.send(Ok(()));
                 }
-                let _ = p.done.send(r);
+            }
+            Err(e) if batch.len() == 1 => {
+                let _ = batch.into_iter().next().map(|p| p.done.send(Err(e)));
+            }
+            Err(_) => {
+                // Find the append that failed: each alone.
+                for p in batch {
+                    let r = self.write(&[&p.append]).await;
+                    if r.is_ok() {
+                        self.counts.transactions.fetch_add(1, Ordering::Relaxed);
+                        self.counts.appends.fetch_add(1, Ordering::Relaxed);
+                    }
+                    let _ = p.done.send(r);
+                }
             }
         }
+    }
+
+    async fn write(&mut self, appends: &[&Append]) -> Result<(), StoreError> {
+        let rows: Vec<(&Append, usize)> = appends
+            .iter()
+            .flat_map(|a| (0..a.events.len()).map(move |i| (*a, i)))
+            .collect();
+        if self.backend == Backend::Sqlite
+            && rows.len() <= ROWS_PER_INSERT
+            && appends
+                .iter()
+                .all(|a| a.finish.is_none() && a.fence.is_none())
+        {
+            if let Some(direct) = self.direct.as_deref_mut() {
+                match direct.write(&rows) {
+                    Ok(()) => {
+                        self.counts.direct.fetch_add(1, Ordering::Relaxed);
+                        return Ok(());
+                    }
+                    Err(Refused::Failed(e)) => return Err(e.into()),
+                    // Another writer holds the file: sqlx's connection waits its turn.
+                    Err(Refused::Busy) => {}
+                }
+            }
+            return write_sqlite(self.pool, &rows).await;
+        }
+        write_transaction(self.pool, appends, &rows).await
     }
 }
 
@@ -195,23 +253,12 @@ fn bind_rows<'q>(
     q
 }
 
-async fn write(
+/// Events with finishes or leases: one transaction through the pool.
+async fn write_transaction(
     pool: &sqlx::AnyPool,
-    backend: Backend,
     appends: &[&Append],
+    rows: &[(&Append, usize)],
 ) -> Result<(), StoreError> {
-    let rows: Vec<(&Append, usize)> = appends
-        .iter()
-        .flat_map(|a| (0..a.events.len()).map(move |i| (*a, i)))
-        .collect();
-    if backend == Backend::Sqlite
-        && rows.len() <= ROWS_PER_INSERT
-        && appends
-            .iter()
-            .all(|a| a.finish.is_none() && a.fence.is_none())
-    {
-        return write_sqlite(pool, &rows).await;
-    }
     let mut tx = pool.begin().await?;
     // Lease rows locked in game order (as the renewal locks them), so that no two transactions
     // wait for each other.

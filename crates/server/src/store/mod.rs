@@ -5,6 +5,7 @@
 //! in order, recorded in `schema_version`.
 
 pub mod commit;
+mod direct;
 pub mod games;
 pub mod lease;
 mod migrations;
@@ -38,6 +39,9 @@ pub enum StoreError {
     /// The database said no.
     #[error("database error: {0}")]
     Db(#[from] sqlx::Error),
+    /// The database said no to the committer's own SQLite connection.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     /// A URL that is neither `sqlite:` nor `postgres:`.
     #[error("unsupported database URL {0:?} (use sqlite:PATH or postgres://...)")]
     Url(String),
@@ -87,7 +91,16 @@ impl Store {
             .connect(&url)
             .await?;
         let counts = std::sync::Arc::default();
-        let committer = commit::spawn(pool.clone(), backend, std::sync::Arc::clone(&counts));
+        let direct = match backend {
+            Backend::Sqlite => direct::DirectWriter::open(&url),
+            Backend::Postgres => None,
+        };
+        let committer = commit::spawn(
+            pool.clone(),
+            backend,
+            direct,
+            std::sync::Arc::clone(&counts),
+        );
         let store = Store {
             pool,
             backend,
@@ -111,7 +124,7 @@ impl Store {
             .connect(url)
             .await?;
         let counts = std::sync::Arc::default();
-        let committer = commit::spawn(pool.clone(), backend, std::sync::Arc::clone(&counts));
+        let committer = commit::spawn(pool.clone(), backend, None, std::sync::Arc::clone(&counts));
         Ok(Store {
             pool,
             backend,
