@@ -156,6 +156,30 @@ pub async fn start(state: &AppState) -> Result<(), String> {
             }
         }
     });
+    // Quick match: outcomes told on any node reach this node's connections of the players,
+    // and requests whose node died get their bot game.
+    let mut outcomes = peers
+        .bus
+        .subscribe(crate::quick_match::SUBJECT)
+        .await
+        .map_err(|e| format!("cannot subscribe: {e}"))?;
+    let notify = Arc::clone(&state.quick_match.notify);
+    tokio::spawn(async move {
+        while let Some(msg) = outcomes.next().await {
+            if let Err(v) = readable(msg.headers.as_ref()) {
+                tracing::warn!(version = v, "a quick-match outcome in a newer protocol");
+                continue;
+            }
+            if let Ok((user, text)) = serde_json::from_slice::<(i64, String)>(&msg.payload) {
+                let _ = notify.0.send((user, text.into()));
+            }
+        }
+    });
+    let matching = state.clone();
+    every(RENEW_EVERY, move || {
+        let state = matching.clone();
+        async move { crate::quick_match::upkeep(&state).await }
+    });
     let present = Arc::clone(&peers);
     every(PRESENCE_EVERY, move || {
         let present = Arc::clone(&present);

@@ -99,6 +99,10 @@ impl AppState {
         let mut specs = bots::builtins();
         specs.extend(extra_bots);
         let bots = bots::Bots::register(&store, specs).await?;
+        let quick_match = match &peers {
+            Some(p) => quick_match::QuickMatch::clustered(store.clone(), p.bus.clone()),
+            None => quick_match::QuickMatch::default(),
+        };
         let games = match peers {
             Some(p) => game::registry::Games::clustered(store.clone(), grace, p),
             None => game::registry::Games::new(store.clone(), grace),
@@ -116,7 +120,7 @@ impl AppState {
             online: online::Online::default(),
             throttle: Default::default(),
             logouts: tokio::sync::broadcast::channel(256).0,
-            quick_match: Default::default(),
+            quick_match,
             reviews: Default::default(),
         };
         match taken.filter(|_| state.games.peers().is_some()) {

@@ -455,8 +455,15 @@ impl Conn {
                 return self.send(reply.to_string()).await;
             }
             ClientMsg::MatchCancel => {
-                let cancelled = self.state.quick_match.cancel(self.user.id);
-                let status = self.state.quick_match.status(self.user.id);
+                let answer = async {
+                    let cancelled = self.state.quick_match.cancel(self.user.id).await?;
+                    let status = self.state.quick_match.status(self.user.id).await?;
+                    Ok::<_, ApiError>((cancelled, status))
+                };
+                let (cancelled, status) = match answer.await {
+                    Ok(a) => a,
+                    Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+                };
                 return self
                     .send(
                         json!({ "type": "match", "ref": reference, "cancelled": cancelled, "match": status })

@@ -359,3 +359,110 @@ async fn a_request_in_a_newer_protocol_is_refused_with_its_code() {
         assert_ne!(reply["code"], "protocol_version", "{v:?}: {reply}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn quick_match_pairs_requests_made_on_different_nodes() {
+    use axum::http::StatusCode;
+    use serde_json::json;
+    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+        return;
+    };
+    let a = node(&url, &nats, "qa").await;
+    let b = node(&url, &nats, "qb").await;
+    let mut tokens = Vec::new();
+    for name in ["ann", "bob", "carol", "dave"] {
+        let (st, reg) = call(
+            &a,
+            "POST",
+            "/api/accounts/register",
+            Some(json!({"username": name, "password": "secret1", "rank": "5k"})),
+            None,
+        )
+        .await;
+        assert_eq!(st, StatusCode::CREATED, "{reg}");
+        tokens.push(reg["token"].as_str().unwrap().to_string());
+    }
+    let [ann, bob, carol, dave] = [&tokens[0], &tokens[1], &tokens[2], &tokens[3]];
+    let ask = json!({"sizes": [9], "speed": "live", "rules": "chinese"});
+    // Ann's connections on node b hear of her pairing, made on a.
+    let mut heard_on_b = b.quick_match.notify.0.subscribe();
+
+    let (st, v) = call(&a, "POST", "/api/match", Some(ask.clone()), Some(ann)).await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{v}");
+    let (_, seen) = call(&b, "GET", "/api/match", None, Some(ann)).await;
+    assert_eq!(
+        seen["state"], "waiting",
+        "b sees the request made on a: {seen}"
+    );
+    // Bob asks on b: paired at once with Ann's request, queued on a.
+    let (st, v) = call(&b, "POST", "/api/match", Some(ask.clone()), Some(bob)).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["state"], "matched", "{v}");
+    let game = v["game"].clone();
+    assert!(game.as_i64().is_some(), "{v}");
+    let (_, on_a) = call(&a, "GET", "/api/match", None, Some(ann)).await;
+    assert_eq!(on_a["state"], "matched", "{on_a}");
+    assert_eq!(on_a["game"], game);
+    assert_eq!(on_a["opponent"]["username"], "bob");
+    let ann_id = tengen_server::accounts::by_name(&a.store, "ann")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let told = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let (user, msg) = heard_on_b.recv().await.unwrap();
+            if user == ann_id {
+                return msg;
+            }
+        }
+    })
+    .await
+    .expect("b's connections of Ann hear of the pairing");
+    let told: serde_json::Value = serde_json::from_str(&told).unwrap();
+    assert_eq!(told["match"]["game"], game);
+
+    // Both requests left the queue: Carol, asking next on a, waits (nobody is paired twice);
+    // she withdraws on b.
+    let (st, v) = call(&a, "POST", "/api/match", Some(ask.clone()), Some(carol)).await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{v}");
+    let (st, _) = call(&b, "DELETE", "/api/match", None, Some(carol)).await;
+    assert_eq!(st, StatusCode::NO_CONTENT);
+    let (_, v) = call(&a, "GET", "/api/match", None, Some(carol)).await;
+    assert_eq!(v["state"], "idle", "{v}");
+
+    // A request whose node died before its wait was over: any node's upkeep starts its bot game,
+    // once.
+    let with_bot = json!({"sizes": [9], "speed": "live", "rules": "chinese", "bot_after_s": 600});
+    let (st, v) = call(&a, "POST", "/api/match", Some(with_bot), Some(dave)).await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{v}");
+    a.store
+        .execute("UPDATE match_requests SET bot_at_ms = 0 WHERE state = 'waiting'")
+        .await
+        .unwrap();
+    tengen_server::quick_match::upkeep(&b).await;
+    tengen_server::quick_match::upkeep(&a).await;
+    // (The nodes' own upkeep runs each second too: whichever took it may still be starting
+    // the game.)
+    let v = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let (_, v) = call(&a, "GET", "/api/match", None, Some(dave)).await;
+            if v["state"] != "idle" {
+                return v;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the bot game starts");
+    assert_eq!(v["state"], "matched", "{v}");
+    assert_eq!(v["opponent"]["bot"], true, "{v}");
+    let dave_id = tengen_server::accounts::by_name(&a.store, "dave")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let live = a.store.games_of(dave_id, 10).await.unwrap();
+    assert_eq!(live.len(), 1, "one bot game, not one per node");
+}

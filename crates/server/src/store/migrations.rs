@@ -52,6 +52,19 @@ const SHARED: &[Step] = &[
     },
     // A review's stored version, raised by each change (review/mod.rs).
     Sql("ALTER TABLE reviews ADD COLUMN version BIGINT NOT NULL DEFAULT 1"),
+    // Quick match's queue in a cluster, shared by the nodes (quick_match/shared.rs): a player's
+    // waiting request, or the outcome of their last one.
+    Sql("CREATE TABLE match_requests (
+        user_id BIGINT PRIMARY KEY,
+        state TEXT NOT NULL,
+        ticket BIGINT,
+        level BIGINT,
+        user_json TEXT,
+        request TEXT,
+        since_ms BIGINT,
+        bot_at_ms BIGINT,
+        outcome TEXT
+    )"),
 ];
 
 /// The review boards' table, whose ids each database generates its own way.

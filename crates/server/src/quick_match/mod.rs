@@ -7,8 +7,12 @@
 //! blitz or live game is refused while they play a live game: nobody is paired into two games
 //! at once. Correspondence requests may stand beside other games, as games over days do.
 //!
-//! The queue lives in the node's memory: in a cluster each node pairs the requests it
-//! received.
+//! The queue lives in the node's memory; in a cluster it is a table that all nodes share
+//! ([`shared`]), so that requests made on different nodes pair.
+
+mod shared;
+
+pub use shared::SUBJECT;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -174,6 +178,8 @@ fn agree(a: &Waiting, b: &Waiting) -> Option<u8> {
 #[derive(Clone, Default)]
 pub struct QuickMatch {
     inner: Arc<Mutex<Queue>>,
+    /// In a cluster, the queue all nodes share (`inner` is then unused).
+    shared: Option<Arc<shared::Shared>>,
     /// Pairings as they happen, to every connection of the players: (user id, message).
     pub notify: Arc<Notify>,
 }
@@ -202,27 +208,47 @@ fn lock(m: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
 }
 
 impl QuickMatch {
+    /// A cluster node's queue: the table in `store` that every node shares, outcomes told to
+    /// the other nodes on `bus` (each node relays [`SUBJECT`] to [`QuickMatch::notify`]).
+    pub fn clustered(store: crate::store::Store, bus: async_nats::Client) -> QuickMatch {
+        QuickMatch {
+            shared: Some(Arc::new(shared::Shared::new(store, bus))),
+            ..QuickMatch::default()
+        }
+    }
+
     /// The player's request now: `waiting`, the last outcome, or `idle`.
-    pub fn status(&self, user_id: i64) -> Value {
+    pub async fn status(&self, user_id: i64) -> Result<Value, ApiError> {
+        if let Some(shared) = &self.shared {
+            return shared.status(user_id).await;
+        }
         let q = lock(&self.inner);
         if let Some(w) = q.waiting.iter().find(|w| w.user.id == user_id) {
-            return json!({ "state": "waiting", "ticket": w.ticket, "since": w.since_ms, "request": w.ask.req });
+            return Ok(
+                json!({ "state": "waiting", "ticket": w.ticket, "since": w.since_ms, "request": w.ask.req }),
+            );
         }
-        q.outcomes
+        Ok(q.outcomes
             .get(&user_id)
             .cloned()
-            .unwrap_or_else(|| json!({ "state": "idle" }))
+            .unwrap_or_else(|| json!({ "state": "idle" })))
     }
 
     /// Withdraws the player's request; false when none waited.
-    pub fn cancel(&self, user_id: i64) -> bool {
+    pub async fn cancel(&self, user_id: i64) -> Result<bool, ApiError> {
+        if let Some(shared) = &self.shared {
+            return shared.cancel(user_id).await;
+        }
         let mut q = lock(&self.inner);
         let before = q.waiting.len();
         q.waiting.retain(|w| w.user.id != user_id);
-        before != q.waiting.len()
+        Ok(before != q.waiting.len())
     }
 
-    fn tell(&self, user_id: i64, outcome: Value) {
+    async fn tell(&self, user_id: i64, outcome: Value) {
+        if let Some(shared) = &self.shared {
+            return shared.tell(user_id, outcome).await;
+        }
         let msg: Arc<str> = json!({ "type": "matched", "match": outcome })
             .to_string()
             .into();
@@ -259,7 +285,23 @@ pub async fn request(state: &AppState, user: &User, req: MatchRequest) -> Result
     }
     let level = user.standing()?.rank.level();
     let qm = &state.quick_match;
-    let (me, partner) = {
+    let (me, partner) = if let Some(shared) = &qm.shared {
+        let me = Waiting {
+            // Unique in the cluster without a counter to share.
+            ticket: OsRng.next_u64() >> 12,
+            user: user.clone(),
+            level,
+            ask,
+            since_ms: crate::store::games::now_ms(),
+        };
+        let bot_at = me
+            .ask
+            .req
+            .bot_after_s
+            .map(|s| me.since_ms + s as i64 * 1000);
+        let partner = shared.enqueue(&me, bot_at).await?;
+        (me, partner)
+    } else {
         let mut q = lock(&qm.inner);
         q.waiting.retain(|w| w.user.id != user.id);
         q.outcomes.remove(&user.id);
@@ -287,15 +329,15 @@ pub async fn request(state: &AppState, user: &User, req: MatchRequest) -> Result
     let Some(partner) = partner else {
         if let Some(secs) = me.ask.req.bot_after_s {
             let state = state.clone();
-            let ticket = me.ticket;
+            let me = me.clone();
             // The wait counts from the request, not from when the task first runs.
             let at = tokio::time::Instant::now() + Duration::from_secs(secs);
             tokio::spawn(async move {
                 tokio::time::sleep_until(at).await;
-                bot_fallback(&state, ticket).await;
+                bot_fallback(&state, me).await;
             });
         }
-        return Ok(qm.status(user.id));
+        return qm.status(user.id).await;
     };
     pair(state, partner, me).await
 }
@@ -325,18 +367,21 @@ async fn pair(state: &AppState, older: Waiting, newer: Waiting) -> Result<Value,
         Ok(v) => {
             let game = v["game_id"].clone();
             for (me, them) in [(&older, &newer), (&newer, &older)] {
-                state.quick_match.tell(
-                    me.user.id,
-                    json!({
-                        "state": "matched",
-                        "game": game,
-                        "opponent": { "username": them.user.username, "rank": them.user.rank },
-                        "game_type": v["game_type"],
-                        "size": size,
-                    }),
-                );
+                state
+                    .quick_match
+                    .tell(
+                        me.user.id,
+                        json!({
+                            "state": "matched",
+                            "game": game,
+                            "opponent": { "username": them.user.username, "rank": them.user.rank },
+                            "game_type": v["game_type"],
+                            "size": size,
+                        }),
+                    )
+                    .await;
             }
-            Ok(state.quick_match.status(newer.user.id))
+            state.quick_match.status(newer.user.id).await
         }
         Err(e) => {
             tracing::error!(error = %e, "a quick match could not start its game");
@@ -344,7 +389,7 @@ async fn pair(state: &AppState, older: Waiting, newer: Waiting) -> Result<Value,
                 state.quick_match.tell(
                     w.user.id,
                     json!({ "state": "failed", "message": "the game could not start; ask again" }),
-                );
+                ).await;
             }
             Err(e)
         }
@@ -363,22 +408,32 @@ fn nearest_bot(state: &AppState, level: i32) -> Option<(String, i32)> {
         .min_by_key(|(_, l)| ((l - level).abs(), *l))
 }
 
-/// After the wait: if the request with `ticket` still waits, a game against a bot.
-async fn bot_fallback(state: &AppState, ticket: u64) {
-    let me = {
-        let mut q = lock(&state.quick_match.inner);
-        let Some(i) = q.waiting.iter().position(|w| w.ticket == ticket) else {
-            return;
-        };
-        q.waiting.remove(i)
+/// After the wait: if `me`'s request still waits, it leaves the queue for a game against a bot.
+async fn bot_fallback(state: &AppState, me: Waiting) {
+    let still_waiting = match &state.quick_match.shared {
+        Some(shared) => match shared.take(me.ticket).await {
+            Ok(taken) => taken,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not take a quick-match request for its bot");
+                false
+            }
+        },
+        None => {
+            let mut q = lock(&state.quick_match.inner);
+            let found = q.waiting.iter().position(|w| w.ticket == me.ticket);
+            found.map(|i| q.waiting.remove(i)).is_some()
+        }
     };
+    if !still_waiting {
+        return;
+    }
     // Stones for a player more than two ranks below the bot, as HANDICAP in a room (a bot does
     // not take stones: a stronger player plays it even).
     let Some((bot, bot_level)) = nearest_bot(state, me.level) else {
         state.quick_match.tell(
             me.user.id,
             json!({ "state": "failed", "message": "no opponent came, and this server has no bot" }),
-        );
+        ).await;
         return;
     };
     let size = me.ask.req.sizes[0];
@@ -398,22 +453,44 @@ async fn bot_fallback(state: &AppState, ticket: u64) {
         ..Default::default()
     };
     match crate::bots::start_game(state, &me.user, &bot, req).await {
-        Ok(v) => state.quick_match.tell(
-            me.user.id,
-            json!({
-                "state": "matched",
-                "game": v["game_id"],
-                "opponent": { "username": bot, "bot": true },
-                "size": size,
-            }),
-        ),
+        Ok(v) => {
+            state
+                .quick_match
+                .tell(
+                    me.user.id,
+                    json!({
+                        "state": "matched",
+                        "game": v["game_id"],
+                        "opponent": { "username": bot, "bot": true },
+                        "size": size,
+                    }),
+                )
+                .await
+        }
         Err(e) => {
             tracing::error!(error = %e, "a quick match could not start its bot game");
             state.quick_match.tell(
                 me.user.id,
                 json!({ "state": "failed", "message": "the bot game could not start; ask again" }),
-            );
+            ).await;
         }
+    }
+}
+
+/// In a cluster: starts the bot games of requests whose node died before their wait was over
+/// (each node runs this every second; the first to take a request starts its game).
+pub async fn upkeep(state: &AppState) {
+    let Some(shared) = &state.quick_match.shared else {
+        return;
+    };
+    let before = crate::store::games::now_ms() - shared::ORPHAN_AFTER_MS;
+    match shared.overdue(before).await {
+        Ok(orphans) => {
+            for me in orphans {
+                bot_fallback(state, me).await;
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "could not read quick match's queue"),
     }
 }
 
@@ -440,8 +517,8 @@ pub(crate) async fn post(
 pub(crate) async fn get(
     axum::extract::State(state): axum::extract::State<AppState>,
     crate::session::CurrentUser(user): crate::session::CurrentUser,
-) -> axum::Json<Value> {
-    axum::Json(state.quick_match.status(user.id))
+) -> Result<axum::Json<Value>, ApiError> {
+    Ok(axum::Json(state.quick_match.status(user.id).await?))
 }
 
 /// `DELETE /api/match`: withdraws the waiting request (404 `no_match_request` if none).
@@ -449,7 +526,7 @@ pub(crate) async fn delete(
     axum::extract::State(state): axum::extract::State<AppState>,
     crate::session::CurrentUser(user): crate::session::CurrentUser,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    if state.quick_match.cancel(user.id) {
+    if state.quick_match.cancel(user.id).await? {
         Ok(axum::http::StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::Conflict(
