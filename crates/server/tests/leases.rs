@@ -36,10 +36,13 @@ async fn leases_fence_old_owners(url: &str) {
     // A new game is left to the node starting it for its first seconds.
     assert!(store.orphaned_games().await.unwrap().is_empty());
 
-    // Node a takes the game; node b cannot while a holds it.
-    let a = store.claim(game, "a", 60_000).await.unwrap().unwrap();
+    // Node a takes the game; node b cannot while a holds it. (Leases count while their node's
+    // heartbeat does.)
+    store.renew("a", 60_000).await.unwrap();
+    store.renew("b", 60_000).await.unwrap();
+    let a = store.claim(game, "a").await.unwrap().unwrap();
     assert_eq!(a.epoch, 1);
-    assert_eq!(store.claim(game, "b", 60_000).await.unwrap(), None);
+    assert_eq!(store.claim(game, "b").await.unwrap(), None);
     assert_eq!(store.owner(game).await.unwrap(), Some(a.clone()));
     assert!(store.orphaned_games().await.unwrap().is_empty());
     store
@@ -47,17 +50,16 @@ async fn leases_fence_old_owners(url: &str) {
         .await
         .unwrap();
     // Renewing keeps the epoch.
-    assert_eq!(
-        store.claim(game, "a", 60_000).await.unwrap(),
-        Some(a.clone())
-    );
-    assert_eq!(store.renew("a", 60_000).await.unwrap(), 1);
+    assert_eq!(store.claim(game, "a").await.unwrap(), Some(a.clone()));
+    store.renew("a", 60_000).await.unwrap();
+    assert_eq!(store.owned("a").await.unwrap(), [game]);
 
     // a stops renewing (its lease lapses); b takes over with a new epoch.
-    assert_eq!(store.renew("a", -1).await.unwrap(), 1);
+    store.renew("a", -1).await.unwrap();
+    assert!(store.owned("a").await.unwrap().is_empty());
     assert_eq!(store.owner(game).await.unwrap(), None);
     assert_eq!(store.orphaned_games().await.unwrap(), [game]);
-    let b = store.claim(game, "b", 60_000).await.unwrap().unwrap();
+    let b = store.claim(game, "b").await.unwrap().unwrap();
     assert_eq!(b.epoch, 2);
 
     // The old owner's write is refused, in a batch with others' writes or alone; the new
@@ -90,8 +92,9 @@ async fn leases_fence_old_owners(url: &str) {
 
     // Given up, the game is free at once.
     store.release(&b).await.unwrap();
+    store.renew("a", 60_000).await.unwrap();
     assert_eq!(store.owner(game).await.unwrap(), None);
-    let a2 = store.claim(game, "a", 60_000).await.unwrap().unwrap();
+    let a2 = store.claim(game, "a").await.unwrap().unwrap();
     assert_eq!(a2.epoch, 3, "epochs only grow");
     assert!(store.append(append(game, 3, Some(b))).await.is_err());
     store.append(append(game, 3, Some(a2))).await.unwrap();

@@ -70,14 +70,16 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // Unrated: a guest played.
     old_game(&store, ann.id, guest.id, &even, "B+R", 400).await;
     // As a database from before ratings: no rating, no history, the data step not done (nor
-    // the steps after it, the reviews table, its version and quick match's queue, undone here
-    // too).
+    // the steps after it, the reviews table, its version, quick match's queue and the cluster's
+    // heartbeats, undone here too).
     for sql in [
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
         "DELETE FROM rating_history",
         "DROP TABLE reviews",
         "DROP TABLE match_requests",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 3 FROM schema_version)",
+        "DROP TABLE cluster_nodes",
+        "DROP INDEX game_owners_node",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 5 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

@@ -12,6 +12,7 @@ use super::state::{LiveGame, Terms};
 use crate::accounts;
 use crate::error::ApiError;
 use crate::store::games::GameRow;
+use crate::store::lease::Lease;
 use crate::store::Store;
 
 /// The registry of live games.
@@ -25,6 +26,8 @@ pub struct Games {
     peers: Option<Arc<Peers>>,
     /// Told of every game this node takes over from the log (see [`Games::taken`]).
     taken: Arc<OnceLock<mpsc::UnboundedSender<GameHandle>>>,
+    /// When this node last renewed its heartbeat (its leases count only while it is fresh).
+    last_beat: Arc<std::sync::Mutex<Option<tokio::time::Instant>>>,
 }
 
 pub use crate::store::lease::LEASE_TTL_MS;
@@ -40,6 +43,7 @@ impl Games {
             live: Arc::new(Mutex::new(HashMap::new())),
             peers: None,
             taken: Arc::new(OnceLock::new()),
+            last_beat: Arc::default(),
         }
     }
 
@@ -132,7 +136,7 @@ impl Games {
         if let Some(h) = map.get(&row.id).filter(|h| !h.is_closed()) {
             return Ok(Some(h.clone()));
         }
-        let Some(lease) = self.store.claim(row.id, &peers.node, LEASE_TTL_MS).await? else {
+        let Some(lease) = self.claim(peers, row.id).await? else {
             return Ok(None);
         };
         tracing::info!(game = row.id, epoch = lease.epoch, "took the game");
@@ -152,9 +156,31 @@ impl Games {
     /// nothing slow elsewhere can let them lapse).
     pub async fn renew(&self) -> Result<(), ApiError> {
         if let Some(peers) = &self.peers {
-            self.store.renew(&peers.node, LEASE_TTL_MS).await?;
+            self.beat(peers).await?;
         }
         Ok(())
+    }
+
+    /// Renews this node's heartbeat.
+    async fn beat(&self, peers: &Peers) -> Result<(), ApiError> {
+        let at = tokio::time::Instant::now();
+        self.store.renew(&peers.node, LEASE_TTL_MS).await?;
+        *self.beats() = Some(at);
+        Ok(())
+    }
+
+    /// Claims `game`'s lease for this node, its heartbeat renewed first unless it was this
+    /// second (a claim with a lapsed heartbeat would be a lease nobody sees).
+    async fn claim(&self, peers: &Peers, game: i64) -> Result<Option<Lease>, ApiError> {
+        let fresh = self.beats().is_some_and(|t| t.elapsed() < RENEW_EVERY);
+        if !fresh {
+            self.beat(peers).await?;
+        }
+        Ok(self.store.claim(game, &peers.node).await?)
+    }
+
+    fn beats(&self) -> std::sync::MutexGuard<'_, Option<tokio::time::Instant>> {
+        self.last_beat.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Cluster upkeep, every [`RENEW_EVERY`]: stops the games whose lease this node lost, and
@@ -163,23 +189,25 @@ impl Games {
         let Some(peers) = &self.peers else {
             return Ok(());
         };
-        // Games run here whose lease is no longer this node's: stop them.
+        // Games run here whose lease is no longer this node's: stop them. (One query for all
+        // of them: a query or two a game each second was most of a cluster's database load.)
+        let ours: std::collections::HashSet<i64> =
+            self.store.owned(&peers.node).await?.into_iter().collect();
         let local: Vec<(i64, GameHandle)> = self
             .live
             .lock()
             .await
             .iter()
-            .filter(|(_, h)| h.is_local())
+            .filter(|(id, h)| h.is_local() && !ours.contains(id))
             .map(|(id, h)| (*id, h.clone()))
             .collect();
         for (id, h) in local {
-            let ours = matches!(self.store.owner(id).await?, Some(l) if l.node == peers.node);
             let finished = self
                 .store
                 .game(id)
                 .await?
                 .is_none_or(|r| r.status != "live");
-            if !ours && !finished {
+            if !finished {
                 h.stop().await;
                 self.live.lock().await.remove(&id);
             }
@@ -202,6 +230,7 @@ impl Games {
         for h in &local {
             h.stop().await;
         }
+        *self.beats() = None;
         let _ = self.store.renew(&peers.node, -1).await;
     }
 
@@ -214,7 +243,7 @@ impl Games {
     ) -> Result<GameHandle, ApiError> {
         let live = LiveGame::new(terms).map_err(ApiError::Internal)?;
         let owner = match &self.peers {
-            Some(peers) => match self.store.claim(id, &peers.node, LEASE_TTL_MS).await? {
+            Some(peers) => match self.claim(peers, id).await? {
                 Some(lease) => Some(Owner {
                     lease,
                     bus: peers.bus.clone(),

@@ -263,6 +263,9 @@ pub struct Peers {
     /// The database (leases: who owns what).
     pub store: Store,
     relays: Mutex<HashMap<i64, broadcast::Sender<Arc<Record>>>>,
+    /// The owners of games owned elsewhere, as last looked up: a forwarded move asks the
+    /// database only when the game is new to this node or has moved.
+    owners: std::sync::Mutex<HashMap<i64, String>>,
     /// This node's connections per (game, user) to games owned elsewhere.
     presence: Mutex<HashMap<(i64, i64), u32>>,
 }
@@ -275,19 +278,38 @@ impl Peers {
             bus,
             store,
             relays: Mutex::new(HashMap::new()),
+            owners: std::sync::Mutex::new(HashMap::new()),
             presence: Mutex::new(HashMap::new()),
         }
+    }
+
+    fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<i64, String>> {
+        // Only inserts and removes happen under the lock: a poisoned map is still consistent.
+        self.owners.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Sends `req` about `game` to its owner; `Ok(None)` when no other node owns it (this node
     /// may take it).
     pub async fn request(&self, game: i64, req: &Request) -> Result<Option<Reply>, ActError> {
         let payload = serde_json::to_vec(req).map_err(|_| ActError::Gone)?;
-        for attempt in 0..3u64 {
-            let owner = match self.store.owner(game).await {
-                Ok(Some(l)) if l.node != self.node => l.node,
-                Ok(_) => return Ok(None),
-                Err(_) => return Err(ActError::Storage),
+        let mut attempt = 0u64;
+        while attempt < 3 {
+            let cached = self.owners().get(&game).cloned();
+            let owner = match &cached {
+                Some(node) => node.clone(),
+                None => match self.store.owner(game).await {
+                    Ok(Some(l)) if l.node != self.node => {
+                        let mut owners = self.owners();
+                        // Games end and move: a node that forwarded for very many forgets them.
+                        if owners.len() >= 100_000 {
+                            owners.clear();
+                        }
+                        owners.insert(game, l.node.clone());
+                        l.node
+                    }
+                    Ok(_) => return Ok(None),
+                    Err(_) => return Err(ActError::Storage),
+                },
             };
             let sent = tokio::time::timeout(
                 REQUEST_TIMEOUT,
@@ -310,7 +332,13 @@ impl Peers {
                     Err(_) => return Err(ActError::Gone),
                 }
             }
-            tokio::time::sleep(Duration::from_millis(200 * (attempt + 1))).await;
+            // The owner moved or did not answer: look it up again, at once if it was only
+            // remembered, else after a pause (a dead owner's lease takes seconds to lapse).
+            self.owners().remove(&game);
+            if cached.is_none() {
+                tokio::time::sleep(Duration::from_millis(200 * (attempt + 1))).await;
+                attempt += 1;
+            }
         }
         Err(ActError::Gone)
     }

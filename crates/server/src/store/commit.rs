@@ -282,7 +282,7 @@ impl Writer<'_> {
             }
             return write_sqlite(self.pool, &rows).await;
         }
-        write_transaction(self.pool, appends, &rows).await
+        write_transaction(self.pool, self.backend, appends, &rows).await
     }
 }
 
@@ -327,27 +327,35 @@ fn bind_rows<'q>(
 /// Events with finishes or leases: one transaction through the pool.
 async fn write_transaction(
     pool: &sqlx::AnyPool,
+    backend: Backend,
     appends: &[&Append],
     rows: &[(&Append, usize)],
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
-    // Lease rows locked in game order (as the renewal locks them), so that no two transactions
+    // Lease rows locked in game order, so that no two batches (two nodes' committers)
     // wait for each other.
     let mut fenced: Vec<&&Append> = appends.iter().filter(|a| a.fence.is_some()).collect();
     fenced.sort_by_key(|a| a.game_id);
     for a in fenced {
         if let Some(lease) = &a.fence {
             // Locks the lease row until the commit: a takeover (which raises the epoch) waits
-            // for this write, and a write after a takeover finds the epoch gone.
-            let held = sqlx::query(
-                "UPDATE game_owners SET epoch = epoch WHERE game_id = $1 AND node = $2 AND epoch = $3",
-            )
-            .bind(lease.game_id)
-            .bind(&lease.node)
-            .bind(lease.epoch)
-            .execute(&mut *tx)
-            .await?;
-            if held.rows_affected() != 1 || lease.game_id != a.game_id {
+            // for this write, and a write after a takeover finds the epoch gone. (A row lock,
+            // not an update: no new row version a move. SQLite has one writer at a time.)
+            let sql = match backend {
+                Backend::Postgres => {
+                    "SELECT 1 FROM game_owners WHERE game_id = $1 AND node = $2 AND epoch = $3 FOR UPDATE"
+                }
+                Backend::Sqlite => {
+                    "SELECT 1 FROM game_owners WHERE game_id = $1 AND node = $2 AND epoch = $3"
+                }
+            };
+            let held = sqlx::query(sql)
+                .bind(lease.game_id)
+                .bind(&lease.node)
+                .bind(lease.epoch)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if held.is_none() || lease.game_id != a.game_id {
                 return Err(StoreError::Fenced(a.game_id));
             }
         }

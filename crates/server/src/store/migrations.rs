@@ -65,6 +65,12 @@ const SHARED: &[Step] = &[
         bot_at_ms BIGINT,
         outcome TEXT
     )"),
+    // Cluster leases kept alive by one heartbeat row per node (store/lease.rs).
+    Sql("CREATE TABLE cluster_nodes (
+        node TEXT PRIMARY KEY,
+        expires_ms BIGINT NOT NULL
+    )"),
+    Sql("CREATE INDEX game_owners_node ON game_owners (node)"),
 ];
 
 /// The review boards' table, whose ids each database generates its own way.
