@@ -162,7 +162,7 @@ fn take_queued(rx: &mut mpsc::UnboundedReceiver<Pending>, batch: &mut Vec<Pendin
     }
 }
 
-/// Appends a second, counted over the last two tenths of a second.
+/// The rate of appends: those of the last full tenth of a second (none after a silence of two).
 #[derive(Debug)]
 struct Rate {
     since: tokio::time::Instant,
