@@ -48,6 +48,12 @@ pub struct LoadOpt {
     /// separated by commas, for a cluster's nodes: their sum).
     #[arg(long, value_delimiter = ',')]
     pub server_pid: Vec<u32>,
+    /// Writes every move's latency to this file, a line each: ms from the start of play when
+    /// it was sent, its latency in microseconds, and the mover (0 Black, 1 White: in a
+    /// cluster, White's moves are the ones forwarded to the game's owner). For finding where
+    /// a tail comes from.
+    #[arg(long)]
+    pub latencies: Option<std::path::PathBuf>,
 }
 
 /// CPU seconds (user and system) process `pid` has used, from `/proc/PID/stat`.
@@ -105,6 +111,8 @@ pub(crate) fn point(i: u32) -> String {
 
 struct Stats {
     latencies_us: Vec<u64>,
+    /// (ms from the start of play, latency in µs, mover), with `--latencies`.
+    timeline: Vec<(u64, u64, u8)>,
     errors: u64,
 }
 
@@ -142,17 +150,35 @@ pub(crate) async fn new_game(addr: SocketAddr) -> anyhow::Result<(i64, [String; 
 
 /// One player's connection, shared by the pair's games: a writer task sends what the games
 /// hand it, a reader task hands each game the moves broadcast in it (and errors about it).
+/// The reader also keeps the games watched as a client does: it watches each game (the
+/// request's `id` names it), tells [`Line::watched`] when the first answer came, watches
+/// again after a `game_unavailable` (a cluster moving the game, or an owner too busy to answer
+/// in time) and after a `resync`, from the last event it saw.
 struct Line {
     send: mpsc::UnboundedSender<Message>,
+    /// One message per game once it is watched (or could not be: `Err`).
+    watched: mpsc::UnboundedReceiver<Result<i64, String>>,
 }
 
 /// The moves (and errors) one game sees on one player's connection.
 type Inbox = mpsc::UnboundedReceiver<Value>;
 
-/// Splits `ws` into a [`Line`] and an inbox per game of `games`.
+/// How often a watch is tried before the game counts as failed.
+const WATCH_TRIES: u32 = 10;
+
+fn watch_message(game: i64, since: Option<u64>) -> Message {
+    let mut m = json!({"type": "watch", "game": game, "id": {"watch": game}});
+    if let Some(s) = since {
+        m["since"] = json!(s);
+    }
+    Message::Text(m.to_string().into())
+}
+
+/// Splits `ws` into a [`Line`] and an inbox per game of `games`, and watches the games.
 fn line(ws: Ws, games: &[i64]) -> (Line, Vec<Inbox>) {
     let (mut sink, mut stream) = ws.split();
     let (send, mut outbox) = mpsc::unbounded_channel::<Message>();
+    let (told, watched) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(m) = outbox.recv().await {
             if sink.send(m).await.is_err() {
@@ -161,38 +187,110 @@ fn line(ws: Ws, games: &[i64]) -> (Line, Vec<Inbox>) {
         }
         let _ = sink.close().await;
     });
+    /// A game as its reader sees it: its inbox, the last seq, whether its first watch was
+    /// answered, the tries of the watch under way.
+    struct Route {
+        tx: mpsc::UnboundedSender<Value>,
+        seq: Option<u64>,
+        watched: bool,
+        tries: u32,
+    }
     let mut routes = std::collections::HashMap::new();
     let mut inboxes = Vec::new();
     for &g in games {
         let (tx, rx) = mpsc::unbounded_channel();
-        routes.insert(g, tx);
+        let route = Route {
+            tx,
+            seq: None,
+            watched: false,
+            tries: 1,
+        };
+        routes.insert(g, route);
         inboxes.push(rx);
+        let _ = send.send(watch_message(g, None));
     }
+    let resend = send.clone();
     tokio::spawn(async move {
         while let Some(Ok(m)) = stream.next().await {
             let Message::Text(t) = m else { continue };
             let Ok(v) = serde_json::from_str::<Value>(t.as_str()) else {
                 continue;
             };
-            let wanted = match v["type"].as_str() {
-                Some("event") => v["event"]["type"] == "move",
-                Some("error") => true,
-                _ => false,
-            };
-            if let Some(tx) = v["game"].as_i64().and_then(|g| routes.get(&g)) {
-                if wanted {
-                    let _ = tx.send(v);
+            let kind = v["type"].as_str().unwrap_or_default();
+            let game = v["game"]
+                .as_i64()
+                .or_else(|| v["ref"]["watch"].as_i64())
+                .or_else(|| v["ref"]["move"].as_i64());
+            let Some(route) = game.and_then(|g| routes.get_mut(&g)) else {
+                if kind == "error" {
+                    // An error that names no game stops them all.
+                    routes.values().for_each(|r| {
+                        let _ = r.tx.send(v.clone());
+                    });
                 }
-            } else if wanted {
-                // An error that names no game stops them all.
-                routes.values().for_each(|tx| {
-                    let _ = tx.send(v.clone());
-                });
+                continue;
+            };
+            let g = game.unwrap_or_default();
+            let first = !route.watched;
+            match kind {
+                "event" => {
+                    route.seq = v["seq"].as_u64().or(route.seq);
+                    if v["event"]["type"] == "move" {
+                        let _ = route.tx.send(v);
+                    }
+                }
+                "snapshot" | "ack" if v["ref"]["watch"].is_i64() => {
+                    route.watched = true;
+                    route.tries = 0;
+                    if kind == "snapshot" {
+                        route.seq = v["state"]["seq"].as_u64().or(route.seq);
+                    }
+                    if first {
+                        let _ = told.send(Ok(g));
+                    }
+                }
+                "resync" => {
+                    route.tries = 1;
+                    let _ = resend.send(watch_message(g, route.seq));
+                }
+                "error"
+                    if v["ref"]["watch"].is_i64()
+                        && v["code"] == "game_unavailable"
+                        && route.tries < WATCH_TRIES =>
+                {
+                    route.tries += 1;
+                    let (again, since) = (resend.clone(), route.seq);
+                    tokio::spawn(async move {
+                        tokio::time::sleep(Duration::from_millis(300)).await;
+                        let _ = again.send(watch_message(g, since));
+                    });
+                }
+                "error" => {
+                    if first && v["ref"]["watch"].is_i64() {
+                        let _ = told.send(Err(format!("game {g}: cannot watch it: {v}")));
+                    }
+                    let _ = route.tx.send(v);
+                }
+                _ => {}
             }
         }
         // Dropping the routes closes every inbox: the games see the socket closed.
     });
-    (Line { send }, inboxes)
+    (Line { send, watched }, inboxes)
+}
+
+impl Line {
+    /// Waits until each of `n` games is watched: an error for the first that could not be.
+    async fn all_watched(&mut self, n: usize) -> anyhow::Result<()> {
+        for _ in 0..n {
+            tokio::time::timeout(Duration::from_secs(60), self.watched.recv())
+                .await
+                .context("no answer to a watch within 60 s")?
+                .context("socket closed")?
+                .map_err(|e| anyhow::anyhow!(e))?;
+        }
+        Ok(())
+    }
 }
 
 /// Reads `inbox` until the broadcast of the move on `point`.
@@ -235,15 +333,12 @@ async fn set_up(addrs: &[SocketAddr], i: usize, count: u32) -> anyhow::Result<Pa
     for _ in 1..count {
         games.push(another_game(addr, &wt, &bt).await?);
     }
-    let mut black = open(addr, &bt).await?;
-    let mut white = open(addrs[(i + 1) % addrs.len()], &wt).await?;
-    for &g in &games {
-        let watch = json!({"type": "watch", "game": g}).to_string();
-        black.send(Message::Text(watch.clone().into())).await?;
-        white.send(Message::Text(watch.into())).await?;
-    }
-    let (black, b_inboxes) = line(black, &games);
-    let (white, w_inboxes) = line(white, &games);
+    let black = open(addr, &bt).await?;
+    let white = open(addrs[(i + 1) % addrs.len()], &wt).await?;
+    let (mut black, b_inboxes) = line(black, &games);
+    let (mut white, w_inboxes) = line(white, &games);
+    black.all_watched(games.len()).await?;
+    white.all_watched(games.len()).await?;
     let tables = games
         .into_iter()
         .zip(b_inboxes.into_iter().zip(w_inboxes))
@@ -284,6 +379,7 @@ async fn play_game(
     lines: [mpsc::UnboundedSender<Message>; 2],
     table: Table,
     stats: Arc<Mutex<Stats>>,
+    epoch: Instant,
 ) -> anyhow::Result<()> {
     let Table {
         game,
@@ -310,11 +406,25 @@ async fn play_game(
             (&mut white, &mut black)
         };
         let sent = Instant::now();
-        send(side, json!({"type": "move", "game": game, "point": p}))?;
-        wait_move(me, &p).await?;
+        send(
+            side,
+            json!({"type": "move", "game": game, "point": p, "id": {"move": game}}),
+        )?;
+        let who = ["Black", "White"][side];
+        wait_move(me, &p)
+            .await
+            .with_context(|| format!("move {} ({who} {p}), on the mover's connection", i + 1))?;
         let us = sent.elapsed().as_micros() as u64;
-        stats.lock().await.latencies_us.push(us);
-        wait_move(other, &p).await?;
+        let mut st = stats.lock().await;
+        st.latencies_us.push(us);
+        if opt.latencies.is_some() {
+            let at = sent.duration_since(epoch).as_millis() as u64;
+            st.timeline.push((at, us, side as u8));
+        }
+        drop(st);
+        wait_move(other, &p)
+            .await
+            .with_context(|| format!("move {} ({who} {p}), on the other's connection", i + 1))?;
     }
     send(0, json!({"type": "resign", "game": game}))?;
     Ok(())
@@ -340,6 +450,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         let opt = Arc::new(opt);
         let stats = Arc::new(Mutex::new(Stats {
             latencies_us: Vec::new(),
+            timeline: Vec::new(),
             errors: 0,
         }));
         // Every game is set up before any is played, so that the server's CPU for the moves
@@ -358,7 +469,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         let per_pair = opt.games_per_pair.max(1);
         let pairs = opt.games.div_ceil(per_pair);
         let (ready_tx, mut ready_rx) = mpsc::channel::<()>(pairs as usize);
-        let (go_tx, go_rx) = tokio::sync::watch::channel(false);
+        let (go_tx, go_rx) = tokio::sync::watch::channel::<Option<Instant>>(None);
         let mut tasks = Vec::new();
         for pair in 0..pairs {
             let (o, s) = (opt.clone(), stats.clone());
@@ -367,7 +478,10 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             tasks.push(tokio::spawn(async move {
                 let set = set_up(&o.addr, pair as usize, count).await;
                 let _ = ready.send(()).await;
-                let _ = go.wait_for(|&go| go).await;
+                let epoch = match go.wait_for(|go| go.is_some()).await {
+                    Ok(at) => at.unwrap_or_else(Instant::now),
+                    Err(_) => return,
+                };
                 let pair_games = match set {
                     Ok(p) => p,
                     Err(e) => {
@@ -382,7 +496,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
                 let lines = [pair_games.black.send, pair_games.white.send];
                 let games = pair_games.tables.into_iter().enumerate().map(|(k, t)| {
                     let index = pair * per_pair + k as u32;
-                    let played = play_game(o.clone(), index, lines.clone(), t, s.clone());
+                    let played = play_game(o.clone(), index, lines.clone(), t, s.clone(), epoch);
                     async move { (index, played.await) }
                 });
                 for (index, played) in futures_util::future::join_all(games).await {
@@ -406,12 +520,22 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         let set_up_secs = set_up_start.elapsed().as_secs_f64();
         let cpu_before = cpu(&opt.server_pid)?;
         let start = Instant::now();
-        let _ = go_tx.send(true);
+        let _ = go_tx.send(Some(start));
         for t in tasks {
             let _ = t.await;
         }
         let secs = start.elapsed().as_secs_f64();
         let mut st = stats.lock().await;
+        if let Some(path) = &opt.latencies {
+            use std::fmt::Write as _;
+            st.timeline.sort_unstable();
+            let mut text = String::new();
+            for (at, us, side) in &st.timeline {
+                let _ = writeln!(text, "{at} {us} {side}");
+            }
+            std::fs::write(path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
         st.latencies_us.sort_unstable();
         let n = st.latencies_us.len();
         println!(

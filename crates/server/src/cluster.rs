@@ -17,7 +17,7 @@ use futures_util::StreamExt;
 
 use crate::game::registry::RENEW_EVERY;
 use crate::game::remote::{
-    node_subject, protocol_headers, readable, Peers, Reply, Request, PROTOCOL,
+    node_subject, protocol_headers, readable, Peers, Reply, Request, PROTOCOL, V1,
 };
 
 /// Where the nodes tell each other who is connected to them.
@@ -91,9 +91,10 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                 };
                 if let (Some(peers), Ok(bytes)) = (state.games.peers(), serde_json::to_vec(&reply))
                 {
+                    let headers = protocol_headers(reply.version());
                     let _ = peers
                         .bus
-                        .publish_with_headers(reply_to, protocol_headers(), bytes.into())
+                        .publish_with_headers(reply_to, headers, bytes.into())
                         .await;
                 }
             });
@@ -151,7 +152,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
         async move {
             if let Ok(bytes) = serde_json::to_vec(&(&me, online.local())) {
                 let _ = bus
-                    .publish_with_headers(ONLINE_SUBJECT, protocol_headers(), bytes.into())
+                    .publish_with_headers(ONLINE_SUBJECT, protocol_headers(V1), bytes.into())
                     .await;
             }
         }
@@ -211,8 +212,15 @@ async fn answer(state: &AppState, req: Request) -> Reply {
         | Request::Watch { game, .. }
         | Request::Snapshot { game }
         | Request::Presence { game, .. } => *game,
+        Request::Presences { .. } => {
+            let Request::Presences { node, counts } = req else {
+                return Reply::Done;
+            };
+            return presences(state, &node, counts).await;
+        }
     };
     let Some(h) = state.games.local(game).await else {
+        tracing::debug!(game, "asked about a game not run here");
         return Reply::Moved;
     };
     match req {
@@ -258,5 +266,19 @@ async fn answer(state: &AppState, req: Request) -> Reply {
             h.presence(&node, user, count).await;
             Reply::Done
         }
+        // Answered above.
+        Request::Presences { .. } => Reply::Done,
     }
+}
+
+/// Takes another node's presence counts for the games run here; names the others.
+async fn presences(state: &AppState, node: &str, counts: Vec<(i64, i64, u32)>) -> Reply {
+    let mut unowned = Vec::new();
+    for (game, user, count) in counts {
+        match state.games.local(game).await {
+            Some(h) if h.is_local() => h.presence(node, user, count).await,
+            _ => unowned.push(game),
+        }
+    }
+    Reply::Presented { unowned }
 }

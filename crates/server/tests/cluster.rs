@@ -42,6 +42,29 @@ async fn node(url: &str, nats: &str, name: &str) -> AppState {
     state
 }
 
+/// Two players' accounts, Ann's and Bob's ids.
+async fn ann_and_bob(store: &Store) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for name in ["ann", "bob"] {
+        ids.push(
+            tengen_server::accounts::ensure_bot(store, name, "3k", "test")
+                .await
+                .unwrap()
+                .id,
+        );
+    }
+    ids
+}
+
+/// A new game between `ids` stored (not started on any node).
+async fn stored_game(store: &Store, ids: &[i64], terms: &tengen_server::game::state::Terms) -> i64 {
+    store
+        .start_game(0, ids[0], ids[1], &serde_json::to_string(terms).unwrap())
+        .await
+        .unwrap()
+        .unwrap()
+}
+
 fn point(s: &str) -> Action {
     Action::Move(gtp::parse_point(9, s).unwrap())
 }
@@ -55,21 +78,9 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
     let store = &a.store;
-    let mut ids = Vec::new();
-    for name in ["ann", "bob"] {
-        ids.push(
-            tengen_server::accounts::ensure_bot(store, name, "3k", "test")
-                .await
-                .unwrap()
-                .id,
-        );
-    }
+    let ids = ann_and_bob(store).await;
     let terms = common::terms(9, TimeControl::default_room());
-    let id = store
-        .start_game(0, ids[0], ids[1], &serde_json::to_string(&terms).unwrap())
-        .await
-        .unwrap()
-        .unwrap();
+    let id = stored_game(store, &ids, &terms).await;
     let player = |id: i64, name: &str| common::player(id, name, false);
     let on_a = a
         .games
@@ -351,7 +362,8 @@ async fn a_request_in_a_newer_protocol_is_refused_with_its_code() {
     let (reply, header) = ask(Some(PROTOCOL + 1)).await;
     assert_eq!(reply["status"], "refused", "{reply}");
     assert_eq!(reply["code"], "protocol_version", "{reply}");
-    assert_eq!(header.as_deref(), Some(PROTOCOL.to_string().as_str()));
+    // In the oldest version that has it, so that a node of that version reads the refusal.
+    assert_eq!(header.as_deref(), Some("1"));
     // This version and the unversioned format before it are read (the game does not exist,
     // which is a different answer).
     for v in [Some(PROTOCOL), None] {
@@ -465,4 +477,97 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
         .id;
     let live = a.store.games_of(dave_id, 10).await.unwrap();
     assert_eq!(live.len(), 1, "one bot game, not one per node");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn presence_is_refreshed_with_one_request_to_each_owner() {
+    use futures_util::StreamExt;
+    use tengen_server::game::remote::{node_subject, PROTOCOL_HEADER};
+    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+        return;
+    };
+    let a = node(&url, &nats, "a").await;
+    let b = node(&url, &nats, "b").await;
+    let store = &a.store;
+    let ids = ann_and_bob(store).await;
+    let terms = common::terms(9, TimeControl::default_room());
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let id = stored_game(store, &ids, &terms).await;
+        let players = [
+            common::player(ids[0], "ann", false),
+            common::player(ids[1], "bob", false),
+        ];
+        a.games.start(id, terms.clone(), players).await.unwrap();
+        games.push(id);
+    }
+    // Everything b asks of a, as a sees it.
+    let client = async_nats::connect(&nats).await.unwrap();
+    let a_node = a.games.peers().unwrap().node.clone();
+    let mut heard = client.subscribe(node_subject(&a_node)).await.unwrap();
+    client.flush().await.unwrap();
+    // Ann watches both games through b: one report each as she comes.
+    let mut watches = Vec::new();
+    for &id in &games {
+        let on_b = b.games.get(id).await.unwrap().unwrap();
+        assert!(!on_b.is_local());
+        watches.push(on_b.watch(Some(ids[0]), None).await.unwrap());
+    }
+    let b_peers = b.games.peers().unwrap().clone();
+    b_peers.refresh_presence().await;
+    let mut ops = Vec::new();
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_millis(500), heard.next()).await {
+        let body: serde_json::Value = serde_json::from_slice(&msg.payload).unwrap();
+        let version = msg
+            .headers
+            .as_ref()
+            .and_then(|h| h.get(PROTOCOL_HEADER))
+            .map(|v| v.to_string());
+        if body["op"] != "watch" {
+            ops.push((body, version));
+        }
+    }
+    let singles = ops.iter().filter(|(b, _)| b["op"] == "presence").count();
+    assert_eq!(singles, 2, "one report a game as ann came: {ops:?}");
+    let batches: Vec<&serde_json::Value> = ops
+        .iter()
+        .filter(|(b, v)| b["op"] == "presences" && v.as_deref() == Some("2"))
+        .map(|(b, _)| b)
+        .collect();
+    assert!(!batches.is_empty(), "the refresh is one request: {ops:?}");
+    let mut counts: Vec<(i64, i64, u64)> = batches[0]["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c[0].as_i64().unwrap(),
+                c[1].as_i64().unwrap(),
+                c[2].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    counts.sort_unstable();
+    assert_eq!(counts, vec![(games[0], ids[0], 1), (games[1], ids[0], 1)]);
+    assert_eq!(ops.len(), singles + batches.len(), "nothing else: {ops:?}");
+
+    // The owner names the games in a batch that it does not run, and takes the rest.
+    let ask = serde_json::json!({
+        "op": "presences", "node": "elsewhere-1",
+        "counts": [[games[0], ids[1], 1], [987_654_321, ids[1], 1]],
+    });
+    let mut h = async_nats::HeaderMap::new();
+    h.insert(PROTOCOL_HEADER, "2");
+    let reply = client
+        .request_with_headers(node_subject(&a_node), h, ask.to_string().into())
+        .await
+        .unwrap();
+    let reply: serde_json::Value = serde_json::from_slice(&reply.payload).unwrap();
+    assert_eq!(reply["status"], "presented", "{reply}");
+    assert_eq!(
+        reply["unowned"],
+        serde_json::json!([987_654_321]),
+        "{reply}"
+    );
 }

@@ -1032,7 +1032,7 @@ impl GameActor {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
                 let subject = crate::game::remote::events_subject(self.id);
                 let bytes = bytes::Bytes::copy_from_slice(record.wire.as_str().as_bytes());
-                let headers = crate::game::remote::protocol_headers();
+                let headers = crate::game::remote::protocol_headers(crate::game::remote::V1);
                 if let Err(e) = o.bus.publish_with_headers(subject, headers, bytes).await {
                     tracing::warn!(game = self.id, error = %e, "could not publish an event");
                 }

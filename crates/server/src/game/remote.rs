@@ -23,20 +23,28 @@ use crate::domain::clock::Clock;
 use crate::store::Store;
 
 /// The version of the formats nodes exchange (requests, replies, relayed events, the online
-/// lists), sent in the [`PROTOCOL_HEADER`] header of every message. A node reads its own
-/// version and every older one, so that a cluster can be upgraded node by node; a message from
-/// a newer node is refused (`protocol_version`) or, where no one waits for an answer, dropped
-/// with a warning. A message without the header is version 0, the formats from before the
-/// header, which version 1 keeps as they were.
-pub const PROTOCOL: u32 = 1;
+/// lists) that this node reads, sent in the [`PROTOCOL_HEADER`] header of every message. A node
+/// reads its own version and every older one, so that a cluster can be upgraded node by node; a
+/// message from a newer node is refused (`protocol_version`) or, where no one waits for an
+/// answer, dropped with a warning. A message without the header is version 0, the formats from
+/// before the header, which version 1 keeps as they were. Each message is sent in the oldest
+/// version that has its format ([`Request::version`], [`Reply::version`]), so that nodes not
+/// yet upgraded read all they can: version 2 only added the batched presence report
+/// ([`Request::Presences`]), which a node falls back from to one report a game when the owner
+/// refuses it.
+pub const PROTOCOL: u32 = 2;
 
-/// The NATS header that carries [`PROTOCOL`].
+/// The NATS header that carries the version.
 pub const PROTOCOL_HEADER: &str = "Tengen-Protocol";
 
-/// The headers every message between nodes carries.
-pub fn protocol_headers() -> async_nats::HeaderMap {
+/// The version of the formats that have not changed since version 1: relayed events, online
+/// lists, quick-match outcomes.
+pub const V1: u32 = 1;
+
+/// The headers of a message in format version `version`.
+pub fn protocol_headers(version: u32) -> async_nats::HeaderMap {
     let mut h = async_nats::HeaderMap::new();
-    h.insert(PROTOCOL_HEADER, PROTOCOL.to_string().as_str());
+    h.insert(PROTOCOL_HEADER, version.to_string().as_str());
     h
 }
 
@@ -199,6 +207,24 @@ pub enum Request {
         /// Their connections there.
         count: u32,
     },
+    /// Version 2: `node`'s connections to the games of the recipient, at once: (game, user,
+    /// count) each. Answered with [`Reply::Presented`].
+    Presences {
+        /// The reporting node.
+        node: String,
+        /// (game, user, connections there).
+        counts: Vec<(i64, i64, u32)>,
+    },
+}
+
+impl Request {
+    /// The format version this request is sent in.
+    pub fn version(&self) -> u32 {
+        match self {
+            Request::Presences { .. } => 2,
+            _ => V1,
+        }
+    }
 }
 
 /// The owner's answer.
@@ -235,6 +261,21 @@ pub enum Reply {
     Done,
     /// This node does not own the game (any more).
     Moved,
+    /// Version 2: a [`Request::Presences`] taken; the games in it not run here.
+    Presented {
+        /// Games the recipient does not run (their counts were not taken).
+        unowned: Vec<i64>,
+    },
+}
+
+impl Reply {
+    /// The format version this reply is sent in.
+    pub fn version(&self) -> u32 {
+        match self {
+            Reply::Presented { .. } => 2,
+            _ => V1,
+        }
+    }
 }
 
 impl Record {
@@ -291,7 +332,7 @@ impl Peers {
     /// Sends `req` about `game` to its owner; `Ok(None)` when no other node owns it (this node
     /// may take it).
     pub async fn request(&self, game: i64, req: &Request) -> Result<Option<Reply>, ActError> {
-        let payload = serde_json::to_vec(req).map_err(|_| ActError::Gone)?;
+        let payload: bytes::Bytes = serde_json::to_vec(req).map_err(|_| ActError::Gone)?.into();
         let mut attempt = 0u64;
         while attempt < 3 {
             let cached = self.owners().get(&game).cloned();
@@ -307,30 +348,23 @@ impl Peers {
                         owners.insert(game, l.node.clone());
                         l.node
                     }
-                    Ok(_) => return Ok(None),
+                    Ok(_) => {
+                        tracing::debug!(game, "no other node owns the game");
+                        return Ok(None);
+                    }
                     Err(_) => return Err(ActError::Storage),
                 },
             };
-            let sent = tokio::time::timeout(
-                REQUEST_TIMEOUT,
-                self.bus.request_with_headers(
-                    node_subject(&owner),
-                    protocol_headers(),
-                    payload.clone().into(),
-                ),
-            )
-            .await;
             // No responder (the owner died) or no answer: its lease will lapse; ask again.
-            if let Ok(Ok(msg)) = sent {
-                if let Err(v) = readable(msg.headers.as_ref()) {
-                    tracing::warn!(game, owner, version = v, "a reply in a newer protocol");
-                    return Err(ActError::Gone);
+            match self.send(&owner, req.version(), payload.clone()).await {
+                Sent::Answered(Reply::Moved) => {
+                    tracing::debug!(game, owner, attempt, "the game moved");
                 }
-                match serde_json::from_slice::<Reply>(&msg.payload) {
-                    Ok(Reply::Moved) => {}
-                    Ok(r) => return Ok(Some(r)),
-                    Err(_) => return Err(ActError::Gone),
+                Sent::Unanswered => {
+                    tracing::warn!(game, owner, attempt, "the owner did not answer");
                 }
+                Sent::Answered(r) => return Ok(Some(r)),
+                Sent::Unreadable => return Err(ActError::Gone),
             }
             // The owner moved or did not answer: look it up again, at once if it was only
             // remembered, else after a pause (a dead owner's lease takes seconds to lapse).
@@ -341,6 +375,28 @@ impl Peers {
             }
         }
         Err(ActError::Gone)
+    }
+
+    /// Sends a request (`payload`, in format `version`) to node `owner` and waits for its
+    /// answer.
+    async fn send(&self, owner: &str, version: u32, payload: bytes::Bytes) -> Sent {
+        let sent = tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            self.bus
+                .request_with_headers(node_subject(owner), protocol_headers(version), payload),
+        )
+        .await;
+        let Ok(Ok(msg)) = sent else {
+            return Sent::Unanswered;
+        };
+        if let Err(v) = readable(msg.headers.as_ref()) {
+            tracing::warn!(owner, version = v, "a reply in a newer protocol");
+            return Sent::Unreadable;
+        }
+        match serde_json::from_slice::<Reply>(&msg.payload) {
+            Ok(r) => Sent::Answered(r),
+            Err(_) => Sent::Unreadable,
+        }
     }
 
     /// A receiver of `game`'s events as its owner publishes them, subscribed before this
@@ -428,7 +484,9 @@ impl Peers {
     }
 
     /// Reports again every count this node holds (its reports expire at the owner unless
-    /// refreshed, and a new owner has none).
+    /// refreshed, and a new owner has none): one request to each owner for all its games, and
+    /// one a game where the owner is not known here, has moved, or is a node of protocol
+    /// version 1 (which refuses the batch).
     pub async fn refresh_presence(&self) {
         let all: Vec<((i64, i64), u32)> = self
             .presence
@@ -437,10 +495,53 @@ impl Peers {
             .iter()
             .map(|(k, v)| (*k, *v))
             .collect();
-        for ((game, user), count) in all {
+        let mut by_owner: HashMap<String, Vec<(i64, i64, u32)>> = HashMap::new();
+        let mut alone = Vec::new();
+        {
+            let owners = self.owners();
+            for ((game, user), count) in all {
+                match owners.get(&game) {
+                    Some(node) => by_owner
+                        .entry(node.clone())
+                        .or_default()
+                        .push((game, user, count)),
+                    None => alone.push((game, user, count)),
+                }
+            }
+        }
+        for (owner, counts) in by_owner {
+            let req = Request::Presences {
+                node: self.node.clone(),
+                counts,
+            };
+            let (version, Ok(payload)) = (req.version(), serde_json::to_vec(&req)) else {
+                continue;
+            };
+            let Request::Presences { counts, .. } = req else {
+                unreachable!("built above");
+            };
+            match self.send(&owner, version, payload.into()).await {
+                Sent::Answered(Reply::Presented { unowned }) => {
+                    let unowned: std::collections::HashSet<i64> = unowned.into_iter().collect();
+                    alone.extend(counts.into_iter().filter(|(g, _, _)| unowned.contains(g)));
+                }
+                _ => alone.extend(counts),
+            }
+        }
+        for (game, user, count) in alone {
             self.report(game, user, count).await;
         }
     }
+}
+
+/// What came of a request sent to a node.
+enum Sent {
+    /// Its reply.
+    Answered(Reply),
+    /// No answer in time, or no one listens (the node died).
+    Unanswered,
+    /// A reply this node cannot read.
+    Unreadable,
 }
 
 /// A game owned by another node.
@@ -540,7 +641,8 @@ mod tests {
     #[test]
     fn a_node_reads_its_protocol_and_older_ones_only() {
         assert_eq!(readable(None), Ok(0), "before the header: version 0");
-        assert_eq!(readable(Some(&protocol_headers())), Ok(PROTOCOL));
+        assert_eq!(readable(Some(&protocol_headers(PROTOCOL))), Ok(PROTOCOL));
+        assert_eq!(readable(Some(&protocol_headers(1))), Ok(1));
         let with = |v: &str| {
             let mut h = async_nats::HeaderMap::new();
             h.insert(PROTOCOL_HEADER, v);

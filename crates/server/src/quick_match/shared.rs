@@ -208,7 +208,7 @@ impl Shared {
             .bus
             .publish_with_headers(
                 SUBJECT,
-                crate::game::remote::protocol_headers(),
+                crate::game::remote::protocol_headers(crate::game::remote::V1),
                 bytes.into(),
             )
             .await;
