@@ -257,6 +257,13 @@ impl GameHandle {
         }
     }
 
+    /// A handle to another node's game that nothing holds but `self` and one more copy (the
+    /// registry's): no connection here uses it, so the registry may drop it (it is made again
+    /// when asked for).
+    pub fn is_unused_remote(&self) -> bool {
+        matches!(&self.to, To::Remote(r) if Arc::strong_count(r) <= 1)
+    }
+
     /// Whether the game runs in this process.
     pub fn is_local(&self) -> bool {
         matches!(self.to, To::Local(_))
@@ -341,6 +348,12 @@ pub struct Owner {
 /// How long another node's report of a player's connections holds without being refreshed.
 pub const PRESENCE_TTL: Duration = Duration::from_secs(15);
 
+/// How long a finished game's actor stays after its last command while no one watches it (for
+/// the players' last words and a last look). Then it ends, giving back its memory and, in a
+/// cluster, its lease: a server that has run for months holds its live games, not every game
+/// it ever ran. A finished game asked for later is served from its log by a new actor.
+pub const RETIRE_AFTER: Duration = Duration::from_secs(120);
+
 struct GameActor {
     id: i64,
     store: Store,
@@ -364,6 +377,8 @@ struct GameActor {
     remote_present: HashMap<(String, i64), (u32, Instant)>,
     /// Set when the game moved away: the actor ends.
     stopped: bool,
+    /// When the actor last had a command (a finished game's actor retires some time after).
+    last_command: Instant,
 }
 
 /// Lag compensation: a mover is credited with the measured round trip of the connection the
@@ -425,6 +440,7 @@ pub fn spawn_owned(
         owner,
         remote_present: HashMap::new(),
         stopped: false,
+        last_command: Instant::now(),
     };
     // After a restart the mover's clock starts again where it stood at the last event: the
     // time the server was down is the server's fault, not the player's. A correspondence clock
@@ -461,6 +477,7 @@ impl GameActor {
                 .chain(self.flag_at())
                 .chain(self.presence_expiry())
                 .chain(self.vacation_end())
+                .chain(self.retire_at())
                 .min();
             let cmd = match next {
                 // Biased, deadline first: an action that arrives after a player's time is up
@@ -474,6 +491,14 @@ impl GameActor {
                         if self.stopped {
                             return;
                         }
+                        if self.retire_at().is_some_and(|at| at <= Instant::now()) {
+                            if self.events.receiver_count() == 0 {
+                                self.retire().await;
+                                return;
+                            }
+                            // Someone still looks at the board: look again later.
+                            self.last_command = Instant::now();
+                        }
                         continue;
                     }
                     c = rx.recv() => c,
@@ -481,6 +506,7 @@ impl GameActor {
                 None => rx.recv().await,
             };
             let Some(cmd) = cmd else { return };
+            self.last_command = Instant::now();
             match cmd {
                 Cmd::Act {
                     user,
@@ -583,6 +609,22 @@ impl GameActor {
         {
             self.deadline[c.index()] = Some(Instant::now() + self.grace);
         }
+    }
+
+    /// When a finished game's actor retires, unless someone watches then.
+    fn retire_at(&self) -> Option<Instant> {
+        (self.live.game.phase() == Phase::Finished).then_some(self.last_command + RETIRE_AFTER)
+    }
+
+    /// Ends a finished game's actor: in a cluster its lease is given up, so that the node no
+    /// longer counts the game among its own.
+    async fn retire(&mut self) {
+        if let Some(o) = &self.owner {
+            if let Err(e) = self.store.release(&o.lease).await {
+                tracing::warn!(game = self.id, error = %e, "could not give up a finished game's lease");
+            }
+        }
+        tracing::debug!(game = self.id, "finished game retired");
     }
 
     /// When the oldest report of another node's connections runs out.

@@ -28,7 +28,13 @@ pub struct Games {
     taken: Arc<OnceLock<mpsc::UnboundedSender<GameHandle>>>,
     /// When this node last renewed its heartbeat (its leases count only while it is fresh).
     last_beat: Arc<std::sync::Mutex<Option<tokio::time::Instant>>>,
+    /// The size of the map at which the handles of ended actors (finished games retired, see
+    /// [`actor::RETIRE_AFTER`]) are next swept out: twice what was kept at the last sweep.
+    sweep_at: Arc<std::sync::atomic::AtomicUsize>,
 }
+
+/// The least size of the map at which it is swept.
+const SWEEP_AT_LEAST: usize = 1024;
 
 pub use crate::store::lease::LEASE_TTL_MS;
 /// How often a node renews its leases and looks for games whose owner died.
@@ -44,6 +50,7 @@ impl Games {
             peers: None,
             taken: Arc::new(OnceLock::new()),
             last_beat: Arc::default(),
+            sweep_at: Arc::new(std::sync::atomic::AtomicUsize::new(SWEEP_AT_LEAST)),
         }
     }
 
@@ -67,6 +74,28 @@ impl Games {
     /// This node among the others, in cluster mode.
     pub fn peers(&self) -> Option<&Arc<Peers>> {
         self.peers.as_ref()
+    }
+
+    /// Games held in the registry: their actors running here, or handles to other nodes'
+    /// (for monitoring and tests).
+    pub async fn held(&self) -> usize {
+        self.live.lock().await.len()
+    }
+
+    /// Puts `h` in the map, first sweeping out ended actors' handles when the map has grown
+    /// to twice its size at the last sweep (amortised: a sweep per as many inserts as it keeps).
+    fn insert(&self, map: &mut HashMap<i64, GameHandle>, id: i64, h: GameHandle) {
+        self.sweep_if_grown(map);
+        map.insert(id, h);
+    }
+
+    fn sweep_if_grown(&self, map: &mut HashMap<i64, GameHandle>) {
+        use std::sync::atomic::Ordering;
+        if map.len() >= self.sweep_at.load(Ordering::Relaxed) {
+            map.retain(|_, h| !h.is_closed());
+            let next = (map.len() * 2).max(SWEEP_AT_LEAST);
+            self.sweep_at.store(next, Ordering::Relaxed);
+        }
     }
 
     /// The handle of a game whose actor runs in this process, if any (no loading, no lease).
@@ -95,6 +124,7 @@ impl Games {
         }
         let handle = self.load(&row, None).await?;
         let mut map = self.live.lock().await;
+        self.sweep_if_grown(&mut map);
         // Another request may have loaded it meanwhile: keep the first actor.
         let kept = map.entry(id).or_insert(handle.clone());
         if kept.is_closed() {
@@ -145,7 +175,7 @@ impl Games {
             bus: peers.bus.clone(),
         };
         let h = self.load(row, Some(owner)).await?;
-        map.insert(row.id, h.clone());
+        self.insert(&mut map, row.id, h.clone());
         if let Some(tx) = self.taken.get() {
             let _ = tx.send(h.clone());
         }
@@ -193,14 +223,16 @@ impl Games {
         // of them: a query or two a game each second was most of a cluster's database load.)
         let ours: std::collections::HashSet<i64> =
             self.store.owned(&peers.node).await?.into_iter().collect();
-        let local: Vec<(i64, GameHandle)> = self
-            .live
-            .lock()
-            .await
-            .iter()
-            .filter(|(id, h)| h.is_local() && !ours.contains(id))
-            .map(|(id, h)| (*id, h.clone()))
-            .collect();
+        let local: Vec<(i64, GameHandle)> = {
+            let mut map = self.live.lock().await;
+            // Retired finished games (their leases given up), games moved away, and other
+            // nodes' games no connection here uses any more.
+            map.retain(|_, h| !h.is_closed() && !h.is_unused_remote());
+            map.iter()
+                .filter(|(id, h)| h.is_local() && !ours.contains(id))
+                .map(|(id, h)| (*id, h.clone()))
+                .collect()
+        };
         for (id, h) in local {
             let finished = self
                 .store
@@ -266,7 +298,7 @@ impl Games {
             self.grace,
             owner,
         );
-        self.live.lock().await.insert(id, h.clone());
+        self.insert(&mut *self.live.lock().await, id, h.clone());
         Ok(h)
     }
 
@@ -285,7 +317,7 @@ impl Games {
         let rows = self.store.games_by_status("live", 1_000_000).await?;
         for row in &rows {
             let h = self.load(row, None).await?;
-            self.live.lock().await.insert(row.id, h);
+            self.insert(&mut *self.live.lock().await, row.id, h);
         }
         Ok(rows.len())
     }

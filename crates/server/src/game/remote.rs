@@ -71,6 +71,9 @@ pub fn node_subject(node: &str) -> String {
     format!("tengen.node.{node}")
 }
 
+/// How often a relay looks whether anyone still listens.
+const RELAY_LOOK_EVERY: Duration = Duration::from_secs(30);
+
 /// How long a forwarded request waits for the owner.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -414,7 +417,21 @@ impl Peers {
         let peers = Arc::clone(self);
         tokio::spawn(async move {
             let mut last: Option<u64> = None;
-            while let Some(msg) = sub.next().await {
+            // A relay with no receivers left ends at its next event, or at the next look if
+            // none comes (a finished game's).
+            let mut look = tokio::time::interval(RELAY_LOOK_EVERY);
+            look.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                let msg = tokio::select! {
+                    msg = sub.next() => msg,
+                    _ = look.tick() => {
+                        if tx.receiver_count() == 0 {
+                            break;
+                        }
+                        continue;
+                    }
+                };
+                let Some(msg) = msg else { break };
                 if let Err(v) = readable(msg.headers.as_ref()) {
                     // The gap it leaves is filled from the database at the next event read.
                     tracing::warn!(game, version = v, "an event in a newer protocol");
