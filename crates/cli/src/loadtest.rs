@@ -5,7 +5,8 @@
 //! games over one WebSocket, alternately with a think time between moves. Black fills a row
 //! near the top, White a row two lines below, so no move ever captures and every move is
 //! legal. The latency of a move is the time from sending it to receiving its broadcast `event`
-//! on the mover's own connection: storage, the actor and the fan-out included.
+//! on the mover's own connection: storage, the actor and the fan-out included. Players stay
+//! connected until every game is over (the server's CPU is read before they leave).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -480,7 +481,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
                 let _ = ready.send(()).await;
                 let epoch = match go.wait_for(|go| go.is_some()).await {
                     Ok(at) => at.unwrap_or_else(Instant::now),
-                    Err(_) => return,
+                    Err(_) => return None,
                 };
                 let pair_games = match set {
                     Ok(p) => p,
@@ -490,7 +491,7 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
                         if st.errors <= 5 {
                             eprintln!("pair {pair}: {:#}", e.context("set-up"));
                         }
-                        return;
+                        return None;
                     }
                 };
                 let lines = [pair_games.black.send, pair_games.white.send];
@@ -508,7 +509,11 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
                         }
                     }
                 }
-                // The lines close when their last sender goes: both sockets then close.
+                // The lines close when their last sender goes: both sockets then close. They
+                // are handed back, to close once every game is over: the players stay, as
+                // players do after a game, rather than thousands leaving in the same second
+                // while the last games are played.
+                Some(lines)
             }));
         }
         drop(ready_tx);
@@ -521,8 +526,11 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         let cpu_before = cpu(&opt.server_pid)?;
         let start = Instant::now();
         let _ = go_tx.send(Some(start));
+        let mut connected = Vec::new();
         for t in tasks {
-            let _ = t.await;
+            if let Ok(Some(lines)) = t.await {
+                connected.push(lines);
+            }
         }
         let secs = start.elapsed().as_secs_f64();
         let mut st = stats.lock().await;
@@ -563,6 +571,8 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
                 used * 1000.0 / n.max(1) as f64
             );
         }
+        // Every player leaves now.
+        drop(connected);
         if st.errors > 0 {
             bail!("{} games failed", st.errors);
         }

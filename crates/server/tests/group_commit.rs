@@ -200,3 +200,49 @@ async fn moves_skip_sqlx_unless_another_writer_holds_the_file() {
     assert_eq!(counts.direct(), 2);
     assert_eq!(store.events(ids[0]).await.unwrap().len(), 3);
 }
+
+/// Games that end at once, in one transaction: each gets its own result.
+async fn games_end_together(url: &str) {
+    let store = Store::open(url).await.unwrap();
+    let (ids, _) = games(&store, 12).await;
+    let results = ["B+R", "W+R", "B+T", "W+3.5"];
+    let mut tasks = Vec::new();
+    for (i, &id) in ids.iter().enumerate() {
+        let s = store.clone();
+        let finish = (i < 8).then(|| Finish {
+            result: results[i % 4].into(),
+            outcomes: Vec::new(),
+            at: 100 + i as i64,
+            rated: None,
+        });
+        tasks.push(tokio::spawn(async move {
+            s.append(append(id, 1, finish)).await
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    for (i, &id) in ids.iter().enumerate() {
+        let row = store.game(id).await.unwrap().unwrap();
+        if i < 8 {
+            assert_eq!(row.status, "finished", "game {id}");
+            assert_eq!(row.result.as_deref(), Some(results[i % 4]), "game {id}");
+        } else {
+            assert_eq!(row.status, "live", "game {id}");
+            assert_eq!(row.result, None, "game {id}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn games_end_together_on_sqlite() {
+    games_end_together(&common::sqlite_url("end-together")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn games_end_together_on_postgres() {
+    if let Some(url) = common::postgres_url().await {
+        games_end_together(&url).await;
+    }
+}

@@ -83,6 +83,18 @@ async fn leases_fence_old_owners(url: &str) {
         .map(|e| (e.seq, e.at_ms))
         .collect();
     assert_eq!(seqs, [(1, 1), (2, 2)]);
+    // In one batch, a stale lease fails and a held one of another game goes through.
+    let theirs = store.claim(other, "b").await.unwrap().unwrap();
+    let (stale, held) = tokio::join!(
+        store.append(append(game, 3, Some(a.clone()))),
+        store.append(append(other, 2, Some(theirs))),
+    );
+    assert!(
+        matches!(stale, Err(StoreError::Fenced(g)) if g == game),
+        "{stale:?}"
+    );
+    held.unwrap();
+    assert_eq!(store.events(other).await.unwrap().len(), 2);
     // A lease of another game is no fence for this one.
     let wrong = tengen_server::store::lease::Lease {
         game_id: other,

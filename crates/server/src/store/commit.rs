@@ -324,6 +324,20 @@ fn bind_rows<'q>(
     q
 }
 
+/// PostgreSQL: locks the lease rows of `n` (game, node, epoch) triples, parameters numbered
+/// from 1, in game order, and returns the (game, epoch) of those still held as given.
+fn fence_sql(n: usize) -> String {
+    let triples: Vec<String> = (0..n)
+        .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+        .collect();
+    format!(
+        "SELECT o.game_id, o.epoch FROM game_owners o JOIN (VALUES {}) AS f(game_id, node, epoch) \
+         ON o.game_id = f.game_id AND o.node = f.node AND o.epoch = f.epoch \
+         ORDER BY o.game_id FOR UPDATE OF o",
+        triples.join(", ")
+    )
+}
+
 /// Events with finishes or leases: one transaction through the pool.
 async fn write_transaction(
     pool: &sqlx::AnyPool,
@@ -334,40 +348,67 @@ async fn write_transaction(
     let mut tx = pool.begin().await?;
     // Lease rows locked in game order, so that no two batches (two nodes' committers)
     // wait for each other.
-    let mut fenced: Vec<&&Append> = appends.iter().filter(|a| a.fence.is_some()).collect();
-    fenced.sort_by_key(|a| a.game_id);
-    for a in fenced {
-        if let Some(lease) = &a.fence {
-            // Locks the lease row until the commit: a takeover (which raises the epoch) waits
-            // for this write, and a write after a takeover finds the epoch gone. (A row lock,
-            // not an update: no new row version a move. SQLite has one writer at a time.)
-            let sql = match backend {
-                Backend::Postgres => {
-                    "SELECT 1 FROM game_owners WHERE game_id = $1 AND node = $2 AND epoch = $3 FOR UPDATE"
-                }
-                Backend::Sqlite => {
-                    "SELECT 1 FROM game_owners WHERE game_id = $1 AND node = $2 AND epoch = $3"
-                }
-            };
-            let held = sqlx::query(sql)
-                .bind(lease.game_id)
-                .bind(&lease.node)
-                .bind(lease.epoch)
+    let mut fenced: Vec<(i64, &Lease)> = appends
+        .iter()
+        .filter_map(|a| a.fence.as_ref().map(|l| (a.game_id, l)))
+        .collect();
+    fenced.sort_by_key(|(game, _)| *game);
+    if let Some((game, _)) = fenced.iter().find(|(game, l)| l.game_id != *game) {
+        return Err(StoreError::Fenced(*game));
+    }
+    // Locks the lease rows until the commit: a takeover (which raises the epoch) waits for
+    // this write, and a write after a takeover finds the epoch gone. (A row lock, not an
+    // update: no new row version a move. SQLite has one writer at a time.)
+    let held: Vec<(i64, i64)> = match backend {
+        // All of the batch's leases in one statement (one round trip, not one a game).
+        Backend::Postgres if !fenced.is_empty() => {
+            let sql = fence_sql(fenced.len());
+            let mut q = sqlx::query(&sql);
+            for (_, l) in &fenced {
+                q = q.bind(l.game_id).bind(l.node.as_str()).bind(l.epoch);
+            }
+            let rows = q.fetch_all(&mut *tx).await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<i64, _>(1)?)))
+                .collect::<Result<_, sqlx::Error>>()?
+        }
+        _ => {
+            let mut held = Vec::new();
+            for (game, l) in &fenced {
+                let found = sqlx::query(
+                    "SELECT 1 FROM game_owners WHERE game_id = $1 AND node = $2 AND epoch = $3",
+                )
+                .bind(l.game_id)
+                .bind(l.node.as_str())
+                .bind(l.epoch)
                 .fetch_optional(&mut *tx)
                 .await?;
-            if held.is_none() || lease.game_id != a.game_id {
-                return Err(StoreError::Fenced(a.game_id));
+                if found.is_some() {
+                    held.push((*game, l.epoch));
+                }
             }
+            held
         }
+    };
+    if let Some((game, _)) = fenced
+        .iter()
+        .find(|(game, l)| !held.contains(&(*game, l.epoch)))
+    {
+        return Err(StoreError::Fenced(*game));
     }
     for chunk in rows.chunks(ROWS_PER_INSERT) {
         let sql = insert_sql(chunk.len());
         bind_rows(&sql, chunk).execute(&mut *tx).await?;
     }
-    for a in appends {
-        if let Some(f) = &a.finish {
-            finish(&mut tx, a.game_id, f).await?;
-        }
+    let finishes: Vec<(i64, &Finish)> = appends
+        .iter()
+        .filter_map(|a| a.finish.as_ref().map(|f| (a.game_id, f)))
+        .collect();
+    if !finishes.is_empty() {
+        record_results(&mut tx, &finishes).await?;
+    }
+    for (game, f) in &finishes {
+        settle(&mut tx, *game, f).await?;
     }
     tx.commit().await?;
     Ok(())
@@ -388,19 +429,35 @@ async fn write_sqlite(pool: &sqlx::AnyPool, rows: &[(&Append, usize)]) -> Result
     Ok(())
 }
 
-async fn finish(
+/// The results of the games of `finishes`, in one statement (when thousands of games end in the
+/// same second, a statement each kept the committer from the moves).
+async fn record_results(
+    tx: &mut Transaction<'static, Any>,
+    finishes: &[(i64, &Finish)],
+) -> Result<(), StoreError> {
+    let rows: Vec<String> = (0..finishes.len())
+        .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+        .collect();
+    // `column1`.. are the names both databases give a VALUES list's columns.
+    let sql = format!(
+        "UPDATE games SET status = 'finished', result = v.column2, finished_at = v.column3 \
+         FROM (VALUES {}) AS v WHERE games.id = v.column1",
+        rows.join(", ")
+    );
+    let mut q = sqlx::query(&sql);
+    for (game, f) in finishes {
+        q = q.bind(*game).bind(f.result.as_str()).bind(f.at);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// A finished game's promotion points and rating update.
+async fn settle(
     tx: &mut Transaction<'static, Any>,
     game_id: i64,
     f: &Finish,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
-    )
-    .bind(f.result.as_str())
-    .bind(f.at)
-    .bind(game_id)
-    .execute(&mut **tx)
-    .await?;
     for o in &f.outcomes {
         let row = sqlx::query("SELECT rank, points FROM users WHERE id = $1")
             .bind(o.user_id)
