@@ -257,9 +257,8 @@ impl GameHandle {
         }
     }
 
-    /// A handle to another node's game that nothing holds but `self` and one more copy (the
-    /// registry's): no connection here uses it, so the registry may drop it (it is made again
-    /// when asked for).
+    /// A handle to another node's game of which this is the only copy (the registry's): no
+    /// connection here uses it, so the registry may drop it (it is made again when asked for).
     pub fn is_unused_remote(&self) -> bool {
         matches!(&self.to, To::Remote(r) if Arc::strong_count(r) <= 1)
     }
