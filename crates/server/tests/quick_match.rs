@@ -248,6 +248,9 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     assert_eq!(g["terms"]["size"], 9);
     assert_eq!(g["terms"]["rules"], "chinese");
     assert_eq!(g["terms"]["take_back"], false);
+    // Told as a game with a player is: with its type.
+    assert!(status["game_type"].is_string(), "{status}");
+    assert_eq!(status["game_type"], g["terms"]["game_type"]);
     assert_eq!(g["terms"]["time"]["system"], "byoyomi");
     assert!(g["terms"]["handicap"].as_u64().unwrap_or(0) >= 2, "{g}");
 }

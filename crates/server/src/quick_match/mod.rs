@@ -371,13 +371,12 @@ async fn pair(state: &AppState, older: Waiting, newer: Waiting) -> Result<Value,
                     .quick_match
                     .tell(
                         me.user.id,
-                        json!({
-                            "state": "matched",
-                            "game": game,
-                            "opponent": { "username": them.user.username, "rank": them.user.rank },
-                            "game_type": v["game_type"],
-                            "size": size,
-                        }),
+                        matched(
+                            &game,
+                            json!({ "username": them.user.username, "rank": them.user.rank }),
+                            &v["game_type"],
+                            size,
+                        ),
                     )
                     .await;
             }
@@ -458,12 +457,12 @@ async fn bot_fallback(state: &AppState, me: Waiting) {
                 .quick_match
                 .tell(
                     me.user.id,
-                    json!({
-                        "state": "matched",
-                        "game": v["game_id"],
-                        "opponent": { "username": bot, "bot": true },
-                        "size": size,
-                    }),
+                    matched(
+                        &v["game_id"],
+                        json!({ "username": bot, "bot": true }),
+                        &v["game"]["terms"]["game_type"],
+                        size,
+                    ),
                 )
                 .await
         }
@@ -534,6 +533,18 @@ pub(crate) async fn delete(
             "no quick-match request of yours is waiting".into(),
         ))
     }
+}
+
+/// The `matched` state told to a player: the game, the opponent, its type and board size (the
+/// same whether the opponent is a player or a bot).
+fn matched(game: &Value, opponent: Value, game_type: &Value, size: u8) -> Value {
+    json!({
+        "state": "matched",
+        "game": game,
+        "opponent": opponent,
+        "game_type": game_type,
+        "size": size,
+    })
 }
 
 #[cfg(test)]
