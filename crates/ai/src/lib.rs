@@ -21,10 +21,12 @@
 //!   vital points of small eye spaces;
 //!   [`playout`]: heavy playouts;
 //!   [`time`]: how long to think.
-//! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate.
+//! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate; [`chains`]: the
+//!   chains an ownership map calls dead (shared by the estimate and the search).
 //! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari), kept
 //!   for clean-up play.
 
+pub mod chains;
 #[cfg(test)]
 mod diagram;
 pub mod estimate;

@@ -9,8 +9,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
+use axum::body::Bytes;
 use axum::extract::Query;
 use serde_json::{json, Value};
+use tengen_rules::Preset;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
@@ -59,7 +61,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/sgf", get(game_sgf))
         .route("/api/games/{id}/estimate", get(crate::estimate::estimate))
-        .route("/api/sgf/import", post(crate::sgf_import::import))
+        .route("/api/sgf/import", post(import_sgf))
         .route("/api/ws", get(crate::ws::upgrade))
         .route(
             "/api/openapi.json",
@@ -438,30 +440,11 @@ async fn get_game(
     ))
 }
 
-/// The record of game `id` as SGF text, and whether the game is over.
-pub(crate) async fn game_record(state: &AppState, id: i64) -> Result<(String, bool), ApiError> {
-    let row = state.store.game(id).await?.ok_or(ApiError::NotFound)?;
-    let (live, players, _) = crate::game::registry::replay(&state.store, &row).await?;
-    let info = tengen_sgf::game::GameInfo {
-        black: Some(players[0].username.clone()),
-        white: Some(players[1].username.clone()),
-        black_rank: Some(players[0].rank.clone()),
-        white_rank: Some(players[1].rank.clone()),
-        ..Default::default()
-    };
-    let text = tengen_sgf::write_game(&tengen_sgf::game::record(
-        &live.game,
-        live.terms.preset(),
-        &info,
-    ));
-    Ok((text, row.status == "finished"))
-}
-
 async fn game_sgf(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
-    let (text, _) = game_record(&state, id).await?;
+    let (text, _) = crate::records::game_record(&state.store, id).await?;
     let mut r = text.into_response();
     r.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,
@@ -484,4 +467,34 @@ async fn play_bot(
     Ok(Json(
         crate::bots::start_game(&state, &user, &name, req).await?,
     ))
+}
+
+/// The query of `POST /api/sgf/import`: rules to replay under instead of the record's `RU`.
+#[derive(Debug, Default, Deserialize)]
+struct ImportQuery {
+    /// A preset name.
+    #[serde(default)]
+    rules: Option<String>,
+}
+
+/// `POST /api/sgf/import`: reads the record in the body (its first game); stores nothing.
+async fn import_sgf(
+    Query(q): Query<ImportQuery>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = body.map_err(|e| {
+        if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(MAX_BODY)
+        } else {
+            ApiError::BadRequest(e.body_text())
+        }
+    })?;
+    let preset = match q.rules.as_deref() {
+        None => None,
+        Some(r) => Some(
+            r.parse::<Preset>()
+                .map_err(|e| ApiError::Rejected("bad_rules", e.to_string()))?,
+        ),
+    };
+    crate::records::read(&body, preset).map(Json)
 }

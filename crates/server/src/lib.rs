@@ -15,7 +15,7 @@
 //! - [`bots`]: the built-in bot and GTP bots, and the GTP controller.
 //! - [`game`]: live games: the state machine of actions and events.
 //! - [`http`]: the routes; [`session`]: who is asking (shared with the WebSocket upgrade).
-//! - [`sgf_import`]: reading an uploaded SGF record, with the SGF crate's checks.
+//! - [`records`]: a game as an SGF record; reading an uploaded one, with the SGF crate's checks.
 //! - [`ws`]: the WebSocket protocol.
 //! - [`web`]: the embedded browser client; [`online`]: who is connected.
 //! - [`error`]: the API's error type and its stable codes.
@@ -34,10 +34,10 @@ pub mod online;
 pub mod openapi;
 pub mod profile;
 pub mod quick_match;
+pub mod records;
 pub mod review;
 pub mod rooms;
 pub mod session;
-pub mod sgf_import;
 pub mod store;
 pub mod throttle;
 pub mod web;

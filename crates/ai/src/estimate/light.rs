@@ -6,7 +6,7 @@
 //! alone; the count's estimate is [`super::estimate`].
 
 use tengen_rules::playout::{playout, playout_owner, Rng};
-use tengen_rules::{Board, Color, Point, PointSet};
+use tengen_rules::{Board, Color, Point};
 
 /// Ownership of every point, +1 Black to -1 White.
 #[derive(Clone, Debug)]
@@ -42,34 +42,10 @@ pub fn ownership(board: &Board, to_move: Color, playouts: u32, rng: &mut Rng) ->
     }
 }
 
-/// The stones of every chain whose mean ownership, seen from its own colour (+1 its own, -1
-/// the opponent's), is below `below`, except chains that `keep` (called with the chain's colour
-/// and a stone) says stand.
-pub fn dead_chains(
-    board: &Board,
-    owner: impl Fn(Point) -> f32,
-    below: f32,
-    keep: impl Fn(Color, Point) -> bool,
-) -> PointSet {
-    let mut dead = PointSet::new();
-    for (c, stones) in super::chains_of(board) {
-        if keep(c, stones[0]) {
-            continue;
-        }
-        let sign = if c == Color::Black { 1.0 } else { -1.0 };
-        let mine: f32 = stones.iter().map(|&s| owner(s) * sign).sum::<f32>() / stones.len() as f32;
-        if mine < below {
-            stones.iter().for_each(|&s| {
-                dead.insert(s);
-            });
-        }
-    }
-    dead
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chains::dead_chains;
 
     #[test]
     fn light_playouts_give_a_walled_off_side_to_its_wall() {

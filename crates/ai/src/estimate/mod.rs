@@ -37,7 +37,8 @@
 mod light;
 mod local;
 
-pub use light::{dead_chains, ownership, Ownership};
+pub use crate::chains::dead_chains;
+pub use light::{ownership, Ownership};
 
 use tengen_rules::benson::unconditional_life;
 use tengen_rules::scoring::{score as count, seki_chains};
@@ -177,7 +178,7 @@ pub fn estimate(game: &Game) -> Estimate {
 pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
     let board = game.board();
     let rules = game.rules();
-    let chains = chains_of(board);
+    let chains = crate::chains::chains_of(board);
     let cells = cells_of(board);
     let mut ownership = vec![0.0f32; cells];
     let mut groups: Vec<Group> = Vec::with_capacity(chains.len());
@@ -585,24 +586,6 @@ fn search_ownership(
     let mut own = search.analysis().ownership;
     own.resize(cells_of(game.board()), 0.0);
     own
-}
-
-/// Every chain with its colour, in board order of its first stone.
-pub(crate) fn chains_of(board: &Board) -> Vec<(Color, Vec<Point>)> {
-    let mut seen = PointSet::new();
-    let mut out = Vec::new();
-    for p in board.points() {
-        let Some(c) = board.get(p) else { continue };
-        if seen.contains(p) {
-            continue;
-        }
-        let stones = board.chain_stones(p);
-        stones.iter().for_each(|&s| {
-            seen.insert(s);
-        });
-        out.push((c, stones));
-    }
-    out
 }
 
 /// Length of a vector indexed by [`Point::index`] on `board`.

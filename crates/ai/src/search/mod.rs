@@ -338,7 +338,7 @@ pub fn is_settled(game: &Game, color: Color, a: &Analysis) -> bool {
 pub fn margin_if_passed(game: &Game, color: Color, a: &Analysis) -> f32 {
     let board = game.board();
     // Under Tromp-Taylor the count takes no dead set anyway.
-    let dead = crate::estimate::dead_chains(board, |p| a.owner(p), -0.3, |_, _| false);
+    let dead = crate::chains::dead_chains(board, |p| a.owner(p), -0.3, |_, _| false);
     let s = tengen_rules::scoring::score(
         board,
         &dead,

@@ -17,8 +17,8 @@ use serde_json::Value;
 use tengen_rules::coord::gtp;
 use tokio::sync::{broadcast, Mutex};
 
-use super::actor::{ActError, ActParts, Record, Watch};
 use super::state::{Action, Event};
+use super::types::{ActError, ActParts, Record, Watch};
 use crate::domain::clock::Clock;
 use crate::store::Store;
 

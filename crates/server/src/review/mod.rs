@@ -210,7 +210,7 @@ pub(crate) async fn create(
         .map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let (sgf, game_id) = match (b.game, b.sgf) {
         (Some(id), None) => {
-            let (text, finished) = crate::http::game_record(&state, id).await?;
+            let (text, finished) = crate::records::game_record(&state.store, id).await?;
             if !finished {
                 return Err(ApiError::Conflict(
                     "game_live",
@@ -224,7 +224,7 @@ pub(crate) async fn create(
                 return Err(ApiError::TooLarge(MAX_SGF));
             }
             // The same reading as /api/sgf/import: a record that stands for a position.
-            crate::sgf_import::read(text.as_bytes(), None)?;
+            crate::records::read(text.as_bytes(), None)?;
             (text, None)
         }
         _ => {

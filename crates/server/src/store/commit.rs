@@ -21,44 +21,12 @@ use std::sync::Arc;
 use sqlx::{Any, Row, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
+pub use super::append::{Append, Finish};
 use super::direct::{DirectWriter, Refused};
 use super::lease::Lease;
 use super::{Backend, Store, StoreError};
 use crate::domain::promotion::Standing;
 use crate::domain::rank::Rank;
-
-/// A finished game's result and the promotion outcomes it settles.
-#[derive(Clone, Debug)]
-pub struct Finish {
-    /// The SGF result.
-    pub result: String,
-    /// Whose promotion points move.
-    pub outcomes: Vec<super::games::PromotionOutcome>,
-    /// When, seconds since the epoch.
-    pub at: i64,
-    /// Both players' ratings move, when the game is rated.
-    pub rated: Option<super::ratings::RatedGame>,
-}
-
-/// Events of one game to store, from `first_seq` on.
-#[derive(Clone, Debug)]
-pub struct Append {
-    /// The game.
-    pub game_id: i64,
-    /// The sequence number of the first event.
-    pub first_seq: i64,
-    /// The events as JSON.
-    pub events: Vec<String>,
-    /// Both clocks after them, as JSON.
-    pub clocks: Option<String>,
-    /// When they were accepted, ms since the epoch.
-    pub at_ms: i64,
-    /// The result, when these events end the game.
-    pub finish: Option<Finish>,
-    /// In a cluster, the writer's lease: the write is refused ([`StoreError::Fenced`]) unless
-    /// its epoch is still the game's current one.
-    pub fence: Option<Lease>,
-}
 
 /// An append waiting for its commit.
 pub(super) struct Pending {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use rusqlite::{params, Connection, ErrorCode, OpenFlags};
 
-use super::commit::Append;
+use super::append::Append;
 
 /// Commits between two WAL checkpoints (about two pages each: the WAL stays under ~10 MB).
 const CHECKPOINT_EVERY: u32 = 1000;

@@ -4,6 +4,7 @@
 //! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
 //! in order, recorded in `schema_version`.
 
+mod append;
 pub mod commit;
 mod direct;
 pub mod games;

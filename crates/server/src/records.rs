@@ -1,50 +1,18 @@
-//! `POST /api/sgf/import`: an uploaded SGF record read with the same checks as `tengen sgf
-//! check` and GTP `loadsgf`, answered as JSON for the browser (a review board, a game list).
+//! Game records as SGF: a stored game written as a record ([`game_record`]), and an uploaded
+//! record read with the same checks as `tengen sgf check` and GTP `loadsgf`, answered as JSON for
+//! the browser (a review board, a game list: `POST /api/sgf/import`).
 //!
-//! Nothing is stored. A record that cannot stand for a position (it does not parse, a value
+//! Reading stores nothing. A record that cannot stand for a position (it does not parse, a value
 //! cannot be read, a move cannot be played) is refused with a stable code and the same reason
 //! `loadsgf` gives; what was read leniently comes back as warnings beside the game.
 
-use axum::body::Bytes;
-use axum::extract::Query;
-use axum::Json;
-use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_rules::coord::gtp;
 use tengen_rules::{Board, Color, Move, Point, Preset, Step};
 use tengen_sgf::game::{self as record, ProblemKind, RecordError};
 
 use crate::error::ApiError;
-
-/// The query of an import: rules to replay under instead of the record's `RU`.
-#[derive(Debug, Default, Deserialize)]
-pub struct ImportQuery {
-    /// A preset name.
-    #[serde(default)]
-    pub rules: Option<String>,
-}
-
-/// Reads the record in the body (its first game).
-pub async fn import(
-    Query(q): Query<ImportQuery>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let body = body.map_err(|e| {
-        if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(crate::http::MAX_BODY)
-        } else {
-            ApiError::BadRequest(e.body_text())
-        }
-    })?;
-    let preset = match q.rules.as_deref() {
-        None => None,
-        Some(r) => Some(
-            r.parse::<Preset>()
-                .map_err(|e| ApiError::Rejected("bad_rules", e.to_string()))?,
-        ),
-    };
-    read(&body, preset).map(Json)
-}
+use crate::store::Store;
 
 /// The stable code of a record that cannot be read as a game.
 fn record_code(e: &RecordError) -> &'static str {
@@ -156,4 +124,23 @@ pub fn read(bytes: &[u8], preset: Option<Preset>) -> Result<Value, ApiError> {
         },
         "problems": problems,
     }))
+}
+
+/// The record of game `id` as SGF text, and whether the game is over.
+pub async fn game_record(store: &Store, id: i64) -> Result<(String, bool), ApiError> {
+    let row = store.game(id).await?.ok_or(ApiError::NotFound)?;
+    let (live, players, _) = crate::game::registry::replay(store, &row).await?;
+    let info = tengen_sgf::game::GameInfo {
+        black: Some(players[0].username.clone()),
+        white: Some(players[1].username.clone()),
+        black_rank: Some(players[0].rank.clone()),
+        white_rank: Some(players[1].rank.clone()),
+        ..Default::default()
+    };
+    let text = tengen_sgf::write_game(&tengen_sgf::game::record(
+        &live.game,
+        live.terms.preset(),
+        &info,
+    ));
+    Ok((text, row.status == "finished"))
 }

@@ -1,0 +1,158 @@
+//! What a live game hands out, whoever runs it (its actor here, or another node of the cluster
+//! through [`super::remote`]): its players, its log's records, the watch a spectator gets, and
+//! why an action got no events.
+
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use super::state::{Action, ActionError, Event};
+use crate::domain::clock::Clock;
+
+/// A player as a game knows them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Player {
+    /// Account id.
+    pub id: i64,
+    /// Name.
+    pub username: String,
+    /// Rank when the game started.
+    pub rank: String,
+    /// Guests' games do not move promotion points.
+    #[serde(skip)]
+    pub guest: bool,
+    /// Played by an engine: a bot never leaves, and its partner may leave an untimed game and
+    /// come back to it.
+    #[serde(skip)]
+    pub bot: bool,
+}
+
+/// An event with its place in the log.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    /// 1-based sequence number in the game's log.
+    pub seq: u64,
+    /// When it was accepted, ms since the epoch.
+    pub at_ms: i64,
+    /// What happened.
+    pub event: Event,
+    /// Both clocks (Black, White) right after it, for timed games.
+    pub clocks: Option<[Clock; 2]>,
+    /// The `event` message as sent to every watcher: serialised once, shared by all.
+    #[serde(skip)]
+    pub wire: Utf8Bytes,
+}
+
+impl Record {
+    /// A record of `game`'s event, with its message for watchers built from the event's and
+    /// the clocks' JSON (those stored in the log).
+    pub fn new(
+        game: i64,
+        seq: u64,
+        at_ms: i64,
+        event: Event,
+        clocks: Option<[Clock; 2]>,
+        event_json: &str,
+        clocks_json: Option<&str>,
+    ) -> Record {
+        // The WebSocket protocol's `event` message (docs/protocol.md): both clocks right after
+        // the event in timed games, `null` in untimed ones.
+        let wire = format!(
+            r#"{{"type":"event","game":{game},"seq":{seq},"at":{at_ms},"event":{event_json},"clocks":{}}}"#,
+            clocks_json.unwrap_or("null")
+        );
+        Record {
+            seq,
+            at_ms,
+            event,
+            clocks,
+            wire: wire.into(),
+        }
+    }
+
+    /// The record of a stored event of `game`.
+    pub fn from_row(
+        game: i64,
+        e: &crate::store::games::EventRow,
+    ) -> Result<Record, serde_json::Error> {
+        let event: Event = serde_json::from_str(&e.event)?;
+        let clocks = e
+            .clocks
+            .as_deref()
+            .and_then(|c| serde_json::from_str(c).ok());
+        Ok(Record::new(
+            game,
+            e.seq as u64,
+            e.at_ms,
+            event,
+            clocks,
+            &e.event,
+            e.clocks.as_deref(),
+        ))
+    }
+}
+
+/// Why an action got no events.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActError {
+    /// The game refused it.
+    #[error("{0}")]
+    Refused(ActionError),
+    /// The database did not take it; nothing changed.
+    #[error("the move could not be stored; try again")]
+    Storage,
+    /// The game's actor is gone (server shutting down, or the game moved to another node).
+    #[error("the game is not available")]
+    Gone,
+    /// Another node of the cluster owns the game now; nothing was stored here.
+    #[error("the game moved to another server; try again")]
+    Moved,
+    /// The owning node's answer, forwarded (cluster).
+    #[error("{message}")]
+    Remote {
+        /// Its stable code.
+        code: String,
+        /// Its message.
+        message: String,
+    },
+}
+
+impl ActError {
+    /// Stable snake_case id.
+    pub fn code(&self) -> &str {
+        match self {
+            ActError::Refused(e) => e.code(),
+            ActError::Storage => "storage_unavailable",
+            ActError::Gone => "game_unavailable",
+            ActError::Moved => "game_moved",
+            ActError::Remote { code, .. } => code,
+        }
+    }
+}
+
+/// What a watcher gets: either the whole state or the events it missed, and the live stream.
+pub struct Watch {
+    /// The state now, when the watcher did not say what it has seen.
+    pub snapshot: Option<serde_json::Value>,
+    /// Events after the watcher's `since`.
+    pub missed: Vec<Arc<Record>>,
+    /// Everything from now on (records up to `seq` may come again through a cluster's relay:
+    /// skip them).
+    pub live: broadcast::Receiver<Arc<Record>>,
+    /// The seq of the last event the snapshot or `missed` holds.
+    pub seq: u64,
+}
+
+/// An `act` command's parts, for forwarding to the owning node.
+pub struct ActParts {
+    /// Who acts.
+    pub user: i64,
+    /// Their name.
+    pub username: String,
+    /// What they do.
+    pub action: Action,
+    /// Their connection's round trip, ms.
+    pub rtt_ms: u64,
+}
