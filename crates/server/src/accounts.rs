@@ -14,11 +14,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 
-use crate::domain::glicko::Rating;
-use crate::domain::promotion::Standing;
-use crate::domain::rank::{Rank, GUEST_RANK};
 use crate::error::ApiError;
 use crate::store::Store;
+use tengen_core::domain::glicko::Rating;
+use tengen_core::domain::promotion::Standing;
+use tengen_core::domain::rank::{Rank, GUEST_RANK};
 
 /// An account as the API shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -143,7 +143,7 @@ pub async fn register(
     }
     let rank: Rank = rank
         .parse()
-        .map_err(|e: crate::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
+        .map_err(|e: tengen_core::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
     if matches!(rank, Rank::Pro(_)) {
         return Err(ApiError::InvalidRank(
             "professional ranks are given by the server's operator (tengen admin set-rank); \
@@ -252,7 +252,7 @@ pub async fn guest(store: &Store) -> Result<(User, String), ApiError> {
         )
         .bind(&name)
         .bind(GUEST_RANK.to_string())
-        .bind(crate::domain::promotion::START as i64)
+        .bind(tengen_core::domain::promotion::START as i64)
         .bind(now())
         .execute(store.pool())
         .await;
@@ -322,7 +322,7 @@ pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiErr
 pub async fn set_rank(store: &Store, name: &str, rank: &str) -> Result<User, ApiError> {
     let rank: Rank = rank
         .parse()
-        .map_err(|e: crate::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
+        .map_err(|e: tengen_core::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
     let standing = Standing::new(rank);
     let done = sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE username = $3")
         .bind(rank.to_string())
@@ -395,7 +395,7 @@ pub async fn ensure_bot(
     )
     .bind(name)
     .bind(rank)
-    .bind(crate::domain::promotion::START as i64)
+    .bind(tengen_core::domain::promotion::START as i64)
     .bind(kind)
     .bind(now())
     .execute(store.pool())

@@ -7,12 +7,12 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::domain::clock::DAY;
 use crate::error::ApiError;
-use crate::game::state::{Action, Terms};
 use crate::session::CurrentUser;
 use crate::store::games::now_ms;
 use crate::AppState;
+use tengen_core::domain::clock::DAY;
+use tengen_core::game::{Action, Terms};
 
 /// Longest vacation one request may take, days.
 pub const MAX_VACATION_DAYS: u64 = 30;

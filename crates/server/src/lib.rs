@@ -24,7 +24,6 @@ pub mod accounts;
 pub mod bots;
 pub mod cluster;
 pub mod correspondence;
-pub mod domain;
 pub mod error;
 pub mod estimate;
 pub mod game;

@@ -7,15 +7,15 @@ use serde_json::{json, Value};
 use tengen_rules::{Komi, Preset};
 
 use crate::accounts::{self, User};
-use crate::domain::clock::TimeControl;
-use crate::domain::game_type::{
+use crate::error::ApiError;
+use crate::AppState;
+use tengen_core::domain::clock::TimeControl;
+use tengen_core::domain::game_type::{
     black_player, check_handicap, default_komi, GameType, Parity, Side, HANDICAP_STONES,
 };
-use crate::domain::rank::Rank;
-use crate::error::ApiError;
-use crate::game::actor::Player;
-use crate::game::state::Terms;
-use crate::AppState;
+use tengen_core::domain::rank::Rank;
+use tengen_core::game::Terms;
+use tengen_core::player::Player;
 
 /// What the owner asks for when opening a room.
 #[derive(Clone, Debug, Serialize, Deserialize)]

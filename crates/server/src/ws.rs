@@ -23,9 +23,9 @@ use tokio::time::Instant;
 use crate::accounts::User;
 use crate::error::ApiError;
 use crate::game::actor::{GameHandle, Record};
-use crate::game::state::Action;
 use crate::session::CurrentUser;
 use crate::AppState;
+use tengen_core::game::Action;
 
 /// Largest message a client may send, in bytes.
 pub const MAX_MESSAGE: usize = 4096;

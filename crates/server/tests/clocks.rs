@@ -10,11 +10,11 @@
 use std::time::Duration;
 
 use serde_json::Value;
+use tengen_core::domain::clock::TimeControl;
+use tengen_core::game::Action;
 use tengen_rules::coord::gtp;
-use tengen_server::domain::clock::TimeControl;
 use tengen_server::game::actor::{lag, GameHandle};
 use tengen_server::game::registry::Games;
-use tengen_server::game::state::Action;
 
 mod common;
 use common::{actor_game, think, ActorGame};

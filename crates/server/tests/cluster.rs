@@ -9,10 +9,10 @@ mod common;
 
 use std::time::Duration;
 
+use tengen_core::domain::clock::TimeControl;
+use tengen_core::game::Action;
 use tengen_rules::coord::gtp;
-use tengen_server::domain::clock::TimeControl;
 use tengen_server::game::actor::ActError;
-use tengen_server::game::state::Action;
 use tengen_server::store::Store;
 use tengen_server::AppState;
 
@@ -57,7 +57,7 @@ async fn ann_and_bob(store: &Store) -> Vec<i64> {
 }
 
 /// A new game between `ids` stored (not started on any node).
-async fn stored_game(store: &Store, ids: &[i64], terms: &tengen_server::game::state::Terms) -> i64 {
+async fn stored_game(store: &Store, ids: &[i64], terms: &tengen_core::game::Terms) -> i64 {
     store
         .start_game(0, ids[0], ids[1], &serde_json::to_string(terms).unwrap())
         .await

@@ -6,11 +6,11 @@
 use std::time::Duration;
 
 use serde_json::Value;
+use tengen_core::domain::clock::{TimeControl, DAY};
+use tengen_core::game::Action;
 use tengen_rules::coord::gtp;
-use tengen_server::domain::clock::{TimeControl, DAY};
 use tengen_server::game::actor::GameHandle;
 use tengen_server::game::registry::Games;
-use tengen_server::game::state::Action;
 use tengen_server::store::games::now_ms;
 
 mod common;
@@ -180,7 +180,7 @@ async fn a_vacation_that_ended_while_the_server_was_down_is_not_charged() {
 
 #[test]
 fn correspondence_settings_and_speeds() {
-    use tengen_server::domain::clock::Speed;
+    use tengen_core::domain::clock::Speed;
     assert!(THREE_DAYS.validate().is_ok());
     assert_eq!(THREE_DAYS.speed(), Speed::Correspondence);
     let fischer = TimeControl::Fischer {

@@ -625,7 +625,7 @@ async fn handicap_first_capture(url: &str) {
     let (_, b) = server.http("GET", "/api/users/bob", None, None).await;
     let (ann_after, bob_after) = (a["rating"].as_f64().unwrap(), b["rating"].as_f64().unwrap());
     let seed = |r: &str| tengen_server::store::ratings::seeded_from(r);
-    let even = tengen_server::domain::glicko::rate_game(seed("5k"), seed("1k"), 1.0, 0.0);
+    let even = tengen_core::domain::glicko::rate_game(seed("5k"), seed("1k"), 1.0, 0.0);
     assert!(ann_after > seed("5k").rating && bob_after < seed("1k").rating);
     assert!(ann_after < even[0].rating, "{ann_after} {}", even[0].rating);
 

@@ -14,7 +14,7 @@ async fn game(grace: Duration) -> (tengen_server::game::actor::GameHandle, i64, 
     let g = common::actor_game(
         &format!("grace-{}", grace.as_secs()),
         9,
-        tengen_server::domain::clock::TimeControl::None,
+        tengen_core::domain::clock::TimeControl::None,
         grace,
     )
     .await;
@@ -75,7 +75,7 @@ async fn one_of_two_connections_closing_is_not_a_disconnection() {
 
 #[tokio::test]
 async fn leaving_an_untimed_bot_game_keeps_it_waiting_and_a_timed_one_follows_the_grace_rule() {
-    use tengen_server::domain::clock::TimeControl;
+    use tengen_core::domain::clock::TimeControl;
     let untimed = common::actor_game_against(
         "grace-bot-untimed",
         9,

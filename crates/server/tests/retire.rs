@@ -7,10 +7,10 @@
 
 use std::time::Duration;
 
-use tengen_server::domain::clock::TimeControl;
+use tengen_core::domain::clock::TimeControl;
+use tengen_core::game::Action;
 use tengen_server::game::actor::RETIRE_AFTER;
 use tengen_server::game::registry::Games;
-use tengen_server::game::state::Action;
 
 mod common;
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
-use tengen_server::game::state::Action;
+use tengen_core::game::Action;
 use tengen_server::store::Store;
 use tengen_server::AppState;
 

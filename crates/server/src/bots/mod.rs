@@ -18,14 +18,14 @@ use tengen_rules::{Color, Move, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
-use crate::domain::clock::{Clock, TimeControl};
-use crate::domain::game_type::{default_komi, GameType};
 use crate::error::ApiError;
 use crate::game::actor::GameHandle;
-use crate::game::state::{Action, Event, LiveGame, Terms};
 use crate::store::games::GameRow;
 use crate::AppState;
 use gtp::Controller;
+use tengen_core::domain::clock::{Clock, TimeControl};
+use tengen_core::domain::game_type::{default_komi, GameType};
+use tengen_core::game::{Action, Event, LiveGame, Terms};
 
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
         Some((n, r)) => (n, r),
         None => (head, "10k"),
     };
-    rank.parse::<crate::domain::rank::Rank>()
+    rank.parse::<tengen_core::domain::rank::Rank>()
         .map_err(|e| e.to_string())?;
     if command.trim().is_empty() || name.is_empty() {
         return Err("use NAME=COMMAND or NAME@RANK=COMMAND".into());
@@ -172,7 +172,7 @@ pub struct BotGame {
     pub color: Option<String>,
     /// The clock (default: untimed).
     #[serde(default)]
-    pub time: Option<crate::domain::clock::TimeControl>,
+    pub time: Option<tengen_core::domain::clock::TimeControl>,
     /// Handicap stones for the player, who then takes Black (2 to 9 on the fixed points; 13,
     /// 21 and 25 on 19x19 as seed 002 allows). Komi defaults to 0.5.
     #[serde(default)]
@@ -202,7 +202,10 @@ pub async fn start_game(
         estimate: true,
         handicap,
         parity: None,
-        time: Some(req.time.unwrap_or(crate::domain::clock::TimeControl::None)),
+        time: Some(
+            req.time
+                .unwrap_or(tengen_core::domain::clock::TimeControl::None),
+        ),
     })?;
     let preset: Preset = terms
         .rules
@@ -240,7 +243,7 @@ pub async fn start_game(
         game_type: game_type.name().into(),
         time: terms
             .time
-            .unwrap_or(crate::domain::clock::TimeControl::None),
+            .unwrap_or(tengen_core::domain::clock::TimeControl::None),
     };
     let (black, white) = match user_color {
         Color::Black => (user, &bot),
@@ -708,7 +711,7 @@ async fn sync(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::rank::Rank;
+    use tengen_core::domain::rank::Rank;
 
     #[test]
     fn the_built_in_bots_are_ranked_by_their_level() {

@@ -15,14 +15,15 @@ use tengen_rules::{Color, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::state::{Action, ActionError, Actor, Event, LiveGame, Proposal};
-pub use super::types::{ActError, ActParts, Player, Record, Watch};
-use super::view;
-use crate::domain::clock::Clock;
+pub use super::types::{ActError, ActParts, Record, Watch};
 use crate::store::commit::{Append, Finish};
 use crate::store::games::{now_ms, PromotionOutcome};
 use crate::store::ratings::{self, RatedGame};
 use crate::store::Store;
+use tengen_core::domain::clock::Clock;
+use tengen_core::game::{Action, ActionError, Actor, Event, LiveGame, Proposal};
+use tengen_core::player::Player;
+use tengen_core::view;
 
 enum Cmd {
     Act {
@@ -789,14 +790,14 @@ impl GameActor {
     fn rated_game(&self, result: &str) -> Option<RatedGame> {
         let guest = [self.players[0].guest, self.players[1].guest];
         let bot = [self.players[0].bot, self.players[1].bot];
-        if !ratings::is_rated(&self.live.terms, guest, bot) {
+        if !tengen_core::rating::is_rated(&self.live.terms, guest, bot) {
             return None;
         }
         Some(RatedGame {
             black_id: self.players[0].id,
             white_id: self.players[1].id,
             black_score: ratings::black_score(result)?,
-            head_start: ratings::head_start(&self.live.terms),
+            head_start: tengen_core::rating::head_start(&self.live.terms),
         })
     }
 

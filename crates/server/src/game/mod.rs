@@ -6,9 +6,4 @@
 pub mod actor;
 pub mod registry;
 pub mod remote;
-pub mod state;
 pub mod types;
-pub mod view;
-
-#[cfg(test)]
-mod tests;

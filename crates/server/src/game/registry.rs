@@ -6,14 +6,15 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, Mutex};
 
-use super::actor::{self, GameHandle, Owner, Player, Record};
+use super::actor::{self, GameHandle, Owner, Record};
 use super::remote::{Peers, RemoteGame};
-use super::state::{LiveGame, Terms};
 use crate::accounts;
 use crate::error::ApiError;
 use crate::store::games::GameRow;
 use crate::store::lease::Lease;
 use crate::store::Store;
+use tengen_core::game::{LiveGame, Terms};
+use tengen_core::player::Player;
 
 /// The registry of live games.
 #[derive(Clone)]

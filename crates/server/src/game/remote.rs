@@ -17,10 +17,10 @@ use serde_json::Value;
 use tengen_rules::coord::gtp;
 use tokio::sync::{broadcast, Mutex};
 
-use super::state::{Action, Event};
 use super::types::{ActError, ActParts, Record, Watch};
-use crate::domain::clock::Clock;
 use crate::store::Store;
+use tengen_core::domain::clock::Clock;
+use tengen_core::game::{Action, Event};
 
 /// The version of the formats nodes exchange (requests, replies, relayed events, the online
 /// lists) that this node reads, sent in the [`PROTOCOL_HEADER`] header of every message. A node

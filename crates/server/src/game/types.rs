@@ -8,26 +8,8 @@ use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use super::state::{Action, ActionError, Event};
-use crate::domain::clock::Clock;
-
-/// A player as a game knows them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Player {
-    /// Account id.
-    pub id: i64,
-    /// Name.
-    pub username: String,
-    /// Rank when the game started.
-    pub rank: String,
-    /// Guests' games do not move promotion points.
-    #[serde(skip)]
-    pub guest: bool,
-    /// Played by an engine: a bot never leaves, and its partner may leave an untimed game and
-    /// come back to it.
-    #[serde(skip)]
-    pub bot: bool,
-}
+use tengen_core::domain::clock::Clock;
+use tengen_core::game::{Action, ActionError, Event};
 
 /// An event with its place in the log.
 #[derive(Clone, Debug, Serialize)]

@@ -24,11 +24,11 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
 use crate::accounts::User;
-use crate::domain::clock::{Speed, TimeControl, DAY};
-use crate::domain::rank::Rank;
 use crate::error::ApiError;
 use crate::rooms::{JoinTerms, RoomTerms};
 use crate::AppState;
+use tengen_core::domain::clock::{Speed, TimeControl, DAY};
+use tengen_core::domain::rank::Rank;
 
 /// The longest a player may wait before a bot is offered, seconds.
 pub const MAX_BOT_WAIT_S: u64 = 600;
@@ -263,7 +263,7 @@ async fn in_live_game(state: &AppState, user: &User) -> Result<bool, ApiError> {
         if row.status != "live" {
             continue;
         }
-        let correspondence = serde_json::from_str::<crate::game::state::Terms>(&row.terms)
+        let correspondence = serde_json::from_str::<tengen_core::game::Terms>(&row.terms)
             .is_ok_and(|t| t.time.is_correspondence());
         if !correspondence {
             return Ok(true);

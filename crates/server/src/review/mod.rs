@@ -12,7 +12,6 @@
 //! edits never overwrite each other.
 
 pub mod analysis;
-pub mod tree;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -34,7 +33,7 @@ use crate::accounts;
 use crate::error::ApiError;
 use crate::session::CurrentUser;
 use crate::AppState;
-use tree::ReviewNode;
+use tengen_core::review_tree::ReviewNode;
 
 /// How long a follower's request waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(25);
@@ -348,7 +347,8 @@ pub(crate) async fn edit(
             "only the review's owner leads it; follow along".into(),
         ));
     }
-    let refused = |e: tree::EditError| ApiError::Rejected(e.code(), e.to_string());
+    let refused =
+        |e: tengen_core::review_tree::EditError| ApiError::Rejected(e.code(), e.to_string());
     let mut next = r.clone_tree();
     let cursor = match e {
         Edit::Play { path, point } => {

@@ -25,8 +25,8 @@ pub use super::append::{Append, Finish};
 use super::direct::{DirectWriter, Refused};
 use super::lease::Lease;
 use super::{Backend, Store, StoreError};
-use crate::domain::promotion::Standing;
-use crate::domain::rank::Rank;
+use tengen_core::domain::promotion::Standing;
+use tengen_core::domain::rank::Rank;
 
 /// An append waiting for its commit.
 pub(super) struct Pending {

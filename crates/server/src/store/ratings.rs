@@ -8,8 +8,9 @@ use serde::Serialize;
 use sqlx::{AnyConnection, Row};
 
 use super::{Store, StoreError};
-use crate::domain::glicko::{self, Rating};
-use crate::domain::rank::Rank;
+use tengen_core::domain::glicko::{self, Rating};
+use tengen_core::domain::rank::Rank;
+use tengen_core::rating::{head_start, is_rated};
 
 /// A finished game that moves both players' ratings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,7 +57,10 @@ async fn current(conn: &mut AnyConnection, user_id: i64) -> Result<Rating, Store
         },
         _ => {
             let rank: String = row.try_get("rank")?;
-            Rating::seeded(rank.parse().unwrap_or(crate::domain::rank::GUEST_RANK))
+            Rating::seeded(
+                rank.parse()
+                    .unwrap_or(tengen_core::domain::rank::GUEST_RANK),
+            )
         }
     })
 }
@@ -110,7 +114,7 @@ pub(super) async fn rate_finished_games(conn: &mut AnyConnection) -> Result<(), 
     .await?;
     for row in rows {
         let terms: String = row.try_get("terms")?;
-        let Ok(terms) = serde_json::from_str::<crate::game::state::Terms>(&terms) else {
+        let Ok(terms) = serde_json::from_str::<tengen_core::game::Terms>(&terms) else {
             continue;
         };
         let guest = |g: &str, b: &str| -> Result<(bool, bool), sqlx::Error> {
@@ -138,34 +142,6 @@ pub(super) async fn rate_finished_games(conn: &mut AnyConnection) -> Result<(), 
         rate(conn, row.try_get("id")?, &game, at.unwrap_or(0)).await?;
     }
     Ok(())
-}
-
-/// Whether a game moves ratings: no guest plays in it, and a game with a bot is rated only
-/// when take-backs are off (with them on it is a casual game: the bot accepts every request).
-pub fn is_rated(terms: &crate::game::state::Terms, guest: [bool; 2], bot: [bool; 2]) -> bool {
-    let guests = guest.iter().zip(&bot).any(|(&g, &b)| g && !b);
-    let casual_bot_game = bot.iter().any(|&b| b) && terms.take_back;
-    !(guests || casual_bot_game)
-}
-
-/// Black's head start in a game with these terms, in rank levels.
-pub fn head_start(terms: &crate::game::state::Terms) -> f64 {
-    let komi = terms
-        .komi
-        .parse::<tengen_rules::Komi>()
-        .map(|k| k.as_f64())
-        .unwrap_or(0.0);
-    let rules = terms.preset().map(|p| p.rules(terms.size));
-    let bonus = rules
-        .as_ref()
-        .map_or(0, |r| r.handicap_bonus.points(terms.handicap as u32)) as f64;
-    glicko::HeadStart {
-        size: terms.size,
-        handicap: terms.handicap,
-        komi: komi + bonus,
-        area: rules.is_some_and(|r| r.scoring.counts_stones()),
-    }
-    .ranks()
 }
 
 /// Black's score from an SGF result (`B+R`, `W+3.5`, `0` or `Draw`); `None` when the game has
@@ -239,7 +215,7 @@ pub fn round2(x: f64) -> f64 {
 pub fn seeded_from(rank: &str) -> Rating {
     Rating::seeded(
         rank.parse::<Rank>()
-            .unwrap_or(crate::domain::rank::GUEST_RANK),
+            .unwrap_or(tengen_core::domain::rank::GUEST_RANK),
     )
 }
 

@@ -5,9 +5,10 @@
 
 use std::time::Duration;
 
-use tengen_server::domain::clock::TimeControl;
-use tengen_server::game::actor::{spawn, GameHandle, Player};
-use tengen_server::game::state::{LiveGame, Terms};
+use tengen_core::domain::clock::TimeControl;
+use tengen_core::game::{LiveGame, Terms};
+use tengen_core::player::Player;
+use tengen_server::game::actor::{spawn, GameHandle};
 use tengen_server::store::Store;
 
 /// The URL of a fresh SQLite database in a directory of its own, named after `tag` (unique

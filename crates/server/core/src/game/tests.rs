@@ -3,7 +3,7 @@
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Phase, Point};
 
-use super::state::{Action, ActionError, Actor, Event, LiveGame, Proposal, Side, Terms};
+use super::{Action, ActionError, Actor, Event, LiveGame, Proposal, Side, Terms};
 
 fn terms(take_back: bool) -> Terms {
     Terms {

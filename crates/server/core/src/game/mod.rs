@@ -627,3 +627,6 @@ fn finished(r: GameResult, reason: &str) -> Event {
 fn points(size: u8, pts: &[Point]) -> Vec<String> {
     pts.iter().map(|&p| vertex(size, p)).collect()
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,8 +4,8 @@ use serde_json::{json, Value};
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Move, Phase};
 
-use super::state::LiveGame;
-use super::types::Player;
+use crate::game::LiveGame;
+use crate::player::Player;
 
 fn side(c: Color) -> &'static str {
     match c {

@@ -1,0 +1,21 @@
+//! A player as a game knows them.
+
+use serde::Serialize;
+
+/// A player as a game knows them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Player {
+    /// Account id.
+    pub id: i64,
+    /// Name.
+    pub username: String,
+    /// Rank when the game started.
+    pub rank: String,
+    /// Guests' games do not move promotion points.
+    #[serde(skip)]
+    pub guest: bool,
+    /// Played by an engine: a bot never leaves, and its partner may leave an untimed game and
+    /// come back to it.
+    #[serde(skip)]
+    pub bot: bool,
+}

@@ -1,0 +1,33 @@
+//! Which games move ratings, and the head start a game's terms give Black (its handicap and komi
+//! against an even game), in rank levels for Glicko-2's handicap adjustment.
+
+use crate::domain::glicko;
+use crate::game::Terms;
+
+/// Whether a game moves ratings: no guest plays in it, and a game with a bot is rated only
+/// when take-backs are off (with them on it is a casual game: the bot accepts every request).
+pub fn is_rated(terms: &Terms, guest: [bool; 2], bot: [bool; 2]) -> bool {
+    let guests = guest.iter().zip(&bot).any(|(&g, &b)| g && !b);
+    let casual_bot_game = bot.iter().any(|&b| b) && terms.take_back;
+    !(guests || casual_bot_game)
+}
+
+/// Black's head start in a game with these terms, in rank levels.
+pub fn head_start(terms: &Terms) -> f64 {
+    let komi = terms
+        .komi
+        .parse::<tengen_rules::Komi>()
+        .map(|k| k.as_f64())
+        .unwrap_or(0.0);
+    let rules = terms.preset().map(|p| p.rules(terms.size));
+    let bonus = rules
+        .as_ref()
+        .map_or(0, |r| r.handicap_bonus.points(terms.handicap as u32)) as f64;
+    glicko::HeadStart {
+        size: terms.size,
+        handicap: terms.handicap,
+        komi: komi + bonus,
+        area: rules.is_some_and(|r| r.scoring.counts_stones()),
+    }
+    .ranks()
+}
