@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use tengen_server::store::Store;
 use tengen_server::AppState;
+use tengen_store::Store;
 
 /// Options of `tengen serve`.
 #[derive(Args, Debug)]
@@ -81,7 +81,7 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         let store = open_store(&opt.db, opt.database_url.as_deref()).await?;
         let peers = match (&opt.nats, &opt.node) {
             (Some(url), Some(node)) => {
-                if store.backend() != tengen_server::store::Backend::Postgres {
+                if store.backend() != tengen_store::Backend::Postgres {
                     anyhow::bail!("cluster mode (--nats) needs PostgreSQL (--database-url)");
                 }
                 Some(

@@ -12,13 +12,12 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::Argon2;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 
 use crate::error::ApiError;
-use crate::store::Store;
-use tengen_core::domain::glicko::Rating;
 use tengen_core::domain::promotion::Standing;
 use tengen_core::domain::rank::{Rank, GUEST_RANK};
+use tengen_store::accounts::{NewUser, UserRow};
+use tengen_store::Store;
 
 /// An account as the API shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -98,34 +97,24 @@ fn new_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn user_from(row: &sqlx::any::AnyRow) -> Result<User, sqlx::Error> {
-    let rank: String = row.try_get("rank")?;
-    let rating = match (
-        row.try_get::<Option<f64>, _>("rating")?,
-        row.try_get::<Option<f64>, _>("deviation")?,
-        row.try_get::<Option<f64>, _>("volatility")?,
-    ) {
-        (Some(rating), Some(deviation), Some(volatility)) => Rating {
-            rating,
-            deviation,
-            volatility,
-        },
-        _ => crate::store::ratings::seeded_from(&rank),
-    };
-    Ok(User {
-        id: row.try_get("id")?,
-        username: row.try_get("username")?,
-        rank,
-        points: row.try_get("points")?,
-        guest: row.try_get::<i64, _>("guest")? != 0,
-        bot: row.try_get::<Option<String>, _>("bot")?.is_some(),
-        rating: crate::store::ratings::round2(rating.rating),
-        deviation: crate::store::ratings::round2(rating.deviation),
-        rating_rank: rating.shown_rank(),
-    })
+impl From<UserRow> for User {
+    fn from(row: UserRow) -> User {
+        let rating = row
+            .rating
+            .unwrap_or_else(|| tengen_store::ratings::seeded_from(&row.rank));
+        User {
+            id: row.id,
+            username: row.username,
+            rank: row.rank,
+            points: row.points,
+            guest: row.guest,
+            bot: row.bot,
+            rating: tengen_store::ratings::round2(rating.rating),
+            deviation: tengen_store::ratings::round2(rating.deviation),
+            rating_rank: rating.shown_rank(),
+        }
+    }
 }
-
-const USER_COLUMNS: &str = "id, username, rank, points, guest, bot, rating, deviation, volatility";
 
 /// Registers `username` with `password` at the declared `rank`; returns the account and a
 /// session token.
@@ -163,31 +152,24 @@ pub async fn register(
     .map_err(|e| ApiError::Internal(e.to_string()))?
     .map_err(|e| ApiError::Internal(e.to_string()))?;
     let standing = Standing::new(rank);
-    let taken = sqlx::query("SELECT id FROM users WHERE lower(username) = lower($1)")
-        .bind(username)
-        .fetch_optional(store.pool())
-        .await?;
-    if taken.is_some() {
+    if store.username_taken(username).await? {
         return Err(ApiError::UsernameTaken);
     }
-    let inserted = sqlx::query(
-        "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, $2, $3, $4, 0, NULL, $5)",
-    )
-    .bind(username)
-    .bind(hash)
-    .bind(rank.to_string())
-    .bind(standing.points as i64)
-    .bind(now())
-    .execute(store.pool())
-    .await;
-    if let Err(e) = inserted {
-        // Two registrations racing for one name (in any case): the unique indexes decide.
-        if e.as_database_error()
-            .is_some_and(|d| d.is_unique_violation())
-        {
-            return Err(ApiError::UsernameTaken);
-        }
-        return Err(e.into());
+    let rank = rank.to_string();
+    let inserted = store
+        .insert_user(NewUser {
+            username,
+            password_hash: Some(&hash),
+            rank: &rank,
+            points: standing.points as i64,
+            guest: false,
+            bot: None,
+            created_at: now(),
+        })
+        .await?;
+    if !inserted {
+        // Two registrations racing for one name (in any case): the unique indexes decided.
+        return Err(ApiError::UsernameTaken);
     }
     let user = by_name(store, username)
         .await?
@@ -202,18 +184,8 @@ pub async fn login(
     username: &str,
     password: &str,
 ) -> Result<(User, String), ApiError> {
-    let row = sqlx::query(
-        "SELECT id, password_hash FROM users WHERE username = $1 AND guest = 0 AND bot IS NULL",
-    )
-    .bind(username)
-    .fetch_optional(store.pool())
-    .await?;
-    let account = match &row {
-        Some(r) => {
-            let id: i64 = r.try_get("id")?;
-            let hash: Option<String> = r.try_get("password_hash")?;
-            hash.map(|h| (id, h))
-        }
+    let account = match store.password_of(username).await? {
+        Some((id, hash)) => hash.map(|h| (id, h)),
         None => None,
     };
     // An unknown name is verified against a decoy, so it takes as long as a wrong password.
@@ -247,30 +219,24 @@ pub async fn guest(store: &Store) -> Result<(User, String), ApiError> {
         let mut b = [0u8; 3];
         OsRng.fill_bytes(&mut b);
         let name = format!("guest-{:02x}{:02x}{:02x}", b[0], b[1], b[2]);
-        let inserted = sqlx::query(
-            "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, NULL, $2, $3, 1, NULL, $4)",
-        )
-        .bind(&name)
-        .bind(GUEST_RANK.to_string())
-        .bind(tengen_core::domain::promotion::START as i64)
-        .bind(now())
-        .execute(store.pool())
-        .await;
-        match inserted {
-            Ok(_) => {
-                let user = by_name(store, &name)
-                    .await?
-                    .ok_or(ApiError::Internal("guest vanished".into()))?;
-                let token = new_session(store, user.id).await?;
-                return Ok((user, token));
-            }
-            Err(e)
-                if e.as_database_error()
-                    .is_some_and(|d| d.is_unique_violation()) =>
-            {
-                continue
-            }
-            Err(e) => return Err(e.into()),
+        let inserted = store
+            .insert_user(NewUser {
+                username: &name,
+                password_hash: None,
+                rank: &GUEST_RANK.to_string(),
+                points: tengen_core::domain::promotion::START as i64,
+                guest: true,
+                bot: None,
+                created_at: now(),
+            })
+            .await?;
+        // A name another guest has: draw again.
+        if inserted {
+            let user = by_name(store, &name)
+                .await?
+                .ok_or(ApiError::Internal("guest vanished".into()))?;
+            let token = new_session(store, user.id).await?;
+            return Ok((user, token));
         }
     }
     Err(ApiError::Internal("could not pick a guest name".into()))
@@ -278,42 +244,26 @@ pub async fn guest(store: &Store) -> Result<(User, String), ApiError> {
 
 async fn new_session(store: &Store, user_id: i64) -> Result<String, ApiError> {
     let token = new_token();
-    sqlx::query("INSERT INTO sessions (token, user_id, created_at) VALUES ($1, $2, $3)")
-        .bind(token_digest(&token))
-        .bind(user_id)
-        .bind(now())
-        .execute(store.pool())
+    store
+        .insert_session(&token_digest(&token), user_id, now())
         .await?;
     Ok(token)
 }
 
 /// Ends a session.
 pub async fn logout(store: &Store, token: &str) -> Result<(), ApiError> {
-    sqlx::query("DELETE FROM sessions WHERE token = $1")
-        .bind(token_digest(token))
-        .execute(store.pool())
-        .await?;
-    Ok(())
+    Ok(store.delete_session(&token_digest(token)).await?)
 }
 
 /// Whether the session whose token has this digest is still open (not logged out).
 pub async fn session_open(store: &Store, digest: &str) -> Result<bool, ApiError> {
-    let row = sqlx::query("SELECT 1 FROM sessions WHERE token = $1")
-        .bind(digest)
-        .fetch_optional(store.pool())
-        .await?;
-    Ok(row.is_some())
+    Ok(store.session_exists(digest).await?)
 }
 
 /// The account a session token belongs to.
 pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiError> {
-    let row = sqlx::query(&format!(
-        "SELECT {USER_COLUMNS} FROM users WHERE id = (SELECT user_id FROM sessions WHERE token = $1)"
-    ))
-    .bind(token_digest(token))
-    .fetch_optional(store.pool())
-    .await?;
-    Ok(row.as_ref().map(user_from).transpose()?)
+    let row = store.user_by_session(&token_digest(token)).await?;
+    Ok(row.map(User::from))
 }
 
 /// Sets the rank of the account called `name` (any rank, professional ones included: this is
@@ -324,13 +274,10 @@ pub async fn set_rank(store: &Store, name: &str, rank: &str) -> Result<User, Api
         .parse()
         .map_err(|e: tengen_core::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
     let standing = Standing::new(rank);
-    let done = sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE username = $3")
-        .bind(rank.to_string())
-        .bind(standing.points as i64)
-        .bind(name)
-        .execute(store.pool())
+    let found = store
+        .set_rank(name, &rank.to_string(), standing.points as i64)
         .await?;
-    if done.rows_affected() == 0 {
+    if !found {
         return Err(ApiError::NotFound);
     }
     by_name(store, name).await?.ok_or(ApiError::NotFound)
@@ -338,13 +285,7 @@ pub async fn set_rank(store: &Store, name: &str, rank: &str) -> Result<User, Api
 
 /// The account with this name.
 pub async fn by_name(store: &Store, name: &str) -> Result<Option<User>, ApiError> {
-    let row = sqlx::query(&format!(
-        "SELECT {USER_COLUMNS} FROM users WHERE username = $1"
-    ))
-    .bind(name)
-    .fetch_optional(store.pool())
-    .await?;
-    Ok(row.as_ref().map(user_from).transpose()?)
+    Ok(store.user_by_name(name).await?.map(User::from))
 }
 
 /// The account with this name, or `not_found`.
@@ -354,11 +295,7 @@ pub async fn named(store: &Store, name: &str) -> Result<User, ApiError> {
 
 /// The account with this id.
 pub async fn by_id(store: &Store, id: i64) -> Result<Option<User>, ApiError> {
-    let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(store.pool())
-        .await?;
-    Ok(row.as_ref().map(user_from).transpose()?)
+    Ok(store.user_by_id(id).await?.map(User::from))
 }
 
 /// Creates the account of a bot if it does not exist yet; returns it.
@@ -380,26 +317,23 @@ pub async fn ensure_bot(
         }
         // The configured rank is the bot's declared one (the built-in bots' follow their
         // measured strength, which a new version may move).
-        sqlx::query("UPDATE users SET rank = $1 WHERE id = $2")
-            .bind(rank)
-            .bind(u.id)
-            .execute(store.pool())
-            .await?;
+        store.set_bot_rank(u.id, rank).await?;
         return Ok(User {
             rank: rank.to_string(),
             ..u
         });
     }
-    let inserted = sqlx::query(
-        "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, NULL, $2, $3, 0, $4, $5)",
-    )
-    .bind(name)
-    .bind(rank)
-    .bind(tengen_core::domain::promotion::START as i64)
-    .bind(kind)
-    .bind(now())
-    .execute(store.pool())
-    .await;
+    let inserted = store
+        .insert_user(NewUser {
+            username: name,
+            password_hash: None,
+            rank,
+            points: tengen_core::domain::promotion::START as i64,
+            guest: false,
+            bot: Some(kind),
+            created_at: now(),
+        })
+        .await;
     // Nodes of a cluster starting together: one of them creates it, the others find it.
     match (inserted, by_name(store, name).await?) {
         (_, Some(u)) if u.bot => Ok(u),

@@ -2,9 +2,9 @@
 //! database and a NATS bus.
 //!
 //! - Ownership: each live game runs on exactly one node, the holder of its lease
-//!   ([`crate::store::lease`]); every write is fenced by the lease's epoch.
+//!   ([`tengen_store::lease`]); every write is fenced by the lease's epoch.
 //! - Forwarding: a node asked about a game it does not own forwards the request to the owner
-//!   ([`crate::game::remote`]); this module answers such requests for the games run here.
+//!   ([`tengen_live::remote`]); this module answers such requests for the games run here.
 //! - Events: owners publish each event after its commit; nodes relay them to their watchers.
 //! - Failover: every node renews its leases each second and takes over the live games whose
 //!   owner's lease lapsed (a node killed: within the lease's 5 s and a second); a game taken over
@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use futures_util::StreamExt;
 
-use crate::game::registry::RENEW_EVERY;
-use crate::game::remote::{
+use tengen_live::registry::RENEW_EVERY;
+use tengen_live::remote::{
     node_subject, protocol_headers, readable, Peers, Reply, Request, PROTOCOL, V1,
 };
 
@@ -33,7 +33,7 @@ use crate::AppState;
 pub async fn connect(
     url: &str,
     name: &str,
-    store: crate::store::Store,
+    store: tengen_store::Store,
 ) -> Result<Arc<Peers>, String> {
     if name.is_empty()
         || !name
@@ -47,7 +47,7 @@ pub async fn connect(
     let bus = async_nats::connect(url)
         .await
         .map_err(|e| format!("cannot reach NATS at {url}: {e}"))?;
-    let incarnation = crate::store::games::now_ms();
+    let incarnation = tengen_store::games::now_ms();
     Ok(Arc::new(Peers::new(
         format!("{name}-{incarnation}"),
         bus,
@@ -239,7 +239,7 @@ async fn answer(state: &AppState, req: Request) -> Reply {
             };
             match h.act(user, &username, action, rtt_ms).await {
                 Ok(seq) => Reply::Acted { seq },
-                Err(crate::game::actor::ActError::Moved | crate::game::actor::ActError::Gone) => {
+                Err(tengen_live::actor::ActError::Moved | tengen_live::actor::ActError::Gone) => {
                     Reply::Moved
                 }
                 Err(e) => Reply::Refused {

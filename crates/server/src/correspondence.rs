@@ -9,10 +9,10 @@ use serde_json::{json, Value};
 
 use crate::error::ApiError;
 use crate::session::CurrentUser;
-use crate::store::games::now_ms;
 use crate::AppState;
 use tengen_core::domain::clock::DAY;
 use tengen_core::game::{Action, Terms};
+use tengen_store::games::now_ms;
 
 /// Longest vacation one request may take, days.
 pub const MAX_VACATION_DAYS: u64 = 30;

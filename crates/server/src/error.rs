@@ -107,14 +107,17 @@ impl ApiError {
     }
 }
 
-impl From<crate::store::StoreError> for ApiError {
-    fn from(e: crate::store::StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+impl From<tengen_live::LiveError> for ApiError {
+    fn from(e: tengen_live::LiveError) -> ApiError {
+        match e {
+            tengen_live::LiveError::NotFound => ApiError::NotFound,
+            e => ApiError::Internal(e.to_string()),
+        }
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> ApiError {
+impl From<tengen_store::StoreError> for ApiError {
+    fn from(e: tengen_store::StoreError) -> ApiError {
         ApiError::Internal(e.to_string())
     }
 }

@@ -23,7 +23,7 @@ pub async fn estimate(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let row = state.store.game(id).await?.ok_or(ApiError::NotFound)?;
-    let (live, _, _) = crate::game::registry::replay(&state.store, &row).await?;
+    let (live, _, _) = tengen_live::registry::replay(&state.store, &row).await?;
     let user = match session_token(&headers) {
         Some(t) => accounts::by_token(&state.store, &t).await?,
         None => None,

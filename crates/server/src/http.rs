@@ -300,7 +300,7 @@ async fn user_games(
 
 async fn game_list(
     state: &AppState,
-    rows: &[crate::store::games::GameRow],
+    rows: &[tengen_store::games::GameRow],
 ) -> Result<Vec<Value>, ApiError> {
     let mut out = Vec::new();
     for g in rows {

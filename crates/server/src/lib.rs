@@ -26,7 +26,6 @@ pub mod cluster;
 pub mod correspondence;
 pub mod error;
 pub mod estimate;
-pub mod game;
 pub mod http;
 pub mod listener;
 pub mod online;
@@ -37,7 +36,6 @@ pub mod records;
 pub mod review;
 pub mod rooms;
 pub mod session;
-pub mod store;
 pub mod throttle;
 pub mod web;
 pub mod ws;
@@ -51,9 +49,9 @@ use tokio::net::TcpListener;
 #[derive(Clone)]
 pub struct AppState {
     /// The database.
-    pub store: store::Store,
+    pub store: tengen_store::Store,
     /// The live games.
-    pub games: game::registry::Games,
+    pub games: tengen_live::registry::Games,
     /// The bots one can play.
     pub bots: bots::Bots,
     /// Who is connected now.
@@ -72,7 +70,7 @@ impl AppState {
     /// State over `store`, with `grace` for disconnected players and the built-in bot;
     /// restores every live game.
     pub async fn new(
-        store: store::Store,
+        store: tengen_store::Store,
         grace: std::time::Duration,
     ) -> Result<AppState, error::ApiError> {
         AppState::with_bots(store, grace, Vec::new()).await
@@ -80,7 +78,7 @@ impl AppState {
 
     /// As [`AppState::new`], with GTP bots as well as the built-in one.
     pub async fn with_bots(
-        store: store::Store,
+        store: tengen_store::Store,
         grace: std::time::Duration,
         extra_bots: Vec<bots::BotSpec>,
     ) -> Result<AppState, error::ApiError> {
@@ -90,10 +88,10 @@ impl AppState {
     /// As [`AppState::with_bots`], as a node of a cluster when `peers` is given (then only the
     /// live games no node owns are restored here; start [`cluster::start`] once serving).
     pub async fn clustered(
-        store: store::Store,
+        store: tengen_store::Store,
         grace: std::time::Duration,
         extra_bots: Vec<bots::BotSpec>,
-        peers: Option<std::sync::Arc<game::remote::Peers>>,
+        peers: Option<std::sync::Arc<tengen_live::remote::Peers>>,
     ) -> Result<AppState, error::ApiError> {
         let mut specs = bots::builtins();
         specs.extend(extra_bots);
@@ -103,8 +101,8 @@ impl AppState {
             None => quick_match::QuickMatch::default(),
         };
         let games = match peers {
-            Some(p) => game::registry::Games::clustered(store.clone(), grace, p),
-            None => game::registry::Games::new(store.clone(), grace),
+            Some(p) => tengen_live::registry::Games::clustered(store.clone(), grace, p),
+            None => tengen_live::registry::Games::new(store.clone(), grace),
         };
         // Subscribed before the first takeover (restoring is one, in a cluster).
         let taken = games.taken();

@@ -77,7 +77,7 @@ fn ending(result: &str) -> &'static str {
 impl Record {
     /// Adds a finished game on `size` in which the player had `black`, ending with `result`.
     pub fn add(&mut self, size: u8, black: bool, result: &str) {
-        let score = crate::store::ratings::black_score(result);
+        let score = tengen_store::ratings::black_score(result);
         let mine = score.map(|s| if black { s } else { 1.0 - s });
         for tally in [
             &mut self.total,

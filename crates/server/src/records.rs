@@ -12,7 +12,7 @@ use tengen_rules::{Board, Color, Move, Point, Preset, Step};
 use tengen_sgf::game::{self as record, ProblemKind, RecordError};
 
 use crate::error::ApiError;
-use crate::store::Store;
+use tengen_store::Store;
 
 /// The stable code of a record that cannot be read as a game.
 fn record_code(e: &RecordError) -> &'static str {
@@ -129,7 +129,7 @@ pub fn read(bytes: &[u8], preset: Option<Preset>) -> Result<Value, ApiError> {
 /// The record of game `id` as SGF text, and whether the game is over.
 pub async fn game_record(store: &Store, id: i64) -> Result<(String, bool), ApiError> {
     let row = store.game(id).await?.ok_or(ApiError::NotFound)?;
-    let (live, players, _) = crate::game::registry::replay(store, &row).await?;
+    let (live, players, _) = tengen_live::registry::replay(store, &row).await?;
     let info = tengen_sgf::game::GameInfo {
         black: Some(players[0].username.clone()),
         white: Some(players[1].username.clone()),

@@ -151,13 +151,7 @@ pub(crate) fn default_handicap(preset: Preset, size: u8, diff: i32) -> u8 {
 
 /// A player of a game; guests and bots play unrated.
 pub fn player(u: &User) -> Player {
-    Player {
-        id: u.id,
-        username: u.username.clone(),
-        rank: u.rank.clone(),
-        guest: u.guest || u.bot,
-        bot: u.bot,
-    }
+    Player::of_account(u.id, &u.username, &u.rank, u.guest, u.bot)
 }
 
 /// Joins room `id` as `partner` and starts the game. Returns the game's id, the snapshot, and

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -22,10 +22,10 @@ use tokio::time::Instant;
 
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::game::actor::{GameHandle, Record};
 use crate::session::CurrentUser;
 use crate::AppState;
 use tengen_core::game::Action;
+use tengen_live::actor::{GameHandle, Record};
 
 /// Largest message a client may send, in bytes.
 pub const MAX_MESSAGE: usize = 4096;
@@ -587,7 +587,7 @@ impl Conn {
                 .await;
         }
         for r in &w.missed {
-            let _ = self.out.send(Message::Text(r.wire.clone())).await;
+            let _ = self.out.send(Message::Text(text_of(&r.wire))).await;
         }
         let out = self.out.clone();
         let forwarder = tokio::spawn(forward(game, w.live, w.seq, out));
@@ -621,7 +621,7 @@ async fn forward(
                     return;
                 }
                 last = r.seq;
-                if out.send(Message::Text(r.wire.clone())).await.is_err() {
+                if out.send(Message::Text(text_of(&r.wire))).await.is_err() {
                     return;
                 }
             }
@@ -631,4 +631,10 @@ async fn forward(
             }
         }
     }
+}
+
+/// A shared event frame as the socket's text: no copy (the bytes are shared), and the UTF-8 check
+/// cannot fail, since a frame is made from text.
+fn text_of(frame: &tengen_live::types::Frame) -> Utf8Bytes {
+    Utf8Bytes::try_from(frame.bytes().clone()).unwrap_or_default()
 }

@@ -6,8 +6,8 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::json;
-use tengen_server::store::Store;
 use tengen_server::{app, AppState};
+use tengen_store::Store;
 use tower::ServiceExt;
 
 mod common;

@@ -5,8 +5,8 @@
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
-use tengen_server::store::Store;
 use tengen_server::{app, AppState};
+use tengen_store::Store;
 
 mod common;
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tengen_server::bots::{parse_spec, Engine};
-use tengen_server::store::Store;
 use tengen_server::{app, AppState};
+use tengen_store::Store;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 

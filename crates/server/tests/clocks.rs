@@ -12,9 +12,9 @@ use std::time::Duration;
 use serde_json::Value;
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::game::Action;
+use tengen_live::actor::{lag, GameHandle};
+use tengen_live::registry::Games;
 use tengen_rules::coord::gtp;
-use tengen_server::game::actor::{lag, GameHandle};
-use tengen_server::game::registry::Games;
 
 mod common;
 use common::{actor_game, think, ActorGame};

@@ -8,10 +8,10 @@ use std::time::Duration;
 use serde_json::Value;
 use tengen_core::domain::clock::{TimeControl, DAY};
 use tengen_core::game::Action;
+use tengen_live::actor::GameHandle;
+use tengen_live::registry::Games;
 use tengen_rules::coord::gtp;
-use tengen_server::game::actor::GameHandle;
-use tengen_server::game::registry::Games;
-use tengen_server::store::games::now_ms;
+use tengen_store::games::now_ms;
 
 mod common;
 use common::{actor_game, think, ActorGame};
@@ -230,7 +230,7 @@ fn correspondence_settings_and_speeds() {
 async fn a_room_in_days_the_your_move_list_and_a_vacation_over_http() {
     use axum::http::StatusCode;
     use serde_json::json;
-    let store = tengen_server::store::Store::open(&common::sqlite_url("corr-http"))
+    let store = tengen_store::Store::open(&common::sqlite_url("corr-http"))
         .await
         .unwrap();
     let state = tengen_server::AppState::new(store, Duration::from_secs(30))
@@ -327,7 +327,7 @@ async fn a_room_in_days_the_your_move_list_and_a_vacation_over_http() {
 async fn a_player_has_at_most_a_hundred_live_correspondence_games() {
     use axum::http::StatusCode;
     use serde_json::json;
-    let store = tengen_server::store::Store::open(&common::sqlite_url("corr-cap"))
+    let store = tengen_store::Store::open(&common::sqlite_url("corr-cap"))
         .await
         .unwrap();
     let state = tengen_server::AppState::new(store.clone(), Duration::from_secs(30))

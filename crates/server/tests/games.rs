@@ -9,8 +9,8 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tengen_server::store::Store;
 use tengen_server::{app, AppState};
+use tengen_store::Store;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
@@ -372,7 +372,7 @@ async fn full_game(url: &str) {
     );
     // And the ratings, both seeded from 3k: the winner's up, the loser's down; each has one
     // history point, still provisional after one game.
-    let seeded = tengen_server::store::ratings::seeded_from("3k").rating;
+    let seeded = tengen_store::ratings::seeded_from("3k").rating;
     assert!(a["rating"].as_f64().unwrap() > seeded + 100.0, "{a}");
     assert!(b["rating"].as_f64().unwrap() < seeded - 100.0, "{b}");
     assert!(a["deviation"].as_f64().unwrap() < 350.0);
@@ -624,7 +624,7 @@ async fn handicap_first_capture(url: &str) {
     // than an even win would have given her against a player three ranks above.
     let (_, b) = server.http("GET", "/api/users/bob", None, None).await;
     let (ann_after, bob_after) = (a["rating"].as_f64().unwrap(), b["rating"].as_f64().unwrap());
-    let seed = |r: &str| tengen_server::store::ratings::seeded_from(r);
+    let seed = |r: &str| tengen_store::ratings::seeded_from(r);
     let even = tengen_core::domain::glicko::rate_game(seed("5k"), seed("1k"), 1.0, 0.0);
     assert!(ann_after > seed("5k").rating && bob_after < seed("1k").rating);
     assert!(ann_after < even[0].rating, "{ann_after} {}", even[0].rating);

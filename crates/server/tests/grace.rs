@@ -10,7 +10,7 @@ use std::time::Duration;
 
 mod common;
 
-async fn game(grace: Duration) -> (tengen_server::game::actor::GameHandle, i64, i64) {
+async fn game(grace: Duration) -> (tengen_live::actor::GameHandle, i64, i64) {
     let g = common::actor_game(
         &format!("grace-{}", grace.as_secs()),
         9,
@@ -21,13 +21,13 @@ async fn game(grace: Duration) -> (tengen_server::game::actor::GameHandle, i64, 
     (g.handle, g.black, g.white)
 }
 
-async fn result(h: &tengen_server::game::actor::GameHandle) -> serde_json::Value {
+async fn result(h: &tengen_live::actor::GameHandle) -> serde_json::Value {
     h.snapshot().await.unwrap()["result"].clone()
 }
 
 /// Reports a closed connection and waits until the actor has taken it in (it handles messages
 /// in order, so the snapshot's reply comes after).
-async fn gone(h: &tengen_server::game::actor::GameHandle, user: i64) {
+async fn gone(h: &tengen_live::actor::GameHandle, user: i64) {
     h.gone(user).await;
     h.snapshot().await.unwrap();
 }

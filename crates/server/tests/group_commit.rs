@@ -5,10 +5,10 @@
 
 mod common;
 
-use tengen_server::store::commit::{Append, Finish};
-use tengen_server::store::games::PromotionOutcome;
-use tengen_server::store::ratings::RatedGame;
-use tengen_server::store::Store;
+use tengen_store::commit::{Append, Finish};
+use tengen_store::games::PromotionOutcome;
+use tengen_store::ratings::RatedGame;
+use tengen_store::Store;
 
 fn append(game_id: i64, seq: i64, finish: Option<Finish>) -> Append {
     Append {
@@ -122,7 +122,7 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
     assert_eq!(row.result.as_deref(), Some("B+R"));
     assert_eq!(store.game(ids[1]).await.unwrap().unwrap().status, "live");
     // And both ratings moved, each with its history row.
-    let seeded = tengen_server::store::ratings::seeded_from("18k").rating;
+    let seeded = tengen_store::ratings::seeded_from("18k").rating;
     let ann_history = store.rating_history(ann, 10).await.unwrap();
     let bob_history = store.rating_history(bob, 10).await.unwrap();
     assert_eq!(ann_history.len(), 1);
@@ -130,10 +130,7 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
     assert!(ann_history[0].rating > seeded);
     assert!(bob_history[0].rating < seeded);
     let now = store.rating(ann).await.unwrap().unwrap().rating;
-    assert_eq!(
-        tengen_server::store::ratings::round2(now),
-        ann_history[0].rating
-    );
+    assert_eq!(tengen_store::ratings::round2(now), ann_history[0].rating);
     for &id in &ids {
         let seqs: Vec<i64> = store
             .events(id)

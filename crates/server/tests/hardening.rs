@@ -10,8 +10,8 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use serde_json::json;
 use sqlx::Row;
-use tengen_server::store::Store;
 use tengen_server::{accounts, app, AppState};
+use tengen_store::Store;
 use tower::ServiceExt;
 
 mod common;

@@ -4,10 +4,10 @@
 
 mod common;
 
-use tengen_server::store::commit::Append;
-use tengen_server::store::{Store, StoreError};
+use tengen_store::commit::Append;
+use tengen_store::{Store, StoreError};
 
-fn append(game_id: i64, seq: i64, fence: Option<tengen_server::store::lease::Lease>) -> Append {
+fn append(game_id: i64, seq: i64, fence: Option<tengen_store::lease::Lease>) -> Append {
     Append {
         game_id,
         first_seq: seq,
@@ -96,7 +96,7 @@ async fn leases_fence_old_owners(url: &str) {
     held.unwrap();
     assert_eq!(store.events(other).await.unwrap().len(), 2);
     // A lease of another game is no fence for this one.
-    let wrong = tengen_server::store::lease::Lease {
+    let wrong = tengen_store::lease::Lease {
         game_id: other,
         ..b.clone()
     };

@@ -9,8 +9,8 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tengen_server::store::Store;
 use tengen_server::AppState;
+use tengen_store::Store;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 

@@ -8,9 +8,9 @@ mod common;
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::domain::glicko::rate_game;
 use tengen_core::rating::head_start;
-use tengen_server::store::commit::{Append, Finish};
-use tengen_server::store::ratings::seeded_from;
-use tengen_server::store::Store;
+use tengen_store::commit::{Append, Finish};
+use tengen_store::ratings::seeded_from;
+use tengen_store::Store;
 
 /// Finishes a new game between `black` and `white` with `result` at `at`, rating nothing (as
 /// before ratings existed).

@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::game::Action;
-use tengen_server::game::actor::RETIRE_AFTER;
-use tengen_server::game::registry::Games;
+use tengen_live::actor::RETIRE_AFTER;
+use tengen_live::registry::Games;
 
 mod common;
 
 /// Lets the actor take in what was sent to it (it answers in order).
-async fn settle(h: &tengen_server::game::actor::GameHandle) {
+async fn settle(h: &tengen_live::actor::GameHandle) {
     let _ = h.snapshot().await;
 }
 
@@ -63,7 +63,7 @@ async fn a_game_still_played_does_not_retire() {
 
 #[tokio::test]
 async fn the_registry_lets_retired_games_go_and_serves_them_from_their_log() {
-    let store = tengen_server::store::Store::open(&common::sqlite_url("retire-registry"))
+    let store = tengen_store::Store::open(&common::sqlite_url("retire-registry"))
         .await
         .unwrap();
     let games = Games::new(store.clone(), Duration::from_secs(3600));

@@ -9,8 +9,8 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use tengen_core::game::Action;
-use tengen_server::store::Store;
 use tengen_server::AppState;
+use tengen_store::Store;
 
 mod common;
 

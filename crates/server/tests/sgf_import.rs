@@ -6,8 +6,8 @@
 use axum::http::StatusCode;
 use http_body_util::BodyExt;
 use serde_json::Value;
-use tengen_server::store::Store;
 use tengen_server::{app, AppState};
+use tengen_store::Store;
 use tower::ServiceExt;
 
 mod common;

@@ -19,3 +19,16 @@ pub struct Player {
     #[serde(skip)]
     pub bot: bool,
 }
+
+impl Player {
+    /// The player of an account: a bot's games, like a guest's, move no promotion points.
+    pub fn of_account(id: i64, username: &str, rank: &str, guest: bool, bot: bool) -> Player {
+        Player {
+            id,
+            username: username.to_string(),
+            rank: rank.to_string(),
+            guest: guest || bot,
+            bot,
+        }
+    }
+}

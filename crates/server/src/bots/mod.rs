@@ -19,13 +19,13 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::game::actor::GameHandle;
-use crate::store::games::GameRow;
 use crate::AppState;
 use gtp::Controller;
 use tengen_core::domain::clock::{Clock, TimeControl};
 use tengen_core::domain::game_type::{default_komi, GameType};
 use tengen_core::game::{Action, Event, LiveGame, Terms};
+use tengen_live::actor::GameHandle;
+use tengen_store::games::GameRow;
 
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,7 +112,7 @@ pub struct Bots {
 impl Bots {
     /// Creates (or finds) each bot's account.
     pub async fn register(
-        store: &crate::store::Store,
+        store: &tengen_store::Store,
         specs: Vec<BotSpec>,
     ) -> Result<Bots, ApiError> {
         let mut list = Vec::new();

@@ -210,7 +210,7 @@ fn lock(m: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
 impl QuickMatch {
     /// A cluster node's queue: the table in `store` that every node shares, outcomes told to
     /// the other nodes on `bus` (each node relays [`SUBJECT`] to [`QuickMatch::notify`]).
-    pub fn clustered(store: crate::store::Store, bus: async_nats::Client) -> QuickMatch {
+    pub fn clustered(store: tengen_store::Store, bus: async_nats::Client) -> QuickMatch {
         QuickMatch {
             shared: Some(Arc::new(shared::Shared::new(store, bus))),
             ..QuickMatch::default()
@@ -292,7 +292,7 @@ pub async fn request(state: &AppState, user: &User, req: MatchRequest) -> Result
             user: user.clone(),
             level,
             ask,
-            since_ms: crate::store::games::now_ms(),
+            since_ms: tengen_store::games::now_ms(),
         };
         let bot_at = me
             .ask
@@ -311,7 +311,7 @@ pub async fn request(state: &AppState, user: &User, req: MatchRequest) -> Result
             user: user.clone(),
             level,
             ask,
-            since_ms: crate::store::games::now_ms(),
+            since_ms: tengen_store::games::now_ms(),
         };
         // The longest waiting compatible request.
         let found = q.waiting.iter().position(|w| agree(w, &me).is_some());
@@ -482,7 +482,7 @@ pub async fn upkeep(state: &AppState) {
     let Some(shared) = &state.quick_match.shared else {
         return;
     };
-    let before = crate::store::games::now_ms() - shared::ORPHAN_AFTER_MS;
+    let before = tengen_store::games::now_ms() - shared::ORPHAN_AFTER_MS;
     match shared.overdue(before).await {
         Ok(orphans) => {
             for me in orphans {

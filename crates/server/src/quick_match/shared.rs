@@ -11,15 +11,12 @@
 //! node.
 
 use serde_json::{json, Value};
-use sqlx::any::AnyRow;
-use sqlx::Row;
 
 use super::{check, MatchRequest, Waiting};
 use crate::error::ApiError;
-use crate::store::Store;
+use tengen_store::matches::{MatchRow, NewMatch};
+use tengen_store::Store;
 
-/// The advisory lock key of matchmaking (the migrations' key is 741954001).
-const PAIRING_LOCK: i64 = 741_954_002;
 /// Where outcomes go to every node: `(user id, message)` as JSON.
 pub const SUBJECT: &str = "tengen.match";
 /// How late an orphaned request's bot fallback may be before any node starts it (its own node
@@ -32,20 +29,16 @@ pub struct Shared {
     bus: async_nats::Client,
 }
 
-const COLUMNS: &str = "user_json, ticket, level, request, since_ms";
-
 /// A waiting request from its row; `None` for a row this node cannot read (written by a newer
 /// version), which is left alone.
-fn waiting_of(row: &AnyRow) -> Option<Waiting> {
-    let user: String = row.try_get("user_json").ok()?;
-    let request: String = row.try_get("request").ok()?;
-    let req: MatchRequest = serde_json::from_str(&request).ok()?;
+fn waiting_of(row: &MatchRow) -> Option<Waiting> {
+    let req: MatchRequest = serde_json::from_str(&row.request).ok()?;
     Some(Waiting {
-        ticket: row.try_get::<i64, _>("ticket").ok()? as u64,
-        user: serde_json::from_str(&user).ok()?,
-        level: row.try_get::<i64, _>("level").ok()? as i32,
+        ticket: row.ticket as u64,
+        user: serde_json::from_str(&row.user_json).ok()?,
+        level: row.level as i32,
         ask: check(req).ok()?,
-        since_ms: row.try_get("since_ms").ok()?,
+        since_ms: row.since_ms,
     })
 }
 
@@ -63,123 +56,61 @@ impl Shared {
         me: &Waiting,
         bot_at_ms: Option<i64>,
     ) -> Result<Option<Waiting>, ApiError> {
-        let mut tx = self.store.pool().begin().await.map_err(db)?;
-        sqlx::query("SELECT pg_advisory_xact_lock($1)")
-            .bind(PAIRING_LOCK)
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
-        sqlx::query("DELETE FROM match_requests WHERE user_id = $1")
-            .bind(me.user.id)
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
-        let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM match_requests WHERE state = 'waiting' ORDER BY since_ms, ticket"
-        ))
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(db)?;
-        let partner = rows
-            .iter()
-            .filter_map(waiting_of)
-            .find(|w| super::agree(w, me).is_some());
-        match &partner {
-            Some(p) => {
-                sqlx::query("DELETE FROM match_requests WHERE user_id = $1")
-                    .bind(p.user.id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db)?;
-            }
-            None => {
-                sqlx::query(
-                    "INSERT INTO match_requests \
-                     (user_id, state, ticket, level, user_json, request, since_ms, bot_at_ms) \
-                     VALUES ($1, 'waiting', $2, $3, $4, $5, $6, $7)",
-                )
-                .bind(me.user.id)
-                .bind(me.ticket as i64)
-                .bind(i64::from(me.level))
-                .bind(serde_json::to_string(&me.user).unwrap_or_default())
-                .bind(serde_json::to_string(&me.ask.req).unwrap_or_default())
-                .bind(me.since_ms)
-                .bind(bot_at_ms)
-                .execute(&mut *tx)
-                .await
-                .map_err(db)?;
-            }
-        }
-        tx.commit().await.map_err(db)?;
-        Ok(partner)
+        let new = NewMatch {
+            row: MatchRow {
+                user_id: me.user.id,
+                ticket: me.ticket as i64,
+                level: i64::from(me.level),
+                user_json: serde_json::to_string(&me.user).unwrap_or_default(),
+                request: serde_json::to_string(&me.ask.req).unwrap_or_default(),
+                since_ms: me.since_ms,
+            },
+            bot_at_ms,
+        };
+        let agrees =
+            |row: &MatchRow| waiting_of(row).is_some_and(|w| super::agree(&w, me).is_some());
+        let partner = self.store.pair_or_queue(&new, agrees).await?;
+        Ok(partner.as_ref().and_then(waiting_of))
     }
 
     /// The player's request now: `waiting`, their last outcome, or `idle`.
     pub async fn status(&self, user_id: i64) -> Result<Value, ApiError> {
-        let row = sqlx::query(
-            "SELECT state, ticket, since_ms, request, outcome FROM match_requests WHERE user_id = $1",
-        )
-        .bind(user_id)
-        .fetch_optional(self.store.pool())
-        .await
-        .map_err(db)?;
-        let Some(row) = row else {
+        let Some(row) = self.store.match_status(user_id).await? else {
             return Ok(json!({ "state": "idle" }));
         };
-        let state: String = row.try_get("state").map_err(db)?;
-        if state == "waiting" {
-            let request: Option<String> = row.try_get("request").map_err(db)?;
-            let request: Value = request
+        if row.state == "waiting" {
+            let request: Value = row
+                .request
                 .and_then(|r| serde_json::from_str(&r).ok())
                 .unwrap_or(Value::Null);
             return Ok(json!({
                 "state": "waiting",
-                "ticket": row.try_get::<Option<i64>, _>("ticket").map_err(db)?,
-                "since": row.try_get::<Option<i64>, _>("since_ms").map_err(db)?,
+                "ticket": row.ticket,
+                "since": row.since_ms,
                 "request": request,
             }));
         }
-        let outcome: Option<String> = row.try_get("outcome").map_err(db)?;
-        Ok(outcome
+        Ok(row
+            .outcome
             .and_then(|o| serde_json::from_str(&o).ok())
             .unwrap_or_else(|| json!({ "state": "idle" })))
     }
 
     /// Withdraws the player's waiting request; false when none waited.
     pub async fn cancel(&self, user_id: i64) -> Result<bool, ApiError> {
-        let done =
-            sqlx::query("DELETE FROM match_requests WHERE user_id = $1 AND state = 'waiting'")
-                .bind(user_id)
-                .execute(self.store.pool())
-                .await
-                .map_err(db)?;
-        Ok(done.rows_affected() == 1)
+        Ok(self.store.cancel_match(user_id).await?)
     }
 
     /// Takes the request with `ticket` out of the queue if it still waits: true for the one
     /// node that gets it.
     pub async fn take(&self, ticket: u64) -> Result<bool, ApiError> {
-        let done =
-            sqlx::query("DELETE FROM match_requests WHERE ticket = $1 AND state = 'waiting'")
-                .bind(ticket as i64)
-                .execute(self.store.pool())
-                .await
-                .map_err(db)?;
-        Ok(done.rows_affected() == 1)
+        Ok(self.store.take_match(ticket as i64).await?)
     }
 
     /// Waiting requests whose bot fallback was due before `before_ms` (their node did not
     /// start it: it died).
     pub async fn overdue(&self, before_ms: i64) -> Result<Vec<Waiting>, ApiError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM match_requests \
-             WHERE state = 'waiting' AND bot_at_ms IS NOT NULL AND bot_at_ms < $1 \
-             ORDER BY bot_at_ms"
-        ))
-        .bind(before_ms)
-        .fetch_all(self.store.pool())
-        .await
-        .map_err(db)?;
+        let rows = self.store.overdue_matches(before_ms).await?;
         Ok(rows.iter().filter_map(waiting_of).collect())
     }
 
@@ -187,16 +118,10 @@ impl Shared {
     /// their connections on every node.
     pub async fn tell(&self, user_id: i64, outcome: Value) {
         let state = outcome["state"].as_str().unwrap_or("failed").to_string();
-        let kept = sqlx::query(
-            "INSERT INTO match_requests (user_id, state, outcome) VALUES ($1, $2, $3) \
-             ON CONFLICT (user_id) DO UPDATE SET state = $2, outcome = $3 \
-             WHERE match_requests.state <> 'waiting'",
-        )
-        .bind(user_id)
-        .bind(state)
-        .bind(outcome.to_string())
-        .execute(self.store.pool())
-        .await;
+        let kept = self
+            .store
+            .keep_match_outcome(user_id, &state, &outcome.to_string())
+            .await;
         if let Err(e) = kept {
             tracing::warn!(error = %e, user_id, "could not keep a quick-match outcome");
         }
@@ -208,7 +133,7 @@ impl Shared {
             .bus
             .publish_with_headers(
                 SUBJECT,
-                crate::game::remote::protocol_headers(crate::game::remote::V1),
+                tengen_live::remote::protocol_headers(tengen_live::remote::V1),
                 bytes.into(),
             )
             .await;
@@ -216,8 +141,4 @@ impl Shared {
             tracing::warn!(error = %e, user_id, "could not publish a quick-match outcome");
         }
     }
-}
-
-fn db(e: sqlx::Error) -> ApiError {
-    ApiError::from(crate::store::StoreError::from(e))
 }

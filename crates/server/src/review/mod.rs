@@ -24,7 +24,6 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use sqlx::Row;
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Move};
 use tokio::sync::watch;
@@ -88,21 +87,12 @@ impl Reviews {
 
 /// Reads review `id` from the database.
 async fn load(state: &AppState, id: i64) -> Result<Review, ApiError> {
-    let row = sqlx::query(
-        "SELECT id, owner_id, game_id, sgf, cursor, analysis, version FROM reviews WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_optional(state.store.pool())
-    .await?
-    .ok_or(ApiError::NotFound)?;
-    let sgf: String = row.try_get("sgf")?;
-    let tree = tengen_sgf::parse_str(&sgf)
+    let row = state.store.review(id).await?.ok_or(ApiError::NotFound)?;
+    let tree = tengen_sgf::parse_str(&row.sgf)
         .ok()
         .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
         .ok_or_else(|| ApiError::Internal(format!("review {id} has no readable record")))?;
-    let cursor: String = row.try_get("cursor")?;
-    let analysis: Option<String> = row.try_get("analysis")?;
-    let owner_id: i64 = row.try_get("owner_id")?;
+    let owner_id = row.owner_id;
     let owner = accounts::by_id(&state.store, owner_id)
         .await?
         .map(|u| u.username)
@@ -111,11 +101,11 @@ async fn load(state: &AppState, id: i64) -> Result<Review, ApiError> {
         id,
         owner_id,
         owner,
-        game_id: row.try_get("game_id")?,
+        game_id: row.game_id,
         tree,
-        cursor: serde_json::from_str(&cursor).unwrap_or_default(),
-        analysis: analysis.and_then(|a| serde_json::from_str(&a).ok()),
-        stored: row.try_get("version")?,
+        cursor: serde_json::from_str(&row.cursor).unwrap_or_default(),
+        analysis: row.analysis.and_then(|a| serde_json::from_str(&a).ok()),
+        stored: row.version,
     })
 }
 
@@ -125,11 +115,7 @@ async fn refresh(state: &AppState, live: &Live, r: &mut Review) -> Result<(), Ap
     if state.games.peers().is_none() {
         return Ok(());
     }
-    let row = sqlx::query("SELECT version FROM reviews WHERE id = $1")
-        .bind(r.id)
-        .fetch_one(state.store.pool())
-        .await?;
-    let stored: i64 = row.try_get(0)?;
+    let stored = state.store.review_version(r.id).await?;
     if stored != r.stored {
         *r = load(state, r.id).await?;
         live.version.send_modify(|v| *v += 1);
@@ -167,16 +153,12 @@ impl Review {
 /// Stores `r` over the version it was made from, raising it; `review_changed` when another
 /// node stored a change meanwhile (the caller's copy is then reloaded).
 async fn save(state: &AppState, r: &mut Review) -> Result<(), ApiError> {
-    let done = sqlx::query(
-        "UPDATE reviews SET sgf = $1, cursor = $2, version = version + 1 WHERE id = $3 AND version = $4",
-    )
-    .bind(r.sgf())
-    .bind(serde_json::to_string(&r.cursor).unwrap_or_default())
-    .bind(r.id)
-    .bind(r.stored)
-    .execute(state.store.pool())
-    .await?;
-    if done.rows_affected() != 1 {
+    let cursor = serde_json::to_string(&r.cursor).unwrap_or_default();
+    let saved = state
+        .store
+        .save_review(r.id, r.stored, &r.sgf(), &cursor)
+        .await?;
+    if !saved {
         return Err(ApiError::Conflict(
             "review_changed",
             "the review changed meanwhile; look again and retry".into(),
@@ -187,7 +169,7 @@ async fn save(state: &AppState, r: &mut Review) -> Result<(), ApiError> {
 }
 
 fn now() -> i64 {
-    crate::store::games::now()
+    tengen_store::games::now()
 }
 
 #[derive(Deserialize)]
@@ -239,16 +221,10 @@ pub(crate) async fn create(
         .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
         .ok_or_else(|| ApiError::Rejected("sgf_syntax", "the record cannot be read".into()))?;
     let text = tengen_sgf::write_game(&tree.to_sgf());
-    let row = sqlx::query(
-        "INSERT INTO reviews (owner_id, game_id, sgf, cursor, analysis, created_at) VALUES ($1, $2, $3, '[]', NULL, $4) RETURNING id",
-    )
-    .bind(user.id)
-    .bind(game_id)
-    .bind(text)
-    .bind(now())
-    .fetch_one(state.store.pool())
-    .await?;
-    let id: i64 = row.try_get(0)?;
+    let id = state
+        .store
+        .insert_review(user.id, game_id, &text, now())
+        .await?;
     let live = state.reviews.get(&state, id).await?;
     let r = live.inner.lock().await;
     let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
@@ -474,13 +450,7 @@ pub(crate) async fn analyse(
             rt.spawn(async move {
                 let text = result.to_string();
                 let mut r = stored.inner.lock().await;
-                let saved = sqlx::query(
-                    "UPDATE reviews SET analysis = $1, version = version + 1 WHERE id = $2",
-                )
-                .bind(text)
-                .bind(id)
-                .execute(store.pool())
-                .await;
+                let saved = store.save_review_analysis(id, &text).await;
                 match saved {
                     // The analysis does not change the tree: this copy stays current unless
                     // another node wrote meanwhile (then the next request reloads it).

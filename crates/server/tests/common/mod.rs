@@ -8,8 +8,8 @@ use std::time::Duration;
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::game::{LiveGame, Terms};
 use tengen_core::player::Player;
-use tengen_server::game::actor::{spawn, GameHandle};
-use tengen_server::store::Store;
+use tengen_live::actor::{spawn, GameHandle};
+use tengen_store::Store;
 
 /// The URL of a fresh SQLite database in a directory of its own, named after `tag` (unique
 /// among the tests of one run) and the process, emptied first.

@@ -1,16 +1,26 @@
-//! Persistence: SQLite by default, PostgreSQL by URL, through one pool.
+//! The Tengen server's store: every SQL statement of the server, with typed rows, on SQLite by
+//! default or PostgreSQL by URL, through one pool. Above it the live games and the use cases
+//! read and write through these functions only; below it is the pure core.
+//!
+//! - [`accounts`]: users and sessions; [`games`]: games and their event logs; [`commit`]: the
+//!   group committer that writes every game's events (and, on SQLite, [`direct`]'s own
+//!   connection); [`lease`]: cluster ownership of live games; [`ratings`]: Glicko-2 updates;
+//!   [`reviews`]: review boards; [`matches`]: the cluster's quick-match queue.
 //!
 //! Queries are written once in SQL both databases accept (`$1` placeholders, which SQLite reads
 //! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
 //! in order, recorded in `schema_version`.
 
+pub mod accounts;
 mod append;
 pub mod commit;
 mod direct;
 pub mod games;
 pub mod lease;
+pub mod matches;
 mod migrations;
 pub mod ratings;
+pub mod reviews;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};

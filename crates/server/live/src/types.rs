@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
@@ -24,7 +24,38 @@ pub struct Record {
     pub clocks: Option<[Clock; 2]>,
     /// The `event` message as sent to every watcher: serialised once, shared by all.
     #[serde(skip)]
-    pub wire: Utf8Bytes,
+    pub wire: Frame,
+}
+
+/// A WebSocket text message, serialised once and shared by every watcher (and published to the
+/// other nodes as it is): UTF-8 by construction, as a socket's text frame must be. The socket
+/// turns it into its library's text type without copying.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Frame(Bytes);
+
+impl Frame {
+    /// The message's bytes (UTF-8).
+    pub fn bytes(&self) -> &Bytes {
+        &self.0
+    }
+
+    /// The message as text.
+    pub fn as_str(&self) -> &str {
+        // Built from a `String` or `&str` only.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl From<String> for Frame {
+    fn from(s: String) -> Frame {
+        Frame(Bytes::from(s))
+    }
+}
+
+impl std::fmt::Display for Frame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl Record {
@@ -57,7 +88,7 @@ impl Record {
     /// The record of a stored event of `game`.
     pub fn from_row(
         game: i64,
-        e: &crate::store::games::EventRow,
+        e: &tengen_store::games::EventRow,
     ) -> Result<Record, serde_json::Error> {
         let event: Event = serde_json::from_str(&e.event)?;
         let clocks = e

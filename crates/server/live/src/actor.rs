@@ -16,14 +16,14 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 pub use super::types::{ActError, ActParts, Record, Watch};
-use crate::store::commit::{Append, Finish};
-use crate::store::games::{now_ms, PromotionOutcome};
-use crate::store::ratings::{self, RatedGame};
-use crate::store::Store;
 use tengen_core::domain::clock::Clock;
 use tengen_core::game::{Action, ActionError, Actor, Event, LiveGame, Proposal};
 use tengen_core::player::Player;
 use tengen_core::view;
+use tengen_store::commit::{Append, Finish};
+use tengen_store::games::{now_ms, PromotionOutcome};
+use tengen_store::ratings::{self, RatedGame};
+use tengen_store::Store;
 
 enum Cmd {
     Act {
@@ -193,7 +193,7 @@ impl GameHandle {
 #[derive(Clone)]
 pub struct Owner {
     /// The lease.
-    pub lease: crate::store::lease::Lease,
+    pub lease: tengen_store::lease::Lease,
     /// NATS.
     pub bus: async_nats::Client,
 }
@@ -889,7 +889,7 @@ impl GameActor {
             .await;
         match stored {
             Ok(()) => {}
-            Err(crate::store::StoreError::Fenced(_)) => {
+            Err(tengen_store::StoreError::Fenced(_)) => {
                 // Another node took the game over (this one was too slow to renew its lease):
                 // stop, and let the clients find the new owner.
                 tracing::warn!(game = self.id, "lease lost; the game moved to another node");
@@ -925,9 +925,9 @@ impl GameActor {
         for record in records {
             if let Some(o) = &self.owner {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
-                let subject = crate::game::remote::events_subject(self.id);
-                let bytes = bytes::Bytes::copy_from_slice(record.wire.as_str().as_bytes());
-                let headers = crate::game::remote::protocol_headers(crate::game::remote::V1);
+                let subject = crate::remote::events_subject(self.id);
+                let bytes = record.wire.bytes().clone();
+                let headers = crate::remote::protocol_headers(crate::remote::V1);
                 if let Err(e) = o.bus.publish_with_headers(subject, headers, bytes).await {
                     tracing::warn!(game = self.id, error = %e, "could not publish an event");
                 }

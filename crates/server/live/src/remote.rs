@@ -18,9 +18,9 @@ use tengen_rules::coord::gtp;
 use tokio::sync::{broadcast, Mutex};
 
 use super::types::{ActError, ActParts, Record, Watch};
-use crate::store::Store;
 use tengen_core::domain::clock::Clock;
 use tengen_core::game::{Action, Event};
+use tengen_store::Store;
 
 /// The version of the formats nodes exchange (requests, replies, relayed events, the online
 /// lists) that this node reads, sent in the [`PROTOCOL_HEADER`] header of every message. A node

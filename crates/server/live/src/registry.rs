@@ -8,13 +8,12 @@ use tokio::sync::{mpsc, Mutex};
 
 use super::actor::{self, GameHandle, Owner, Record};
 use super::remote::{Peers, RemoteGame};
-use crate::accounts;
-use crate::error::ApiError;
-use crate::store::games::GameRow;
-use crate::store::lease::Lease;
-use crate::store::Store;
+use crate::error::LiveError;
 use tengen_core::game::{LiveGame, Terms};
 use tengen_core::player::Player;
+use tengen_store::games::GameRow;
+use tengen_store::lease::Lease;
+use tengen_store::Store;
 
 /// The registry of live games.
 #[derive(Clone)]
@@ -37,7 +36,7 @@ pub struct Games {
 /// The least size of the map at which it is swept.
 const SWEEP_AT_LEAST: usize = 1024;
 
-pub use crate::store::lease::LEASE_TTL_MS;
+pub use tengen_store::lease::LEASE_TTL_MS;
 /// How often a node renews its leases and looks for games whose owner died.
 pub const RENEW_EVERY: Duration = Duration::from_secs(1);
 
@@ -111,7 +110,7 @@ impl Games {
 
     /// The handle of a live game, starting its actor from the log if needed (a game that
     /// finished since is served from its log too).
-    pub async fn get(&self, id: i64) -> Result<Option<GameHandle>, ApiError> {
+    pub async fn get(&self, id: i64) -> Result<Option<GameHandle>, LiveError> {
         if let Some(h) = self.live.lock().await.get(&id) {
             if !h.is_closed() {
                 return Ok(Some(h.clone()));
@@ -139,9 +138,9 @@ impl Games {
         &self,
         peers: &Arc<Peers>,
         row: &GameRow,
-    ) -> Result<GameHandle, ApiError> {
+    ) -> Result<GameHandle, LiveError> {
         let terms: Terms =
-            serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+            serde_json::from_str(&row.terms).map_err(|e| LiveError::Internal(e.to_string()))?;
         for _ in 0..3 {
             match self.store.owner(row.id).await? {
                 Some(l) if l.node != peers.node => {
@@ -155,11 +154,11 @@ impl Games {
                 }
             }
         }
-        Err(ApiError::Internal(format!("game {} has no owner", row.id)))
+        Err(LiveError::Internal(format!("game {} has no owner", row.id)))
     }
 
     /// Claims the lease of a live game and runs it here; `None` if another node got it first.
-    async fn take(&self, row: &GameRow) -> Result<Option<GameHandle>, ApiError> {
+    async fn take(&self, row: &GameRow) -> Result<Option<GameHandle>, LiveError> {
         let Some(peers) = &self.peers else {
             return Ok(None);
         };
@@ -185,7 +184,7 @@ impl Games {
 
     /// Renews every lease this node holds (every [`RENEW_EVERY`], on a task of its own so that
     /// nothing slow elsewhere can let them lapse).
-    pub async fn renew(&self) -> Result<(), ApiError> {
+    pub async fn renew(&self) -> Result<(), LiveError> {
         if let Some(peers) = &self.peers {
             self.beat(peers).await?;
         }
@@ -193,7 +192,7 @@ impl Games {
     }
 
     /// Renews this node's heartbeat.
-    async fn beat(&self, peers: &Peers) -> Result<(), ApiError> {
+    async fn beat(&self, peers: &Peers) -> Result<(), LiveError> {
         let at = tokio::time::Instant::now();
         self.store.renew(&peers.node, LEASE_TTL_MS).await?;
         *self.beats() = Some(at);
@@ -202,7 +201,7 @@ impl Games {
 
     /// Claims `game`'s lease for this node, its heartbeat renewed first unless it was this
     /// second (a claim with a lapsed heartbeat would be a lease nobody sees).
-    async fn claim(&self, peers: &Peers, game: i64) -> Result<Option<Lease>, ApiError> {
+    async fn claim(&self, peers: &Peers, game: i64) -> Result<Option<Lease>, LiveError> {
         let fresh = self.beats().is_some_and(|t| t.elapsed() < RENEW_EVERY);
         if !fresh {
             self.beat(peers).await?;
@@ -216,7 +215,7 @@ impl Games {
 
     /// Cluster upkeep, every [`RENEW_EVERY`]: stops the games whose lease this node lost, and
     /// takes over the live games whose owner's lease lapsed.
-    pub async fn upkeep(&self) -> Result<(), ApiError> {
+    pub async fn upkeep(&self) -> Result<(), LiveError> {
         let Some(peers) = &self.peers else {
             return Ok(());
         };
@@ -273,8 +272,8 @@ impl Games {
         id: i64,
         terms: Terms,
         players: [Player; 2],
-    ) -> Result<GameHandle, ApiError> {
-        let live = LiveGame::new(terms).map_err(ApiError::Internal)?;
+    ) -> Result<GameHandle, LiveError> {
+        let live = LiveGame::new(terms).map_err(LiveError::Internal)?;
         let owner = match &self.peers {
             Some(peers) => match self.claim(peers, id).await? {
                 Some(lease) => Some(Owner {
@@ -284,7 +283,7 @@ impl Games {
                 // Another node's takeover saw the new game before this node claimed it: it
                 // runs there (from its log, empty so far); reach it there.
                 None => {
-                    let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+                    let row = self.store.game(id).await?.ok_or(LiveError::NotFound)?;
                     return self.get_clustered(peers, &row).await;
                 }
             },
@@ -305,7 +304,7 @@ impl Games {
 
     /// Restores every live game from its log (on server start). Returns how many.
     /// In a cluster, only the games no live node owns, claimed one by one.
-    pub async fn restore_all(&self) -> Result<usize, ApiError> {
+    pub async fn restore_all(&self) -> Result<usize, LiveError> {
         if self.peers.is_some() {
             let mut taken = 0;
             for id in self.store.orphaned_games().await? {
@@ -323,7 +322,7 @@ impl Games {
         Ok(rows.len())
     }
 
-    async fn load(&self, row: &GameRow, owner: Option<Owner>) -> Result<GameHandle, ApiError> {
+    async fn load(&self, row: &GameRow, owner: Option<Owner>) -> Result<GameHandle, LiveError> {
         let (live, players, log) = replay(&self.store, row).await?;
         Ok(actor::spawn_owned(
             row.id,
@@ -341,13 +340,14 @@ impl Games {
 pub async fn replay(
     store: &Store,
     row: &GameRow,
-) -> Result<(LiveGame, [Player; 2], Vec<Record>), ApiError> {
+) -> Result<(LiveGame, [Player; 2], Vec<Record>), LiveError> {
     let terms: Terms =
-        serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let mut live = LiveGame::new(terms).map_err(ApiError::Internal)?;
+        serde_json::from_str(&row.terms).map_err(|e| LiveError::Internal(e.to_string()))?;
+    let mut live = LiveGame::new(terms).map_err(LiveError::Internal)?;
     let mut log = Vec::new();
     for e in store.events(row.id).await? {
-        let record = Record::from_row(row.id, &e).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let record =
+            Record::from_row(row.id, &e).map_err(|e| LiveError::Internal(e.to_string()))?;
         live.apply(&record.event);
         if let Some(c) = record.clocks {
             live.clocks = c;
@@ -355,10 +355,17 @@ pub async fn replay(
         log.push(record);
     }
     let player = |id: i64| async move {
-        let u = accounts::by_id(store, id)
+        let u = store
+            .user_by_id(id)
             .await?
-            .ok_or(ApiError::Internal(format!("no user {id}")))?;
-        Ok::<Player, ApiError>(crate::rooms::player(&u))
+            .ok_or(LiveError::Internal(format!("no user {id}")))?;
+        Ok::<Player, LiveError>(Player::of_account(
+            u.id,
+            &u.username,
+            &u.rank,
+            u.guest,
+            u.bot,
+        ))
     };
     let players = [player(row.black_id).await?, player(row.white_id).await?];
     Ok((live, players, log))

@@ -1,0 +1,213 @@
+//! Accounts and sessions: the `users` and `sessions` tables, read as typed rows. What an account
+//! may be (names, ranks, passwords) is decided above; this file only reads and writes.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+use tengen_core::domain::glicko::Rating;
+
+use super::{Store, StoreError};
+
+/// An account's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserRow {
+    /// Database id.
+    pub id: i64,
+    /// Unique name.
+    pub username: String,
+    /// Rank as written (`18k`, `3d`, `5d [P]`).
+    pub rank: String,
+    /// Promotion points.
+    pub points: i64,
+    /// A guest account.
+    pub guest: bool,
+    /// A bot account (its kind is stored; the row says only whether there is one).
+    pub bot: bool,
+    /// Its Glicko-2 rating, once it has one stored.
+    pub rating: Option<Rating>,
+}
+
+/// A new account.
+#[derive(Clone, Copy, Debug)]
+pub struct NewUser<'a> {
+    /// Its name.
+    pub username: &'a str,
+    /// The password's argon2 hash; `None` for guests and bots.
+    pub password_hash: Option<&'a str>,
+    /// Rank as written.
+    pub rank: &'a str,
+    /// Starting promotion points.
+    pub points: i64,
+    /// A guest account.
+    pub guest: bool,
+    /// A bot account's kind (`builtin`, `gtp`).
+    pub bot: Option<&'a str>,
+    /// When, seconds since the epoch.
+    pub created_at: i64,
+}
+
+const USER_COLUMNS: &str = "id, username, rank, points, guest, bot, rating, deviation, volatility";
+
+fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
+    let rating = match (
+        row.try_get::<Option<f64>, _>("rating")?,
+        row.try_get::<Option<f64>, _>("deviation")?,
+        row.try_get::<Option<f64>, _>("volatility")?,
+    ) {
+        (Some(rating), Some(deviation), Some(volatility)) => Some(Rating {
+            rating,
+            deviation,
+            volatility,
+        }),
+        _ => None,
+    };
+    Ok(UserRow {
+        id: row.try_get("id")?,
+        username: row.try_get("username")?,
+        rank: row.try_get("rank")?,
+        points: row.try_get("points")?,
+        guest: row.try_get::<i64, _>("guest")? != 0,
+        bot: row.try_get::<Option<String>, _>("bot")?.is_some(),
+        rating,
+    })
+}
+
+impl Store {
+    /// Whether some account has this name, in any case.
+    pub async fn username_taken(&self, username: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT id FROM users WHERE lower(username) = lower($1)")
+            .bind(username)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// Inserts an account; `false` when the name is taken (the unique indexes decide between
+    /// two registrations racing for one name, in any case).
+    pub async fn insert_user(&self, new: NewUser<'_>) -> Result<bool, StoreError> {
+        let inserted = sqlx::query(
+            "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(new.username)
+        .bind(new.password_hash)
+        .bind(new.rank)
+        .bind(new.points)
+        .bind(i64::from(new.guest))
+        .bind(new.bot)
+        .bind(new.created_at)
+        .execute(self.pool())
+        .await;
+        match inserted {
+            Ok(_) => Ok(true),
+            Err(e)
+                if e.as_database_error()
+                    .is_some_and(|d| d.is_unique_violation()) =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The id and password hash of the player (not guest, not bot) called `username`.
+    pub async fn password_of(
+        &self,
+        username: &str,
+    ) -> Result<Option<(i64, Option<String>)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, password_hash FROM users WHERE username = $1 AND guest = 0 AND bot IS NULL",
+        )
+        .bind(username)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("id")?, r.try_get("password_hash")?)),
+            None => None,
+        })
+    }
+
+    /// Opens a session under its token's digest.
+    pub async fn insert_session(
+        &self,
+        digest: &str,
+        user_id: i64,
+        created_at: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO sessions (token, user_id, created_at) VALUES ($1, $2, $3)")
+            .bind(digest)
+            .bind(user_id)
+            .bind(created_at)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Ends the session with this token digest.
+    pub async fn delete_session(&self, digest: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE token = $1")
+            .bind(digest)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Whether the session with this token digest is open.
+    pub async fn session_exists(&self, digest: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT 1 FROM sessions WHERE token = $1")
+            .bind(digest)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// The account of the session with this token digest.
+    pub async fn user_by_session(&self, digest: &str) -> Result<Option<UserRow>, StoreError> {
+        self.user_where(
+            "id = (SELECT user_id FROM sessions WHERE token = $1)",
+            digest,
+        )
+        .await
+    }
+
+    /// The account called `name`.
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<UserRow>, StoreError> {
+        self.user_where("username = $1", name).await
+    }
+
+    /// The account with this id.
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.as_ref().map(user_row).transpose()?)
+    }
+
+    async fn user_where(&self, filter: &str, value: &str) -> Result<Option<UserRow>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE {filter}"))
+            .bind(value)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.as_ref().map(user_row).transpose()?)
+    }
+
+    /// Sets the rank and points of the account called `name`; `false` when there is none.
+    pub async fn set_rank(&self, name: &str, rank: &str, points: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE username = $3")
+            .bind(rank)
+            .bind(points)
+            .bind(name)
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Sets a bot's rank (its points stay).
+    pub async fn set_bot_rank(&self, id: i64, rank: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE users SET rank = $1 WHERE id = $2")
+            .bind(rank)
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+}
