@@ -261,12 +261,12 @@ async fn a_room_in_days_the_your_move_list_and_a_vacation_over_http() {
     let (s, v) = bob.post("/api/me/vacation", json!({"days": 3})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["games"], json!([game]));
-    let (_, snap) = server.get(&format!("/api/games/{game}")).await;
+    let snap = server.game(game).await;
     assert!(snap["clocks"]["running"].is_null(), "{snap}");
     assert_eq!(snap["clocks"]["vacation"]["black"], v["until"]);
     let (s, _) = bob.delete("/api/me/vacation").await;
     assert_eq!(s, StatusCode::OK);
-    let (_, snap) = server.get(&format!("/api/games/{game}")).await;
+    let snap = server.game(game).await;
     assert_eq!(snap["clocks"]["running"], "black");
     // Without a session: refused.
     let (s, _) = server.get("/api/me/turns").await;

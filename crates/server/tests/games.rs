@@ -115,7 +115,7 @@ async fn full_game(url: &str) {
                 .call(json!({"type": "watch", "game": game, "since": 10}))
                 .await;
             ok(&p);
-            let (_, http) = server.get(&format!("/api/games/{game}")).await;
+            let http = server.game(game).await;
             assert_eq!(s["state"]["board"], http["board"]);
             assert_eq!(s["state"]["seq"], 10);
             // A spectator may ask for the score estimate; the players may not (this game's
@@ -257,7 +257,7 @@ async fn resign_takeback_leave(url: &str) {
     ok(&w
         .call(json!({"type": "takeback_answer", "game": game, "accept": false}))
         .await);
-    let (_, s) = server.get(&format!("/api/games/{game}")).await;
+    let s = server.game(game).await;
     assert_eq!(s["moves"].as_array().unwrap().len(), 2);
     // Granted take-back: Black's D4 and White's reply go.
     ok(&b.call(json!({"type": "takeback", "game": game})).await);
@@ -272,12 +272,12 @@ async fn resign_takeback_leave(url: &str) {
         ),
         (Some(true), Some(2))
     );
-    let (_, s) = server.get(&format!("/api/games/{game}")).await;
+    let s = server.game(game).await;
     assert_eq!(s["moves"].as_array().unwrap().len(), 0);
     ok(&b.play(game, "C3").await);
     ok(&w.resign(game).await);
     assert_eq!(b.event(game, "resign").await["event"]["color"], "white");
-    let (_, s) = server.get(&format!("/api/games/{game}")).await;
+    let s = server.game(game).await;
     assert_eq!(s["result"], "B+R");
 
     // Leaving the room loses at once.
@@ -293,7 +293,7 @@ async fn resign_takeback_leave(url: &str) {
     let mut b = ann.socket().await;
     b.watch(game).await;
     ok(&b.call(json!({"type": "leave", "game": game})).await);
-    let (_, s) = server.get(&format!("/api/games/{game}")).await;
+    let s = server.game(game).await;
     assert_eq!(
         (s["result"].as_str(), s["end_reason"].as_str()),
         (Some("W+F"), Some("left"))
@@ -434,7 +434,7 @@ async fn handicap_first_capture(url: &str) {
         ok(&c.play(game, v).await);
     }
     ok(&b.play(game, "A1").await);
-    let (_, s) = server.get(&format!("/api/games/{game}")).await;
+    let s = server.game(game).await;
     assert_eq!(
         (s["result"].as_str(), s["phase"].as_str()),
         (Some("B+"), Some("finished"))
@@ -509,7 +509,7 @@ async fn bad_input(url: &str) {
     }
     assert!(limited);
     // Nothing changed.
-    let (_, s) = server.get(&format!("/api/games/{game}")).await;
+    let s = server.game(game).await;
     assert_eq!(
         (s["seq"].as_u64(), s["moves"].as_array().unwrap().len()),
         (Some(1), 1)
@@ -619,7 +619,7 @@ async fn restart(url: &str) {
         server.stop().await;
     }
     let server = TestServer::start(&url).await;
-    let (_, s) = server.get(&format!("/api/games/{live}")).await;
+    let s = server.game(live).await;
     assert_eq!(
         s["seq"], 6,
         "three moves, two passes and the start of scoring: {s}"
@@ -632,7 +632,7 @@ async fn restart(url: &str) {
         .map(|m| m["point"].as_str().unwrap())
         .collect();
     assert_eq!(moves, ["C3", "G7", "C7", "pass", "pass"]);
-    let (_, d) = server.get(&format!("/api/games/{done}")).await;
+    let d = server.game(done).await;
     assert_eq!(d["result"], "W+R");
     // Play goes on in the restored game.
     let (ann, bob) = (server.client(&ann_token), server.client(&bob_token));

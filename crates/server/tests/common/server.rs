@@ -106,6 +106,11 @@ impl TestServer {
         self.send("POST", path, Some(body)).await
     }
 
+    /// The game `id` as `GET /api/games/{id}` answers it (status unchecked).
+    pub async fn game(&self, id: i64) -> Value {
+        self.get(&format!("/api/games/{id}")).await.1
+    }
+
     /// A request made by hand, sent straight into the router.
     pub async fn oneshot(&self, req: Request<Body>) -> axum::response::Response {
         use tower::ServiceExt;
