@@ -6,64 +6,20 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::json;
-use tengen_server::{app, AppState};
-use tengen_store::Store;
-use tower::ServiceExt;
 
 mod common;
-use common::http as call;
+use common::{http, TestServer, PASSWORD};
 
-async fn sqlite() -> Store {
-    let tag = format!("accounts-{:?}", std::thread::current().id());
-    Store::open(&common::sqlite_url(&tag)).await.unwrap()
-}
-
-async fn postgres() -> Option<Store> {
-    let url = std::env::var("TENGEN_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
-    // A schema of its own per run, so runs do not see each other's rows.
-    let schema = format!("t{}_{}", std::process::id(), rand_suffix());
-    let admin = match Store::open_raw(&url).await {
-        Ok(a) => a,
-        Err(e) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("PostgreSQL is required in CI: {e}");
-            }
-            eprintln!("skipping: no PostgreSQL at {url}: {e}");
-            return None;
-        }
-    };
-    admin
-        .execute(&format!("CREATE SCHEMA {schema}"))
-        .await
-        .unwrap();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    Some(
-        Store::open(&format!("{url}{sep}options=-csearch_path%3D{schema}"))
-            .await
-            .unwrap(),
-    )
-}
-
-fn rand_suffix() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos() as u64
-}
-
-async fn account_flows(store: Store) {
-    let app = app(AppState::new(store, std::time::Duration::from_secs(30))
-        .await
-        .unwrap());
-    let (s, _, body) = call(&app, "GET", "/healthz", None, None).await;
+async fn account_flows(server: TestServer) {
+    let (s, body) = server.get("/healthz").await;
     assert_eq!((s, body), (StatusCode::OK, json!("ok")));
 
-    let (s, cookie, body) = call(
-        &app,
+    // The cookie too: by hand.
+    let (s, cookie, body) = http(
+        &server.app,
         "POST",
         "/api/accounts/register",
-        Some(json!({"username": "ann", "password": "secret1", "rank": "3k"})),
+        Some(json!({"username": "ann", "password": PASSWORD, "rank": "3k"})),
         None,
     )
     .await;
@@ -72,9 +28,9 @@ async fn account_flows(store: Store) {
     assert_eq!(body["user"]["points"], 50);
     let cookie = cookie.unwrap();
     assert!(cookie.starts_with("tengen_session=") && cookie.contains("HttpOnly"));
-    let token = body["token"].as_str().unwrap().to_string();
+    let ann = server.signed_in(&body);
 
-    let (s, _, me) = call(&app, "GET", "/api/me", None, Some(&token)).await;
+    let (s, me) = ann.get("/api/me").await;
     assert_eq!((s, me["username"].as_str()), (StatusCode::OK, Some("ann")));
 
     // Every error has a stable code and changes nothing.
@@ -111,54 +67,50 @@ async fn account_flows(store: Store) {
         ),
     ];
     for (body, status, code) in cases {
-        let (s, _, err) = call(&app, "POST", "/api/accounts/register", Some(body), None).await;
+        let (s, err) = server.post("/api/accounts/register", body).await;
         assert_eq!(
             (s, err["error"]["code"].as_str()),
             (status, Some(code)),
             "{err}"
         );
     }
-    let (s, _, _) = call(&app, "GET", "/api/users/bob", None, None).await;
+    let (s, _) = server.get("/api/users/bob").await;
     assert_eq!(
         s,
         StatusCode::NOT_FOUND,
         "refused registrations created nothing"
     );
 
-    let (s, _, err) = call(
-        &app,
-        "POST",
-        "/api/accounts/login",
-        Some(json!({"username": "ann", "password": "wrong!"})),
-        None,
-    )
-    .await;
+    let (s, err) = server
+        .post(
+            "/api/accounts/login",
+            json!({"username": "ann", "password": "wrong!"}),
+        )
+        .await;
     assert_eq!(
         (s, err["error"]["code"].as_str()),
         (StatusCode::UNAUTHORIZED, Some("bad_credentials"))
     );
-    let (s, _, ok) = call(
-        &app,
-        "POST",
-        "/api/accounts/login",
-        Some(json!({"username": "ann", "password": "secret1"})),
-        None,
-    )
-    .await;
+    let (s, ok) = server
+        .post(
+            "/api/accounts/login",
+            json!({"username": "ann", "password": PASSWORD}),
+        )
+        .await;
     assert_eq!(s, StatusCode::OK);
-    let second = ok["token"].as_str().unwrap().to_string();
+    let second = server.signed_in(&ok);
 
-    let (s, _, _) = call(&app, "POST", "/api/accounts/logout", None, Some(&token)).await;
+    let (s, _) = ann.post_empty("/api/accounts/logout").await;
     assert_eq!(s, StatusCode::NO_CONTENT);
-    let (s, _, err) = call(&app, "GET", "/api/me", None, Some(&token)).await;
+    let (s, err) = ann.get("/api/me").await;
     assert_eq!(
         (s, err["error"]["code"].as_str()),
         (StatusCode::UNAUTHORIZED, Some("unauthorized"))
     );
-    let (s, _, _) = call(&app, "GET", "/api/me", None, Some(&second)).await;
+    let (s, _) = second.get("/api/me").await;
     assert_eq!(s, StatusCode::OK, "other sessions survive a logout");
 
-    let (s, _, g) = call(&app, "POST", "/api/accounts/guest", None, None).await;
+    let (s, g) = server.send("POST", "/api/accounts/guest", None).await;
     assert_eq!(s, StatusCode::CREATED);
     assert_eq!(
         (g["user"]["rank"].as_str(), g["user"]["guest"].as_bool()),
@@ -172,14 +124,14 @@ async fn account_flows(store: Store) {
 
 #[tokio::test]
 async fn accounts_on_sqlite() {
-    account_flows(sqlite().await).await;
+    account_flows(TestServer::sqlite("accounts").await).await;
 }
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
 async fn accounts_on_postgres() {
-    if let Some(store) = postgres().await {
-        account_flows(store).await;
+    if let Some(url) = common::postgres_url().await {
+        account_flows(TestServer::start(&url).await).await;
     }
 }
 
@@ -187,46 +139,24 @@ async fn accounts_on_postgres() {
 async fn a_restarted_store_keeps_its_accounts() {
     let url = common::sqlite_url("accounts-restart");
     let token = {
-        let app = app(AppState::new(
-            Store::open(&url).await.unwrap(),
-            std::time::Duration::from_secs(30),
-        )
-        .await
-        .unwrap());
-        let (_, _, body) = call(
-            &app,
-            "POST",
-            "/api/accounts/register",
-            Some(json!({"username": "cyd", "password": "secret1", "rank": "1d"})),
-            None,
-        )
-        .await;
-        body["token"].as_str().unwrap().to_string()
+        let server = TestServer::start(&url).await;
+        server.register("cyd", "1d").await.token
     };
-    let app = app(AppState::new(
-        Store::open(&url).await.unwrap(),
-        std::time::Duration::from_secs(30),
-    )
-    .await
-    .unwrap());
-    let (s, _, me) = call(&app, "GET", "/api/me", None, Some(&token)).await;
+    let server = TestServer::start(&url).await;
+    let (s, me) = server.client(&token).get("/api/me").await;
     assert_eq!((s, me["rank"].as_str()), (StatusCode::OK, Some("1d")));
 }
 
 #[tokio::test]
 async fn the_session_cookie_is_secure_behind_https() {
-    let app = app(
-        AppState::new(sqlite().await, std::time::Duration::from_secs(30))
-            .await
-            .unwrap(),
-    );
+    let server = TestServer::sqlite("accounts-cookie").await;
     let req = Request::builder()
         .method("POST")
         .uri("/api/accounts/guest")
         .header("x-forwarded-proto", "https")
         .body(Body::empty())
         .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
+    let resp = server.oneshot(req).await;
     let cookie = resp
         .headers()
         .get("set-cookie")
@@ -240,7 +170,7 @@ async fn the_session_cookie_is_secure_behind_https() {
             && cookie.contains("SameSite=Strict"),
         "{cookie}"
     );
-    let (_, plain, _) = call(&app, "POST", "/api/accounts/guest", None, None).await;
+    let (_, plain, _) = http(&server.app, "POST", "/api/accounts/guest", None, None).await;
     assert!(
         !plain.unwrap().contains("Secure"),
         "plain local HTTP keeps working"

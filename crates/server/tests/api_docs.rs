@@ -4,36 +4,15 @@
 #![allow(clippy::unwrap_used)]
 
 use axum::http::StatusCode;
-use serde_json::{json, Value};
-use tengen_server::{app, AppState};
-use tengen_store::Store;
+use serde_json::json;
 
 mod common;
-
-async fn state(tag: &str) -> AppState {
-    let store = Store::open(&common::sqlite_url(&format!("docs-{tag}")))
-        .await
-        .unwrap();
-    AppState::new(store, std::time::Duration::from_secs(30))
-        .await
-        .unwrap()
-}
-
-async fn call(
-    state: &AppState,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-    token: Option<&str>,
-) -> (StatusCode, Value) {
-    let (status, _, value) = common::http(&app(state.clone()), method, path, body, token).await;
-    (status, value)
-}
+use common::TestServer;
 
 #[tokio::test]
 async fn the_openapi_document_lists_every_route() {
-    let s = state("openapi").await;
-    let (status, doc) = call(&s, "GET", "/api/openapi.json", None, None).await;
+    let server = TestServer::sqlite("docs-openapi").await;
+    let (status, doc) = server.get("/api/openapi.json").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(doc["openapi"], "3.0.3");
     // Every route of the router, by the path template axum uses.
@@ -84,7 +63,7 @@ async fn the_openapi_document_lists_every_route() {
         // And the route answers (not 404 or 405) at that method.
         let concrete = path.replace("{name}", "nobody").replace("{id}", "999");
         if path != "/api/ws" {
-            let (st, _) = call(&s, &method.to_uppercase(), &concrete, None, None).await;
+            let (st, _) = server.send(&method.to_uppercase(), &concrete, None).await;
             assert!(
                 st != StatusCode::METHOD_NOT_ALLOWED,
                 "{method} {path}: {st}"
@@ -96,9 +75,8 @@ async fn the_openapi_document_lists_every_route() {
 
 #[tokio::test]
 async fn time_settings_outside_the_seed_ranges_are_refused() {
-    let s = state("time").await;
-    let (_, g) = call(&s, "POST", "/api/accounts/guest", None, None).await;
-    let token = g["token"].as_str().unwrap().to_string();
+    let server = TestServer::sqlite("docs-time").await;
+    let guest = server.guest().await;
     let bad = [
         json!({"system": "byoyomi", "main_ms": 721 * 60_000, "periods": 0, "period_ms": 30_000}),
         json!({"system": "byoyomi", "main_ms": 30 * 60_000, "periods": 7, "period_ms": 30_000}),
@@ -107,14 +85,12 @@ async fn time_settings_outside_the_seed_ranges_are_refused() {
         json!({"system": "sundial"}),
     ];
     for t in bad {
-        let (st, v) = call(
-            &s,
-            "POST",
-            "/api/rooms",
-            Some(json!({"size": 9, "rules": "japanese", "time": t})),
-            Some(&token),
-        )
-        .await;
+        let (st, v) = guest
+            .post(
+                "/api/rooms",
+                json!({"size": 9, "rules": "japanese", "time": t}),
+            )
+            .await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
         assert!(
             matches!(
@@ -124,14 +100,9 @@ async fn time_settings_outside_the_seed_ranges_are_refused() {
             "{v}"
         );
     }
-    let (st, room) = call(
-        &s,
-        "POST",
-        "/api/rooms",
-        Some(json!({"size": 9, "rules": "japanese"})),
-        Some(&token),
-    )
-    .await;
+    let (st, room) = guest
+        .post("/api/rooms", json!({"size": 9, "rules": "japanese"}))
+        .await;
     assert_eq!(st, StatusCode::CREATED);
     assert_eq!(
         room["time"],

@@ -4,61 +4,23 @@
 
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tengen_server::bots::{parse_spec, Engine};
-use tengen_server::{app, AppState};
-use tengen_store::Store;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
 
 mod common;
+use common::{Socket, TestServer};
 
-async fn http(
-    state: &AppState,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-    token: Option<&str>,
-) -> Value {
-    common::http(&app(state.clone()), method, path, body, token)
-        .await
-        .2
+/// A server over a fresh SQLite database named after `tag`, with `extra` bots beside the
+/// built-in ones.
+async fn serve(tag: &str, extra: Vec<tengen_server::bots::BotSpec>) -> TestServer {
+    TestServer::start_with(&common::sqlite_url(tag), common::server::GRACE, extra).await
 }
 
-/// A served state with `extra` bots beside the built-in one, and its address.
-async fn serve(
-    tag: &str,
-    extra: Vec<tengen_server::bots::BotSpec>,
-) -> (AppState, std::net::SocketAddr) {
-    let store = Store::open(&common::sqlite_url(tag)).await.unwrap();
-    let state = AppState::with_bots(store, Duration::from_secs(30), extra)
-        .await
-        .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let s = state.clone();
-    tokio::spawn(async move { tengen_server::run(listener, s, std::future::pending()).await });
-    (state, addr)
-}
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A WebSocket as `token`, watching `game`.
-async fn watch(addr: std::net::SocketAddr, token: &str, game: i64) -> Socket {
-    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
-    req.headers_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    ws.send(msg(json!({"type": "watch", "game": game})))
-        .await
-        .unwrap();
+/// A WebSocket of `player`, watching `game`.
+async fn watch(player: &common::Client, game: i64) -> Socket {
+    let mut ws = player.socket().await;
+    ws.send(json!({"type": "watch", "game": game})).await;
     ws
-}
-
-fn msg(v: Value) -> Message {
-    Message::Text(v.to_string().into())
 }
 
 /// A guest plays `bot` on 9x9 as Black, passing whenever it is to move, and accepts the count.
@@ -69,9 +31,9 @@ async fn play_against(
     time: Option<Value>,
 ) -> String {
     let tag = if time.is_some() { "timed" } else { "untimed" };
-    let (state, addr) = serve(&format!("bots-{bot}-{tag}"), extra).await;
+    let server = serve(&format!("bots-{bot}-{tag}"), extra).await;
 
-    let bots = http(&state, "GET", "/api/bots", None, None).await;
+    let (_, bots) = server.get("/api/bots").await;
     assert!(
         bots["bots"]
             .as_array()
@@ -80,39 +42,27 @@ async fn play_against(
             .any(|b| b["name"] == bot),
         "{bots}"
     );
-    let guest = http(&state, "POST", "/api/accounts/guest", None, None).await;
-    let token = guest["token"].as_str().unwrap().to_string();
-    let started = http(
-        &state,
-        "POST",
-        &format!("/api/bots/{bot}/play"),
-        Some(json!({"size": 9, "color": "black"})),
-        Some(&token),
-    )
-    .await;
+    let guest = server.guest().await;
+    let (_, started) = guest
+        .post(
+            &format!("/api/bots/{bot}/play"),
+            json!({"size": 9, "color": "black"}),
+        )
+        .await;
     let game = started["game_id"].as_i64().unwrap();
     assert_eq!(started["game"]["white"]["username"], bot);
 
-    let mut ws = watch(addr, &token, game).await;
-    let send = msg;
+    let mut ws = watch(&guest, game).await;
     let mut passes_sent = 0;
     loop {
-        let m = tokio::time::timeout(Duration::from_secs(120), ws.next())
-            .await
-            .expect("the bot answers")
-            .unwrap()
-            .unwrap();
-        let Message::Text(t) = m else { continue };
-        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        let v = ws.recv_within(Duration::from_secs(120)).await;
         // Black passes at the start and after each white move; White's pass after ours ends play.
         let pass_now = match v["type"].as_str() {
             Some("snapshot") => v["state"]["to_move"] == "black",
             Some("event") => match v["event"]["type"].as_str() {
                 Some("move") => v["event"]["color"] == "white",
                 Some("scoring_started") => {
-                    ws.send(send(json!({"type": "accept_score", "game": game})))
-                        .await
-                        .unwrap();
+                    ws.send(json!({"type": "accept_score", "game": game})).await;
                     false
                 }
                 Some("finished") => return v["event"]["result"].as_str().unwrap().to_string(),
@@ -122,9 +72,7 @@ async fn play_against(
             _ => false,
         };
         if pass_now {
-            ws.send(send(json!({"type": "pass", "game": game})))
-                .await
-                .unwrap();
+            ws.send(json!({"type": "pass", "game": game})).await;
             passes_sent += 1;
             assert!(passes_sent < 200, "the bot never stops");
         }
@@ -218,45 +166,33 @@ async fn a_built_in_bot_at_another_level_plays_to_the_end() {
 
 #[tokio::test]
 async fn a_bot_game_with_a_handicap_and_take_backs() {
-    let (state, addr) = serve("bots-handicap", Vec::new()).await;
-    let guest = http(&state, "POST", "/api/accounts/guest", None, None).await;
-    let token = guest["token"].as_str().unwrap().to_string();
+    let server = serve("bots-handicap", Vec::new()).await;
+    let guest = server.guest().await;
     // A handicap makes the player Black; asking for White with one is refused.
-    let refused = http(
-        &state,
-        "POST",
-        "/api/bots/tengen-bot/play",
-        Some(json!({"size": 9, "handicap": 3, "color": "white"})),
-        Some(&token),
-    )
-    .await;
+    let (_, refused) = guest
+        .post(
+            "/api/bots/tengen-bot/play",
+            json!({"size": 9, "handicap": 3, "color": "white"}),
+        )
+        .await;
     assert_eq!(refused["error"]["code"], "bad_color", "{refused}");
-    let started = http(
-        &state,
-        "POST",
-        "/api/bots/tengen-bot/play",
-        Some(json!({"size": 9, "handicap": 3, "rules": "japanese"})),
-        Some(&token),
-    )
-    .await;
+    let (_, started) = guest
+        .post(
+            "/api/bots/tengen-bot/play",
+            json!({"size": 9, "handicap": 3, "rules": "japanese"}),
+        )
+        .await;
     let game = started["game_id"].as_i64().unwrap();
     assert_eq!(started["game"]["terms"]["handicap"], 3, "{started}");
     assert_eq!(started["game"]["terms"]["komi"], "0.5");
     assert_eq!(started["game"]["white"]["username"], "tengen-bot");
 
-    let mut ws = watch(addr, &token, game).await;
-    let send = msg;
+    let mut ws = watch(&guest, game).await;
     // White (the bot) moves first; Black answers; White replies; Black takes its move back.
     let mut white_moves = 0;
     let mut asked = false;
     loop {
-        let m = tokio::time::timeout(Duration::from_secs(60), ws.next())
-            .await
-            .expect("the bot answers")
-            .unwrap()
-            .unwrap();
-        let Message::Text(t) = m else { continue };
-        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        let v = ws.recv_within(Duration::from_secs(60)).await;
         if v["type"] == "error" {
             panic!("{v}");
         }
@@ -273,13 +209,10 @@ async fn a_bot_game_with_a_handicap_and_take_backs() {
                         .into_iter()
                         .find(|p| Some(*p) != e["point"].as_str())
                         .unwrap();
-                    ws.send(send(json!({"type": "move", "game": game, "point": point})))
-                        .await
-                        .unwrap();
+                    ws.send(json!({"type": "move", "game": game, "point": point}))
+                        .await;
                 } else if !asked {
-                    ws.send(send(json!({"type": "takeback", "game": game})))
-                        .await
-                        .unwrap();
+                    ws.send(json!({"type": "takeback", "game": game})).await;
                     asked = true;
                 }
             }
@@ -303,21 +236,18 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     let start = |rank: &'static str| {
         let url = url.clone();
         async move {
-            let store = Store::open(&url).await.unwrap();
             let helper = parse_spec(&format!("helper@{rank}=builtin:2")).unwrap();
-            let state = AppState::with_bots(store, Duration::from_secs(30), vec![helper])
-                .await
-                .unwrap();
-            let user = http(&state, "GET", "/api/users/helper", None, None).await;
-            (state, user["rank"].clone())
+            let server = TestServer::start_with(&url, common::server::GRACE, vec![helper]).await;
+            let (_, user) = server.get("/api/users/helper").await;
+            (server, user["rank"].clone())
         }
     };
     let (first, rank) = start("12k").await;
     assert_eq!(rank, "12k");
     drop(first);
-    let (state, rank) = start("3k").await;
+    let (server, rank) = start("3k").await;
     assert_eq!(rank, "3k");
-    let bots = http(&state, "GET", "/api/bots", None, None).await;
+    let (_, bots) = server.get("/api/bots").await;
     let listed = bots["bots"].as_array().unwrap();
     assert!(
         listed

@@ -6,29 +6,16 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+use common::{Client, TestServer};
 
 use std::time::Duration;
 
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::game::Action;
-use tengen_live::actor::ActError;
 use tengen_rules::coord::gtp;
-use tengen_server::AppState;
+use tengen_live::actor::ActError;
 use tengen_store::Store;
-
-async fn nats() -> Option<String> {
-    let url = std::env::var("TENGEN_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
-    match async_nats::connect(&url).await {
-        Ok(_) => Some(url),
-        Err(e) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("NATS is required in CI: {e}");
-            }
-            eprintln!("skipping: no NATS: {e}");
-            None
-        }
-    }
-}
+use tengen_server::AppState;
 
 async fn node(url: &str, nats: &str, name: &str) -> AppState {
     let store = Store::open(url).await.unwrap();
@@ -42,29 +29,6 @@ async fn node(url: &str, nats: &str, name: &str) -> AppState {
     state
 }
 
-/// Two players' accounts, Ann's and Bob's ids.
-async fn ann_and_bob(store: &Store) -> Vec<i64> {
-    let mut ids = Vec::new();
-    for name in ["ann", "bob"] {
-        ids.push(
-            tengen_server::accounts::ensure_bot(store, name, "3k", "test")
-                .await
-                .unwrap()
-                .id,
-        );
-    }
-    ids
-}
-
-/// A new game between `ids` stored (not started on any node).
-async fn stored_game(store: &Store, ids: &[i64], terms: &tengen_core::game::Terms) -> i64 {
-    store
-        .start_game(0, ids[0], ids[1], &serde_json::to_string(terms).unwrap())
-        .await
-        .unwrap()
-        .unwrap()
-}
-
 fn point(s: &str) -> Action {
     Action::Move(gtp::parse_point(9, s).unwrap())
 }
@@ -72,19 +36,18 @@ fn point(s: &str) -> Action {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
 async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_stops() {
-    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
     let store = &a.store;
-    let ids = ann_and_bob(store).await;
+    let ids = common::ann_and_bob(store).await;
     let terms = common::terms(9, TimeControl::default_room());
-    let id = stored_game(store, &ids, &terms).await;
-    let player = |id: i64, name: &str| common::player(id, name, false);
+    let id = common::stored_game(store, ids, &terms).await;
     let on_a = a
         .games
-        .start(id, terms, [player(ids[0], "ann"), player(ids[1], "bob")])
+        .start(id, terms, common::ann_and_bob_players(ids))
         .await
         .unwrap();
     assert!(on_a.is_local());
@@ -157,102 +120,67 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
     assert_eq!(again.act(ids[1], "bob", point("F6"), 0).await.unwrap(), 4);
 }
 
-async fn call(
-    s: &AppState,
-    method: &str,
-    path: &str,
-    body: Option<serde_json::Value>,
-    token: Option<&str>,
-) -> (axum::http::StatusCode, serde_json::Value) {
-    let (st, _, v) = common::http(&tengen_server::app(s.clone()), method, path, body, token).await;
-    (st, v)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
 async fn a_review_led_on_one_node_is_followed_on_another() {
     use axum::http::StatusCode;
     use serde_json::json;
-    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };
-    let a = node(&url, &nats, "ra").await;
-    let b = node(&url, &nats, "rb").await;
-    let (_, reg) = call(
-        &a,
-        "POST",
-        "/api/accounts/register",
-        Some(json!({"username": "ann", "password": "secret1", "rank": "3k"})),
-        None,
-    )
-    .await;
-    let ann = reg["token"].as_str().unwrap().to_string();
+    let a = TestServer::serve(node(&url, &nats, "ra").await).await;
+    let b = TestServer::serve(node(&url, &nats, "rb").await).await;
+    // Ann's session works on either node.
+    let ann_on_a = a.register("ann", "3k").await;
+    let ann_on_b = b.client(&ann_on_a.token);
     let sgf = "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc])";
-    let (st, r) = call(
-        &a,
-        "POST",
-        "/api/reviews",
-        Some(json!({"sgf": sgf})),
-        Some(&ann),
-    )
-    .await;
+    let (st, r) = ann_on_a.post("/api/reviews", json!({"sgf": sgf})).await;
     assert_eq!(st, StatusCode::CREATED, "{r}");
     let id = r["id"].as_i64().unwrap();
     // Node B loads it, and a follower there waits for a change.
-    let (_, seen) = call(&b, "GET", &format!("/api/reviews/{id}"), None, None).await;
+    let (_, seen) = b.get(&format!("/api/reviews/{id}")).await;
     let v = seen["version"].as_u64().unwrap();
     let follower = {
-        let b = b.clone();
+        let app = b.app.clone();
         tokio::spawn(async move {
-            call(
-                &b,
-                "GET",
-                &format!("/api/reviews/{id}?after={v}"),
-                None,
-                None,
-            )
-            .await
+            let path = format!("/api/reviews/{id}?after={v}");
+            let (st, _, body) = common::http(&app, "GET", &path, None, None).await;
+            (st, body)
         })
     };
     // The owner, on node A, steps forward: B's follower hears of it within its next look.
-    let (st, _) = call(
-        &a,
-        "POST",
-        &format!("/api/reviews/{id}/edits"),
-        Some(json!({"type": "navigate", "path": [0]})),
-        Some(&ann),
-    )
-    .await;
+    let (st, _) = ann_on_a
+        .post(
+            &format!("/api/reviews/{id}/edits"),
+            json!({"type": "navigate", "path": [0]}),
+        )
+        .await;
     assert_eq!(st, StatusCode::OK);
     let (_, after) = tokio::time::timeout(Duration::from_secs(10), follower)
         .await
         .unwrap()
         .unwrap();
     assert_eq!(after["cursor"], json!([0]), "{after}");
-    // An edit made through B (ann's session works on any node) lands over A's, not beside it.
-    let (st, r) = call(
-        &b,
-        "POST",
-        &format!("/api/reviews/{id}/edits"),
-        Some(json!({"type": "play", "path": [0], "point": "G7"})),
-        Some(&ann),
-    )
-    .await;
+    // An edit made through B lands over A's, not beside it.
+    let (st, r) = ann_on_b
+        .post(
+            &format!("/api/reviews/{id}/edits"),
+            json!({"type": "play", "path": [0], "point": "G7"}),
+        )
+        .await;
     assert_eq!(st, StatusCode::OK, "{r}");
-    let (st, r) = call(
-        &a,
-        "POST",
-        &format!("/api/reviews/{id}/edits"),
-        Some(json!({"type": "comment", "path": [0, 1], "text": "from node A"})),
-        Some(&ann),
-    )
-    .await;
+    let (st, r) = ann_on_a
+        .post(
+            &format!("/api/reviews/{id}/edits"),
+            json!({"type": "comment", "path": [0, 1], "text": "from node A"}),
+        )
+        .await;
     assert_eq!(
         st,
         StatusCode::OK,
         "A reloads B's change before editing: {r}"
     );
-    let (_, text) = call(&b, "GET", &format!("/api/reviews/{id}/sgf"), None, None).await;
+    let (_, text) = b.get(&format!("/api/reviews/{id}/sgf")).await;
     let text = text.as_str().unwrap().replace('\n', "");
     assert!(text.contains("(;W[cc])(;W[gc]C[from node A])"), "{text}");
 }
@@ -275,7 +203,7 @@ async fn events_reach(store: &Store, id: i64, n: usize) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
 async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() {
-    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };
     let a = node(&url, &nats, "a").await;
@@ -331,7 +259,7 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
 #[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
 async fn a_request_in_a_newer_protocol_is_refused_with_its_code() {
     use tengen_live::remote::{node_subject, PROTOCOL, PROTOCOL_HEADER};
-    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };
     let a = node(&url, &nats, "a").await;
@@ -377,55 +305,43 @@ async fn a_request_in_a_newer_protocol_is_refused_with_its_code() {
 async fn quick_match_pairs_requests_made_on_different_nodes() {
     use axum::http::StatusCode;
     use serde_json::json;
-    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };
-    let a = node(&url, &nats, "qa").await;
-    let b = node(&url, &nats, "qb").await;
-    let mut tokens = Vec::new();
-    for name in ["ann", "bob", "carol", "dave"] {
-        let (st, reg) = call(
-            &a,
-            "POST",
-            "/api/accounts/register",
-            Some(json!({"username": name, "password": "secret1", "rank": "5k"})),
-            None,
-        )
-        .await;
-        assert_eq!(st, StatusCode::CREATED, "{reg}");
-        tokens.push(reg["token"].as_str().unwrap().to_string());
-    }
-    let [ann, bob, carol, dave] = [&tokens[0], &tokens[1], &tokens[2], &tokens[3]];
+    let a = TestServer::serve(node(&url, &nats, "qa").await).await;
+    let b = TestServer::serve(node(&url, &nats, "qb").await).await;
+    // Registered on a; each session works on either node.
+    let ann = a.register("ann", "5k").await;
+    let bob = a.register("bob", "5k").await;
+    let carol = a.register("carol", "5k").await;
+    let dave = a.register("dave", "5k").await;
+    let on_b = |player: &Client| b.client(&player.token);
+
     let ask = json!({"sizes": [9], "speed": "live", "rules": "chinese"});
     // Ann's connections on node b hear of her pairing, made on a.
-    let mut heard_on_b = b.quick_match.notify.0.subscribe();
+    let mut heard_on_b = b.state.quick_match.notify.0.subscribe();
 
-    let (st, v) = call(&a, "POST", "/api/match", Some(ask.clone()), Some(ann)).await;
+    let (st, v) = ann.post("/api/match", ask.clone()).await;
     assert_eq!(st, StatusCode::ACCEPTED, "{v}");
-    let (_, seen) = call(&b, "GET", "/api/match", None, Some(ann)).await;
+    let (_, seen) = on_b(&ann).get("/api/match").await;
     assert_eq!(
         seen["state"], "waiting",
         "b sees the request made on a: {seen}"
     );
     // Bob asks on b: paired at once with Ann's request, queued on a.
-    let (st, v) = call(&b, "POST", "/api/match", Some(ask.clone()), Some(bob)).await;
+    let (st, v) = on_b(&bob).post("/api/match", ask.clone()).await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert_eq!(v["state"], "matched", "{v}");
     let game = v["game"].clone();
     assert!(game.as_i64().is_some(), "{v}");
-    let (_, on_a) = call(&a, "GET", "/api/match", None, Some(ann)).await;
+    let (_, on_a) = ann.get("/api/match").await;
     assert_eq!(on_a["state"], "matched", "{on_a}");
     assert_eq!(on_a["game"], game);
     assert_eq!(on_a["opponent"]["username"], "bob");
-    let ann_id = tengen_server::accounts::by_name(&a.store, "ann")
-        .await
-        .unwrap()
-        .unwrap()
-        .id;
     let told = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
             let (user, msg) = heard_on_b.recv().await.unwrap();
-            if user == ann_id {
+            if user == ann.id() {
                 return msg;
             }
         }
@@ -437,29 +353,29 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
 
     // Both requests left the queue: Carol, asking next on a, waits (nobody is paired twice);
     // she withdraws on b.
-    let (st, v) = call(&a, "POST", "/api/match", Some(ask.clone()), Some(carol)).await;
+    let (st, v) = carol.post("/api/match", ask.clone()).await;
     assert_eq!(st, StatusCode::ACCEPTED, "{v}");
-    let (st, _) = call(&b, "DELETE", "/api/match", None, Some(carol)).await;
+    let (st, _) = on_b(&carol).delete("/api/match").await;
     assert_eq!(st, StatusCode::NO_CONTENT);
-    let (_, v) = call(&a, "GET", "/api/match", None, Some(carol)).await;
+    let (_, v) = carol.get("/api/match").await;
     assert_eq!(v["state"], "idle", "{v}");
 
     // A request whose node died before its wait was over: any node's upkeep starts its bot game,
     // once.
     let with_bot = json!({"sizes": [9], "speed": "live", "rules": "chinese", "bot_after_s": 600});
-    let (st, v) = call(&a, "POST", "/api/match", Some(with_bot), Some(dave)).await;
+    let (st, v) = dave.post("/api/match", with_bot).await;
     assert_eq!(st, StatusCode::ACCEPTED, "{v}");
-    a.store
+    a.store()
         .execute("UPDATE match_requests SET bot_at_ms = 0 WHERE state = 'waiting'")
         .await
         .unwrap();
-    tengen_server::quick_match::upkeep(&b).await;
-    tengen_server::quick_match::upkeep(&a).await;
+    tengen_server::quick_match::upkeep(&b.state).await;
+    tengen_server::quick_match::upkeep(&a.state).await;
     // (The nodes' own upkeep runs each second too: whichever took it may still be starting
     // the game.)
     let v = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            let (_, v) = call(&a, "GET", "/api/match", None, Some(dave)).await;
+            let (_, v) = dave.get("/api/match").await;
             if v["state"] != "idle" {
                 return v;
             }
@@ -470,12 +386,7 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
     .expect("the bot game starts");
     assert_eq!(v["state"], "matched", "{v}");
     assert_eq!(v["opponent"]["bot"], true, "{v}");
-    let dave_id = tengen_server::accounts::by_name(&a.store, "dave")
-        .await
-        .unwrap()
-        .unwrap()
-        .id;
-    let live = a.store.games_of(dave_id, 10).await.unwrap();
+    let live = a.store().games_of(dave.id(), 10).await.unwrap();
     assert_eq!(live.len(), 1, "one bot game, not one per node");
 }
 
@@ -484,21 +395,18 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
 async fn presence_is_refreshed_with_one_request_to_each_owner() {
     use futures_util::StreamExt;
     use tengen_live::remote::{node_subject, PROTOCOL_HEADER};
-    let (Some(url), Some(nats)) = (common::postgres_url().await, nats().await) else {
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
     let store = &a.store;
-    let ids = ann_and_bob(store).await;
+    let ids = common::ann_and_bob(store).await;
     let terms = common::terms(9, TimeControl::default_room());
     let mut games = Vec::new();
     for _ in 0..2 {
-        let id = stored_game(store, &ids, &terms).await;
-        let players = [
-            common::player(ids[0], "ann", false),
-            common::player(ids[1], "bob", false),
-        ];
+        let id = common::stored_game(store, ids, &terms).await;
+        let players = common::ann_and_bob_players(ids);
         a.games.start(id, terms.clone(), players).await.unwrap();
         games.push(id);
     }

@@ -8,13 +8,13 @@ use std::time::Duration;
 use serde_json::Value;
 use tengen_core::domain::clock::{TimeControl, DAY};
 use tengen_core::game::Action;
+use tengen_rules::coord::gtp;
 use tengen_live::actor::GameHandle;
 use tengen_live::registry::Games;
-use tengen_rules::coord::gtp;
 use tengen_store::games::now_ms;
 
 mod common;
-use common::{actor_game, think, ActorGame};
+use common::{actor_game, think, ActorGame, TestServer};
 
 const HOUR: u64 = 3_600_000;
 const THREE_DAYS: TimeControl = TimeControl::Correspondence {
@@ -226,100 +226,50 @@ fn correspondence_settings_and_speeds() {
     );
 }
 
+/// A room of three days a move, as seed 002 writes it.
+fn correspondence_room() -> serde_json::Value {
+    serde_json::json!({"size": 19, "rules": "japanese", "parity": "odd",
+        "time": {"system": "correspondence", "per_move_ms": 259_200_000}})
+}
+
 #[tokio::test]
 async fn a_room_in_days_the_your_move_list_and_a_vacation_over_http() {
     use axum::http::StatusCode;
     use serde_json::json;
-    let store = tengen_store::Store::open(&common::sqlite_url("corr-http"))
-        .await
-        .unwrap();
-    let state = tengen_server::AppState::new(store, Duration::from_secs(30))
-        .await
-        .unwrap();
-    let app = tengen_server::app(state);
-    let call = |method: &'static str, path: String, body: Option<Value>, token: Option<String>| {
-        let app = app.clone();
-        async move {
-            let (s, _, v) = common::http(&app, method, &path, body, token.as_deref()).await;
-            (s, v)
-        }
-    };
-    let mut tokens = Vec::new();
-    for name in ["ann", "bob"] {
-        let (s, v) = call(
-            "POST",
-            "/api/accounts/register".into(),
-            Some(json!({"username": name, "password": "secret1", "rank": "4k"})),
-            None,
-        )
+    let server = TestServer::sqlite("corr-http").await;
+    let ann = server.register("ann", "4k").await;
+    let bob = server.register("bob", "4k").await;
+    let j = server
+        .new_game(&ann, &bob, correspondence_room(), json!({"guess": "odd"}))
         .await;
-        assert_eq!(s, StatusCode::CREATED, "{v}");
-        tokens.push(v["token"].as_str().unwrap().to_string());
-    }
-    let room = json!({"size": 19, "rules": "japanese", "parity": "odd",
-        "time": {"system": "correspondence", "per_move_ms": 259_200_000}});
-    let (s, r) = call(
-        "POST",
-        "/api/rooms".into(),
-        Some(room),
-        Some(tokens[0].clone()),
-    )
-    .await;
-    assert_eq!(s, StatusCode::CREATED, "{r}");
-    let (s, j) = call(
-        "POST",
-        format!("/api/rooms/{}/join", r["id"]),
-        Some(json!({"guess": "odd"})),
-        Some(tokens[1].clone()),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{j}");
     let game = j["game_id"].as_i64().unwrap();
     // Bob guessed right: Black, to move.
-    let (_, bob) = call("GET", "/api/me/turns".into(), None, Some(tokens[1].clone())).await;
-    assert_eq!(bob["games"][0]["game"], game, "{bob}");
-    assert_eq!(bob["games"][0]["opponent"], "ann");
-    assert_eq!(bob["games"][0]["correspondence"], true);
-    let left = bob["games"][0]["time_left_ms"].as_u64().unwrap();
+    let (_, turns) = bob.get("/api/me/turns").await;
+    assert_eq!(turns["games"][0]["game"], game, "{turns}");
+    assert_eq!(turns["games"][0]["opponent"], "ann");
+    assert_eq!(turns["games"][0]["correspondence"], true);
+    let left = turns["games"][0]["time_left_ms"].as_u64().unwrap();
     assert!(left > 3 * DAY - 60_000 && left <= 3 * DAY, "{left}");
-    let (_, ann) = call("GET", "/api/me/turns".into(), None, Some(tokens[0].clone())).await;
-    assert_eq!(ann["games"].as_array().unwrap().len(), 0, "{ann}");
+    let (_, turns) = ann.get("/api/me/turns").await;
+    assert_eq!(turns["games"].as_array().unwrap().len(), 0, "{turns}");
     // Bob goes on vacation: his clock in that game stops.
-    let (s, v) = call(
-        "POST",
-        "/api/me/vacation".into(),
-        Some(json!({"days": 0})),
-        Some(tokens[1].clone()),
-    )
-    .await;
+    let (s, v) = bob.post("/api/me/vacation", json!({"days": 0})).await;
     assert_eq!(
         (s, v["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("bad_vacation"))
     );
-    let (s, v) = call(
-        "POST",
-        "/api/me/vacation".into(),
-        Some(json!({"days": 3})),
-        Some(tokens[1].clone()),
-    )
-    .await;
+    let (s, v) = bob.post("/api/me/vacation", json!({"days": 3})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["games"], json!([game]));
-    let (_, snap) = call("GET", format!("/api/games/{game}"), None, None).await;
+    let snap = server.game(game).await;
     assert!(snap["clocks"]["running"].is_null(), "{snap}");
     assert_eq!(snap["clocks"]["vacation"]["black"], v["until"]);
-    let (s, _) = call(
-        "DELETE",
-        "/api/me/vacation".into(),
-        None,
-        Some(tokens[1].clone()),
-    )
-    .await;
+    let (s, _) = bob.delete("/api/me/vacation").await;
     assert_eq!(s, StatusCode::OK);
-    let (_, snap) = call("GET", format!("/api/games/{game}"), None, None).await;
+    let snap = server.game(game).await;
     assert_eq!(snap["clocks"]["running"], "black");
     // Without a session: refused.
-    let (s, _) = call("GET", "/api/me/turns".into(), None, None).await;
+    let (s, _) = server.get("/api/me/turns").await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
 }
 
@@ -327,54 +277,30 @@ async fn a_room_in_days_the_your_move_list_and_a_vacation_over_http() {
 async fn a_player_has_at_most_a_hundred_live_correspondence_games() {
     use axum::http::StatusCode;
     use serde_json::json;
-    let store = tengen_store::Store::open(&common::sqlite_url("corr-cap"))
-        .await
-        .unwrap();
-    let state = tengen_server::AppState::new(store.clone(), Duration::from_secs(30))
-        .await
-        .unwrap();
-    let app = tengen_server::app(state);
-    let mut tokens = Vec::new();
-    let mut ids = Vec::new();
-    for name in ["ann", "bob"] {
-        let (_, _, v) = common::http(
-            &app,
-            "POST",
-            "/api/accounts/register",
-            Some(json!({"username": name, "password": "secret1", "rank": "4k"})),
-            None,
+    let server = TestServer::sqlite("corr-cap").await;
+    let ann = server.register("ann", "4k").await;
+    let bob = server.register("bob", "4k").await;
+    let terms = common::terms(19, THREE_DAYS);
+    for _ in 0..100 {
+        common::stored_game(server.store(), [ann.id(), bob.id()], &terms).await;
+    }
+    let (_, r) = ann.post("/api/rooms", correspondence_room()).await;
+    let (s, e) = bob
+        .post(
+            &format!("/api/rooms/{}/join", r["id"]),
+            json!({"guess": "odd"}),
         )
         .await;
-        tokens.push(v["token"].as_str().unwrap().to_string());
-        ids.push(v["user"]["id"].as_i64().unwrap());
-    }
-    let terms = serde_json::to_string(&common::terms(19, THREE_DAYS)).unwrap();
-    for _ in 0..100 {
-        store.start_game(0, ids[0], ids[1], &terms).await.unwrap();
-    }
-    let room = json!({"size": 19, "rules": "japanese", "parity": "odd",
-        "time": {"system": "correspondence", "per_move_ms": 259_200_000}});
-    let (_, _, r) = common::http(&app, "POST", "/api/rooms", Some(room), Some(&tokens[0])).await;
-    let (s, _, e) = common::http(
-        &app,
-        "POST",
-        &format!("/api/rooms/{}/join", r["id"]),
-        Some(json!({"guess": "odd"})),
-        Some(&tokens[1]),
-    )
-    .await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{e}");
     assert_eq!(e["error"]["code"], "too_many_games");
     // A live game is another matter.
     let room = json!({"size": 9, "rules": "japanese", "parity": "odd"});
-    let (_, _, r) = common::http(&app, "POST", "/api/rooms", Some(room), Some(&tokens[0])).await;
-    let (s, _, _) = common::http(
-        &app,
-        "POST",
-        &format!("/api/rooms/{}/join", r["id"]),
-        Some(json!({"guess": "odd"})),
-        Some(&tokens[1]),
-    )
-    .await;
+    let (_, r) = ann.post("/api/rooms", room).await;
+    let (s, _) = bob
+        .post(
+            &format!("/api/rooms/{}/join", r["id"]),
+            json!({"guess": "odd"}),
+        )
+        .await;
     assert_eq!(s, StatusCode::OK);
 }

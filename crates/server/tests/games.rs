@@ -3,198 +3,15 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tengen_server::{app, AppState};
-use tengen_store::Store;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 mod common;
-
-struct Server {
-    addr: SocketAddr,
-    state: AppState,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Server {
-    async fn start(url: &str, grace: Duration) -> Server {
-        let store = Store::open(url).await.unwrap();
-        let state = AppState::new(store, grace).await.unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let s = state.clone();
-        let task = tokio::spawn(async move {
-            tengen_server::run(listener, s, async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-        });
-        Server {
-            addr,
-            state,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        self.task.abort();
-    }
-
-    async fn http(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<Value>,
-        token: Option<&str>,
-    ) -> (StatusCode, Value) {
-        let (status, _, value) =
-            common::http(&app(self.state.clone()), method, path, body, token).await;
-        (status, value)
-    }
-
-    async fn register(&self, name: &str, rank: &str) -> (String, Value) {
-        let (s, body) = self
-            .http(
-                "POST",
-                "/api/accounts/register",
-                Some(json!({"username": name, "password": "secret1", "rank": rank})),
-                None,
-            )
-            .await;
-        assert_eq!(s, StatusCode::CREATED, "{body}");
-        (
-            body["token"].as_str().unwrap().to_string(),
-            body["user"].clone(),
-        )
-    }
-
-    async fn client(&self, token: &str) -> Client {
-        let mut req = format!("ws://{}/api/ws", self.addr)
-            .into_client_request()
-            .unwrap();
-        req.headers_mut()
-            .insert("authorization", format!("Bearer {token}").parse().unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-        let mut c = Client { ws, next: 1 };
-        let welcome = c.recv().await;
-        assert_eq!(welcome["type"], "welcome");
-        c
-    }
-
-    /// Opens a room as `owner` and joins it as `partner`; returns the join answer.
-    async fn new_game(&self, owner: &str, partner: &str, room: Value, join: Value) -> Value {
-        let (s, r) = self
-            .http("POST", "/api/rooms", Some(room), Some(owner))
-            .await;
-        assert_eq!(s, StatusCode::CREATED, "{r}");
-        let id = r["id"].as_i64().unwrap();
-        let (s, j) = self
-            .http(
-                "POST",
-                &format!("/api/rooms/{id}/join"),
-                Some(join),
-                Some(partner),
-            )
-            .await;
-        assert_eq!(s, StatusCode::OK, "{j}");
-        j
-    }
-
-    /// Registers Ann and Bob, both 2d, and starts a 9x9 game between them under `rules`: Ann's
-    /// room asks for `parity` and Bob guesses odd (a right guess gives Bob Black). Returns both
-    /// tokens, the join answer and the game id.
-    async fn even_game(&self, rules: &str, parity: &str) -> (String, String, Value, i64) {
-        let (ann, _) = self.register("ann", "2d").await;
-        let (bob, _) = self.register("bob", "2d").await;
-        let j = self
-            .new_game(
-                &ann,
-                &bob,
-                json!({"size": 9, "rules": rules, "parity": parity}),
-                json!({"guess": "odd"}),
-            )
-            .await;
-        let game = j["game_id"].as_i64().unwrap();
-        (ann, bob, j, game)
-    }
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    next: u64,
-}
-
-impl Client {
-    async fn send_raw(&mut self, text: &str) {
-        self.ws
-            .send(Message::Text(text.to_string().into()))
-            .await
-            .unwrap();
-    }
-
-    async fn recv(&mut self) -> Value {
-        loop {
-            let m = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
-                .await
-                .expect("no message within 20 s")
-                .expect("socket closed")
-                .unwrap();
-            if let Message::Text(t) = m {
-                return serde_json::from_str(t.as_str()).unwrap();
-            }
-        }
-    }
-
-    /// Sends `msg` with a fresh id and returns the reply (`ack`, `snapshot` or `error`) to it,
-    /// skipping broadcast events.
-    async fn call(&mut self, mut msg: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        msg["id"] = json!(id);
-        self.send_raw(&msg.to_string()).await;
-        loop {
-            let v = self.recv().await;
-            if v["ref"] == json!(id) {
-                return v;
-            }
-        }
-    }
-
-    /// Reads until an event of `kind` in `game` arrives.
-    async fn event(&mut self, game: i64, kind: &str) -> Value {
-        loop {
-            let v = self.recv().await;
-            if v["type"] == "event" && v["game"] == game && v["event"]["type"] == kind {
-                return v;
-            }
-        }
-    }
-}
-
-fn ok(v: &Value) {
-    assert_eq!(v["type"], "ack", "{v}");
-}
-
-fn err(v: &Value, code: &str) {
-    assert_eq!(
-        (v["type"].as_str(), v["code"].as_str()),
-        (Some("error"), Some(code)),
-        "{v}"
-    );
-}
+use common::{err, ok, Client, TestServer};
 
 /// One scenario as a module of two tests: `NAME::on_sqlite`, and `NAME::on_postgres`, which is
 /// ignored unless asked for (`.ci/run` runs it, and under `CI=true` a missing server fails it).
@@ -225,6 +42,24 @@ async fn postgres_url() -> Option<String> {
     common::postgres_url().await
 }
 
+/// Registers Ann and Bob, both 2d, and starts a 9x9 game between them under `rules`: Ann's
+/// room asks for `parity` and Bob guesses odd (a right guess gives Bob Black). Returns both
+/// players, the join answer and the game id.
+async fn even_game(server: &TestServer, rules: &str, parity: &str) -> (Client, Client, Value, i64) {
+    let ann = server.register("ann", "2d").await;
+    let bob = server.register("bob", "2d").await;
+    let j = server
+        .new_game(
+            &ann,
+            &bob,
+            json!({"size": 9, "rules": rules, "parity": parity}),
+            json!({"guess": "odd"}),
+        )
+        .await;
+    let game = j["game_id"].as_i64().unwrap();
+    (ann, bob, j, game)
+}
+
 /// Moves that wall off the board: Black owns columns A-C, White F-J, and a white stone on B8
 /// dies in Black's area.
 const WALLS: [&str; 20] = [
@@ -233,10 +68,10 @@ const WALLS: [&str; 20] = [
 ];
 
 async fn full_game(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "3k").await;
-    let (bob, _) = server.register("bob", "3k").await;
-    let (carol, _) = server.register("carol", "1d").await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
+    let bob = server.register("bob", "3k").await;
+    let carol = server.register("carol", "1d").await;
 
     // HO-SUN: equal ranks. Ann picks odd, Bob guesses odd: Bob takes Black.
     let j = server
@@ -252,12 +87,12 @@ async fn full_game(url: &str) {
     assert_eq!(j["game"]["terms"]["komi"], "0.5", "HO-SUN on 9x9: komi 0.5");
     let game = j["game_id"].as_i64().unwrap();
 
-    let mut black = server.client(&bob).await;
-    let mut white = server.client(&ann).await;
-    let snap = black.call(json!({"type": "watch", "game": game})).await;
+    let mut black = bob.socket().await;
+    let mut white = ann.socket().await;
+    let snap = black.watch(game).await;
     assert_eq!(snap["type"], "snapshot");
     assert_eq!(snap["state"]["seq"], 0);
-    white.call(json!({"type": "watch", "game": game})).await;
+    white.watch(game).await;
 
     let mut seq = 0;
     for (i, v) in WALLS.iter().enumerate() {
@@ -266,9 +101,7 @@ async fn full_game(url: &str) {
         } else {
             (&mut white, &mut black)
         };
-        let r = me
-            .call(json!({"type": "move", "game": game, "point": v}))
-            .await;
+        let r = me.play(game, v).await;
         ok(&r);
         seq += 1;
         assert_eq!(r["seq"], seq, "acknowledged with its place in the log");
@@ -276,21 +109,19 @@ async fn full_game(url: &str) {
         assert_eq!(e["event"]["point"], *v);
         if i == 9 {
             // A spectator joins mid-game and sees the same board as the players.
-            let mut spectator = server.client(&carol).await;
-            let s = spectator.call(json!({"type": "watch", "game": game})).await;
+            let mut spectator = carol.socket().await;
+            let s = spectator.watch(game).await;
             let p = black
                 .call(json!({"type": "watch", "game": game, "since": 10}))
                 .await;
             ok(&p);
-            let (_, http) = server
-                .http("GET", &format!("/api/games/{game}"), None, None)
-                .await;
+            let http = server.game(game).await;
             assert_eq!(s["state"]["board"], http["board"]);
             assert_eq!(s["state"]["seq"], 10);
             // A spectator may ask for the score estimate; the players may not (this game's
             // terms do not allow it).
             let path = format!("/api/games/{game}/estimate");
-            let (status, est) = server.http("GET", &path, None, Some(&carol)).await;
+            let (status, est) = carol.get(&path).await;
             assert_eq!(status, StatusCode::OK, "{est}");
             assert_eq!(est["ownership"].as_array().unwrap().len(), 9);
             assert_eq!(est["ownership"][0].as_array().unwrap().len(), 9);
@@ -299,19 +130,15 @@ async fn full_game(url: &str) {
                 "{est}"
             );
             assert!(est["lead_range"][0].as_f64() <= est["lead_range"][1].as_f64());
-            let (status, est) = server.http("GET", &path, None, Some(&bob)).await;
+            let (status, est) = bob.get(&path).await;
             assert_eq!(
                 (status, est["error"]["code"].as_str()),
                 (StatusCode::FORBIDDEN, Some("estimate_not_allowed"))
             );
             // Spectators may chat but not play.
-            let r = spectator
-                .call(json!({"type": "move", "game": game, "point": "J9"}))
-                .await;
+            let r = spectator.play(game, "J9").await;
             err(&r, "not_a_player");
-            ok(&spectator
-                .call(json!({"type": "chat", "game": game, "text": "nice wall"}))
-                .await);
+            ok(&spectator.chat(game, "nice wall").await);
             seq += 1;
             let c = black.event(game, "chat").await;
             assert_eq!(
@@ -320,8 +147,8 @@ async fn full_game(url: &str) {
             );
         }
     }
-    ok(&black.call(json!({"type": "pass", "game": game})).await);
-    ok(&white.call(json!({"type": "pass", "game": game})).await);
+    ok(&black.pass(game).await);
+    ok(&white.pass(game).await);
     let started = black.event(game, "scoring_started").await;
     assert!(
         started["event"]["dead"]
@@ -358,14 +185,11 @@ async fn full_game(url: &str) {
     // Black 26 + 1 prisoner, White 36 + 0.5.
     assert_eq!(fin["event"]["result"], "W+9.5");
     assert_eq!(fin["event"]["reason"], "count");
-    err(
-        &black.call(json!({"type": "pass", "game": game})).await,
-        "game_over",
-    );
+    err(&black.pass(game).await, "game_over");
 
     // Promotion points moved: Ann (White) won, Bob lost; Carol did not play.
-    let (_, a) = server.http("GET", "/api/users/ann", None, None).await;
-    let (_, b) = server.http("GET", "/api/users/bob", None, None).await;
+    let (_, a) = server.get("/api/users/ann").await;
+    let (_, b) = server.get("/api/users/bob").await;
     assert_eq!(
         (a["points"].as_i64(), b["points"].as_i64()),
         (Some(55), Some(45))
@@ -377,30 +201,24 @@ async fn full_game(url: &str) {
     assert!(b["rating"].as_f64().unwrap() < seeded - 100.0, "{b}");
     assert!(a["deviation"].as_f64().unwrap() < 350.0);
     assert!(a["rating_rank"].as_str().unwrap().ends_with('?'));
-    let (s, h) = server
-        .http("GET", "/api/users/ann/ratings", None, None)
-        .await;
+    let (s, h) = server.get("/api/users/ann/ratings").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(h["history"].as_array().unwrap().len(), 1, "{h}");
     assert_eq!(h["history"][0]["game_id"], game);
     assert_eq!(h["history"][0]["rating"], a["rating"]);
-    let (_, r) = server
-        .http("GET", "/api/users/bob/record", None, None)
-        .await;
+    let (_, r) = server.get("/api/users/bob/record").await;
     assert_eq!(r["record"]["by_size"]["9"]["losses"], 1, "{r}");
     assert_eq!(r["record"]["by_result"]["count"]["losses"], 1, "{r}");
 
     // The record is there, as SGF.
-    let (s, sgf) = server
-        .http("GET", &format!("/api/games/{game}/sgf"), None, None)
-        .await;
+    let (s, sgf) = server.get(&format!("/api/games/{game}/sgf")).await;
     assert_eq!(s, StatusCode::OK);
     let sgf = sgf.as_str().unwrap().to_string();
     assert!(
         sgf.contains("RE[W+9.5]") && sgf.contains("PB[bob]") && sgf.contains(";B[da]"),
         "{sgf}"
     );
-    let (_, hist) = server.http("GET", "/api/users/ann/games", None, None).await;
+    let (_, hist) = server.get("/api/users/ann/games").await;
     assert_eq!(hist["games"][0]["result"], "W+9.5");
     server.stop().await;
 }
@@ -412,9 +230,9 @@ on_both_stores!(
 );
 
 async fn resign_takeback_leave(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "5k").await;
-    let (bob, _) = server.register("bob", "4k").await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "4k").await;
     // JUNG-SUN: one rank apart, the weaker (Ann) takes Black, komi 0.5.
     let j = server
         .new_game(
@@ -427,25 +245,19 @@ async fn resign_takeback_leave(url: &str) {
     assert_eq!(j["game_type"], "jung_sun");
     assert_eq!(j["game"]["black"]["username"], "ann");
     let game = j["game_id"].as_i64().unwrap();
-    let mut b = server.client(&ann).await;
-    let mut w = server.client(&bob).await;
-    b.call(json!({"type": "watch", "game": game})).await;
-    w.call(json!({"type": "watch", "game": game})).await;
-    ok(&b
-        .call(json!({"type": "move", "game": game, "point": "D4"}))
-        .await);
-    ok(&w
-        .call(json!({"type": "move", "game": game, "point": "K10"}))
-        .await);
+    let mut b = ann.socket().await;
+    let mut w = bob.socket().await;
+    b.watch(game).await;
+    w.watch(game).await;
+    ok(&b.play(game, "D4").await);
+    ok(&w.play(game, "K10").await);
     // Refused take-back.
     ok(&b.call(json!({"type": "takeback", "game": game})).await);
     w.event(game, "takeback_requested").await;
     ok(&w
         .call(json!({"type": "takeback_answer", "game": game, "accept": false}))
         .await);
-    let (_, s) = server
-        .http("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let s = server.game(game).await;
     assert_eq!(s["moves"].as_array().unwrap().len(), 2);
     // Granted take-back: Black's D4 and White's reply go.
     ok(&b.call(json!({"type": "takeback", "game": game})).await);
@@ -460,18 +272,12 @@ async fn resign_takeback_leave(url: &str) {
         ),
         (Some(true), Some(2))
     );
-    let (_, s) = server
-        .http("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let s = server.game(game).await;
     assert_eq!(s["moves"].as_array().unwrap().len(), 0);
-    ok(&b
-        .call(json!({"type": "move", "game": game, "point": "C3"}))
-        .await);
-    ok(&w.call(json!({"type": "resign", "game": game})).await);
+    ok(&b.play(game, "C3").await);
+    ok(&w.resign(game).await);
     assert_eq!(b.event(game, "resign").await["event"]["color"], "white");
-    let (_, s) = server
-        .http("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let s = server.game(game).await;
     assert_eq!(s["result"], "B+R");
 
     // Leaving the room loses at once.
@@ -484,12 +290,10 @@ async fn resign_takeback_leave(url: &str) {
         )
         .await;
     let game = j["game_id"].as_i64().unwrap();
-    let mut b = server.client(&ann).await;
-    b.call(json!({"type": "watch", "game": game})).await;
+    let mut b = ann.socket().await;
+    b.watch(game).await;
     ok(&b.call(json!({"type": "leave", "game": game})).await);
-    let (_, s) = server
-        .http("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let s = server.game(game).await;
     assert_eq!(
         (s["result"].as_str(), s["end_reason"].as_str()),
         (Some("W+F"), Some("left"))
@@ -504,14 +308,14 @@ on_both_stores!(
 );
 
 async fn dropped_connection(url: &str) {
-    let server = Server::start(url, Duration::ZERO).await;
-    let (ann, bob, j, game) = server.even_game("japanese", "even").await;
+    let server = TestServer::start_with(url, Duration::ZERO, Vec::new()).await;
+    let (ann, bob, j, game) = even_game(&server, "japanese", "even").await;
     // A wrong guess: the owner takes Black.
     assert_eq!(j["game"]["black"]["username"], "ann");
-    let mut a = server.client(&ann).await;
-    a.call(json!({"type": "watch", "game": game})).await;
-    let mut b = server.client(&bob).await;
-    b.call(json!({"type": "watch", "game": game})).await;
+    let mut a = ann.socket().await;
+    a.watch(game).await;
+    let mut b = bob.socket().await;
+    b.watch(game).await;
     drop(a);
     let fin = b.event(game, "finished").await;
     assert_eq!(
@@ -531,24 +335,18 @@ on_both_stores!(
 );
 
 async fn reconnect_resume(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, bob, _, game) = server.even_game("japanese", "odd").await;
-    let mut b = server.client(&bob).await; // Black
-    let mut w = server.client(&ann).await;
-    b.call(json!({"type": "watch", "game": game})).await;
-    w.call(json!({"type": "watch", "game": game})).await;
-    ok(&b
-        .call(json!({"type": "move", "game": game, "point": "E5"}))
-        .await);
+    let server = TestServer::start(url).await;
+    let (ann, bob, _, game) = even_game(&server, "japanese", "odd").await;
+    let mut b = bob.socket().await; // Black
+    let mut w = ann.socket().await;
+    b.watch(game).await;
+    w.watch(game).await;
+    ok(&b.play(game, "E5").await);
     w.event(game, "move").await;
     drop(w); // White's connection drops after seeing seq 1.
-    ok(&b
-        .call(json!({"type": "chat", "game": game, "text": "hello?"}))
-        .await);
-    ok(&b
-        .call(json!({"type": "chat", "game": game, "text": "are you there?"}))
-        .await);
-    let mut w = server.client(&ann).await;
+    ok(&b.chat(game, "hello?").await);
+    ok(&b.chat(game, "are you there?").await);
+    let mut w = ann.socket().await;
     let r = w
         .call(json!({"type": "watch", "game": game, "since": 1}))
         .await;
@@ -559,9 +357,7 @@ async fn reconnect_resume(url: &str) {
     assert_eq!((e2["seq"].as_u64(), e3["seq"].as_u64()), (Some(2), Some(3)));
     assert_eq!(e3["event"]["text"], "are you there?");
     // And the game goes on: the grace period did not end it.
-    ok(&w
-        .call(json!({"type": "move", "game": game, "point": "C3"}))
-        .await);
+    ok(&w.play(game, "C3").await);
     server.stop().await;
 }
 
@@ -572,9 +368,9 @@ on_both_stores!(
 );
 
 async fn handicap_first_capture(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "5k").await;
-    let (bob, _) = server.register("bob", "1k").await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "1k").await;
     // Four ranks apart: HANDICAP, four stones by default, White first, komi 0.5, no points.
     let j = server
         .new_game(
@@ -602,27 +398,18 @@ async fn handicap_first_capture(url: &str) {
         .sum();
     assert_eq!(stones, 4);
     let game = j["game_id"].as_i64().unwrap();
-    let mut w = server.client(&bob).await;
-    err(
-        &server
-            .client(&ann)
-            .await
-            .call(json!({"type": "move", "game": game, "point": "K10"}))
-            .await,
-        "not_your_turn",
-    );
-    ok(&w
-        .call(json!({"type": "move", "game": game, "point": "K10"}))
-        .await);
-    ok(&w.call(json!({"type": "resign", "game": game})).await);
-    let (_, a) = server.http("GET", "/api/users/ann", None, None).await;
+    let mut w = bob.socket().await;
+    err(&ann.socket().await.play(game, "K10").await, "not_your_turn");
+    ok(&w.play(game, "K10").await);
+    ok(&w.resign(game).await);
+    let (_, a) = server.get("/api/users/ann").await;
     assert_eq!(
         a["points"], 50,
         "handicap games do not move promotion points"
     );
     // But they are rated, with the handicap counted: Ann (Black, given four stones) gains less
     // than an even win would have given her against a player three ranks above.
-    let (_, b) = server.http("GET", "/api/users/bob", None, None).await;
+    let (_, b) = server.get("/api/users/bob").await;
     let (ann_after, bob_after) = (a["rating"].as_f64().unwrap(), b["rating"].as_f64().unwrap());
     let seed = |r: &str| tengen_store::ratings::seeded_from(r);
     let even = tengen_core::domain::glicko::rate_game(seed("5k"), seed("1k"), 1.0, 0.0);
@@ -630,7 +417,7 @@ async fn handicap_first_capture(url: &str) {
     assert!(ann_after < even[0].rating, "{ann_after} {}", even[0].rating);
 
     // First Capture Go on 5x5: the first capture wins.
-    let (cy, _) = server.register("cyd", "5k").await;
+    let cy = server.register("cyd", "5k").await;
     let j = server
         .new_game(
             &ann,
@@ -640,20 +427,14 @@ async fn handicap_first_capture(url: &str) {
         )
         .await;
     let game = j["game_id"].as_i64().unwrap();
-    let mut b = server.client(&cy).await; // guessed right: Black
-    let mut w = server.client(&ann).await;
+    let mut b = cy.socket().await; // guessed right: Black
+    let mut w = ann.socket().await;
     for (i, v) in ["B2", "A2", "A3", "B3"].iter().enumerate() {
         let c = if i % 2 == 0 { &mut b } else { &mut w };
-        ok(&c
-            .call(json!({"type": "move", "game": game, "point": v}))
-            .await);
+        ok(&c.play(game, v).await);
     }
-    ok(&b
-        .call(json!({"type": "move", "game": game, "point": "A1"}))
-        .await);
-    let (_, s) = server
-        .http("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    ok(&b.play(game, "A1").await);
+    let s = server.game(game).await;
     assert_eq!(
         (s["result"].as_str(), s["phase"].as_str()),
         (Some("B+"), Some("finished"))
@@ -668,19 +449,17 @@ on_both_stores!(
 );
 
 async fn bad_input(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, bob, _, game) = server.even_game("chinese", "odd").await;
-    let (eve, _) = server.register("eve", "2d").await;
-    let mut b = server.client(&bob).await; // Black
-    let mut w = server.client(&ann).await;
-    let mut e = server.client(&eve).await;
-    ok(&b
-        .call(json!({"type": "move", "game": game, "point": "E5"}))
-        .await);
+    let server = TestServer::start(url).await;
+    let (ann, bob, _, game) = even_game(&server, "chinese", "odd").await;
+    let eve = server.register("eve", "2d").await;
+    let mut b = bob.socket().await; // Black
+    let mut w = ann.socket().await;
+    let mut e = eve.socket().await;
+    ok(&b.play(game, "E5").await);
 
-    w.send_raw("this is not json").await;
+    w.send_text("this is not json").await;
     err(&w.recv().await, "bad_message");
-    w.send_raw(r#"{"no_type": 1}"#).await;
+    w.send_text(r#"{"no_type": 1}"#).await;
     err(&w.recv().await, "bad_message");
     err(
         &w.call(json!({"type": "teleport", "game": game})).await,
@@ -690,37 +469,17 @@ async fn bad_input(url: &str) {
         &w.call(json!({"type": "move", "game": "x"})).await,
         "bad_message",
     );
-    w.send_raw(&format!(
+    w.send_text(&format!(
         r#"{{"type":"chat","game":{game},"text":"{}"}}"#,
         "x".repeat(5000)
     ))
     .await;
     err(&w.recv().await, "message_too_large");
-    err(
-        &w.call(json!({"type": "move", "game": game, "point": "E5"}))
-            .await,
-        "occupied",
-    );
-    err(
-        &w.call(json!({"type": "move", "game": game, "point": "Z9"}))
-            .await,
-        "off_board",
-    );
-    err(
-        &w.call(json!({"type": "move", "game": game, "point": "5E"}))
-            .await,
-        "malformed_coordinate",
-    );
-    err(
-        &b.call(json!({"type": "move", "game": game, "point": "D4"}))
-            .await,
-        "not_your_turn",
-    );
-    err(
-        &w.call(json!({"type": "move", "game": 999, "point": "D4"}))
-            .await,
-        "no_such_game",
-    );
+    err(&w.play(game, "E5").await, "occupied");
+    err(&w.play(game, "Z9").await, "off_board");
+    err(&w.play(game, "5E").await, "malformed_coordinate");
+    err(&b.play(game, "D4").await, "not_your_turn");
+    err(&w.play(999, "D4").await, "no_such_game");
     err(
         &w.call(json!({"type": "takeback", "game": game})).await,
         "takeback_not_allowed",
@@ -729,21 +488,10 @@ async fn bad_input(url: &str) {
         &w.call(json!({"type": "accept_score", "game": game})).await,
         "not_scoring",
     );
-    err(
-        &w.call(json!({"type": "chat", "game": game, "text": ""}))
-            .await,
-        "bad_chat",
-    );
+    err(&w.chat(game, "").await, "bad_chat");
     // Someone else's game: Eve can neither move nor resign for the players.
-    err(
-        &e.call(json!({"type": "move", "game": game, "point": "D4"}))
-            .await,
-        "not_a_player",
-    );
-    err(
-        &e.call(json!({"type": "resign", "game": game})).await,
-        "not_a_player",
-    );
+    err(&e.play(game, "D4").await, "not_a_player");
+    err(&e.resign(game).await, "not_a_player");
     err(
         &e.call(json!({"type": "leave", "game": game})).await,
         "not_a_player",
@@ -751,8 +499,7 @@ async fn bad_input(url: &str) {
     // A flood is refused message by message.
     let mut limited = false;
     for i in 0..100 {
-        w.send_raw(&json!({"type": "ping", "id": 10_000 + i}).to_string())
-            .await;
+        w.send(json!({"type": "ping", "id": 10_000 + i})).await;
     }
     for _ in 0..100 {
         let v = w.recv().await;
@@ -762,9 +509,7 @@ async fn bad_input(url: &str) {
     }
     assert!(limited);
     // Nothing changed.
-    let (_, s) = server
-        .http("GET", &format!("/api/games/{game}"), None, None)
-        .await;
+    let s = server.game(game).await;
     assert_eq!(
         (s["seq"].as_u64(), s["moves"].as_array().unwrap().len()),
         (Some(1), 1)
@@ -772,85 +517,54 @@ async fn bad_input(url: &str) {
     assert_eq!(s["result"], Value::Null);
 
     // HTTP errors have codes too.
-    let (st, v) = server
-        .http(
-            "POST",
-            "/api/rooms",
-            Some(json!({"size": 11, "rules": "japanese"})),
-            Some(&ann),
-        )
+    let (st, v) = ann
+        .post("/api/rooms", json!({"size": 11, "rules": "japanese"}))
         .await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("bad_board_size"))
     );
     let (st, v) = server
-        .http(
-            "POST",
-            "/api/rooms",
-            Some(json!({"size": 9, "rules": "japanese"})),
-            None,
-        )
+        .post("/api/rooms", json!({"size": 9, "rules": "japanese"}))
         .await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
         (StatusCode::UNAUTHORIZED, Some("unauthorized"))
     );
-    let (_, room) = server
-        .http(
-            "POST",
-            "/api/rooms",
-            Some(json!({"size": 9, "rules": "japanese"})),
-            Some(&ann),
-        )
+    let (_, room) = ann
+        .post("/api/rooms", json!({"size": 9, "rules": "japanese"}))
         .await;
     let room_id = room["id"].as_i64().unwrap();
-    let (_, listed) = server.http("GET", "/api/rooms", None, None).await;
+    let (_, listed) = server.get("/api/rooms").await;
     assert!(
         listed["rooms"][0].get("parity").is_none(),
         "the owner's choice stays secret"
     );
-    let (st, v) = server
-        .http(
-            "POST",
-            &format!("/api/rooms/{room_id}/join"),
-            Some(json!({})),
-            Some(&ann),
-        )
+    let (st, v) = ann
+        .post(&format!("/api/rooms/{room_id}/join"), json!({}))
         .await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("own_room"))
     );
-    let (st, v) = server
-        .http(
-            "POST",
-            &format!("/api/rooms/{room_id}/join"),
-            Some(json!({})),
-            Some(&bob),
-        )
+    let (st, v) = bob
+        .post(&format!("/api/rooms/{room_id}/join"), json!({}))
         .await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("guess_required"))
     );
-    let (st, v) = server
-        .http("DELETE", &format!("/api/rooms/{room_id}"), None, Some(&bob))
-        .await;
+    let (st, v) = bob.delete(&format!("/api/rooms/{room_id}")).await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
         (StatusCode::FORBIDDEN, Some("not_owner"))
     );
-    let (st, _) = server
-        .http("DELETE", &format!("/api/rooms/{room_id}"), None, Some(&ann))
-        .await;
+    let (st, _) = ann.delete(&format!("/api/rooms/{room_id}")).await;
     assert_eq!(st, StatusCode::NO_CONTENT);
-    let (st, v) = server
-        .http(
-            "POST",
+    let (st, v) = bob
+        .post(
             &format!("/api/rooms/{room_id}/join"),
-            Some(json!({"guess": "odd"})),
-            Some(&bob),
+            json!({"guess": "odd"}),
         )
         .await;
     assert_eq!(
@@ -868,11 +582,12 @@ on_both_stores!(
 
 async fn restart(url: &str) {
     let url = url.to_string();
-    let (ann, bob, live, done);
+    let (ann_token, bob_token, live, done);
     {
-        let server = Server::start(&url, Duration::from_secs(30)).await;
-        ann = server.register("ann", "3k").await.0;
-        bob = server.register("bob", "3k").await.0;
+        let server = TestServer::start(&url).await;
+        let ann = server.register("ann", "3k").await;
+        let bob = server.register("bob", "3k").await;
+        (ann_token, bob_token) = (ann.token.clone(), bob.token.clone());
         let j = server
             .new_game(
                 &ann,
@@ -882,16 +597,14 @@ async fn restart(url: &str) {
             )
             .await;
         live = j["game_id"].as_i64().unwrap();
-        let mut b = server.client(&bob).await;
-        let mut w = server.client(&ann).await;
+        let mut b = bob.socket().await;
+        let mut w = ann.socket().await;
         for (i, v) in ["C3", "G7", "C7"].iter().enumerate() {
             let c = if i % 2 == 0 { &mut b } else { &mut w };
-            ok(&c
-                .call(json!({"type": "move", "game": live, "point": v}))
-                .await);
+            ok(&c.play(live, v).await);
         }
-        ok(&w.call(json!({"type": "pass", "game": live})).await);
-        ok(&b.call(json!({"type": "pass", "game": live})).await);
+        ok(&w.pass(live).await);
+        ok(&b.pass(live).await);
         let j = server
             .new_game(
                 &ann,
@@ -901,14 +614,12 @@ async fn restart(url: &str) {
             )
             .await;
         done = j["game_id"].as_i64().unwrap();
-        ok(&b.call(json!({"type": "resign", "game": done})).await);
+        ok(&b.resign(done).await);
         // Kill the server without any shutdown courtesy.
         server.stop().await;
     }
-    let server = Server::start(&url, Duration::from_secs(30)).await;
-    let (_, s) = server
-        .http("GET", &format!("/api/games/{live}"), None, None)
-        .await;
+    let server = TestServer::start(&url).await;
+    let s = server.game(live).await;
     assert_eq!(
         s["seq"], 6,
         "three moves, two passes and the start of scoring: {s}"
@@ -921,17 +632,14 @@ async fn restart(url: &str) {
         .map(|m| m["point"].as_str().unwrap())
         .collect();
     assert_eq!(moves, ["C3", "G7", "C7", "pass", "pass"]);
-    let (_, d) = server
-        .http("GET", &format!("/api/games/{done}"), None, None)
-        .await;
+    let d = server.game(done).await;
     assert_eq!(d["result"], "W+R");
     // Play goes on in the restored game.
-    let mut b = server.client(&bob).await;
+    let (ann, bob) = (server.client(&ann_token), server.client(&bob_token));
+    let mut b = bob.socket().await;
     ok(&b.call(json!({"type": "resume", "game": live})).await);
-    let mut w = server.client(&ann).await;
-    ok(&w
-        .call(json!({"type": "move", "game": live, "point": "G3"}))
-        .await);
+    let mut w = ann.socket().await;
+    ok(&w.play(live, "G3").await);
     server.stop().await;
 }
 
@@ -941,43 +649,23 @@ on_both_stores!(
     "restart"
 );
 
-/// The code of the close frame `c`'s socket receives next (within 20 s); `None` when the
-/// connection ends without one.
-async fn close_code(c: &mut Client) -> Option<u16> {
-    tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            match c.ws.next().await {
-                None | Some(Err(_)) => return None,
-                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
-                Some(Ok(_)) => continue,
-            }
-        }
-    })
-    .await
-    .expect("the socket closes")
-}
-
 /// Logging out closes that session's WebSockets, and only those.
 async fn logout_closes_sockets(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "3k").await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
     let (s, body) = server
-        .http(
-            "POST",
+        .post(
             "/api/accounts/login",
-            Some(json!({"username": "ann", "password": "secret1"})),
-            None,
+            json!({"username": "ann", "password": common::PASSWORD}),
         )
         .await;
     assert_eq!(s, StatusCode::OK, "{body}");
-    let other = body["token"].as_str().unwrap().to_string();
-    let mut a = server.client(&ann).await;
-    let mut b = server.client(&other).await;
-    let (s, _) = server
-        .http("POST", "/api/accounts/logout", None, Some(&ann))
-        .await;
+    let other = server.signed_in(&body);
+    let mut a = ann.socket().await;
+    let mut b = other.socket().await;
+    let (s, _) = ann.post_empty("/api/accounts/logout").await;
     assert_eq!(s, StatusCode::NO_CONTENT);
-    let closed = close_code(&mut a).await;
+    let closed = a.close_code().await;
     assert_eq!(closed, Some(4001));
     // The other session of the same account keeps its socket.
     let r = b.call(json!({"type": "ping"})).await;
@@ -993,9 +681,9 @@ on_both_stores!(
 
 /// A flood gets errors, then a close; one account cannot hold unbounded sockets.
 async fn floods_and_socket_caps(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "3k").await;
-    let mut c = server.client(&ann).await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
+    let mut c = ann.socket().await;
     let flood = json!({"type": "ping"}).to_string();
     for _ in 0..400 {
         if c.ws
@@ -1027,7 +715,7 @@ async fn floods_and_socket_caps(url: &str) {
     assert!(limited > 0, "the flood was answered with errors first");
     assert!(ended, "then the connection was closed");
     // The server is fine: a new connection works.
-    let mut again = server.client(&ann).await;
+    let mut again = ann.socket().await;
     assert_eq!(again.call(json!({"type": "ping"})).await["type"], "pong");
     drop(again);
 
@@ -1036,13 +724,8 @@ async fn floods_and_socket_caps(url: &str) {
     let cap = tengen_server::ws::MAX_SOCKETS_PER_USER as usize;
     let mut held = Vec::new();
     let refused = loop {
-        let mut req = format!("ws://{}/api/ws", server.addr)
-            .into_client_request()
-            .unwrap();
-        req.headers_mut()
-            .insert("authorization", format!("Bearer {ann}").parse().unwrap());
-        match tokio_tungstenite::connect_async(req).await {
-            Ok((ws, _)) if held.len() <= cap => held.push(ws),
+        match ann.try_connect().await {
+            Ok(ws) if held.len() <= cap => held.push(ws),
             Ok(_) => panic!("more than {cap} sockets for one account"),
             Err(tokio_tungstenite::tungstenite::Error::Http(r)) => break r.status(),
             Err(e) => panic!("{e}"),
@@ -1057,14 +740,10 @@ async fn floods_and_socket_caps(url: &str) {
     // Rooms per player: five open at once.
     let room = json!({"size": 9, "rules": "japanese"});
     for _ in 0..tengen_server::rooms::MAX_OPEN_PER_USER {
-        let (s, r) = server
-            .http("POST", "/api/rooms", Some(room.clone()), Some(&ann))
-            .await;
+        let (s, r) = ann.post("/api/rooms", room.clone()).await;
         assert_eq!(s, StatusCode::CREATED, "{r}");
     }
-    let (s, r) = server
-        .http("POST", "/api/rooms", Some(room), Some(&ann))
-        .await;
+    let (s, r) = ann.post("/api/rooms", room).await;
     assert_eq!(
         (s, r["error"]["code"].as_str()),
         (StatusCode::TOO_MANY_REQUESTS, Some("too_many_rooms"))
@@ -1082,17 +761,10 @@ on_both_stores!(
 /// Sockets opened all at once cannot pass the per-account cap together: the seat is taken at
 /// the check.
 async fn simultaneous_sockets(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "3k").await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
     let cap = tengen_server::ws::MAX_SOCKETS_PER_USER as usize;
-    let attempts = (0..cap + 16).map(|_| {
-        let mut req = format!("ws://{}/api/ws", server.addr)
-            .into_client_request()
-            .unwrap();
-        req.headers_mut()
-            .insert("authorization", format!("Bearer {ann}").parse().unwrap());
-        tokio_tungstenite::connect_async(req)
-    });
+    let attempts = (0..cap + 16).map(|_| ann.try_connect());
     let results = futures_util::future::join_all(attempts).await;
     let opened = results.iter().filter(|r| r.is_ok()).count();
     let refused = results
@@ -1105,17 +777,12 @@ async fn simultaneous_sockets(url: &str) {
     assert_eq!((opened, refused), (cap, 16));
     // Closing one gives its seat back.
     let mut held: Vec<_> = results.into_iter().flatten().collect();
-    let (mut first, _) = held.pop().unwrap();
+    let mut first = held.pop().unwrap();
     first.close(None).await.unwrap();
     drop(first);
     let again = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            let mut req = format!("ws://{}/api/ws", server.addr)
-                .into_client_request()
-                .unwrap();
-            req.headers_mut()
-                .insert("authorization", format!("Bearer {ann}").parse().unwrap());
-            if let Ok((ws, _)) = tokio_tungstenite::connect_async(req).await {
+            if let Ok(ws) = ann.try_connect().await {
                 return ws;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -1137,18 +804,18 @@ async fn simultaneous_sockets_stay_within_the_cap() {
 /// A socket whose logout broadcast was lost in a burst (its receiver lagged) still closes: the
 /// store is asked about its session.
 async fn lagged_logout(url: &str) {
-    let server = Server::start(url, Duration::from_secs(30)).await;
-    let (ann, _) = server.register("ann", "3k").await;
-    let mut a = server.client(&ann).await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
+    let mut a = ann.socket().await;
     // The session ends without its broadcast, then a burst of other sessions' logouts
     // overflows every socket's queue of them.
-    tengen_server::accounts::logout(&server.state.store, &ann)
+    tengen_server::accounts::logout(server.store(), &ann.token)
         .await
         .unwrap();
     for i in 0..1_000 {
         let _ = server.state.logouts.send(format!("someone-else-{i}"));
     }
-    let closed = close_code(&mut a).await;
+    let closed = a.close_code().await;
     assert_eq!(closed, Some(4001));
     server.stop().await;
 }

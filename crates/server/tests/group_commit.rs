@@ -10,31 +10,22 @@ use tengen_store::games::PromotionOutcome;
 use tengen_store::ratings::RatedGame;
 use tengen_store::Store;
 
+/// One pass numbered `seq` in `game_id`, at 1 s + `seq` ms, ending the game with `finish`.
 fn append(game_id: i64, seq: i64, finish: Option<Finish>) -> Append {
     Append {
-        game_id,
-        first_seq: seq,
-        events: vec![format!(r#"{{"type":"pass","n":{seq}}}"#)],
-        clocks: None,
-        at_ms: 1_000 + seq,
         finish,
-        fence: None,
+        ..common::pass_append(game_id, seq, 1_000 + seq)
     }
 }
 
+/// `n` new games between two guests; their ids, and the guests'.
 async fn games(store: &Store, n: usize) -> (Vec<i64>, [i64; 2]) {
-    let (ann, _) = tengen_server::accounts::guest(store).await.unwrap();
-    let (bob, _) = tengen_server::accounts::guest(store).await.unwrap();
+    let players = common::two_guests(store).await;
     let mut ids = Vec::new();
     for _ in 0..n {
-        let id = store
-            .start_game(0, ann.id, bob.id, "{}")
-            .await
-            .unwrap()
-            .unwrap();
-        ids.push(id);
+        ids.push(common::bare_game(store, players).await);
     }
-    (ids, [ann.id, bob.id])
+    (ids, players)
 }
 
 #[tokio::test]

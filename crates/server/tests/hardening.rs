@@ -10,29 +10,26 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use serde_json::json;
 use sqlx::Row;
-use tengen_server::{accounts, app, AppState};
-use tengen_store::Store;
-use tower::ServiceExt;
+use tengen_server::accounts;
 
 mod common;
-use common::http as call;
+use common::TestServer;
 
-async fn server(tag: &str) -> (axum::Router, Store) {
-    let store = Store::open(&common::sqlite_url(tag)).await.unwrap();
-    let state = AppState::new(store.clone(), std::time::Duration::from_secs(30))
-        .await
-        .unwrap();
-    (app(state), store)
+/// A request from `peer`, as the server sees a socket's peer address.
+fn from_peer(mut req: Request<Body>, peer: &str, port: u16) -> Request<Body> {
+    let addr: SocketAddr = format!("{peer}:{port}").parse().unwrap();
+    req.extensions_mut().insert(ConnectInfo(addr));
+    req
 }
 
-/// A login from `peer`, as the server sees a socket's peer address.
+/// A login from `peer`.
 async fn login_from(
-    app: &axum::Router,
+    server: &TestServer,
     peer: &str,
     name: &str,
     password: &str,
 ) -> axum::response::Response {
-    let mut req = Request::builder()
+    let req = Request::builder()
         .method("POST")
         .uri("/api/accounts/login")
         .header("content-type", "application/json")
@@ -40,16 +37,13 @@ async fn login_from(
             json!({"username": name, "password": password}).to_string(),
         ))
         .unwrap();
-    let addr: SocketAddr = format!("{peer}:40000").parse().unwrap();
-    req.extensions_mut().insert(ConnectInfo(addr));
-    app.clone().oneshot(req).await.unwrap()
+    server.oneshot(from_peer(req, peer, 40000)).await
 }
 
+/// The status of `r` and the code of its JSON error (empty when there is none).
 async fn code(r: axum::response::Response) -> (StatusCode, String) {
-    use http_body_util::BodyExt;
     let status = r.status();
-    let bytes = r.into_body().collect().await.unwrap().to_bytes();
-    let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    let v = common::body_json(r).await;
     (
         status,
         v["error"]["code"].as_str().unwrap_or("").to_string(),
@@ -58,25 +52,17 @@ async fn code(r: axum::response::Response) -> (StatusCode, String) {
 
 #[tokio::test]
 async fn guessing_a_password_is_slowed_then_refused_before_any_hash() {
-    let (app, _) = server("guessing").await;
-    let (s, _, _) = call(
-        &app,
-        "POST",
-        "/api/accounts/register",
-        Some(json!({"username": "ann", "password": "secret1", "rank": "3k"})),
-        None,
-    )
-    .await;
-    assert_eq!(s, StatusCode::CREATED);
+    let server = TestServer::sqlite("guessing").await;
+    server.register("ann", "3k").await;
     // Three free failures from one address, then each further attempt waits.
     for _ in 0..4 {
-        let r = login_from(&app, "10.0.0.7", "ann", "wrong-password").await;
+        let r = login_from(&server, "10.0.0.7", "ann", "wrong-password").await;
         assert_eq!(
             code(r).await,
             (StatusCode::UNAUTHORIZED, "bad_credentials".into())
         );
     }
-    let r = login_from(&app, "10.0.0.7", "ann", "secret1").await;
+    let r = login_from(&server, "10.0.0.7", "ann", common::PASSWORD).await;
     assert!(
         r.headers().get("retry-after").is_some(),
         "{:?}",
@@ -87,37 +73,25 @@ async fn guessing_a_password_is_slowed_then_refused_before_any_hash() {
         (StatusCode::TOO_MANY_REQUESTS, "too_many_attempts".into())
     );
     // The account is held too, from any address and in any case.
-    let r = login_from(&app, "10.0.0.8", "ANN", "secret1").await;
+    let r = login_from(&server, "10.0.0.8", "ANN", common::PASSWORD).await;
     assert_eq!(code(r).await.0, StatusCode::TOO_MANY_REQUESTS);
     // Another account from another address is not affected.
-    let (s, _, _) = call(
-        &app,
-        "POST",
-        "/api/accounts/register",
-        Some(json!({"username": "bob", "password": "secret2", "rank": "3k"})),
-        None,
-    )
-    .await;
-    assert_eq!(s, StatusCode::CREATED);
-    let r = login_from(&app, "10.0.0.9", "bob", "secret2").await;
+    server.register("bob", "3k").await;
+    let r = login_from(&server, "10.0.0.9", "bob", common::PASSWORD).await;
     assert_eq!(r.status(), StatusCode::OK);
 }
 
 #[tokio::test]
 async fn guests_are_limited_per_address() {
-    let (app, _) = server("guests").await;
+    let server = TestServer::sqlite("guests").await;
     let guest = |peer: &'static str| {
-        let app = app.clone();
-        async move {
-            let mut req = Request::builder()
-                .method("POST")
-                .uri("/api/accounts/guest")
-                .body(Body::empty())
-                .unwrap();
-            let addr: SocketAddr = format!("{peer}:1").parse().unwrap();
-            req.extensions_mut().insert(ConnectInfo(addr));
-            app.oneshot(req).await.unwrap().status()
-        }
+        let req = Request::builder()
+            .method("POST")
+            .uri("/api/accounts/guest")
+            .body(Body::empty())
+            .unwrap();
+        let server = &server;
+        async move { server.oneshot(from_peer(req, peer, 1)).await.status() }
     };
     for _ in 0..tengen_server::throttle::CREATE_PER_WINDOW {
         assert_eq!(guest("10.1.0.1").await, StatusCode::CREATED);
@@ -128,51 +102,52 @@ async fn guests_are_limited_per_address() {
 
 #[tokio::test]
 async fn names_rules_and_ranks() {
-    let (app, store) = server("names").await;
+    let server = TestServer::sqlite("names").await;
     let register = |name: &str, rank: &str| {
-        let app = app.clone();
-        let body = json!({"username": name, "password": "secret1", "rank": rank});
-        async move { call(&app, "POST", "/api/accounts/register", Some(body), None).await }
+        let body = json!({"username": name, "password": common::PASSWORD, "rank": rank});
+        server.post("/api/accounts/register", body)
     };
     assert_eq!(register("alice", "2k").await.0, StatusCode::CREATED);
     // One name in any case.
-    let (s, _, err) = register("ALICE", "2k").await;
+    let (s, err) = register("ALICE", "2k").await;
     assert_eq!(
         (s, err["error"]["code"].as_str()),
         (StatusCode::CONFLICT, Some("username_taken"))
     );
     // A refusal says the rule.
-    let (_, _, err) = register("al", "2k").await;
+    let (_, err) = register("al", "2k").await;
     let message = err["error"]["message"].as_str().unwrap();
     assert!(
         message.contains("3 to 20") && message.contains("letter"),
         "{message}"
     );
     // Professional ranks come from the operator only.
-    let (s, _, err) = register("pro", "9p").await;
+    let (s, err) = register("pro", "9p").await;
     assert_eq!(err["error"]["code"], "invalid_rank");
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(err["error"]["message"]
         .as_str()
         .unwrap()
         .contains("operator"));
-    let (s, _, _) = call(&app, "GET", "/api/users/pro", None, None).await;
+    let (s, _) = server.get("/api/users/pro").await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let u = accounts::set_rank(&store, "alice", "1p").await.unwrap();
+    let u = accounts::set_rank(server.store(), "alice", "1p")
+        .await
+        .unwrap();
     assert_eq!(u.rank, "1d [P]");
     assert!(matches!(
-        accounts::set_rank(&store, "nobody", "1p").await,
+        accounts::set_rank(server.store(), "nobody", "1p").await,
         Err(tengen_server::error::ApiError::NotFound)
     ));
 }
 
 #[tokio::test]
 async fn session_tokens_are_stored_as_digests() {
-    let (app, store) = server("digests").await;
-    let (_, _, body) = call(&app, "POST", "/api/accounts/guest", None, None).await;
-    let token = body["token"].as_str().unwrap().to_string();
+    let server = TestServer::sqlite("digests").await;
+    let guest = server.guest().await;
+    let token = guest.token.clone();
     let rows = sqlx::query("SELECT token FROM sessions")
-        .fetch_all(store.pool())
+        .fetch_all(server.store().pool())
         .await
         .unwrap();
     assert_eq!(rows.len(), 1);
@@ -180,28 +155,26 @@ async fn session_tokens_are_stored_as_digests() {
     assert_ne!(stored, token);
     assert_eq!(stored.len(), 64, "a SHA-256 digest in hex");
     // The token still opens the session; the stored digest does not.
-    let (s, _, _) = call(&app, "GET", "/api/me", None, Some(&token)).await;
+    let (s, _) = guest.get("/api/me").await;
     assert_eq!(s, StatusCode::OK);
-    let (s, _, _) = call(&app, "GET", "/api/me", None, Some(&stored)).await;
+    let (s, _) = server.client(&stored).get("/api/me").await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
     // Logout ends it.
-    call(&app, "POST", "/api/accounts/logout", None, Some(&token)).await;
-    let (s, _, _) = call(&app, "GET", "/api/me", None, Some(&token)).await;
+    guest.post_empty("/api/accounts/logout").await;
+    let (s, _) = guest.get("/api/me").await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
 async fn oversized_bodies_get_413_and_every_response_has_security_headers() {
-    let (app, _) = server("headers").await;
+    let server = TestServer::sqlite("headers").await;
     let big = "x".repeat(200 * 1024);
-    let (s, _, err) = call(
-        &app,
-        "POST",
-        "/api/accounts/register",
-        Some(json!({"username": big, "password": "secret1", "rank": "3k"})),
-        None,
-    )
-    .await;
+    let (s, err) = server
+        .post(
+            "/api/accounts/register",
+            json!({"username": big, "password": "secret1", "rank": "3k"}),
+        )
+        .await;
     assert_eq!(
         (s, err["error"]["code"].as_str()),
         (StatusCode::PAYLOAD_TOO_LARGE, Some("payload_too_large"))
@@ -211,14 +184,14 @@ async fn oversized_bodies_get_413_and_every_response_has_security_headers() {
         .uri("/api/sgf/import")
         .body(Body::from(big.clone()))
         .unwrap();
-    let r = app.clone().oneshot(req).await.unwrap();
+    let r = server.oneshot(req).await;
     assert_eq!(
         code(r).await,
         (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large".into())
     );
     for path in ["/", "/api/openapi.json", "/api/nothing-here"] {
         let req = Request::builder().uri(path).body(Body::empty()).unwrap();
-        let r = app.clone().oneshot(req).await.unwrap();
+        let r = server.oneshot(req).await;
         let h = r.headers();
         let csp = h.get("content-security-policy").unwrap().to_str().unwrap();
         assert!(
@@ -234,10 +207,12 @@ async fn oversized_bodies_get_413_and_every_response_has_security_headers() {
 #[tokio::test]
 async fn a_slow_or_silent_connection_is_closed() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let store = Store::open(&common::sqlite_url("slow")).await.unwrap();
-    let state = AppState::new(store, std::time::Duration::from_secs(30))
-        .await
-        .unwrap();
+    let state = common::server::app_state(
+        &common::sqlite_url("slow"),
+        common::server::GRACE,
+        Vec::new(),
+    )
+    .await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let limits = tengen_server::listener::Limits {
@@ -299,7 +274,7 @@ async fn a_slow_or_silent_connection_is_closed() {
 
 #[tokio::test]
 async fn refusals_axum_answers_itself_come_in_the_json_error_format() {
-    let (app, _) = server("json-errors").await;
+    let server = TestServer::sqlite("json-errors").await;
     for (method, path, status, want) in [
         (
             "GET",
@@ -326,7 +301,7 @@ async fn refusals_axum_answers_itself_come_in_the_json_error_format() {
             .uri(path)
             .body(Body::empty())
             .unwrap();
-        let r = app.clone().oneshot(req).await.unwrap();
+        let r = server.oneshot(req).await;
         assert_eq!(
             r.headers().get("content-type").unwrap(),
             "application/json",

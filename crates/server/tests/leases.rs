@@ -7,32 +7,19 @@ mod common;
 use tengen_store::commit::Append;
 use tengen_store::{Store, StoreError};
 
+/// One pass numbered `seq` in `game_id`, at `seq` ms, written under `fence`.
 fn append(game_id: i64, seq: i64, fence: Option<tengen_store::lease::Lease>) -> Append {
     Append {
-        game_id,
-        first_seq: seq,
-        events: vec![format!(r#"{{"type":"pass","n":{seq}}}"#)],
-        clocks: None,
-        at_ms: seq,
-        finish: None,
         fence,
+        ..common::pass_append(game_id, seq, seq)
     }
 }
 
 async fn leases_fence_old_owners(url: &str) {
     let store = Store::open(url).await.unwrap();
-    let (ann, _) = tengen_server::accounts::guest(&store).await.unwrap();
-    let (bob, _) = tengen_server::accounts::guest(&store).await.unwrap();
-    let game = store
-        .start_game(0, ann.id, bob.id, "{}")
-        .await
-        .unwrap()
-        .unwrap();
-    let other = store
-        .start_game(0, ann.id, bob.id, "{}")
-        .await
-        .unwrap()
-        .unwrap();
+    let players = common::two_guests(&store).await;
+    let game = common::bare_game(&store, players).await;
+    let other = common::bare_game(&store, players).await;
     // A new game is left to the node starting it for its first seconds.
     assert!(store.orphaned_games().await.unwrap().is_empty());
 

@@ -67,29 +67,12 @@ async fn the_registry_lets_retired_games_go_and_serves_them_from_their_log() {
         .await
         .unwrap();
     let games = Games::new(store.clone(), Duration::from_secs(3600));
-    let mut ids = Vec::new();
-    for name in ["ann", "bob"] {
-        ids.push(
-            tengen_server::accounts::ensure_bot(&store, name, "3k", "test")
-                .await
-                .unwrap()
-                .id,
-        );
-    }
+    let ids = common::ann_and_bob(&store).await;
     let terms = common::terms(9, TimeControl::None);
-    let players = || {
-        [
-            common::player(ids[0], "ann", false),
-            common::player(ids[1], "bob", false),
-        ]
-    };
     let new_game = || async {
-        let id = store
-            .start_game(0, ids[0], ids[1], &serde_json::to_string(&terms).unwrap())
-            .await
-            .unwrap()
-            .unwrap();
-        (id, games.start(id, terms.clone(), players()).await.unwrap())
+        let id = common::stored_game(&store, ids, &terms).await;
+        let players = common::ann_and_bob_players(ids);
+        (id, games.start(id, terms.clone(), players).await.unwrap())
     };
     // Many games, each resigned at once: their actors retire, and the registry, swept as it
     // grows, holds about the games still running rather than every game it ever ran.

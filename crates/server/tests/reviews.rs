@@ -7,39 +7,11 @@
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 use tengen_core::game::Action;
-use tengen_server::AppState;
-use tengen_store::Store;
 
 mod common;
-
-async fn call(
-    s: &AppState,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-    token: Option<&str>,
-) -> (StatusCode, Value) {
-    let (st, _, v) = common::http(&tengen_server::app(s.clone()), method, path, body, token).await;
-    (st, v)
-}
-
-async fn register(s: &AppState, name: &str) -> (String, i64) {
-    let (st, v) = call(
-        s,
-        "POST",
-        "/api/accounts/register",
-        Some(json!({"username": name, "password": "secret1", "rank": "5k"})),
-        None,
-    )
-    .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    (
-        v["token"].as_str().unwrap().to_string(),
-        v["user"]["id"].as_i64().unwrap(),
-    )
-}
+use common::TestServer;
 
 const RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee]C[tengen];W[cc];B[gg](;W[cg])(;W[gc]C[the other side]))";
 
@@ -57,20 +29,10 @@ async fn a_shared_review_on_postgres() {
 }
 
 async fn shared_review(url: &str) {
-    let url = url.to_string();
-    let s = AppState::new(Store::open(&url).await.unwrap(), Duration::from_secs(30))
-        .await
-        .unwrap();
-    let (ann, _) = register(&s, "ann").await;
-    let (bob, _) = register(&s, "bob").await;
-    let (st, r) = call(
-        &s,
-        "POST",
-        "/api/reviews",
-        Some(json!({"sgf": RECORD})),
-        Some(&ann),
-    )
-    .await;
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "5k").await;
+    let (st, r) = ann.post("/api/reviews", json!({"sgf": RECORD})).await;
     assert_eq!(st, StatusCode::CREATED, "{r}");
     let id = r["id"].as_i64().unwrap();
     assert_eq!(r["owner"], "ann");
@@ -86,27 +48,20 @@ async fn shared_review(url: &str) {
     // Bob follows: his long poll returns when Ann plays a new variation.
     let v0 = r["version"].as_u64().unwrap();
     let follower = {
-        let s = s.clone();
+        let app = server.app.clone();
         tokio::spawn(async move {
-            call(
-                &s,
-                "GET",
-                &format!("/api/reviews/{id}?after={v0}"),
-                None,
-                None,
-            )
-            .await
+            let path = format!("/api/reviews/{id}?after={v0}");
+            let (st, _, body) = common::http(&app, "GET", &path, None, None).await;
+            (st, body)
         })
     };
     tokio::task::yield_now().await;
-    let (st, r) = call(
-        &s,
-        "POST",
-        &format!("/api/reviews/{id}/edits"),
-        Some(json!({"type": "play", "path": [0, 0, 0], "point": "B2"})),
-        Some(&ann),
-    )
-    .await;
+    let (st, r) = ann
+        .post(
+            &format!("/api/reviews/{id}/edits"),
+            json!({"type": "play", "path": [0, 0, 0], "point": "B2"}),
+        )
+        .await;
     assert_eq!(st, StatusCode::OK, "{r}");
     assert_eq!(r["cursor"], json!([0, 0, 0, 2]), "a third answer to B[gg]");
     let (st, seen) = tokio::time::timeout(Duration::from_secs(10), follower)
@@ -117,52 +72,47 @@ async fn shared_review(url: &str) {
     assert!(seen["version"].as_u64().unwrap() > v0);
     assert_eq!(seen["cursor"], json!([0, 0, 0, 2]));
     // A comment on it; a move on an occupied point, and anything from Bob, change nothing.
-    let edit = |body: Value, who: &str| {
-        let (s, who) = (s.clone(), who.to_string());
-        async move {
-            call(
-                &s,
-                "POST",
-                &format!("/api/reviews/{id}/edits"),
-                Some(body),
-                Some(&who),
-            )
-            .await
-        }
-    };
-    let (st, _) = edit(
-        json!({"type": "comment", "path": [0, 0, 0, 2], "text": "3-3 invasion"}),
-        &ann,
-    )
-    .await;
+    let edits = format!("/api/reviews/{id}/edits");
+    let (st, _) = ann
+        .post(
+            &edits,
+            json!({"type": "comment", "path": [0, 0, 0, 2], "text": "3-3 invasion"}),
+        )
+        .await;
     assert_eq!(st, StatusCode::OK);
-    let (st, e) = edit(
-        json!({"type": "play", "path": [0, 0, 0, 2], "point": "E5"}),
-        &ann,
-    )
-    .await;
+    let (st, e) = ann
+        .post(
+            &edits,
+            json!({"type": "play", "path": [0, 0, 0, 2], "point": "E5"}),
+        )
+        .await;
     assert_eq!(
         (st, e["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("illegal_move"))
     );
-    let (st, e) = edit(
-        json!({"type": "play", "path": [0, 0, 9], "point": "A1"}),
-        &ann,
-    )
-    .await;
+    let (st, e) = ann
+        .post(
+            &edits,
+            json!({"type": "play", "path": [0, 0, 9], "point": "A1"}),
+        )
+        .await;
     assert_eq!(
         (st, e["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("no_node"))
     );
-    let (st, e) = edit(json!({"type": "navigate", "path": [0]}), &bob).await;
+    let (st, e) = bob
+        .post(&edits, json!({"type": "navigate", "path": [0]}))
+        .await;
     assert_eq!(
         (st, e["error"]["code"].as_str()),
         (StatusCode::FORBIDDEN, Some("not_owner"))
     );
-    let (st, _) = edit(json!({"type": "navigate", "path": [0, 0]}), &ann).await;
+    let (st, _) = ann
+        .post(&edits, json!({"type": "navigate", "path": [0, 0]}))
+        .await;
     assert_eq!(st, StatusCode::OK);
     // The export keeps every variation and comment.
-    let (st, sgf) = call(&s, "GET", &format!("/api/reviews/{id}/sgf"), None, None).await;
+    let (st, sgf) = server.get(&format!("/api/reviews/{id}/sgf")).await;
     assert_eq!(st, StatusCode::OK);
     let sgf = sgf.as_str().unwrap().replace('\n', "");
     assert!(
@@ -172,14 +122,12 @@ async fn shared_review(url: &str) {
     assert!(sgf.contains("B[ee]C[tengen]"), "{sgf}");
 
     // The analysis, in the background, with its progress.
-    let (st, r) = call(
-        &s,
-        "POST",
-        &format!("/api/reviews/{id}/analysis"),
-        Some(json!({"playouts": 60})),
-        Some(&bob),
-    )
-    .await;
+    let (st, r) = bob
+        .post(
+            &format!("/api/reviews/{id}/analysis"),
+            json!({"playouts": 60}),
+        )
+        .await;
     assert_eq!(st, StatusCode::ACCEPTED, "{r}");
     let mut r = r;
     for _ in 0..40 {
@@ -187,15 +135,7 @@ async fn shared_review(url: &str) {
             break;
         }
         let v = r["version"].as_u64().unwrap();
-        r = call(
-            &s,
-            "GET",
-            &format!("/api/reviews/{id}?after={v}"),
-            None,
-            None,
-        )
-        .await
-        .1;
+        r = server.get(&format!("/api/reviews/{id}?after={v}")).await.1;
     }
     let a = &r["analysis"];
     assert_eq!(a["state"], "done", "{a}");
@@ -210,11 +150,9 @@ async fn shared_review(url: &str) {
     assert_eq!(positions[0]["to_move"], "black");
 
     // A restart keeps the tree, the cursor and the analysis.
-    drop(s);
-    let s = AppState::new(Store::open(&url).await.unwrap(), Duration::from_secs(30))
-        .await
-        .unwrap();
-    let (_, again) = call(&s, "GET", &format!("/api/reviews/{id}"), None, None).await;
+    server.stop().await;
+    let server = TestServer::start(url).await;
+    let (_, again) = server.get(&format!("/api/reviews/{id}")).await;
     assert_eq!(again["tree"], r["tree"]);
     assert_eq!(again["cursor"], json!([0, 0]));
     assert_eq!(again["analysis"]["positions"], a["positions"]);
@@ -222,83 +160,49 @@ async fn shared_review(url: &str) {
 
 #[tokio::test]
 async fn a_game_is_reviewed_once_it_is_over() {
-    let s = AppState::new(
-        Store::open(&common::sqlite_url("reviews-game"))
-            .await
-            .unwrap(),
-        Duration::from_secs(30),
-    )
-    .await
-    .unwrap();
-    let (ann, ann_id) = register(&s, "ann").await;
-    let (bob, _) = register(&s, "bob").await;
-    let (_, room) = call(
-        &s,
-        "POST",
-        "/api/rooms",
-        Some(json!({"size": 9, "rules": "chinese", "parity": "odd"})),
-        Some(&ann),
-    )
-    .await;
-    let (_, j) = call(
-        &s,
-        "POST",
-        &format!("/api/rooms/{}/join", room["id"]),
-        Some(json!({"guess": "even"})),
-        Some(&bob),
-    )
-    .await;
+    let server = TestServer::sqlite("reviews-game").await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "5k").await;
+    let j = server
+        .new_game(
+            &ann,
+            &bob,
+            json!({"size": 9, "rules": "chinese", "parity": "odd"}),
+            json!({"guess": "even"}),
+        )
+        .await;
     let game = j["game_id"].as_i64().unwrap();
-    let (st, e) = call(
-        &s,
-        "POST",
-        "/api/reviews",
-        Some(json!({"game": game})),
-        Some(&bob),
-    )
-    .await;
+    let (st, e) = bob.post("/api/reviews", json!({"game": game})).await;
     assert_eq!(
         (st, e["error"]["code"].as_str()),
         (StatusCode::CONFLICT, Some("game_live"))
     );
     // Ann (Black: Bob guessed wrong) plays one move and resigns.
-    let h = s.games.get(game).await.unwrap().unwrap();
+    let h = server.state.games.get(game).await.unwrap().unwrap();
     h.act(
-        ann_id,
+        ann.id(),
         "ann",
         Action::Move(tengen_rules::coord::gtp::parse_point(9, "E5").unwrap()),
         0,
     )
     .await
     .unwrap();
-    h.act(ann_id, "ann", Action::Resign, 0).await.unwrap();
-    let (st, r) = call(
-        &s,
-        "POST",
-        "/api/reviews",
-        Some(json!({"game": game})),
-        Some(&bob),
-    )
-    .await;
+    h.act(ann.id(), "ann", Action::Resign, 0).await.unwrap();
+    let (st, r) = bob.post("/api/reviews", json!({"game": game})).await;
     assert_eq!(st, StatusCode::CREATED, "{r}");
     assert_eq!(r["game"], game);
     assert_eq!(r["owner"], "bob");
     assert_eq!(r["tree"]["children"][0]["props"]["B"], json!(["ee"]));
     // Neither both nor neither.
-    let (st, e) = call(&s, "POST", "/api/reviews", Some(json!({})), Some(&bob)).await;
+    let (st, e) = bob.post("/api/reviews", json!({})).await;
     assert_eq!(
         (st, e["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("bad_review"))
     );
-    let (st, e) = call(
-        &s,
-        "POST",
-        "/api/reviews",
-        Some(json!({"sgf": "(;GM[1]SZ[9];B[ee];W[ee])"})),
-        Some(&bob),
-    )
-    .await;
+    let (st, e) = bob
+        .post("/api/reviews", json!({"sgf": "(;GM[1]SZ[9];B[ee];W[ee])"}))
+        .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
-    let (st, _) = call(&s, "GET", "/api/reviews/999", None, None).await;
+    let (st, _) = server.get("/api/reviews/999").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
 }

@@ -4,31 +4,22 @@
 #![allow(clippy::unwrap_used)]
 
 use axum::http::StatusCode;
-use http_body_util::BodyExt;
 use serde_json::Value;
-use tengen_server::{app, AppState};
-use tengen_store::Store;
-use tower::ServiceExt;
 
 mod common;
+use common::TestServer;
 
+/// Posts `body` as an SGF file to `path` on a server of its own (named after `tag`).
 async fn import(tag: &str, path: &str, body: &str) -> (StatusCode, Value) {
-    let store = Store::open(&common::sqlite_url(&format!("sgf-{tag}")))
-        .await
-        .unwrap();
-    let state = AppState::new(store, std::time::Duration::from_secs(30))
-        .await
-        .unwrap();
+    let server = TestServer::sqlite(&format!("sgf-{tag}")).await;
     let req = axum::http::Request::builder()
         .method("POST")
         .uri(path)
         .header("content-type", "application/x-go-sgf")
         .body(axum::body::Body::from(body.to_string()))
         .unwrap();
-    let resp = app(state).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    let resp = server.oneshot(req).await;
+    (resp.status(), common::body_json(resp).await)
 }
 
 #[tokio::test]
