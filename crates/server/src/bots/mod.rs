@@ -542,6 +542,8 @@ async fn tell_rules(engine: &SharedEngine, rules: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Plays `bot`'s side (`color`) of the game behind `handle` until the game ends or closes:
+/// catches up on the events it missed, then answers each new event with its own action.
 async fn drive(
     handle: &GameHandle,
     bot: &User,
@@ -556,20 +558,7 @@ async fn drive(
     let mut live = LiveGame::new(terms.clone())?;
     let gtp = match &engine {
         Engine::Builtin(_) => None,
-        Engine::Gtp(cmd) => {
-            let cmd = cmd.clone();
-            let c = tokio::task::spawn_blocking(move || Controller::spawn(&cmd))
-                .await
-                .map_err(|e| e.to_string())?
-                .map_err(|e| e.to_string())?;
-            let shared: SharedEngine = Arc::new(Mutex::new(c));
-            tell_rules(&shared, &terms.rules).await?;
-            gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
-            gtp_call(&shared, "clear_board".into()).await?;
-            gtp_call(&shared, format!("komi {}", terms.komi)).await?;
-            tell_time_settings(&shared, &terms.time).await;
-            Some(shared)
-        }
+        Engine::Gtp(cmd) => Some(start_gtp(cmd, &terms).await?),
     };
     for r in &watch.missed {
         live.apply(&r.event);
@@ -586,77 +575,9 @@ async fn drive(
             }
             return Ok(());
         }
-        let action = match live.game.phase() {
-            // A good opponent lets a player take a slip back (the room allows it, or the
-            // request could not have been made).
-            Phase::Play if live.takeback == Some(color.opponent()) => {
-                Some(Action::AnswerTakeback(true))
-            }
-            Phase::Play if live.game.to_move() == color => Some(match &gtp {
-                None => {
-                    let Engine::Builtin(level) = engine else {
-                        return Err("no engine".into());
-                    };
-                    let game = live.game.clone();
-                    let budget = search::Budget {
-                        playouts: Some(level_playouts(level)),
-                        time: builtin_time(&terms.time, &live.clocks[color.index()], &game),
-                        // One thread a bot game: the server's other games keep their cores.
-                        threads: 1,
-                        seed: rng.next_u64(),
-                    };
-                    let asked_to_count = live.scoring_requests[color.opponent().index()];
-                    let (decision, settled) = tokio::task::spawn_blocking(move || {
-                        let style = search::Style::default();
-                        let (d, a) = search::genmove(&game, color, &budget, &style);
-                        (d, search::is_settled(&game, color, &a))
-                    })
-                    .await
-                    .map_err(|e| e.to_string())?;
-                    match decision {
-                        // The partner asked to count and nothing is left to play: agree.
-                        _ if asked_to_count && settled => Action::RequestScoring,
-                        search::Decision::Resign => Action::Resign,
-                        search::Decision::Move(Move::Play(p)) => Action::Move(p),
-                        search::Decision::Move(Move::Pass) => Action::Pass,
-                    }
-                }
-                Some(e) => {
-                    let clock = live.clocks[color.index()];
-                    if let Some(cmd) = time_left_command(&terms.time, &clock, color) {
-                        // An engine that refuses time_left still plays.
-                        let _ = gtp_call(e, cmd).await;
-                    }
-                    let answer = gtp_call(e, format!("genmove {}", color.letter())).await?;
-                    match answer.trim().to_ascii_lowercase().as_str() {
-                        "resign" => Action::Resign,
-                        v => match coord::parse_move(terms.size, v).map_err(|e| e.to_string())? {
-                            Move::Play(p) => Action::Move(p),
-                            Move::Pass => Action::Pass,
-                        },
-                    }
-                }
-            }),
-            Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
-            _ => None,
-        };
+        let action = next_action(&live, color, &terms, &engine, gtp.as_ref(), &mut rng).await?;
         if let Some(a) = action {
-            if let Err(e) = handle.act(bot.id, &bot.username, a.clone(), 0).await {
-                // An engine move the referee refuses: pass instead, which is always legal.
-                tracing::warn!(game = handle.id, error = %e, ?a, "bot action refused");
-                if matches!(a, Action::Move(_)) {
-                    if let Some(g) = &gtp {
-                        let _ = gtp_call(g, "undo".into()).await;
-                    }
-                    handle
-                        .act(bot.id, &bot.username, Action::Pass, 0)
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    if let Some(g) = &gtp {
-                        gtp_call(g, format!("play {} pass", color.letter())).await?;
-                    }
-                }
-            }
+            act_or_pass(handle, bot, color, gtp.as_ref(), a).await?;
         }
         match rx.recv().await {
             Ok(r) => {
@@ -670,6 +591,138 @@ async fn drive(
             Err(RecvError::Closed) => return Ok(()),
         }
     }
+}
+
+/// Starts the GTP engine `cmd` on the blocking pool and sets it up for the game: rules, board
+/// size, an empty board, komi and the clock.
+async fn start_gtp(cmd: &str, terms: &Terms) -> Result<SharedEngine, String> {
+    let cmd = cmd.to_string();
+    let c = tokio::task::spawn_blocking(move || Controller::spawn(&cmd))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    let shared: SharedEngine = Arc::new(Mutex::new(c));
+    tell_rules(&shared, &terms.rules).await?;
+    gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
+    gtp_call(&shared, "clear_board".into()).await?;
+    gtp_call(&shared, format!("komi {}", terms.komi)).await?;
+    tell_time_settings(&shared, &terms.time).await;
+    Ok(shared)
+}
+
+/// What the bot does now, if anything: agree to a take-back, play its move when it is its
+/// turn (from the built-in engine, or `gtp` when it has one), or accept the count.
+async fn next_action(
+    live: &LiveGame,
+    color: Color,
+    terms: &Terms,
+    engine: &Engine,
+    gtp: Option<&SharedEngine>,
+    rng: &mut Rng,
+) -> Result<Option<Action>, String> {
+    Ok(match live.game.phase() {
+        // A good opponent lets a player take a slip back (the room allows it, or the
+        // request could not have been made).
+        Phase::Play if live.takeback == Some(color.opponent()) => {
+            Some(Action::AnswerTakeback(true))
+        }
+        Phase::Play if live.game.to_move() == color => Some(match gtp {
+            None => {
+                let Engine::Builtin(level) = *engine else {
+                    return Err("no engine".into());
+                };
+                builtin_move(live, color, level, terms, rng).await?
+            }
+            Some(e) => gtp_move(e, live, color, terms).await?,
+        }),
+        Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
+        _ => None,
+    })
+}
+
+/// The built-in engine's move at `level` for `color`, searched on the blocking pool within the
+/// time its clock allows; a request to count is agreed to once nothing is left to play.
+async fn builtin_move(
+    live: &LiveGame,
+    color: Color,
+    level: u8,
+    terms: &Terms,
+    rng: &mut Rng,
+) -> Result<Action, String> {
+    let game = live.game.clone();
+    let budget = search::Budget {
+        playouts: Some(level_playouts(level)),
+        time: builtin_time(&terms.time, &live.clocks[color.index()], &game),
+        // One thread a bot game: the server's other games keep their cores.
+        threads: 1,
+        seed: rng.next_u64(),
+    };
+    let asked_to_count = live.scoring_requests[color.opponent().index()];
+    let (decision, settled) = tokio::task::spawn_blocking(move || {
+        let style = search::Style::default();
+        let (d, a) = search::genmove(&game, color, &budget, &style);
+        (d, search::is_settled(&game, color, &a))
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    Ok(match decision {
+        // The partner asked to count and nothing is left to play: agree.
+        _ if asked_to_count && settled => Action::RequestScoring,
+        search::Decision::Resign => Action::Resign,
+        search::Decision::Move(Move::Play(p)) => Action::Move(p),
+        search::Decision::Move(Move::Pass) => Action::Pass,
+    })
+}
+
+/// A GTP engine's move for `color`: it is told the time left on the bot's clock, then asked
+/// for `genmove`.
+async fn gtp_move(
+    engine: &SharedEngine,
+    live: &LiveGame,
+    color: Color,
+    terms: &Terms,
+) -> Result<Action, String> {
+    let clock = live.clocks[color.index()];
+    if let Some(cmd) = time_left_command(&terms.time, &clock, color) {
+        // An engine that refuses time_left still plays.
+        let _ = gtp_call(engine, cmd).await;
+    }
+    let answer = gtp_call(engine, format!("genmove {}", color.letter())).await?;
+    Ok(match answer.trim().to_ascii_lowercase().as_str() {
+        "resign" => Action::Resign,
+        v => match coord::parse_move(terms.size, v).map_err(|e| e.to_string())? {
+            Move::Play(p) => Action::Move(p),
+            Move::Pass => Action::Pass,
+        },
+    })
+}
+
+/// Does `a` for the bot. A move the referee refuses is taken back on the GTP engine's board
+/// and replaced by a pass; any other refused action is only logged.
+async fn act_or_pass(
+    handle: &GameHandle,
+    bot: &User,
+    color: Color,
+    gtp: Option<&SharedEngine>,
+    a: Action,
+) -> Result<(), String> {
+    if let Err(e) = handle.act(bot.id, &bot.username, a.clone(), 0).await {
+        // An engine move the referee refuses: pass instead, which is always legal.
+        tracing::warn!(game = handle.id, error = %e, ?a, "bot action refused");
+        if matches!(a, Action::Move(_)) {
+            if let Some(g) = gtp {
+                let _ = gtp_call(g, "undo".into()).await;
+            }
+            handle
+                .act(bot.id, &bot.username, Action::Pass, 0)
+                .await
+                .map_err(|e| e.to_string())?;
+            if let Some(g) = gtp {
+                gtp_call(g, format!("play {} pass", color.letter())).await?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Tells a GTP engine what happened. `own` is the bot's colour in a live game (its own moves came

@@ -343,20 +343,9 @@ impl LiveGame {
         action: &Action,
         propose_dead: &mut dyn FnMut(&Game) -> Proposal,
     ) -> Result<Vec<Event>, ActionError> {
-        let size = self.game.size();
+        // Anyone in the room may chat, in any phase; everything else is the players' own.
         if let Action::Chat(text) = action {
-            let n = text.chars().count();
-            if n == 0 || n > 500 || text.trim().is_empty() {
-                return Err(ActionError::BadChat);
-            }
-            let user = match actor {
-                Actor::Player(c) => format!("{c}"),
-                Actor::Other(name) => name.clone(),
-            };
-            return Ok(vec![Event::Chat {
-                user,
-                text: text.clone(),
-            }]);
+            return decide_chat(actor, text);
         }
         let Actor::Player(me) = actor else {
             return Err(ActionError::NotAPlayer);
@@ -367,136 +356,175 @@ impl LiveGame {
             return Err(GameError::GameOver.into());
         }
         match action {
-            Action::Move(p) => {
-                let m = Move::Play(*p);
-                self.game.check(me, m)?;
-                let mut events = vec![Event::Move {
-                    color: side,
-                    point: vertex(size, *p),
-                }];
-                // Only a move that may end the game is played on a copy to learn its result:
-                // copying the game for every move was a measurable part of the server's CPU.
-                if self.game.play_may_end(m) {
-                    let mut after = self.game.clone();
-                    after.play(me, m)?;
-                    if let Some(r) = after.result() {
-                        events.push(finished(r, "rule"));
-                    }
-                }
-                Ok(events)
-            }
-            Action::Pass => {
-                self.game.check(me, Move::Pass)?;
-                let mut after = self.game.clone();
-                after.play(me, Move::Pass)?;
-                let mut events = vec![Event::Pass { color: side }];
-                match after.phase() {
-                    Phase::Scoring => {
-                        let p = propose_dead(&after);
-                        events.push(Event::ScoringStarted {
-                            dead: points(size, &p.dead),
-                            unsure: points(size, &p.unsure),
-                        })
-                    }
-                    Phase::Finished => {
-                        if let Some(r) = after.result() {
-                            events.push(finished(r, "rule"));
-                        }
-                    }
-                    Phase::Play => {}
-                }
-                Ok(events)
-            }
+            Action::Move(p) => self.decide_move(me, *p),
+            Action::Pass => self.decide_pass(me, propose_dead),
             Action::Resign => Ok(vec![Event::Resign { color: side }]),
-            Action::Vacation { until_ms } => {
-                if !self.terms.time.is_correspondence() {
-                    return Err(ActionError::NotCorrespondence);
-                }
-                Ok(vec![Event::Vacation {
-                    color: side,
-                    until: *until_ms,
-                }])
-            }
+            Action::Vacation { until_ms } => self.decide_vacation(me, *until_ms),
             Action::Leave => Ok(vec![finished(GameResult::Forfeit(me.opponent()), "left")]),
-            Action::RequestTakeback => {
-                if !self.terms.take_back {
-                    return Err(ActionError::TakebackNotAllowed);
-                }
-                if self.game.phase() != Phase::Play {
-                    return Err(GameError::InScoring.into());
-                }
-                if self.takeback_plies(me) == 0 {
-                    return Err(ActionError::NothingToTakeBack);
-                }
-                Ok(vec![Event::TakebackRequested { color: side }])
-            }
-            Action::AnswerTakeback(yes) => {
-                if self.takeback != Some(me.opponent()) {
-                    return Err(ActionError::NoTakebackRequest);
-                }
-                let plies = if *yes {
-                    self.takeback_plies(me.opponent())
-                } else {
-                    0
-                };
-                Ok(vec![Event::TakebackAnswered {
-                    color: side,
-                    accepted: *yes,
-                    plies,
-                }])
-            }
-            Action::RequestScoring => {
-                if self.game.phase() != Phase::Play {
-                    return Err(GameError::InScoring.into());
-                }
-                let mut events = vec![Event::ScoringRequested { color: side }];
-                if self.scoring_requests[me.opponent().index()] {
-                    let mut after = self.game.clone();
-                    after.start_scoring()?;
-                    let p = propose_dead(&after);
-                    events.push(Event::ScoringStarted {
-                        dead: points(size, &p.dead),
-                        unsure: points(size, &p.unsure),
-                    });
-                }
-                Ok(events)
-            }
-            Action::ToggleDead(p) => {
-                if self.game.phase() != Phase::Scoring {
-                    return Err(GameError::NotScoring.into());
-                }
-                match self.game.board().get(*p) {
-                    None if self.game.board().contains(*p) => return Err(GameError::NoStone.into()),
-                    None => return Err(GameError::OffBoard.into()),
-                    Some(c) if c != me => return Err(ActionError::NotYourStone),
-                    Some(_) => {}
-                }
-                let mut after = self.game.clone();
-                let changed = after.toggle_dead(*p)?;
-                Ok(vec![Event::DeadToggled {
-                    color: side,
-                    points: points(size, &changed),
-                }])
-            }
-            Action::AcceptScore => {
-                if self.game.phase() != Phase::Scoring {
-                    return Err(GameError::NotScoring.into());
-                }
-                let mut events = vec![Event::ScoreAccepted { color: side }];
-                if self.accepted[me.opponent().index()] {
-                    let r = self.game.score().result;
-                    events.push(finished(r, "count"));
-                }
-                Ok(events)
-            }
-            Action::Resume => {
-                if self.game.phase() != Phase::Scoring {
-                    return Err(GameError::NotScoring.into());
-                }
-                Ok(vec![Event::Resumed { color: side }])
-            }
+            Action::RequestTakeback => self.decide_takeback_request(me),
+            Action::AnswerTakeback(yes) => self.decide_takeback_answer(me, *yes),
+            Action::RequestScoring => self.decide_scoring_request(me, propose_dead),
+            Action::ToggleDead(p) => self.decide_toggle_dead(me, *p),
+            Action::AcceptScore => self.decide_accept_score(me),
+            Action::Resume => self.decide_resume(me),
             Action::Chat(_) => unreachable!("handled above"),
         }
+    }
+
+    /// `me` puts a stone on `p`: the move, and the end of the game if the move ends it.
+    fn decide_move(&self, me: Color, p: Point) -> Result<Vec<Event>, ActionError> {
+        let m = Move::Play(p);
+        self.game.check(me, m)?;
+        let mut events = vec![Event::Move {
+            color: Side::from(me),
+            point: vertex(self.game.size(), p),
+        }];
+        // Only a move that may end the game is played on a copy to learn its result:
+        // copying the game for every move was a measurable part of the server's CPU.
+        if self.game.play_may_end(m) {
+            let mut after = self.game.clone();
+            after.play(me, m)?;
+            if let Some(r) = after.result() {
+                events.push(finished(r, "rule"));
+            }
+        }
+        Ok(events)
+    }
+
+    /// `me` passes: the pass, then the dead-stone phase if the pass ends play, or the end of the
+    /// game if the rules end it there.
+    fn decide_pass(
+        &self,
+        me: Color,
+        propose_dead: &mut dyn FnMut(&Game) -> Proposal,
+    ) -> Result<Vec<Event>, ActionError> {
+        self.game.check(me, Move::Pass)?;
+        let mut after = self.game.clone();
+        after.play(me, Move::Pass)?;
+        let mut events = vec![Event::Pass {
+            color: Side::from(me),
+        }];
+        match after.phase() {
+            Phase::Scoring => events.push(scoring_started(&after, propose_dead)),
+            Phase::Finished => {
+                if let Some(r) = after.result() {
+                    events.push(finished(r, "rule"));
+                }
+            }
+            Phase::Play => {}
+        }
+        Ok(events)
+    }
+
+    /// `me` stops their clock until `until_ms`: correspondence games only.
+    fn decide_vacation(&self, me: Color, until_ms: i64) -> Result<Vec<Event>, ActionError> {
+        if !self.terms.time.is_correspondence() {
+            return Err(ActionError::NotCorrespondence);
+        }
+        Ok(vec![Event::Vacation {
+            color: Side::from(me),
+            until: until_ms,
+        }])
+    }
+
+    /// `me` asks to take back their last move: during play, in a room that allows it, and only
+    /// if `me` has a move to take back.
+    fn decide_takeback_request(&self, me: Color) -> Result<Vec<Event>, ActionError> {
+        if !self.terms.take_back {
+            return Err(ActionError::TakebackNotAllowed);
+        }
+        if self.game.phase() != Phase::Play {
+            return Err(GameError::InScoring.into());
+        }
+        if self.takeback_plies(me) == 0 {
+            return Err(ActionError::NothingToTakeBack);
+        }
+        Ok(vec![Event::TakebackRequested {
+            color: Side::from(me),
+        }])
+    }
+
+    /// `me` answers the partner's take-back request; a yes takes back the partner's last move
+    /// (and `me`'s reply to it, if any).
+    fn decide_takeback_answer(&self, me: Color, yes: bool) -> Result<Vec<Event>, ActionError> {
+        if self.takeback != Some(me.opponent()) {
+            return Err(ActionError::NoTakebackRequest);
+        }
+        let plies = if yes {
+            self.takeback_plies(me.opponent())
+        } else {
+            0
+        };
+        Ok(vec![Event::TakebackAnswered {
+            color: Side::from(me),
+            accepted: yes,
+            plies,
+        }])
+    }
+
+    /// `me` asks to start removing dead stones; when the partner has asked too, the dead-stone
+    /// phase starts with the engine's proposal.
+    fn decide_scoring_request(
+        &self,
+        me: Color,
+        propose_dead: &mut dyn FnMut(&Game) -> Proposal,
+    ) -> Result<Vec<Event>, ActionError> {
+        if self.game.phase() != Phase::Play {
+            return Err(GameError::InScoring.into());
+        }
+        let mut events = vec![Event::ScoringRequested {
+            color: Side::from(me),
+        }];
+        if self.scoring_requests[me.opponent().index()] {
+            let mut after = self.game.clone();
+            after.start_scoring()?;
+            events.push(scoring_started(&after, propose_dead));
+        }
+        Ok(events)
+    }
+
+    /// `me` marks or unmarks their own dead stones around `p` in the dead-stone phase.
+    fn decide_toggle_dead(&self, me: Color, p: Point) -> Result<Vec<Event>, ActionError> {
+        if self.game.phase() != Phase::Scoring {
+            return Err(GameError::NotScoring.into());
+        }
+        match self.game.board().get(p) {
+            None if self.game.board().contains(p) => return Err(GameError::NoStone.into()),
+            None => return Err(GameError::OffBoard.into()),
+            Some(c) if c != me => return Err(ActionError::NotYourStone),
+            Some(_) => {}
+        }
+        let mut after = self.game.clone();
+        let changed = after.toggle_dead(p)?;
+        Ok(vec![Event::DeadToggled {
+            color: Side::from(me),
+            points: points(self.game.size(), &changed),
+        }])
+    }
+
+    /// `me` accepts the count; when the partner has accepted too, the game ends by the count.
+    fn decide_accept_score(&self, me: Color) -> Result<Vec<Event>, ActionError> {
+        if self.game.phase() != Phase::Scoring {
+            return Err(GameError::NotScoring.into());
+        }
+        let mut events = vec![Event::ScoreAccepted {
+            color: Side::from(me),
+        }];
+        if self.accepted[me.opponent().index()] {
+            let r = self.game.score().result;
+            events.push(finished(r, "count"));
+        }
+        Ok(events)
+    }
+
+    /// `me` goes back to play from the dead-stone phase.
+    fn decide_resume(&self, me: Color) -> Result<Vec<Event>, ActionError> {
+        if self.game.phase() != Phase::Scoring {
+            return Err(GameError::NotScoring.into());
+        }
+        Ok(vec![Event::Resumed {
+            color: Side::from(me),
+        }])
     }
 
     /// Plies to take back so that `c`'s last move is undone: 1 if it was the last ply, 2 if the
@@ -614,6 +642,33 @@ impl LiveGame {
         self.takeback = None;
         self.scoring_requests = [false; 2];
         self.accepted = [false; 2];
+    }
+}
+
+/// A chat line from `actor`: players are named by their colour, spectators by their username.
+fn decide_chat(actor: &Actor, text: &str) -> Result<Vec<Event>, ActionError> {
+    let n = text.chars().count();
+    if n == 0 || n > 500 || text.trim().is_empty() {
+        return Err(ActionError::BadChat);
+    }
+    let user = match actor {
+        Actor::Player(c) => format!("{c}"),
+        Actor::Other(name) => name.clone(),
+    };
+    Ok(vec![Event::Chat {
+        user,
+        text: text.to_string(),
+    }])
+}
+
+/// The dead-stone phase begins on `after` (the game once it is in that phase), with the
+/// engine's proposal marked.
+fn scoring_started(after: &Game, propose_dead: &mut dyn FnMut(&Game) -> Proposal) -> Event {
+    let size = after.size();
+    let p = propose_dead(after);
+    Event::ScoringStarted {
+        dead: points(size, &p.dead),
+        unsure: points(size, &p.unsure),
     }
 }
 
