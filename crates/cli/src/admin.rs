@@ -41,7 +41,7 @@ pub fn run(cmd: AdminCmd) -> anyhow::Result<()> {
     runtime.block_on(async move {
         let store =
             crate::serve::open_store(&database.db, database.database_url.as_deref()).await?;
-        let user = tengen_server::accounts::set_rank(&store, &name, &rank)
+        let user = tengen_app::accounts::set_rank(&store, &name, &rank)
             .await
             .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         println!("{} is now {}", user.username, user.rank);

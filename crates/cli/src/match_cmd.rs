@@ -17,7 +17,7 @@ use tengen_rules::coord::gtp as coord;
 use tengen_rules::{Color, Game, GameResult, Handicap, Komi, Phase, Preset};
 use tengen_sgf::game::{record, GameInfo};
 
-use tengen_server::bots::gtp::{Controller, ControllerError};
+use tengen_app::bots::gtp::{Controller, ControllerError};
 
 /// Options of `tengen match`.
 #[derive(Args, Debug)]

@@ -27,7 +27,7 @@ pub struct ServeOpt {
     /// A bot backed by a GTP engine, as NAME=COMMAND or NAME@RANK=COMMAND (repeatable), e.g.
     /// --bot "gnugo@10k=/usr/games/gnugo --mode gtp --level 1". The built-in bots (tengen-bot, tengen-3, -5, -7, -9) are always there.
     #[arg(long = "bot", value_parser = parse_bot)]
-    pub bots: Vec<tengen_server::bots::BotSpec>,
+    pub bots: Vec<tengen_app::bots::BotSpec>,
     /// A reverse proxy whose X-Forwarded-For is believed for the client's address (repeatable;
     /// the header is ignored from anyone else).
     #[arg(long = "trusted-proxy")]
@@ -51,8 +51,8 @@ pub struct ServeOpt {
     pub workers: u16,
 }
 
-fn parse_bot(s: &str) -> Result<tengen_server::bots::BotSpec, String> {
-    tengen_server::bots::parse_spec(s)
+fn parse_bot(s: &str) -> Result<tengen_app::bots::BotSpec, String> {
+    tengen_app::bots::parse_spec(s)
 }
 
 /// Opens (and migrates) the database: PostgreSQL at `url` when given, else SQLite in `db`.

@@ -137,8 +137,10 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                 tracing::warn!(version = v, "an online list in a newer protocol");
                 continue;
             }
-            if let Ok((node, users)) =
-                serde_json::from_slice::<(String, Vec<(crate::accounts::User, u32)>)>(&msg.payload)
+            if let Ok((node, users)) = serde_json::from_slice::<(
+                String,
+                Vec<(tengen_app::accounts::User, u32)>,
+            )>(&msg.payload)
             {
                 if node != me {
                     online.heard(&node, users);
@@ -161,7 +163,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     // and requests whose node died get their bot game.
     let mut outcomes = peers
         .bus
-        .subscribe(crate::quick_match::SUBJECT)
+        .subscribe(tengen_app::quick_match::SUBJECT)
         .await
         .map_err(|e| format!("cannot subscribe: {e}"))?;
     let notify = Arc::clone(&state.quick_match.notify);
@@ -179,7 +181,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     let matching = state.clone();
     every(RENEW_EVERY, move || {
         let state = matching.clone();
-        async move { crate::quick_match::upkeep(&state).await }
+        async move { tengen_app::quick_match::upkeep(&state).await }
     });
     let present = Arc::clone(&peers);
     every(PRESENCE_EVERY, move || {

@@ -1,143 +1,74 @@
-//! The server's error type: each variant maps to an HTTP status and a stable machine-readable
-//! code. Internal details are logged, never sent.
+//! The API's errors as HTTP responses: each [`ApiError`] (from the use cases, with its stable
+//! code) gets its status and the JSON body `{"error": {"code", "message"}}`. Internal details
+//! are logged, never sent.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
+pub use tengen_app::error::ApiError;
 
-/// Everything a request can fail with.
-#[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    /// The body is not the JSON the endpoint expects.
-    #[error("malformed request: {0}")]
-    BadRequest(String),
-    /// Usernames are 3 to 20 letters, digits, `_` or `-`, starting with a letter.
-    #[error(
-        "a username has 3 to 20 characters: letters (a-z, A-Z), digits, `_` and `-`, and starts \
-         with a letter; names starting with \"guest\" are kept for guests"
-    )]
-    InvalidUsername,
-    /// Passwords are 6 to 200 characters.
-    #[error("the password must have 6 to 200 characters")]
-    WeakPassword,
-    /// Not a rank.
-    #[error("{0}")]
-    InvalidRank(String),
-    /// Someone has that name.
-    #[error("that username is taken")]
-    UsernameTaken,
-    /// Wrong username or password.
-    #[error("wrong username or password")]
-    BadCredentials,
-    /// No valid session.
-    #[error("log in first")]
-    Unauthorized,
-    /// No such thing.
-    #[error("not found")]
-    NotFound,
-    /// A request the rules of the server refuse, with its own code (400).
-    #[error("{1}")]
-    Rejected(&'static str, String),
-    /// A request that conflicts with the current state, with its own code (409).
-    #[error("{1}")]
-    Conflict(&'static str, String),
-    /// Not allowed for this account (403).
-    #[error("{1}")]
-    Forbidden(&'static str, String),
-    /// Too many failed logins or new accounts: try again after this many seconds (429).
-    #[error("too many attempts: try again in {0} s")]
-    TooManyAttempts(u64),
-    /// Past a per-account limit (open rooms, open WebSockets), with its own code (429).
-    #[error("{1}")]
-    Limited(&'static str, String),
-    /// The request body is larger than the server accepts (413).
-    #[error("the request body is larger than {0} bytes")]
-    TooLarge(usize),
-    /// Not available for a moment (a cluster's game between owners), with its own code (503,
-    /// `Retry-After: 1`).
-    #[error("{1}")]
-    Unavailable(&'static str, String),
-    /// Something broke on our side.
-    #[error("internal error")]
-    Internal(String),
-}
+/// An [`ApiError`] on its way out as a response: the use cases' error type knows no HTTP, and
+/// the orphan rule keeps its `IntoResponse` here, beside axum. `?` turns an `ApiError` (or a
+/// store's or live game's error) into one.
+#[derive(Debug)]
+pub struct HttpError(pub ApiError);
 
-impl ApiError {
-    /// The stable code clients switch on.
-    pub fn code(&self) -> &'static str {
-        match self {
-            ApiError::BadRequest(_) => "bad_request",
-            ApiError::InvalidUsername => "invalid_username",
-            ApiError::WeakPassword => "weak_password",
-            ApiError::InvalidRank(_) => "invalid_rank",
-            ApiError::UsernameTaken => "username_taken",
-            ApiError::BadCredentials => "bad_credentials",
-            ApiError::Unauthorized => "unauthorized",
-            ApiError::NotFound => "not_found",
-            ApiError::Rejected(code, _)
-            | ApiError::Conflict(code, _)
-            | ApiError::Forbidden(code, _)
-            | ApiError::Limited(code, _)
-            | ApiError::Unavailable(code, _) => code,
-            ApiError::TooLarge(_) => "payload_too_large",
-            ApiError::TooManyAttempts(_) => "too_many_attempts",
-            ApiError::Internal(_) => "internal",
-        }
-    }
-
-    /// The HTTP status.
-    pub fn status(&self) -> StatusCode {
-        match self {
-            ApiError::BadRequest(_)
-            | ApiError::InvalidUsername
-            | ApiError::WeakPassword
-            | ApiError::InvalidRank(_)
-            | ApiError::Rejected(..) => StatusCode::BAD_REQUEST,
-            ApiError::Conflict(..) => StatusCode::CONFLICT,
-            ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
-            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::TooManyAttempts(_) | ApiError::Limited(..) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::UsernameTaken => StatusCode::CONFLICT,
-            ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::NotFound => StatusCode::NOT_FOUND,
-            ApiError::Unavailable(..) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+impl From<ApiError> for HttpError {
+    fn from(e: ApiError) -> HttpError {
+        HttpError(e)
     }
 }
 
-impl From<tengen_live::LiveError> for ApiError {
-    fn from(e: tengen_live::LiveError) -> ApiError {
-        match e {
-            tengen_live::LiveError::NotFound => ApiError::NotFound,
-            e => ApiError::Internal(e.to_string()),
-        }
+impl From<tengen_store::StoreError> for HttpError {
+    fn from(e: tengen_store::StoreError) -> HttpError {
+        HttpError(e.into())
     }
 }
 
-impl From<tengen_store::StoreError> for ApiError {
-    fn from(e: tengen_store::StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+impl From<tengen_live::LiveError> for HttpError {
+    fn from(e: tengen_live::LiveError) -> HttpError {
+        HttpError(e.into())
     }
 }
 
-impl IntoResponse for ApiError {
+/// The HTTP status of an error.
+pub fn status(e: &ApiError) -> StatusCode {
+    match e {
+        ApiError::BadRequest(_)
+        | ApiError::InvalidUsername
+        | ApiError::WeakPassword
+        | ApiError::InvalidRank(_)
+        | ApiError::Rejected(..) => StatusCode::BAD_REQUEST,
+        ApiError::Conflict(..) => StatusCode::CONFLICT,
+        ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
+        ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        ApiError::TooManyAttempts(_) | ApiError::Limited(..) => StatusCode::TOO_MANY_REQUESTS,
+        ApiError::UsernameTaken => StatusCode::CONFLICT,
+        ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+        ApiError::NotFound => StatusCode::NOT_FOUND,
+        ApiError::Unavailable(..) => StatusCode::SERVICE_UNAVAILABLE,
+        ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
-        let message = match &self {
+        let HttpError(e) = self;
+        let message = match &e {
             ApiError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 "internal error".to_string()
             }
             e => e.to_string(),
         };
-        let body = json!({ "error": { "code": self.code(), "message": message } });
-        let mut r = (self.status(), Json(body)).into_response();
-        if let ApiError::TooManyAttempts(secs) = self {
+        let body = json!({ "error": { "code": e.code(), "message": message } });
+        let mut r = (status(&e), Json(body)).into_response();
+        if let ApiError::TooManyAttempts(secs) = e {
             r.headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
-        if let ApiError::Unavailable(..) = self {
+        if let ApiError::Unavailable(..) = e {
             r.headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, 1.into());
         }

@@ -6,9 +6,9 @@ use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 
-use crate::accounts::{self, User};
-use crate::error::ApiError;
+use crate::error::{ApiError, HttpError};
 use crate::AppState;
+use tengen_app::accounts::{self, User};
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "tengen_session";
@@ -34,16 +34,14 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
 pub struct CurrentUser(pub User);
 
 impl FromRequestParts<AppState> for CurrentUser {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &AppState,
-    ) -> Result<CurrentUser, ApiError> {
+    ) -> Result<CurrentUser, HttpError> {
         let token = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
-        accounts::by_token(&state.store, &token)
-            .await?
-            .map(CurrentUser)
-            .ok_or(ApiError::Unauthorized)
+        let user = accounts::by_token(&state.store, &token).await?;
+        Ok(CurrentUser(user.ok_or(ApiError::Unauthorized)?))
     }
 }

@@ -24,7 +24,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use tokio::time::Instant;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, HttpError};
 use crate::AppState;
 
 /// Failures counted together.
@@ -209,12 +209,12 @@ impl ClientAddr {
 }
 
 impl FromRequestParts<AppState> for ClientAddr {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &AppState,
-    ) -> Result<ClientAddr, ApiError> {
+    ) -> Result<ClientAddr, HttpError> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()

@@ -20,10 +20,10 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::accounts::User;
-use crate::error::ApiError;
+use crate::error::{ApiError, HttpError};
 use crate::session::CurrentUser;
 use crate::AppState;
+use tengen_app::accounts::User;
 use tengen_core::game::Action;
 use tengen_live::actor::{GameHandle, Record};
 
@@ -44,7 +44,7 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
-    user: Result<CurrentUser, ApiError>,
+    user: Result<CurrentUser, HttpError>,
 ) -> Response {
     let user = match user {
         Ok(CurrentUser(user)) => user,
@@ -53,14 +53,14 @@ pub async fn upgrade(
     // Every tab and bot needs one or two; hundreds are an attack on the server's memory. The
     // seat is taken here, before the upgrade, and given back if the upgrade fails.
     let Some(seat) = state.online.seat(&user, MAX_SOCKETS_PER_USER) else {
-        return ApiError::Limited(
+        return HttpError(ApiError::Limited(
             "too_many_connections",
             format!("at most {MAX_SOCKETS_PER_USER} open connections an account"),
-        )
+        ))
         .into_response();
     };
     let session = crate::session::session_token(&headers)
-        .map(|t| crate::accounts::token_digest(&t))
+        .map(|t| tengen_app::accounts::token_digest(&t))
         .unwrap_or_default();
     ws
         // Larger frames reach us so that oversize messages get a typed error, not a
@@ -127,7 +127,7 @@ enum ClientMsg {
         game: i64,
     },
     /// Quick match: a request (the fields of `POST /api/match`).
-    Match(crate::quick_match::MatchRequest),
+    Match(tengen_app::quick_match::MatchRequest),
     MatchCancel,
 }
 
@@ -181,7 +181,7 @@ async fn connection(
     state: AppState,
     user: User,
     session: String,
-    seat: crate::online::Seat,
+    seat: tengen_app::online::Seat,
 ) {
     let mut logouts = state.logouts.subscribe();
     let mut matches = state.quick_match.notify.0.subscribe();
@@ -236,7 +236,7 @@ async fn connection(
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_))
                         if !session.is_empty()
                             && matches!(
-                                crate::accounts::session_open(&conn.state.store, &session).await,
+                                tengen_app::accounts::session_open(&conn.state.store, &session).await,
                                 Ok(false)
                             ) =>
                     {
@@ -448,7 +448,9 @@ impl Conn {
     async fn dispatch(&mut self, msg: ClientMsg, reference: Value) {
         let (game, action) = match msg {
             ClientMsg::Match(req) => {
-                let reply = match crate::quick_match::request(&self.state, &self.user, req).await {
+                let reply = match tengen_app::quick_match::request(&self.state, &self.user, req)
+                    .await
+                {
                     Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
                     Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
                 };

@@ -5,14 +5,14 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tengen_server::bots::{parse_spec, Engine};
+use tengen_app::bots::{parse_spec, Engine};
 
 mod common;
 use common::{Socket, TestServer};
 
 /// A server over a fresh SQLite database named after `tag`, with `extra` bots beside the
 /// built-in ones.
-async fn serve(tag: &str, extra: Vec<tengen_server::bots::BotSpec>) -> TestServer {
+async fn serve(tag: &str, extra: Vec<tengen_app::bots::BotSpec>) -> TestServer {
     TestServer::start_with(&common::sqlite_url(tag), common::server::GRACE, extra).await
 }
 
@@ -27,7 +27,7 @@ async fn watch(player: &common::Client, game: i64) -> Socket {
 /// Returns the result.
 async fn play_against(
     bot: &str,
-    extra: Vec<tengen_server::bots::BotSpec>,
+    extra: Vec<tengen_app::bots::BotSpec>,
     time: Option<Value>,
 ) -> String {
     let tag = if time.is_some() { "timed" } else { "untimed" };
@@ -153,8 +153,8 @@ fn bot_specs() {
     assert!(parse_spec("s=builtin:0").is_err());
     assert!(parse_spec("s=builtin:11").is_err());
     assert!(parse_spec("s=builtin:x").is_err());
-    assert_eq!(tengen_server::bots::level_playouts(1), 100);
-    assert_eq!(tengen_server::bots::level_playouts(10), 51_200);
+    assert_eq!(tengen_app::bots::level_playouts(1), 100);
+    assert_eq!(tengen_app::bots::level_playouts(10), 51_200);
 }
 
 #[tokio::test]

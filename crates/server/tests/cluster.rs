@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::game::Action;
-use tengen_rules::coord::gtp;
 use tengen_live::actor::ActError;
-use tengen_store::Store;
+use tengen_rules::coord::gtp;
 use tengen_server::AppState;
+use tengen_store::Store;
 
 async fn node(url: &str, nats: &str, name: &str) -> AppState {
     let store = Store::open(url).await.unwrap();
@@ -100,7 +100,7 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
     assert_eq!(points.len(), 3);
     assert!(points[2].contains("D4"), "{points:?}");
     // The lobby is the same from every node: a player connected to a is online on b too.
-    let ann = tengen_server::accounts::by_id(store, ids[0])
+    let ann = tengen_app::accounts::by_id(store, ids[0])
         .await
         .unwrap()
         .unwrap();
@@ -209,14 +209,14 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
     let store = &a.store;
-    let (carol, _) = tengen_server::accounts::register(store, "carol", "secret-pw-1", "10k")
+    let (carol, _) = tengen_app::accounts::register(store, "carol", "secret-pw-1", "10k")
         .await
         .unwrap();
-    let req = tengen_server::bots::BotGame {
+    let req = tengen_app::bots::BotGame {
         color: Some("black".into()),
         ..Default::default()
     };
-    let started = tengen_server::bots::start_game(&a, &carol, "tengen-bot", req)
+    let started = tengen_app::bots::start_game(&a, &carol, "tengen-bot", req)
         .await
         .unwrap();
     let id = started["game_id"].as_i64().unwrap();
@@ -369,8 +369,8 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
         .execute("UPDATE match_requests SET bot_at_ms = 0 WHERE state = 'waiting'")
         .await
         .unwrap();
-    tengen_server::quick_match::upkeep(&b.state).await;
-    tengen_server::quick_match::upkeep(&a.state).await;
+    tengen_app::quick_match::upkeep(&b.state).await;
+    tengen_app::quick_match::upkeep(&a.state).await;
     // (The nodes' own upkeep runs each second too: whichever took it may still be starting
     // the game.)
     let v = tokio::time::timeout(Duration::from_secs(10), async {

@@ -8,9 +8,9 @@ use std::time::Duration;
 use serde_json::Value;
 use tengen_core::domain::clock::{TimeControl, DAY};
 use tengen_core::game::Action;
-use tengen_rules::coord::gtp;
 use tengen_live::actor::GameHandle;
 use tengen_live::registry::Games;
+use tengen_rules::coord::gtp;
 use tengen_store::games::now_ms;
 
 mod common;

@@ -739,7 +739,7 @@ async fn floods_and_socket_caps(url: &str) {
     );
     // Rooms per player: five open at once.
     let room = json!({"size": 9, "rules": "japanese"});
-    for _ in 0..tengen_server::rooms::MAX_OPEN_PER_USER {
+    for _ in 0..tengen_app::rooms::MAX_OPEN_PER_USER {
         let (s, r) = ann.post("/api/rooms", room.clone()).await;
         assert_eq!(s, StatusCode::CREATED, "{r}");
     }
@@ -809,7 +809,7 @@ async fn lagged_logout(url: &str) {
     let mut a = ann.socket().await;
     // The session ends without its broadcast, then a burst of other sessions' logouts
     // overflows every socket's queue of them.
-    tengen_server::accounts::logout(server.store(), &ann.token)
+    tengen_app::accounts::logout(server.store(), &ann.token)
         .await
         .unwrap();
     for i in 0..1_000 {

@@ -10,7 +10,7 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use serde_json::json;
 use sqlx::Row;
-use tengen_server::accounts;
+use tengen_app::accounts;
 
 mod common;
 use common::TestServer;

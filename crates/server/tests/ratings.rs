@@ -51,13 +51,13 @@ async fn old_game(
 async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     let url = common::sqlite_url("ratings-migration");
     let store = Store::open(&url).await.unwrap();
-    let (ann, _) = tengen_server::accounts::register(&store, "ann", "secret1", "5k")
+    let (ann, _) = tengen_app::accounts::register(&store, "ann", "secret1", "5k")
         .await
         .unwrap();
-    let (bob, _) = tengen_server::accounts::register(&store, "bob", "secret1", "2k")
+    let (bob, _) = tengen_app::accounts::register(&store, "bob", "secret1", "2k")
         .await
         .unwrap();
-    let (guest, _) = tengen_server::accounts::guest(&store).await.unwrap();
+    let (guest, _) = tengen_app::accounts::guest(&store).await.unwrap();
     let even = serde_json::to_string(&common::terms(19, TimeControl::None)).unwrap();
     let mut handicap = common::terms(19, TimeControl::None);
     handicap.handicap = 3;

@@ -1,5 +1,5 @@
 //! GTP: the engine side (`tengen gtp`, [`engine`]). The controller side, which drives other
-//! engines for `tengen match` and the server's bots, is `tengen_server::bots::gtp`.
+//! engines for `tengen match` and the server's bots, is `tengen_app::bots::gtp`.
 
 pub mod engine;
 

@@ -8,7 +8,7 @@ use tengen_store::Store;
 pub async fn ann_and_bob(store: &Store) -> [i64; 2] {
     let mut ids = [0; 2];
     for (id, name) in ids.iter_mut().zip(["ann", "bob"]) {
-        *id = tengen_server::accounts::ensure_bot(store, name, "3k", "test")
+        *id = tengen_app::accounts::ensure_bot(store, name, "3k", "test")
             .await
             .unwrap()
             .id;
@@ -27,8 +27,8 @@ pub async fn stored_game(store: &Store, ids: [i64; 2], terms: &Terms) -> i64 {
 
 /// Two new guests' accounts, their ids.
 pub async fn two_guests(store: &Store) -> [i64; 2] {
-    let (ann, _) = tengen_server::accounts::guest(store).await.unwrap();
-    let (bob, _) = tengen_server::accounts::guest(store).await.unwrap();
+    let (ann, _) = tengen_app::accounts::guest(store).await.unwrap();
+    let (bob, _) = tengen_app::accounts::guest(store).await.unwrap();
     [ann.id, bob.id]
 }
 

@@ -1,4 +1,12 @@
-//! The HTTP JSON API: every route in one `Router` chain.
+//! The HTTP JSON API: every route in one `Router` chain, the handlers beside it by resource
+//! (`me`, `users`, `matches`, `reviews`, `estimate`; accounts, rooms and games here). A handler
+//! extracts the request, calls one use case of `tengen-app` and writes its answer.
+
+mod estimate;
+mod matches;
+mod me;
+mod reviews;
+mod users;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -14,12 +22,12 @@ use axum::extract::Query;
 use serde_json::{json, Value};
 use tengen_rules::Preset;
 
-use crate::accounts::{self, User};
-use crate::error::ApiError;
-use crate::rooms::{self, JoinTerms, RoomTerms};
+use crate::error::{ApiError, HttpError};
 pub use crate::session::{session_token, CurrentUser, SESSION_COOKIE};
 use crate::throttle::{self, ClientAddr};
 use crate::AppState;
+use tengen_app::accounts::{self, User};
+use tengen_app::rooms::{self, JoinTerms, RoomTerms};
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -34,33 +42,33 @@ pub fn router(state: AppState) -> Router {
         .route("/api/accounts/logout", post(logout))
         .route("/api/me", get(me))
         .route("/api/session", get(session))
-        .route("/api/me/turns", get(crate::correspondence::turns))
+        .route("/api/me/turns", get(me::turns))
         .route(
             "/api/me/vacation",
-            post(crate::correspondence::start_vacation).delete(crate::correspondence::end_vacation),
+            post(me::start_vacation).delete(me::end_vacation),
         )
         .route("/api/users/{name}", get(user))
         .route("/api/users/{name}/games", get(user_games))
-        .route("/api/users/{name}/ratings", get(crate::profile::ratings))
-        .route("/api/users/{name}/record", get(crate::profile::record))
+        .route("/api/users/{name}/ratings", get(users::ratings))
+        .route("/api/users/{name}/record", get(users::record))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(get_room).delete(cancel_room))
         .route("/api/rooms/{id}/join", post(join_room))
         .route(
             "/api/match",
-            get(crate::quick_match::get)
-                .post(crate::quick_match::post)
-                .delete(crate::quick_match::delete),
+            get(matches::get)
+                .post(matches::post)
+                .delete(matches::delete),
         )
-        .route("/api/reviews", post(crate::review::create))
-        .route("/api/reviews/{id}", get(crate::review::get))
-        .route("/api/reviews/{id}/sgf", get(crate::review::sgf))
-        .route("/api/reviews/{id}/edits", post(crate::review::edit))
-        .route("/api/reviews/{id}/analysis", post(crate::review::analyse))
+        .route("/api/reviews", post(reviews::create))
+        .route("/api/reviews/{id}", get(reviews::get))
+        .route("/api/reviews/{id}/sgf", get(reviews::sgf))
+        .route("/api/reviews/{id}/edits", post(reviews::edit))
+        .route("/api/reviews/{id}/analysis", post(reviews::analyse))
         .route("/api/games", get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/sgf", get(game_sgf))
-        .route("/api/games/{id}/estimate", get(crate::estimate::estimate))
+        .route("/api/games/{id}/estimate", get(estimate::estimate))
         .route("/api/sgf/import", post(import_sgf))
         .route("/api/ws", get(crate::ws::upgrade))
         .route(
@@ -85,7 +93,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn healthz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+async fn healthz(State(state): State<AppState>) -> Result<&'static str, HttpError> {
     state.store.ping().await?;
     Ok("ok")
 }
@@ -205,7 +213,7 @@ async fn register(
     addr: ClientAddr,
     headers: HeaderMap,
     body: Result<Json<RegisterBody>, JsonRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let b = json(body)?;
     if let Some(k) = addr.key() {
         state.throttle.create(&k)?;
@@ -219,7 +227,7 @@ async fn login(
     addr: ClientAddr,
     headers: HeaderMap,
     body: Result<Json<LoginBody>, JsonRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let b = json(body)?;
     let keys: Vec<String> = std::iter::once(throttle::account_key(&b.username))
         .chain(addr.key())
@@ -234,9 +242,9 @@ async fn login(
         Err(ApiError::BadCredentials) => {
             tracing::warn!(username = %b.username, client = ?addr.0, "failed login");
             state.throttle.failed(&keys);
-            Err(ApiError::BadCredentials)
+            Err(ApiError::BadCredentials.into())
         }
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -244,7 +252,7 @@ async fn guest(
     State(state): State<AppState>,
     addr: ClientAddr,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     if let Some(k) = addr.key() {
         state.throttle.create(&k)?;
     }
@@ -252,7 +260,7 @@ async fn guest(
     Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
-async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
     if let Some(token) = session_token(&headers) {
         accounts::logout(&state.store, &token).await?;
         // The session's WebSockets close too (nobody listening is fine).
@@ -272,10 +280,10 @@ async fn me(CurrentUser(user): CurrentUser) -> Json<User> {
 
 /// Who is logged in, if anyone: `{"user": null}` rather than a 401, so that a page asking
 /// before anyone logged in fails nothing (browsers log every 401 as an error).
-async fn session(user: Result<CurrentUser, ApiError>) -> Result<Json<Value>, ApiError> {
+async fn session(user: Result<CurrentUser, HttpError>) -> Result<Json<Value>, HttpError> {
     match user {
         Ok(CurrentUser(u)) => Ok(Json(json!({ "user": u }))),
-        Err(ApiError::Unauthorized) => Ok(Json(json!({ "user": null }))),
+        Err(HttpError(ApiError::Unauthorized)) => Ok(Json(json!({ "user": null }))),
         Err(e) => Err(e),
     }
 }
@@ -283,14 +291,14 @@ async fn session(user: Result<CurrentUser, ApiError>) -> Result<Json<Value>, Api
 async fn user(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<User>, ApiError> {
-    accounts::named(&state.store, &name).await.map(Json)
+) -> Result<Json<User>, HttpError> {
+    Ok(accounts::named(&state.store, &name).await.map(Json)?)
 }
 
 async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let u = accounts::named(&state.store, &name).await?;
     let rows = state.store.games_of(u.id, 100).await?;
     Ok(Json(
@@ -301,7 +309,7 @@ async fn user_games(
 async fn game_list(
     state: &AppState,
     rows: &[tengen_store::games::GameRow],
-) -> Result<Vec<Value>, ApiError> {
+) -> Result<Vec<Value>, HttpError> {
     let mut out = Vec::new();
     for g in rows {
         let name = |id: i64| async move {
@@ -324,7 +332,7 @@ async fn game_list(
     Ok(out)
 }
 
-async fn list_rooms(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+async fn list_rooms(State(state): State<AppState>) -> Result<Json<Value>, HttpError> {
     let mut out = Vec::new();
     for r in state.store.open_rooms().await? {
         let owner = accounts::by_id(&state.store, r.owner_id)
@@ -341,17 +349,17 @@ async fn create_room(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     body: Result<Json<RoomTerms>, JsonRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let t = rooms::validate(json(body)?)?;
     // One player cannot fill the lobby.
     if state.store.open_rooms_of(user.id).await? >= rooms::MAX_OPEN_PER_USER {
-        return Err(ApiError::Limited(
+        return Err(HttpError(ApiError::Limited(
             "too_many_rooms",
             format!(
                 "at most {} open rooms a player: close one first",
                 rooms::MAX_OPEN_PER_USER
             ),
-        ));
+        )));
     }
     let terms = serde_json::to_string(&t).map_err(|e| ApiError::Internal(e.to_string()))?;
     let id = state.store.create_room(user.id, &terms).await?;
@@ -364,7 +372,7 @@ async fn create_room(
 async fn get_room(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let r = state.store.room(id).await?.ok_or(ApiError::NotFound)?;
     let owner = accounts::by_id(&state.store, r.owner_id)
         .await?
@@ -378,19 +386,19 @@ async fn cancel_room(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, HttpError> {
     let r = state.store.room(id).await?.ok_or(ApiError::NotFound)?;
     if r.owner_id != user.id {
-        return Err(ApiError::Forbidden(
+        return Err(HttpError(ApiError::Forbidden(
             "not_owner",
             "only the owner can close a room".into(),
-        ));
+        )));
     }
     if !state.store.cancel_room(id).await? {
-        return Err(ApiError::Conflict(
+        return Err(HttpError(ApiError::Conflict(
             "room_closed",
             "this room is no longer open".into(),
-        ));
+        )));
     }
     Ok(StatusCode::NO_CONTENT)
 }
@@ -400,7 +408,7 @@ async fn join_room(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Option<Json<JoinTerms>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let j = body.map(|Json(b)| b).unwrap_or_default();
     Ok(Json(rooms::join(&state, id, &user, j).await?))
 }
@@ -414,15 +422,15 @@ struct GamesQuery {
 async fn list_games(
     State(state): State<AppState>,
     Query(q): Query<GamesQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let status = match q.status.as_deref() {
         None | Some("live") => "live",
         Some("finished") => "finished",
         Some(_) => {
-            return Err(ApiError::Rejected(
+            return Err(HttpError(ApiError::Rejected(
                 "bad_status",
                 "status is live or finished".into(),
-            ))
+            )))
         }
     };
     let rows = state.store.games_by_status(status, 200).await?;
@@ -432,40 +440,46 @@ async fn list_games(
 async fn get_game(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let h = state.games.get(id).await?.ok_or(ApiError::NotFound)?;
-    h.snapshot().await.map(Json).ok_or(ApiError::Unavailable(
+    let unavailable = ApiError::Unavailable(
         "game_unavailable",
         "the game is moving between servers; try again in a second".into(),
-    ))
+    );
+    Ok(h.snapshot().await.map(Json).ok_or(unavailable)?)
 }
 
 async fn game_sgf(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Response, ApiError> {
-    let (text, _) = crate::records::game_record(&state.store, id).await?;
+) -> Result<Response, HttpError> {
+    let (text, _) = tengen_app::records::game_record(&state.store, id).await?;
+    Ok(sgf_file(text, &format!("tengen-{id}.sgf")))
+}
+
+/// An SGF record as a download called `name`.
+fn sgf_file(text: String, name: &str) -> Response {
     let mut r = text.into_response();
     r.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,
         HeaderValue::from_static("application/x-go-sgf"),
     );
-    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"tengen-{id}.sgf\"")) {
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
         r.headers_mut()
             .insert(axum::http::header::CONTENT_DISPOSITION, v);
     }
-    Ok(r)
+    r
 }
 
 async fn play_bot(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(name): Path<String>,
-    body: Option<Json<crate::bots::BotGame>>,
-) -> Result<Json<Value>, ApiError> {
+    body: Option<Json<tengen_app::bots::BotGame>>,
+) -> Result<Json<Value>, HttpError> {
     let req = body.map(|Json(b)| b).unwrap_or_default();
     Ok(Json(
-        crate::bots::start_game(&state, &user, &name, req).await?,
+        tengen_app::bots::start_game(&state, &user, &name, req).await?,
     ))
 }
 
@@ -481,7 +495,7 @@ struct ImportQuery {
 async fn import_sgf(
     Query(q): Query<ImportQuery>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let body = body.map_err(|e| {
         if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::TooLarge(MAX_BODY)
@@ -496,5 +510,5 @@ async fn import_sgf(
                 .map_err(|e| ApiError::Rejected("bad_rules", e.to_string()))?,
         ),
     };
-    crate::records::read(&body, preset).map(Json)
+    Ok(tengen_app::records::read(&body, preset).map(Json)?)
 }

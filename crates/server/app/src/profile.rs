@@ -3,40 +3,28 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, Query, State};
-use axum::Json;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::accounts;
 use crate::error::ApiError;
-use crate::AppState;
+use crate::Services;
 
 /// Most history points one request returns.
 const MAX_HISTORY: i64 = 1_000;
 
-#[derive(Deserialize)]
-pub(crate) struct HistoryQuery {
-    #[serde(default)]
-    limit: Option<i64>,
-}
-
 /// `GET /api/users/{name}/ratings`: the rating now and after each rated game, oldest first.
-pub(crate) async fn ratings(
-    State(state): State<AppState>,
-    Path(name): Path<String>,
-    Query(q): Query<HistoryQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let u = accounts::named(&state.store, &name).await?;
-    let limit = q.limit.unwrap_or(MAX_HISTORY).clamp(1, MAX_HISTORY);
+pub async fn ratings(state: &Services, name: &str, limit: Option<i64>) -> Result<Value, ApiError> {
+    let u = accounts::named(&state.store, name).await?;
+    let limit = limit.unwrap_or(MAX_HISTORY).clamp(1, MAX_HISTORY);
     let history = state.store.rating_history(u.id, limit).await?;
-    Ok(Json(json!({
+    Ok(json!({
         "user": u.username,
         "rating": u.rating,
         "deviation": u.deviation,
         "rank": u.rating_rank,
         "history": history,
-    })))
+    }))
 }
 
 /// Wins, losses and draws.
@@ -94,11 +82,8 @@ impl Record {
 }
 
 /// `GET /api/users/{name}/record`.
-pub(crate) async fn record(
-    State(state): State<AppState>,
-    Path(name): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let u = accounts::named(&state.store, &name).await?;
+pub async fn record(state: &Services, name: &str) -> Result<Value, ApiError> {
+    let u = accounts::named(&state.store, name).await?;
     let mut rec = Record::default();
     for g in state.store.finished_games_of(u.id).await? {
         let size = serde_json::from_str::<Value>(&g.terms)
@@ -111,7 +96,7 @@ pub(crate) async fn record(
             g.result.as_deref().unwrap_or("Void"),
         );
     }
-    Ok(Json(json!({ "user": u.username, "record": rec })))
+    Ok(json!({ "user": u.username, "record": rec }))
 }
 
 #[cfg(test)]

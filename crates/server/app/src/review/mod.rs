@@ -17,11 +17,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_rules::coord::gtp;
@@ -29,9 +24,9 @@ use tengen_rules::{Color, Move};
 use tokio::sync::watch;
 
 use crate::accounts;
+use crate::accounts::User;
 use crate::error::ApiError;
-use crate::session::CurrentUser;
-use crate::AppState;
+use crate::Services;
 use tengen_core::review_tree::ReviewNode;
 
 /// How long a follower's request waits for a change.
@@ -70,7 +65,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Reviews {
-    async fn get(&self, state: &AppState, id: i64) -> Result<Arc<Live>, ApiError> {
+    async fn get(&self, state: &Services, id: i64) -> Result<Arc<Live>, ApiError> {
         if let Some(l) = lock(&self.live).get(&id) {
             return Ok(l.clone());
         }
@@ -86,7 +81,7 @@ impl Reviews {
 }
 
 /// Reads review `id` from the database.
-async fn load(state: &AppState, id: i64) -> Result<Review, ApiError> {
+async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
     let row = state.store.review(id).await?.ok_or(ApiError::NotFound)?;
     let tree = tengen_sgf::parse_str(&row.sgf)
         .ok()
@@ -111,7 +106,7 @@ async fn load(state: &AppState, id: i64) -> Result<Review, ApiError> {
 
 /// In a cluster, brings `live` up to the stored version if another node changed the review
 /// (one small query); alone, this node's copy is always the latest.
-async fn refresh(state: &AppState, live: &Live, r: &mut Review) -> Result<(), ApiError> {
+async fn refresh(state: &Services, live: &Live, r: &mut Review) -> Result<(), ApiError> {
     if state.games.peers().is_none() {
         return Ok(());
     }
@@ -152,7 +147,7 @@ impl Review {
 
 /// Stores `r` over the version it was made from, raising it; `review_changed` when another
 /// node stored a change meanwhile (the caller's copy is then reloaded).
-async fn save(state: &AppState, r: &mut Review) -> Result<(), ApiError> {
+async fn save(state: &Services, r: &mut Review) -> Result<(), ApiError> {
     let cursor = serde_json::to_string(&r.cursor).unwrap_or_default();
     let saved = state
         .store
@@ -172,23 +167,19 @@ fn now() -> i64 {
     tengen_store::games::now()
 }
 
+/// What a review is made from: a finished game or an SGF record.
 #[derive(Deserialize)]
-pub(crate) struct CreateBody {
+pub struct CreateBody {
+    /// A finished game's id.
     #[serde(default)]
-    game: Option<i64>,
+    pub game: Option<i64>,
+    /// An SGF record.
     #[serde(default)]
-    sgf: Option<String>,
+    pub sgf: Option<String>,
 }
 
 /// `POST /api/reviews` `{"game": ID}` or `{"sgf": TEXT}`: a new review, led by its creator.
-pub(crate) async fn create(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    body: Result<Json<CreateBody>, JsonRejection>,
-) -> Result<Response, ApiError> {
-    let b = body
-        .map(|Json(b)| b)
-        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+pub async fn create(state: &Services, user: &User, b: CreateBody) -> Result<Value, ApiError> {
     let (sgf, game_id) = match (b.game, b.sgf) {
         (Some(id), None) => {
             let (text, finished) = crate::records::game_record(&state.store, id).await?;
@@ -225,27 +216,17 @@ pub(crate) async fn create(
         .store
         .insert_review(user.id, game_id, &text, now())
         .await?;
-    let live = state.reviews.get(&state, id).await?;
+    let live = state.reviews.get(state, id).await?;
     let r = live.inner.lock().await;
     let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
-    Ok((StatusCode::CREATED, Json(body)).into_response())
-}
-
-#[derive(Deserialize)]
-pub(crate) struct AfterQuery {
-    #[serde(default)]
-    after: Option<u64>,
+    Ok(body)
 }
 
 /// `GET /api/reviews/{id}` (`?after=VERSION` waits up to 25 s for a newer version).
-pub(crate) async fn get(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-    Query(q): Query<AfterQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let live = state.reviews.get(&state, id).await?;
-    refresh(&state, &live, &mut *live.inner.lock().await).await?;
-    if let Some(after) = q.after {
+pub async fn get(state: &Services, id: i64, after: Option<u64>) -> Result<Value, ApiError> {
+    let live = state.reviews.get(state, id).await?;
+    refresh(state, &live, &mut *live.inner.lock().await).await?;
+    if let Some(after) = after {
         let mut rx = live.version.subscribe();
         // A version this node never had (it restarted, or the client asked another node)
         // answers at once. In a cluster a change stored by another node is looked for every
@@ -258,65 +239,59 @@ pub(crate) async fn get(
         let until = tokio::time::Instant::now() + LONG_POLL;
         while *rx.borrow_and_update() == after && tokio::time::Instant::now() < until {
             let _ = tokio::time::timeout(step, rx.changed()).await;
-            refresh(&state, &live, &mut *live.inner.lock().await).await?;
+            refresh(state, &live, &mut *live.inner.lock().await).await?;
         }
     }
     let r = live.inner.lock().await;
     let version = *live.version.borrow();
     let body = r.to_json(version, &lock(&live.progress));
-    Ok(Json(body))
+    Ok(body)
 }
 
 /// `GET /api/reviews/{id}/sgf`: the tree with its variations and comments.
-pub(crate) async fn sgf(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-) -> Result<Response, ApiError> {
-    let live = state.reviews.get(&state, id).await?;
+pub async fn sgf(state: &Services, id: i64) -> Result<String, ApiError> {
+    let live = state.reviews.get(state, id).await?;
     let mut r = live.inner.lock().await;
-    refresh(&state, &live, &mut r).await?;
-    let text = r.sgf();
-    drop(r);
-    let mut r = text.into_response();
-    r.headers_mut().insert(
-        axum::http::header::CONTENT_TYPE,
-        HeaderValue::from_static("application/x-go-sgf"),
-    );
-    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"review-{id}.sgf\"")) {
-        r.headers_mut()
-            .insert(axum::http::header::CONTENT_DISPOSITION, v);
-    }
-    Ok(r)
+    refresh(state, &live, &mut r).await?;
+    Ok(r.sgf())
 }
 
 /// An edit by the review's owner.
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub(crate) enum Edit {
+pub enum Edit {
     /// Play at `point` (GTP vertex or `pass`) after the node at `path`; the cursor goes there.
-    Play { path: Vec<usize>, point: String },
+    Play {
+        /// The node played after.
+        path: Vec<usize>,
+        /// The point, or `pass`.
+        point: String,
+    },
     /// Set the comment of the node at `path` (empty removes it).
-    Comment { path: Vec<usize>, text: String },
+    Comment {
+        /// The node.
+        path: Vec<usize>,
+        /// Its comment.
+        text: String,
+    },
     /// Move the cursor that followers see.
-    Navigate { path: Vec<usize> },
+    Navigate {
+        /// The node the cursor goes to.
+        path: Vec<usize>,
+    },
     /// Remove the node at `path` and what follows it.
-    Delete { path: Vec<usize> },
+    Delete {
+        /// The first node removed.
+        path: Vec<usize>,
+    },
 }
 
 /// `POST /api/reviews/{id}/edits`: the owner moves, comments, navigates or deletes; everyone
 /// following sees it at once. Others get 403 `not_owner`.
-pub(crate) async fn edit(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(id): Path<i64>,
-    body: Result<Json<Edit>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let e = body
-        .map(|Json(b)| b)
-        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let live = state.reviews.get(&state, id).await?;
+pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Value, ApiError> {
+    let live = state.reviews.get(state, id).await?;
     let mut r = live.inner.lock().await;
-    refresh(&state, &live, &mut r).await?;
+    refresh(state, &live, &mut r).await?;
     if r.owner_id != user.id {
         return Err(ApiError::Forbidden(
             "not_owner",
@@ -364,8 +339,8 @@ pub(crate) async fn edit(
     };
     next.cursor = cursor;
     // Stored first; only then the change is made and told.
-    if let Err(e) = save(&state, &mut next).await {
-        if let Ok(fresh) = load(&state, id).await {
+    if let Err(e) = save(state, &mut next).await {
+        if let Ok(fresh) = load(state, id).await {
             *r = fresh;
             live.version.send_modify(|v| *v += 1);
         }
@@ -376,7 +351,7 @@ pub(crate) async fn edit(
     r.stored = next.stored;
     live.version.send_modify(|v| *v += 1);
     let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
-    Ok(Json(body))
+    Ok(body)
 }
 
 impl Review {
@@ -394,31 +369,26 @@ impl Review {
     }
 }
 
+/// An analysis request.
 #[derive(Deserialize, Default)]
-pub(crate) struct AnalysisBody {
+pub struct AnalysisBody {
+    /// Playouts a position.
     #[serde(default)]
-    playouts: Option<u32>,
+    pub playouts: Option<u32>,
 }
 
 /// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line in the
 /// background (202); progress and results come with the review. Anyone following may ask;
 /// one runs at a time per review.
-pub(crate) async fn analyse(
-    State(state): State<AppState>,
-    CurrentUser(_user): CurrentUser,
-    Path(id): Path<i64>,
-    body: Option<Json<AnalysisBody>>,
-) -> Result<Response, ApiError> {
-    let playouts = body
-        .and_then(|Json(b)| b.playouts)
-        .unwrap_or(analysis::DEFAULT_PLAYOUTS);
+pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Value, ApiError> {
+    let playouts = body.playouts.unwrap_or(analysis::DEFAULT_PLAYOUTS);
     if !(1..=analysis::MAX_PLAYOUTS).contains(&playouts) {
         return Err(ApiError::Rejected(
             "bad_playouts",
             format!("1 to {} playouts a position", analysis::MAX_PLAYOUTS),
         ));
     }
-    let live = state.reviews.get(&state, id).await?;
+    let live = state.reviews.get(state, id).await?;
     {
         let p = lock(&live.progress);
         if p.total > 0 && !p.finished {
@@ -430,7 +400,7 @@ pub(crate) async fn analyse(
     }
     let positions = {
         let mut r = live.inner.lock().await;
-        refresh(&state, &live, &mut r).await?;
+        refresh(state, &live, &mut r).await?;
         r.tree
             .main_line()
             .iter()
@@ -468,5 +438,5 @@ pub(crate) async fn analyse(
     live.version.send_modify(|v| *v += 1);
     let r = live.inner.lock().await;
     let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
-    Ok((StatusCode::ACCEPTED, Json(body)).into_response())
+    Ok(body)
 }

@@ -1,15 +1,11 @@
 //! What a player of games over days needs beside the board: the list of games waiting for
 //! their move, across all of them, and a vacation that stops their correspondence clocks.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
-use axum::Json;
-use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::accounts::User;
 use crate::error::ApiError;
-use crate::session::CurrentUser;
-use crate::AppState;
+use crate::Services;
 use tengen_core::domain::clock::DAY;
 use tengen_core::game::{Action, Terms};
 use tengen_store::games::now_ms;
@@ -25,7 +21,7 @@ const MAX_LIVE: i64 = 500;
 pub const MAX_CORRESPONDENCE_GAMES: usize = 100;
 
 /// Refuses a new correspondence game for a player who has [`MAX_CORRESPONDENCE_GAMES`] live.
-pub async fn check_cap(state: &AppState, user: &crate::accounts::User) -> Result<(), ApiError> {
+pub async fn check_cap(state: &Services, user: &User) -> Result<(), ApiError> {
     if user.bot {
         return Ok(());
     }
@@ -52,10 +48,7 @@ pub async fn check_cap(state: &AppState, user: &crate::accounts::User) -> Result
 /// `GET /api/me/turns`: the player's live games where it is their move (or the dead stones
 /// wait for their answer), the most urgent first: each with the opponent, the board size, the
 /// phase and the time left on the player's clock (`null` untimed).
-pub(crate) async fn turns(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, ApiError> {
+pub async fn turns(state: &Services, user: &User) -> Result<Value, ApiError> {
     let mut out = Vec::new();
     for row in state.store.games_of(user.id, MAX_LIVE).await? {
         if row.status != "live" {
@@ -95,7 +88,7 @@ pub(crate) async fn turns(
     }
     // Least time left first; untimed games last.
     out.sort_by_key(|g| g["time_left_ms"].as_u64().unwrap_or(u64::MAX));
-    Ok(Json(json!({ "games": out })))
+    Ok(json!({ "games": out }))
 }
 
 /// Time left on `side`'s clock in a snapshot, ms: until the flag, from the clock's fields.
@@ -105,22 +98,10 @@ fn time_left(snap: &Value, side: &str) -> Option<u64> {
     terms.time.until_flag(&clock)
 }
 
-#[derive(Deserialize)]
-pub(crate) struct VacationBody {
-    days: u64,
-}
-
 /// `POST /api/me/vacation` `{"days": N}`: stops the player's clock in each of their live
 /// correspondence games for N days (1 to 30); `DELETE` ends it early. Live games are not
 /// touched (their clocks never stop).
-pub(crate) async fn start_vacation(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    body: Result<Json<VacationBody>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let days = body
-        .map(|Json(b)| b.days)
-        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+pub async fn start_vacation(state: &Services, user: &User, days: u64) -> Result<Value, ApiError> {
     if !(1..=MAX_VACATION_DAYS).contains(&days) {
         return Err(ApiError::Rejected(
             "bad_vacation",
@@ -128,22 +109,15 @@ pub(crate) async fn start_vacation(
         ));
     }
     let until = now_ms() + (days * DAY) as i64;
-    set_vacation(&state, &user, until).await
+    set_vacation(state, user, until).await
 }
 
 /// `DELETE /api/me/vacation`.
-pub(crate) async fn end_vacation(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, ApiError> {
-    set_vacation(&state, &user, 0).await
+pub async fn end_vacation(state: &Services, user: &User) -> Result<Value, ApiError> {
+    set_vacation(state, user, 0).await
 }
 
-async fn set_vacation(
-    state: &AppState,
-    user: &crate::accounts::User,
-    until: i64,
-) -> Result<Json<Value>, ApiError> {
+async fn set_vacation(state: &Services, user: &User, until: i64) -> Result<Value, ApiError> {
     let mut games = Vec::new();
     for row in state.store.games_of(user.id, MAX_LIVE).await? {
         let correspondence =
@@ -178,8 +152,8 @@ async fn set_vacation(
             }
         }
     }
-    Ok(Json(json!({
+    Ok(json!({
         "until": (until > 0).then_some(until),
         "games": games,
-    })))
+    }))
 }

@@ -26,7 +26,7 @@ use tokio::sync::broadcast;
 use crate::accounts::User;
 use crate::error::ApiError;
 use crate::rooms::{JoinTerms, RoomTerms};
-use crate::AppState;
+use crate::Services;
 use tengen_core::domain::clock::{Speed, TimeControl, DAY};
 use tengen_core::domain::rank::Rank;
 
@@ -258,7 +258,7 @@ impl QuickMatch {
 }
 
 /// Whether `user` plays a live (not correspondence) game now.
-async fn in_live_game(state: &AppState, user: &User) -> Result<bool, ApiError> {
+async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
     for row in state.store.games_of(user.id, 50).await? {
         if row.status != "live" {
             continue;
@@ -275,7 +275,7 @@ async fn in_live_game(state: &AppState, user: &User) -> Result<bool, ApiError> {
 /// Takes `user`'s request: pairs it with a waiting one at once if it can (the answer is then
 /// `matched`, with the game), or queues it (`waiting`) and, if asked, starts a bot game after
 /// the wait.
-pub async fn request(state: &AppState, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
+pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
     let ask = check(req)?;
     if ask.req.speed != Speed::Correspondence && in_live_game(state, user).await? {
         return Err(ApiError::Conflict(
@@ -343,7 +343,7 @@ pub async fn request(state: &AppState, user: &User, req: MatchRequest) -> Result
 }
 
 /// Starts the game of two agreeing requests (`older` waited first: they own the "room").
-async fn pair(state: &AppState, older: Waiting, newer: Waiting) -> Result<Value, ApiError> {
+async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value, ApiError> {
     let size = agree(&older, &newer).unwrap_or(older.ask.req.sizes[0]);
     let t = crate::rooms::validate(terms(size, &older.ask.req.rules, older.ask.req.speed))?;
     let guess = if OsRng.next_u32() % 2 == 0 {
@@ -396,7 +396,7 @@ async fn pair(state: &AppState, older: Waiting, newer: Waiting) -> Result<Value,
 }
 
 /// The bot nearest `level` (ties: the weaker), if the server has any.
-fn nearest_bot(state: &AppState, level: i32) -> Option<(String, i32)> {
+fn nearest_bot(state: &Services, level: i32) -> Option<(String, i32)> {
     state
         .bots
         .all()
@@ -408,7 +408,7 @@ fn nearest_bot(state: &AppState, level: i32) -> Option<(String, i32)> {
 }
 
 /// After the wait: if `me`'s request still waits, it leaves the queue for a game against a bot.
-async fn bot_fallback(state: &AppState, me: Waiting) {
+async fn bot_fallback(state: &Services, me: Waiting) {
     let still_waiting = match &state.quick_match.shared {
         Some(shared) => match shared.take(me.ticket).await {
             Ok(taken) => taken,
@@ -478,7 +478,7 @@ async fn bot_fallback(state: &AppState, me: Waiting) {
 
 /// In a cluster: starts the bot games of requests whose node died before their wait was over
 /// (each node runs this every second; the first to take a request starts its game).
-pub async fn upkeep(state: &AppState) {
+pub async fn upkeep(state: &Services) {
     let Some(shared) = &state.quick_match.shared else {
         return;
     };
@@ -493,40 +493,10 @@ pub async fn upkeep(state: &AppState) {
     }
 }
 
-/// `POST /api/match`: the request; 200 with `matched` when it paired at once, 202 `waiting`.
-pub(crate) async fn post(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    crate::session::CurrentUser(user): crate::session::CurrentUser,
-    body: Result<axum::Json<MatchRequest>, axum::extract::rejection::JsonRejection>,
-) -> Result<axum::response::Response, ApiError> {
-    use axum::response::IntoResponse;
-    let req = body
-        .map(|axum::Json(b)| b)
-        .map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let v = request(&state, &user, req).await?;
-    let status = if v["state"] == "waiting" {
-        axum::http::StatusCode::ACCEPTED
-    } else {
-        axum::http::StatusCode::OK
-    };
-    Ok((status, axum::Json(v)).into_response())
-}
-
-/// `GET /api/match`: the player's request now (`waiting`, `matched`, `failed` or `idle`).
-pub(crate) async fn get(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    crate::session::CurrentUser(user): crate::session::CurrentUser,
-) -> Result<axum::Json<Value>, ApiError> {
-    Ok(axum::Json(state.quick_match.status(user.id).await?))
-}
-
-/// `DELETE /api/match`: withdraws the waiting request (404 `no_match_request` if none).
-pub(crate) async fn delete(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    crate::session::CurrentUser(user): crate::session::CurrentUser,
-) -> Result<axum::http::StatusCode, ApiError> {
+/// Withdraws `user`'s waiting request (`no_match_request` if none waits).
+pub async fn cancel(state: &Services, user: &User) -> Result<(), ApiError> {
     if state.quick_match.cancel(user.id).await? {
-        Ok(axum::http::StatusCode::NO_CONTENT)
+        Ok(())
     } else {
         Err(ApiError::Conflict(
             "no_match_request",

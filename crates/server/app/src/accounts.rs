@@ -72,7 +72,7 @@ fn valid_username(name: &str) -> bool {
 
 /// What the `sessions` table keeps of a token: its SHA-256 digest, so that a copy of the
 /// database opens no session.
-pub(crate) fn token_digest(token: &str) -> String {
+pub fn token_digest(token: &str) -> String {
     Sha256::digest(token.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))

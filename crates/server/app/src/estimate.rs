@@ -1,33 +1,22 @@
-//! `GET /api/games/{id}/estimate`: the estimator's view of a game's current position, for the
+//! The estimator's view (`GET /api/games/{id}/estimate`) of a game's current position, for the
 //! game page's estimate button and for anyone reviewing: ownership of every point, the dead
 //! and unsure stones, and the estimated result with its range.
 //!
 //! Spectators may always ask. The players of a game in progress may ask only when its terms
 //! allow it (`estimate`, a room setting; bot games allow it); once the game is over, they may.
 
-use axum::extract::{Path, State};
-use axum::http::HeaderMap;
-use axum::Json;
 use serde_json::{json, Value};
 use tengen_rules::coord::gtp as coord;
 use tengen_rules::{Phase, Point, PointSet};
 
+use crate::accounts::User;
 use crate::error::ApiError;
-use crate::session::session_token;
-use crate::{accounts, AppState};
+use crate::Services;
 
-/// The handler.
-pub async fn estimate(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+/// The estimate of game `id`'s position, as `user` (logged in or not) may see it.
+pub async fn estimate(state: &Services, id: i64, user: Option<User>) -> Result<Value, ApiError> {
     let row = state.store.game(id).await?.ok_or(ApiError::NotFound)?;
     let (live, _, _) = tengen_live::registry::replay(&state.store, &row).await?;
-    let user = match session_token(&headers) {
-        Some(t) => accounts::by_token(&state.store, &t).await?,
-        None => None,
-    };
     let player = user.is_some_and(|u| u.id == row.black_id || u.id == row.white_id);
     let over = live.game.phase() == Phase::Finished || live.game.result().is_some();
     if player && !over && !live.terms.estimate {
@@ -57,7 +46,7 @@ pub async fn estimate(
                 .collect()
         })
         .collect();
-    Ok(Json(json!({
+    Ok(json!({
         "game": id,
         "size": size,
         "result": e.result().to_string(),
@@ -68,5 +57,5 @@ pub async fn estimate(
         "dead": names(&e.dead),
         "unsure": names(&e.unsure),
         "seki": names(&e.stones(tengen_ai::estimate::Status::Seki)),
-    })))
+    }))
 }

@@ -8,7 +8,7 @@ use tengen_rules::{Komi, Preset};
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::AppState;
+use crate::Services;
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::domain::game_type::{
     black_player, check_handicap, default_komi, GameType, Parity, Side, HANDICAP_STONES,
@@ -157,7 +157,7 @@ pub fn player(u: &User) -> Player {
 /// Joins room `id` as `partner` and starts the game. Returns the game's id, the snapshot, and
 /// how the colours were decided.
 pub async fn join(
-    state: &AppState,
+    state: &Services,
     id: i64,
     partner: &User,
     j: JoinTerms,
@@ -187,7 +187,7 @@ pub async fn join(
 /// `partner` under checked terms `t`: the game type, colours, komi and handicap from their
 /// ranks as seed 002 says.
 pub async fn start_paired(
-    state: &AppState,
+    state: &Services,
     room_id: i64,
     owner: &User,
     partner: &User,

@@ -19,7 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::AppState;
+use crate::Services;
 use gtp::Controller;
 use tengen_core::domain::clock::{Clock, TimeControl};
 use tengen_core::domain::game_type::{default_komi, GameType};
@@ -184,7 +184,7 @@ pub struct BotGame {
 
 /// Starts a game between `user` and the bot `name`; returns the game id and its snapshot.
 pub async fn start_game(
-    state: &AppState,
+    state: &Services,
     user: &User,
     name: &str,
     req: BotGame,
@@ -280,7 +280,7 @@ pub async fn start_game(
 
 /// Starts the drivers of bots in live games (after a restart). On one server only: in a
 /// cluster the owner of a game drives its bots ([`drive_taken`]).
-pub async fn resume_all(state: &AppState) -> Result<(), ApiError> {
+pub async fn resume_all(state: &Services) -> Result<(), ApiError> {
     for row in state.store.games_by_status("live", 1_000_000).await? {
         if let Some(handle) = state.games.get(row.id).await? {
             resume(state, &row, handle)?;
@@ -293,7 +293,7 @@ pub async fn resume_all(state: &AppState) -> Result<(), ApiError> {
 /// start-up or from a node that died. A driver runs where its game runs, so a game is driven
 /// once, and again on its new owner when the old one dies (its driver dies with it, or stops
 /// when its game moves away).
-pub fn drive_taken(state: AppState, mut taken: tokio::sync::mpsc::UnboundedReceiver<GameHandle>) {
+pub fn drive_taken(state: Services, mut taken: tokio::sync::mpsc::UnboundedReceiver<GameHandle>) {
     tokio::spawn(async move {
         while let Some(handle) = taken.recv().await {
             let row = match state.store.game(handle.id).await {
@@ -312,7 +312,7 @@ pub fn drive_taken(state: AppState, mut taken: tokio::sync::mpsc::UnboundedRecei
 }
 
 /// Starts a driver for each bot playing in `row`'s game.
-fn resume(state: &AppState, row: &GameRow, handle: GameHandle) -> Result<(), ApiError> {
+fn resume(state: &Services, row: &GameRow, handle: GameHandle) -> Result<(), ApiError> {
     for (color, id) in [(Color::Black, row.black_id), (Color::White, row.white_id)] {
         if let Some((spec, bot)) = state.bots.by_user(id).cloned() {
             let terms: Terms =

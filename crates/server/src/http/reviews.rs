@@ -1,0 +1,71 @@
+//! `/api/reviews`: review boards (the use cases are `tengen_app::review`'s).
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::Value;
+use tengen_app::review::{self, AnalysisBody, CreateBody, Edit};
+
+use super::{json, sgf_file};
+use crate::error::HttpError;
+use crate::session::CurrentUser;
+use crate::AppState;
+
+/// `POST /api/reviews` `{"game": ID}` or `{"sgf": TEXT}`: a new review, led by its creator (201).
+pub(super) async fn create(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<CreateBody>, JsonRejection>,
+) -> Result<Response, HttpError> {
+    let body = review::create(&state, &user, json(body)?).await?;
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Deserialize)]
+pub(super) struct AfterQuery {
+    #[serde(default)]
+    after: Option<u64>,
+}
+
+/// `GET /api/reviews/{id}` (`?after=VERSION` waits up to 25 s for a newer version).
+pub(super) async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(q): Query<AfterQuery>,
+) -> Result<Json<Value>, HttpError> {
+    Ok(Json(review::get(&state, id, q.after).await?))
+}
+
+/// `GET /api/reviews/{id}/sgf`: the tree with its variations and comments.
+pub(super) async fn sgf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Response, HttpError> {
+    let text = review::sgf(&state, id).await?;
+    Ok(sgf_file(text, &format!("review-{id}.sgf")))
+}
+
+/// `POST /api/reviews/{id}/edits`: the owner moves, comments, navigates or deletes.
+pub(super) async fn edit(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Result<Json<Edit>, JsonRejection>,
+) -> Result<Json<Value>, HttpError> {
+    Ok(Json(review::edit(&state, &user, id, json(body)?).await?))
+}
+
+/// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line (202).
+pub(super) async fn analyse(
+    State(state): State<AppState>,
+    CurrentUser(_user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Option<Json<AnalysisBody>>,
+) -> Result<Response, HttpError> {
+    let body = body.map(|Json(b)| b).unwrap_or_default();
+    let v = review::analyse(&state, id, body).await?;
+    Ok((StatusCode::ACCEPTED, Json(v)).into_response())
+}
