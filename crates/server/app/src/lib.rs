@@ -8,7 +8,8 @@
 //! needs.
 //!
 //! - [`accounts`]: registration, login, sessions, guests; [`online`]: who is connected.
-//! - [`rooms`]: rooms, joining, game type, colours, komi and handicap; the start of a game.
+//! - [`games`]: the one way a game starts; [`rooms`]: rooms, joining, game type, colours,
+//!   komi and handicap.
 //! - [`quick_match`]: the queue of match requests (in memory, or shared by a cluster).
 //! - [`bots`]: the built-in bots and GTP bots, and the driver that plays their moves.
 //! - [`correspondence`]: the your-move list and vacations; [`profile`]: ratings and records.
@@ -19,6 +20,7 @@ pub mod bots;
 pub mod correspondence;
 pub mod error;
 pub mod estimate;
+pub mod games;
 pub mod online;
 pub mod profile;
 pub mod quick_match;

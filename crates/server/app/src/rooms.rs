@@ -242,25 +242,9 @@ pub async fn start_paired(
         game_type: kind.name().into(),
         time: t.time.unwrap_or_else(TimeControl::default_room),
     };
-    if terms.time.is_correspondence() {
-        for u in [black, white] {
-            crate::correspondence::check_cap(state, u).await?;
-        }
-    }
-    let json = serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let game_id = state
-        .store
-        .start_game(id, black.id, white.id, &json)
-        .await?
-        .ok_or_else(|| ApiError::Conflict("room_closed", "someone else joined first".into()))?;
-    let handle = state
-        .games
-        .start(game_id, terms, [player(black), player(white)])
-        .await?;
-    let snapshot = handle
-        .snapshot()
-        .await
-        .ok_or(ApiError::Internal("game did not start".into()))?;
+    let started = crate::games::start(state, id, black, white, terms).await?;
+    let snapshot = crate::games::snapshot(&started.handle).await?;
+    let game_id = started.game_id;
     Ok(json!({
         "game_id": game_id,
         "game_type": kind.name(),

@@ -249,18 +249,8 @@ pub async fn start_game(
         Color::Black => (user, &bot),
         Color::White => (&bot, user),
     };
-    if terms.time.is_correspondence() {
-        crate::correspondence::check_cap(state, user).await?;
-    }
-    let json_terms =
-        serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let game_id = state
-        .store
-        .start_game(0, black.id, white.id, &json_terms)
-        .await?
-        .ok_or(ApiError::Internal("could not start the game".into()))?;
-    let players = [crate::rooms::player(black), crate::rooms::player(white)];
-    let handle = state.games.start(game_id, terms.clone(), players).await?;
+    let started = crate::games::start(state, 0, black, white, terms.clone()).await?;
+    let (game_id, handle) = (started.game_id, started.handle);
     // In a cluster another node may have taken the new game first: its driver runs there.
     if handle.is_local() {
         spawn_driver(
@@ -271,10 +261,7 @@ pub async fn start_game(
             spec.engine,
         );
     }
-    let snapshot = handle
-        .snapshot()
-        .await
-        .ok_or(ApiError::Internal("game did not start".into()))?;
+    let snapshot = crate::games::snapshot(&handle).await?;
     Ok(json!({ "game_id": game_id, "game": snapshot }))
 }
 
