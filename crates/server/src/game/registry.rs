@@ -167,7 +167,9 @@ impl Games {
             }
             tracing::debug!(game = id, "the game is between owners; watching again");
             tokio::time::sleep(WATCH_RETRY).await;
-            if let Ok(Some(h)) = self.get(id).await {
+            // Boxed: the lookup (which may load the game) would otherwise sit inside every
+            // connection's future, and overflow a worker's stack in a debug build.
+            if let Ok(Some(h)) = Box::pin(self.get(id)).await {
                 handle = h;
             }
         }
