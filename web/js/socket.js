@@ -44,7 +44,8 @@ export class Socket {
       this.pending.delete(m.ref);
       if (m.type === 'error') p.reject(Object.assign(new Error(m.message), { code: m.code }));
       else p.resolve(m);
-    } else if (m.type === 'error') {
+    } else if (m.type === 'error' && !(m.game != null && this.games.has(m.game))) {
+      // (An error about a watched game, a failed watch, is handled below.)
       this.onError(m.message);
     } else if (m.type === 'matched') {
       for (const l of this.listeners) l(m);
@@ -53,12 +54,28 @@ export class Socket {
       const g = this.games.get(m.game);
       if (m.type === 'event') {
         if (g.seq != null && m.seq <= g.seq) return; // already seen
+        // A gap: the board would silently skip a move. Watch again from the last one seen.
+        if (g.seq != null && m.seq > g.seq + 1) {
+          this.sendWatch(m.game, g);
+          return;
+        }
         g.seq = m.seq;
       }
       if (m.type === 'resync') {
         this.sendWatch(m.game, g);
         return;
       }
+      // The watch failed (in a cluster, the game is still between owners): the board is
+      // behind, so say so and watch again in a second, as the protocol asks.
+      if (m.type === 'error' && m.code === 'game_unavailable') {
+        this.onStatus('reconnecting');
+        clearTimeout(g.retry);
+        g.retry = setTimeout(() => {
+          if (this.games.get(m.game) === g) this.sendWatch(m.game, g);
+        }, 1000);
+        return;
+      }
+      if (m.type === 'ack' || m.type === 'snapshot') this.onStatus('online');
       g.handler(m);
     }
   }

@@ -569,14 +569,17 @@ impl Conn {
             f.abort();
             h.gone(self.user.id).await;
         }
-        let Some(w) = handle.watch(Some(self.user.id), since).await else {
-            return self
-                .send(error(
-                    &reference,
-                    "game_unavailable",
-                    "the game is not available",
-                ))
-                .await;
+        let Some((handle, w)) = self
+            .state
+            .games
+            .watch(game, handle, Some(self.user.id), since)
+            .await
+        else {
+            // The game names the watch that failed, so that a client that sent it without an
+            // id knows which board is behind and watches it again.
+            let e = json!({ "type": "error", "ref": reference, "game": game,
+                "code": "game_unavailable", "message": "the game is not available" });
+            return self.send(e.to_string()).await;
         };
         if let Some(s) = w.snapshot {
             self.send(

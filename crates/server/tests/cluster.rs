@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
-use common::{Client, TestServer};
+use common::{ann_and_bob, stored_game, Client, TestServer};
 
 use std::time::Duration;
 
@@ -478,4 +478,141 @@ async fn presence_is_refreshed_with_one_request_to_each_owner() {
         serde_json::json!([987_654_321]),
         "{reply}"
     );
+}
+
+/// A node that has died as far as the others can tell: it never answers a request (no one
+/// listens on its subject) and its heartbeat is not renewed, but its actors still run (they
+/// store and publish what they are told to, as a node does in the moment before it dies).
+async fn silent_node(url: &str, nats: &str, name: &str) -> AppState {
+    let store = Store::open(url).await.unwrap();
+    let peers = tengen_server::cluster::connect(nats, name, store.clone())
+        .await
+        .unwrap();
+    AppState::clustered(store, Duration::from_secs(3600), Vec::new(), Some(peers))
+        .await
+        .unwrap()
+}
+
+/// Issue #32: a spectator whose socket broke watches again, on another node, while the game's
+/// owner has just died. The watch used to give up after the dead owner's first silence (about a
+/// second, seconds before the lease lapses and a node takes the game over) with an error that
+/// named no game, and the spectator was left with no stream: a frozen board. The watch now
+/// waits for the new owner and goes on from the seq the spectator had.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn a_watch_made_while_the_owner_is_dead_goes_on_once_a_node_takes_the_game_over() {
+    use serde_json::json;
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
+        return;
+    };
+    let a = silent_node(&url, &nats, "a").await;
+    let b = node(&url, &nats, "b").await;
+    let store = &b.store;
+    let ids = ann_and_bob(store).await;
+    let terms = common::terms(9, TimeControl::default_room());
+    let id = stored_game(store, ids, &terms).await;
+    let player = |id: i64, name: &str| common::player(id, name, false);
+    let on_a = a
+        .games
+        .start(id, terms, [player(ids[0], "ann"), player(ids[1], "bob")])
+        .await
+        .unwrap();
+    assert_eq!(on_a.act(ids[0], "ann", point("E5"), 0).await.unwrap(), 1);
+    assert_eq!(on_a.act(ids[1], "bob", point("C3"), 0).await.unwrap(), 2);
+    // a dies now: its lease lapses within a second, and b's upkeep takes the game over.
+    store
+        .renew(&a.games.peers().unwrap().node, 1_000)
+        .await
+        .unwrap();
+
+    // The spectator saw the first move before its socket broke; it watches again on b.
+    let server = TestServer::serve(b.clone()).await;
+    let mut ws = server.guest().await.socket().await;
+    ws.send(json!({"type": "watch", "game": id, "since": 1}))
+        .await;
+    let answer = ws.recv().await;
+    assert_eq!(
+        answer["type"], "ack",
+        "the watch waited for the new owner: {answer}"
+    );
+    let missed = ws.recv().await;
+    assert_eq!(
+        (missed["type"].as_str(), missed["seq"].as_u64()),
+        (Some("event"), Some(2))
+    );
+    assert_eq!(missed["event"]["point"], "C3");
+    // And the game goes on under its new owner, the spectator seeing every move.
+    let here = b.games.get(id).await.unwrap().unwrap();
+    assert!(here.is_local(), "b took the game over");
+    assert_eq!(here.act(ids[0], "ann", point("D4"), 0).await.unwrap(), 3);
+    let next = ws.recv().await;
+    assert_eq!(
+        (next["type"].as_str(), next["seq"].as_u64()),
+        (Some("event"), Some(3))
+    );
+}
+
+/// Issue #32: an owner that dies between storing an event and publishing it. The relays of the
+/// other nodes used to hear of the gap only from the next event; a game's last move, or a move
+/// after which no one plays for a while, never reached their watchers. The new owner publishes
+/// the last stored event again when it takes the game over, and the relay fills what it missed
+/// from the database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn an_event_stored_but_never_published_by_a_dead_owner_reaches_the_watchers() {
+    use tengen_core::game::{Event, Side};
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
+        return;
+    };
+    let a = node(&url, &nats, "a").await;
+    let b = node(&url, &nats, "b").await;
+    let c = node(&url, &nats, "c").await;
+    let store = &b.store;
+    let ids = ann_and_bob(store).await;
+    let terms = common::terms(9, TimeControl::default_room());
+    let id = stored_game(store, ids, &terms).await;
+    let player = |id: i64, name: &str| common::player(id, name, false);
+    let on_a = a
+        .games
+        .start(id, terms, [player(ids[0], "ann"), player(ids[1], "bob")])
+        .await
+        .unwrap();
+    assert_eq!(on_a.act(ids[0], "ann", point("E5"), 0).await.unwrap(), 1);
+
+    // A spectator on c follows the game through c's relay.
+    let on_c = c.games.get(id).await.unwrap().unwrap();
+    assert!(!on_c.is_local());
+    let mut watch = on_c.watch(None, Some(1)).await.unwrap();
+    assert_eq!(watch.seq, 1);
+    // a stores White's move and dies before publishing it (the write as a's actor makes it).
+    let lease = store.owner(id).await.unwrap().unwrap();
+    let event = Event::Move {
+        color: Side::White,
+        point: "C3".into(),
+    };
+    store
+        .append(tengen_store::commit::Append {
+            game_id: id,
+            first_seq: 2,
+            events: vec![serde_json::to_string(&event).unwrap()],
+            clocks: None,
+            at_ms: tengen_store::games::now_ms(),
+            finish: None,
+            fence: Some(lease),
+        })
+        .await
+        .unwrap();
+    store
+        .renew(&a.games.peers().unwrap().node, -1)
+        .await
+        .unwrap();
+    // b (or c, whichever's upkeep comes first) takes the game over; no one plays. The watcher
+    // on c sees the move all the same.
+    b.games.upkeep().await.unwrap();
+    let r = tokio::time::timeout(Duration::from_secs(10), watch.live.recv())
+        .await
+        .expect("the stored move reaches the watcher without a later event")
+        .unwrap();
+    assert_eq!(r.seq, 2);
+    assert!(matches!(r.event, Event::Move { ref point, .. } if point == "C3"));
 }

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::error::ApiError;
 use tengen_core::domain::promotion::Standing;
 use tengen_core::domain::rank::{Rank, GUEST_RANK};
+use tengen_core::player::Player;
 use tengen_store::accounts::{NewUser, UserRow};
 use tengen_store::Store;
 
@@ -43,6 +44,11 @@ pub struct User {
 }
 
 impl User {
+    /// The account as a game knows its player.
+    pub fn player(&self) -> Player {
+        Player::of_account(self.id, &self.username, &self.rank, self.guest, self.bot)
+    }
+
     /// The rank, parsed.
     pub fn standing(&self) -> Result<Standing, ApiError> {
         let rank: Rank = self

@@ -7,7 +7,6 @@ use tengen_live::actor::GameHandle;
 
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::rooms::player;
 use crate::Services;
 
 /// A game just started.
@@ -40,7 +39,7 @@ pub async fn start(
         .ok_or_else(|| ApiError::Conflict("room_closed", "someone else joined first".into()))?;
     let handle = state
         .games
-        .start(game_id, terms, [player(black), player(white)])
+        .start(game_id, terms, [black.player(), white.player()])
         .await?;
     Ok(Started { game_id, handle })
 }

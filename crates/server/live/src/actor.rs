@@ -321,6 +321,7 @@ pub fn spawn_owned(
 
 impl GameActor {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        self.announce().await;
         loop {
             let next = self
                 .deadline
@@ -434,6 +435,29 @@ impl GameActor {
                     let _ = reply.send(self.snapshot());
                 }
             }
+        }
+    }
+
+    /// A cluster owner that starts the game (a takeover) publishes its last stored event again.
+    /// An owner that died between storing an event and publishing it left the other nodes'
+    /// relays without it, and with no later event (the last move of a game, or a game whose
+    /// players wait) nothing would ever show them the gap: their watchers would look at a
+    /// frozen board. Hearing this, a relay that missed the event fills it from the database;
+    /// one that had it skips it.
+    async fn announce(&self) {
+        let (Some(o), Some(last)) = (&self.owner, self.log.last()) else {
+            return;
+        };
+        self.publish(o, last).await;
+    }
+
+    /// Publishes `record` on the game's subject, for the watchers on other nodes.
+    async fn publish(&self, o: &Owner, record: &Record) {
+        let subject = crate::remote::events_subject(self.id);
+        let bytes = record.wire.bytes().clone();
+        let headers = crate::remote::protocol_headers(crate::remote::V1);
+        if let Err(e) = o.bus.publish_with_headers(subject, headers, bytes).await {
+            tracing::warn!(game = self.id, error = %e, "could not publish an event");
         }
     }
 
@@ -925,12 +949,7 @@ impl GameActor {
         for record in records {
             if let Some(o) = &self.owner {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
-                let subject = crate::remote::events_subject(self.id);
-                let bytes = record.wire.bytes().clone();
-                let headers = crate::remote::protocol_headers(crate::remote::V1);
-                if let Err(e) = o.bus.publish_with_headers(subject, headers, bytes).await {
-                    tracing::warn!(game = self.id, error = %e, "could not publish an event");
-                }
+                self.publish(o, &record).await;
             }
             self.log.push(record.clone());
             // No watchers is fine.

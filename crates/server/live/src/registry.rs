@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, Mutex};
 
-use super::actor::{self, GameHandle, Owner, Record};
+use super::actor::{self, GameHandle, Owner, Record, Watch};
 use super::remote::{Peers, RemoteGame};
 use crate::error::LiveError;
 use tengen_core::game::{LiveGame, Terms};
@@ -39,6 +39,15 @@ const SWEEP_AT_LEAST: usize = 1024;
 pub use tengen_store::lease::LEASE_TTL_MS;
 /// How often a node renews its leases and looks for games whose owner died.
 pub const RENEW_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a game whose owner died is without one, at most: its lease lapses
+/// ([`LEASE_TTL_MS`]) and a node's next upkeep takes it over ([`RENEW_EVERY`]), with a second
+/// more for the takeover itself. A watch waits this long for the new owner.
+pub const FAILOVER: Duration =
+    Duration::from_millis(LEASE_TTL_MS as u64 + 2 * RENEW_EVERY.as_millis() as u64);
+
+/// The pause between two tries of a watch whose game is between owners.
+const WATCH_RETRY: Duration = Duration::from_millis(250);
 
 impl Games {
     /// An empty registry; `grace` is how long a disconnected player has to come back.
@@ -131,6 +140,39 @@ impl Games {
             *kept = handle;
         }
         Ok(Some(kept.clone()))
+    }
+
+    /// Starts watching game `id` through `handle` (see [`GameHandle::watch`]); in a cluster,
+    /// through a failover too. A game whose owner just died cannot be watched until its lease
+    /// lapses and a node takes it over, seconds later: the watch is tried again, the game looked
+    /// up afresh each time (this node may take it over itself), for up to [`FAILOVER`]. Giving
+    /// up after the owner's first silence left a watcher that came during a failover with an
+    /// error and no stream, however soon the game was back. Returns the handle that answered;
+    /// `None` when the game could not be watched (a lone server shutting down, or a cluster
+    /// game still without an owner after [`FAILOVER`]).
+    pub async fn watch(
+        &self,
+        id: i64,
+        mut handle: GameHandle,
+        user: Option<i64>,
+        since: Option<u64>,
+    ) -> Option<(GameHandle, Watch)> {
+        let deadline = tokio::time::Instant::now() + FAILOVER;
+        loop {
+            if let Some(w) = handle.watch(user, since).await {
+                return Some((handle, w));
+            }
+            if self.peers.is_none() || tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            tracing::debug!(game = id, "the game is between owners; watching again");
+            tokio::time::sleep(WATCH_RETRY).await;
+            // Boxed: the lookup (which may load the game) would otherwise sit inside every
+            // connection's future, and overflow a worker's stack in a debug build.
+            if let Ok(Some(h)) = Box::pin(self.get(id)).await {
+                handle = h;
+            }
+        }
     }
 
     /// A live game in a cluster: its owner's, or this node's if no one owns it.
