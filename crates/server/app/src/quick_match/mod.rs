@@ -351,7 +351,9 @@ async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value,
     } else {
         "even"
     };
-    let started = crate::rooms::start_paired(
+    // Boxed: the start (store, registry, actor) is a deep future, and inside a request's own
+    // it overflowed a debug build's worker stack.
+    let started = Box::pin(crate::rooms::start_paired(
         state,
         0,
         &older.user,
@@ -361,7 +363,7 @@ async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value,
             guess: Some(guess.into()),
             handicap: None,
         },
-    )
+    ))
     .await;
     match started {
         Ok(v) => {
@@ -451,7 +453,7 @@ async fn bot_fallback(state: &Services, me: Waiting) {
         take_back: Some(false),
         ..Default::default()
     };
-    match crate::bots::start_game(state, &me.user, &bot, req).await {
+    match Box::pin(crate::bots::start_game(state, &me.user, &bot, req)).await {
         Ok(v) => {
             state
                 .quick_match
