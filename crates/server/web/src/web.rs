@@ -9,62 +9,62 @@ const FILES: &[(&str, &str, &str)] = &[
     (
         "/",
         "text/html; charset=utf-8",
-        include_str!("../../../web/index.html"),
+        include_str!("../../../../web/index.html"),
     ),
     (
         "/style.css",
         "text/css; charset=utf-8",
-        include_str!("../../../web/style.css"),
+        include_str!("../../../../web/style.css"),
     ),
     (
         "/js/app.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/app.js"),
+        include_str!("../../../../web/js/app.js"),
     ),
     (
         "/js/api.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/api.js"),
+        include_str!("../../../../web/js/api.js"),
     ),
     (
         "/js/socket.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/socket.js"),
+        include_str!("../../../../web/js/socket.js"),
     ),
     (
         "/js/board.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/board.js"),
+        include_str!("../../../../web/js/board.js"),
     ),
     (
         "/js/go.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/go.js"),
+        include_str!("../../../../web/js/go.js"),
     ),
     (
         "/js/auth.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/auth.js"),
+        include_str!("../../../../web/js/auth.js"),
     ),
     (
         "/js/lobby.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/lobby.js"),
+        include_str!("../../../../web/js/lobby.js"),
     ),
     (
         "/js/game.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/game.js"),
+        include_str!("../../../../web/js/game.js"),
     ),
     (
         "/js/review.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/review.js"),
+        include_str!("../../../../web/js/review.js"),
     ),
     (
         "/js/user.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/user.js"),
+        include_str!("../../../../web/js/user.js"),
     ),
 ];
 
@@ -97,7 +97,7 @@ mod tests {
     /// would 404. Every file on disk is embedded, and every embedded file is on disk as written.
     #[test]
     fn every_client_file_is_embedded_as_it_is_on_disk() {
-        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../web");
         let mut on_disk = vec!["/".to_string(), "/style.css".to_string()];
         for entry in std::fs::read_dir(web.join("js")).unwrap() {
             let name = entry.unwrap().file_name().into_string().unwrap();
