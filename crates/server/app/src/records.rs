@@ -139,7 +139,7 @@ pub async fn game_record(store: &Store, id: i64) -> Result<(String, bool), ApiEr
     };
     let text = tengen_sgf::write_game(&tengen_sgf::game::record(
         &live.game,
-        live.terms.preset(),
+        Some(live.terms.rules),
         &info,
     ));
     Ok((text, row.status == "finished"))
