@@ -15,7 +15,6 @@ use tengen_core::domain::game_type::{
 };
 use tengen_core::domain::rank::Rank;
 use tengen_core::game::Terms;
-use tengen_core::player::Player;
 
 /// What the owner asks for when opening a room.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -147,11 +146,6 @@ pub(crate) fn default_handicap(preset: Preset, size: u8, diff: i32) -> u8 {
         })
         .max()
         .unwrap_or(2)
-}
-
-/// A player of a game; guests and bots play unrated.
-pub fn player(u: &User) -> Player {
-    Player::of_account(u.id, &u.username, &u.rank, u.guest, u.bot)
 }
 
 /// Joins room `id` as `partner` and starts the game. Returns the game's id, the snapshot, and
