@@ -25,7 +25,7 @@ use tengen_core::domain::clock::{Clock, TimeControl};
 use tengen_core::domain::game_type::{default_komi, GameType};
 use tengen_core::game::{Action, Event, LiveGame, Terms};
 use tengen_live::actor::GameHandle;
-use tengen_store::games::GameRow;
+use tengen_store::games::{GameRow, GameStatus};
 
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -272,7 +272,11 @@ pub async fn start_game(
 /// Starts the drivers of bots in live games (after a restart). On one server only: in a
 /// cluster the owner of a game drives its bots ([`drive_taken`]).
 pub async fn resume_all(state: &Services) -> Result<(), ApiError> {
-    for row in state.store.games_by_status("live", 1_000_000).await? {
+    for row in state
+        .store
+        .games_by_status(GameStatus::Live, 1_000_000)
+        .await?
+    {
         if let Some(handle) = state.games.get(row.id).await? {
             resume(state, &row, handle)?;
         }
