@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::Services;
 use tengen_core::domain::clock::DAY;
 use tengen_core::game::{Action, Terms};
-use tengen_store::games::now_ms;
+use tengen_store::games::{now_ms, GameStatus};
 
 /// Longest vacation one request may take, days.
 pub const MAX_VACATION_DAYS: u64 = 30;
@@ -29,7 +29,7 @@ pub async fn check_cap(state: &Services, user: &User) -> Result<(), ApiError> {
     for row in state.store.games_of(user.id, MAX_LIVE).await? {
         let correspondence =
             serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
-        if row.status == "live" && correspondence {
+        if row.status == GameStatus::Live && correspondence {
             live += 1;
         }
     }
@@ -51,7 +51,7 @@ pub async fn check_cap(state: &Services, user: &User) -> Result<(), ApiError> {
 pub async fn turns(state: &Services, user: &User) -> Result<Value, ApiError> {
     let mut out = Vec::new();
     for row in state.store.games_of(user.id, MAX_LIVE).await? {
-        if row.status != "live" {
+        if row.status != GameStatus::Live {
             continue;
         }
         let Some(handle) = state.games.get(row.id).await? else {
@@ -122,7 +122,7 @@ async fn set_vacation(state: &Services, user: &User, until: i64) -> Result<Value
     for row in state.store.games_of(user.id, MAX_LIVE).await? {
         let correspondence =
             serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
-        if row.status != "live" || !correspondence {
+        if row.status != GameStatus::Live || !correspondence {
             continue;
         }
         let Some(handle) = state.games.get(row.id).await? else {

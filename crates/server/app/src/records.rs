@@ -12,6 +12,7 @@ use tengen_rules::{Board, Color, Move, Point, Preset, Step};
 use tengen_sgf::game::{self as record, ProblemKind, RecordError};
 
 use crate::error::ApiError;
+use tengen_store::games::GameStatus;
 use tengen_store::Store;
 
 /// The stable code of a record that cannot be read as a game.
@@ -139,8 +140,8 @@ pub async fn game_record(store: &Store, id: i64) -> Result<(String, bool), ApiEr
     };
     let text = tengen_sgf::write_game(&tengen_sgf::game::record(
         &live.game,
-        live.terms.preset(),
+        Some(live.terms.rules),
         &info,
     ));
-    Ok((text, row.status == "finished"))
+    Ok((text, row.status == GameStatus::Finished))
 }

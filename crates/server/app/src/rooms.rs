@@ -218,8 +218,10 @@ pub async fn start_paired(
         _ => 0,
     };
     let komi = match &t.komi {
-        Some(k) => k.clone(),
-        None => default_komi(kind, preset, t.size).to_string(),
+        Some(k) => k
+            .parse::<Komi>()
+            .map_err(|_| ApiError::Internal("bad komi in a room".into()))?,
+        None => default_komi(kind, preset, t.size),
     };
     let black_side = black_player(kind, or, pr, owner_parity, guess);
     let (black, white) = match black_side {
@@ -228,12 +230,12 @@ pub async fn start_paired(
     };
     let terms = Terms {
         size: t.size,
-        rules: t.rules.clone(),
+        rules: preset,
         komi,
         handicap,
         take_back: t.take_back,
         estimate: t.estimate,
-        game_type: kind.name().into(),
+        game_type: kind,
         time: t.time.unwrap_or_else(TimeControl::default_room),
     };
     let started = crate::games::start(state, id, black, white, terms).await?;

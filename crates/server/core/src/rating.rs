@@ -14,20 +14,14 @@ pub fn is_rated(terms: &Terms, guest: [bool; 2], bot: [bool; 2]) -> bool {
 
 /// Black's head start in a game with these terms, in rank levels.
 pub fn head_start(terms: &Terms) -> f64 {
-    let komi = terms
-        .komi
-        .parse::<tengen_rules::Komi>()
-        .map(|k| k.as_f64())
-        .unwrap_or(0.0);
-    let rules = terms.preset().map(|p| p.rules(terms.size));
-    let bonus = rules
-        .as_ref()
-        .map_or(0, |r| r.handicap_bonus.points(terms.handicap as u32)) as f64;
+    let komi = terms.komi.as_f64();
+    let rules = terms.rules.rules(terms.size);
+    let bonus = rules.handicap_bonus.points(terms.handicap as u32) as f64;
     glicko::HeadStart {
         size: terms.size,
         handicap: terms.handicap,
         komi: komi + bonus,
-        area: rules.is_some_and(|r| r.scoring.counts_stones()),
+        area: rules.scoring.counts_stones(),
     }
     .ranks()
 }

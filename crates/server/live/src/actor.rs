@@ -856,7 +856,7 @@ impl GameActor {
         let outcomes: Vec<PromotionOutcome> = match finish.and_then(|r| r.winner()) {
             // Handicap games and games with a guest move no one's points (seed 002).
             Some(winner)
-                if self.live.terms.kind().counts_for_promotion()
+                if self.live.terms.game_type.counts_for_promotion()
                     && !self.players.iter().any(|p| p.guest) =>
             {
                 Color::ALL

@@ -11,7 +11,7 @@ use super::remote::{Peers, RemoteGame};
 use crate::error::LiveError;
 use tengen_core::game::{LiveGame, Terms};
 use tengen_core::player::Player;
-use tengen_store::games::GameRow;
+use tengen_store::games::{GameRow, GameStatus};
 use tengen_store::lease::Lease;
 use tengen_store::Store;
 
@@ -128,7 +128,7 @@ impl Games {
         let Some(row) = self.store.game(id).await? else {
             return Ok(None);
         };
-        if let (Some(peers), "live") = (&self.peers, row.status.as_str()) {
+        if let (Some(peers), GameStatus::Live) = (&self.peers, row.status) {
             return self.get_clustered(peers, &row).await.map(Some);
         }
         let handle = self.load(&row, None).await?;
@@ -280,7 +280,7 @@ impl Games {
                 .store
                 .game(id)
                 .await?
-                .is_none_or(|r| r.status != "live");
+                .is_none_or(|r| r.status != GameStatus::Live);
             if !finished {
                 h.stop().await;
                 self.live.lock().await.remove(&id);
@@ -356,7 +356,10 @@ impl Games {
             }
             return Ok(taken);
         }
-        let rows = self.store.games_by_status("live", 1_000_000).await?;
+        let rows = self
+            .store
+            .games_by_status(GameStatus::Live, 1_000_000)
+            .await?;
         for row in &rows {
             let h = self.load(row, None).await?;
             self.insert(&mut *self.live.lock().await, row.id, h);

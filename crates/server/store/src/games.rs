@@ -1,5 +1,8 @@
 //! Rooms, games and their event logs.
 
+use std::fmt;
+use std::str::FromStr;
+
 use sqlx::Row;
 
 use super::{Store, StoreError};
@@ -33,6 +36,50 @@ pub struct RoomRow {
     pub game_id: Option<i64>,
 }
 
+/// Where a game is, as the `games.status` column holds it (the SQL here writes and compares the
+/// same words: `'live'` when a game starts, `'finished'` when it ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameStatus {
+    /// Being played.
+    Live,
+    /// Over, with its result.
+    Finished,
+}
+
+impl GameStatus {
+    /// The column's word, which the API sends too: `live` or `finished`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Live => "live",
+            GameStatus::Finished => "finished",
+        }
+    }
+}
+
+impl fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A game status other than `live` or `finished`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game status {0:?}; known: live, finished")]
+pub struct UnknownGameStatus(pub String);
+
+impl FromStr for GameStatus {
+    type Err = UnknownGameStatus;
+
+    /// Reads [`GameStatus::as_str`], exactly.
+    fn from_str(s: &str) -> Result<GameStatus, UnknownGameStatus> {
+        match s {
+            "live" => Ok(GameStatus::Live),
+            "finished" => Ok(GameStatus::Finished),
+            _ => Err(UnknownGameStatus(s.to_string())),
+        }
+    }
+}
+
 /// A game row.
 #[derive(Clone, Debug)]
 pub struct GameRow {
@@ -44,8 +91,8 @@ pub struct GameRow {
     pub white_id: i64,
     /// The terms as JSON.
     pub terms: String,
-    /// `live` or `finished`.
-    pub status: String,
+    /// Live or finished.
+    pub status: GameStatus,
     /// SGF result once finished.
     pub result: Option<String>,
     /// Seconds since the epoch.
@@ -90,7 +137,13 @@ fn game_from(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
         black_id: r.try_get("black_id")?,
         white_id: r.try_get("white_id")?,
         terms: r.try_get("terms")?,
-        status: r.try_get("status")?,
+        status: r
+            .try_get::<String, _>("status")?
+            .parse()
+            .map_err(|e: UnknownGameStatus| sqlx::Error::ColumnDecode {
+                index: "status".into(),
+                source: Box::new(e),
+            })?,
         result: r.try_get("result")?,
         created_at: r.try_get("created_at")?,
     })
@@ -198,14 +251,14 @@ impl Store {
         Ok(r.as_ref().map(game_from).transpose()?)
     }
 
-    /// Games by status (`live` or `finished`), newest first.
+    /// Games by status, newest first.
     pub async fn games_by_status(
         &self,
-        status: &str,
+        status: GameStatus,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
-            .bind(status)
+            .bind(status.as_str())
             .bind(limit)
             .fetch_all(self.pool())
             .await?;
@@ -250,5 +303,25 @@ impl Store {
             })
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_statuses_read_back_and_others_are_refused() {
+        for s in [GameStatus::Live, GameStatus::Finished] {
+            assert_eq!(s.as_str().parse::<GameStatus>(), Ok(s));
+            assert_eq!(s.to_string(), s.as_str());
+        }
+        assert_eq!(GameStatus::Live.as_str(), "live");
+        assert_eq!(GameStatus::Finished.as_str(), "finished");
+        let e = "Live".parse::<GameStatus>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown game status \"Live\"; known: live, finished"
+        );
     }
 }

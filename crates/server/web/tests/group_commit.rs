@@ -6,7 +6,7 @@
 mod common;
 
 use tengen_store::commit::{Append, Finish};
-use tengen_store::games::PromotionOutcome;
+use tengen_store::games::{GameStatus, PromotionOutcome};
 use tengen_store::ratings::RatedGame;
 use tengen_store::Store;
 
@@ -109,9 +109,12 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
         t.await.unwrap().unwrap();
     }
     let row = store.game(ids[0]).await.unwrap().unwrap();
-    assert_eq!(row.status, "finished");
+    assert_eq!(row.status, GameStatus::Finished);
     assert_eq!(row.result.as_deref(), Some("B+R"));
-    assert_eq!(store.game(ids[1]).await.unwrap().unwrap().status, "live");
+    assert_eq!(
+        store.game(ids[1]).await.unwrap().unwrap().status,
+        GameStatus::Live
+    );
     // And both ratings moved, each with its history row.
     let seeded = tengen_store::ratings::seeded_from("18k").rating;
     let ann_history = store.rating_history(ann, 10).await.unwrap();
@@ -213,10 +216,10 @@ async fn games_end_together(url: &str) {
     for (i, &id) in ids.iter().enumerate() {
         let row = store.game(id).await.unwrap().unwrap();
         if i < 8 {
-            assert_eq!(row.status, "finished", "game {id}");
+            assert_eq!(row.status, GameStatus::Finished, "game {id}");
             assert_eq!(row.result.as_deref(), Some(results[i % 4]), "game {id}");
         } else {
-            assert_eq!(row.status, "live", "game {id}");
+            assert_eq!(row.status, GameStatus::Live, "game {id}");
             assert_eq!(row.result, None, "game {id}");
         }
     }

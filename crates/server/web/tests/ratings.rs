@@ -61,8 +61,8 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     let even = serde_json::to_string(&common::terms(19, TimeControl::None)).unwrap();
     let mut handicap = common::terms(19, TimeControl::None);
     handicap.handicap = 3;
-    handicap.komi = "0.5".into();
-    handicap.game_type = "handicap".into();
+    handicap.komi = tengen_rules::Komi::from_halves(1);
+    handicap.game_type = tengen_core::domain::game_type::GameType::Handicap;
     let handicap_json = serde_json::to_string(&handicap).unwrap();
     // Started in one order, ended in another: Bob's handicap win ends first.
     let g1 = old_game(&store, ann.id, bob.id, &even, "B+R", 300).await;

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use tengen_ai::search;
 use tengen_rules::coord::gtp as coord;
 use tengen_rules::playout::Rng;
-use tengen_rules::{Color, Move, Phase, Preset};
+use tengen_rules::{Color, Komi, Move, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
@@ -25,7 +25,7 @@ use tengen_core::domain::clock::{Clock, TimeControl};
 use tengen_core::domain::game_type::{default_komi, GameType};
 use tengen_core::game::{Action, Event, LiveGame, Terms};
 use tengen_live::actor::GameHandle;
-use tengen_store::games::GameRow;
+use tengen_store::games::{GameRow, GameStatus};
 
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -232,15 +232,19 @@ pub async fn start_game(
     };
     let terms = Terms {
         size,
-        rules: terms.rules,
-        komi: req
-            .komi
-            .unwrap_or_else(|| default_komi(game_type, preset, size).to_string()),
+        rules: preset,
+        komi: match &req.komi {
+            // Checked by `validate` above.
+            Some(k) => k
+                .parse::<Komi>()
+                .map_err(|e| ApiError::Rejected("bad_komi", e.to_string()))?,
+            None => default_komi(game_type, preset, size),
+        },
         handicap: handicap.unwrap_or(0),
         take_back,
         // A casual game with a bot: the player may look at the estimate.
         estimate: true,
-        game_type: game_type.name().into(),
+        game_type,
         time: terms
             .time
             .unwrap_or(tengen_core::domain::clock::TimeControl::None),
@@ -268,7 +272,11 @@ pub async fn start_game(
 /// Starts the drivers of bots in live games (after a restart). On one server only: in a
 /// cluster the owner of a game drives its bots ([`drive_taken`]).
 pub async fn resume_all(state: &Services) -> Result<(), ApiError> {
-    for row in state.store.games_by_status("live", 1_000_000).await? {
+    for row in state
+        .store
+        .games_by_status(GameStatus::Live, 1_000_000)
+        .await?
+    {
         if let Some(handle) = state.games.get(row.id).await? {
             resume(state, &row, handle)?;
         }
@@ -505,7 +513,7 @@ async fn gtp_call(engine: &SharedEngine, line: String) -> Result<String, String>
 /// knows: Tengen's `tengen-rules PRESET`, or KGS's `kgs-rules` for the four rule sets it names.
 /// An engine started for other rules (`tengen gtp --rules wga` on a 9x9 board) is then on the
 /// right rules before `boardsize`; one that knows neither plays as it was started.
-async fn tell_rules(engine: &SharedEngine, rules: &str) -> Result<(), String> {
+async fn tell_rules(engine: &SharedEngine, rules: Preset) -> Result<(), String> {
     let knows = |name: &str| {
         let line = format!("known_command {name}");
         async move {
@@ -517,11 +525,11 @@ async fn tell_rules(engine: &SharedEngine, rules: &str) -> Result<(), String> {
     if knows("tengen-rules").await {
         gtp_call(engine, format!("tengen-rules {rules}")).await?;
     } else if knows("kgs-rules").await {
-        let kgs = match rules.parse::<Preset>() {
-            Ok(Preset::Japanese | Preset::Korean | Preset::Igz | Preset::Arena) => "japanese",
-            Ok(Preset::Aga) => "aga",
-            Ok(Preset::Nz | Preset::TrompTaylor) => "new_zealand",
-            _ => "chinese",
+        let kgs = match rules {
+            Preset::Japanese | Preset::Korean | Preset::Igz | Preset::Arena => "japanese",
+            Preset::Aga => "aga",
+            Preset::Nz | Preset::TrompTaylor => "new_zealand",
+            Preset::Wga | Preset::Chinese | Preset::FirstCapture => "chinese",
         };
         // A refusal leaves the engine on its own rules; the referee is the server anyway.
         let _ = gtp_call(engine, format!("kgs-rules {kgs}")).await;
@@ -589,7 +597,7 @@ async fn start_gtp(cmd: &str, terms: &Terms) -> Result<SharedEngine, String> {
         .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
     let shared: SharedEngine = Arc::new(Mutex::new(c));
-    tell_rules(&shared, &terms.rules).await?;
+    tell_rules(&shared, terms.rules).await?;
     gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
     gtp_call(&shared, "clear_board".into()).await?;
     gtp_call(&shared, format!("komi {}", terms.komi)).await?;

@@ -29,6 +29,7 @@ use crate::rooms::{JoinTerms, RoomTerms};
 use crate::Services;
 use tengen_core::domain::clock::{Speed, TimeControl, DAY};
 use tengen_core::domain::rank::Rank;
+use tengen_store::games::GameStatus;
 
 /// The longest a player may wait before a bot is offered, seconds.
 pub const MAX_BOT_WAIT_S: u64 = 600;
@@ -260,7 +261,7 @@ impl QuickMatch {
 /// Whether `user` plays a live (not correspondence) game now.
 async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
     for row in state.store.games_of(user.id, 50).await? {
-        if row.status != "live" {
+        if row.status != GameStatus::Live {
             continue;
         }
         let correspondence = serde_json::from_str::<tengen_core::game::Terms>(&row.terms)

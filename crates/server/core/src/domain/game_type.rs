@@ -9,6 +9,8 @@
 //!
 //! The WGA preset keeps its own komi 7 and 2 to 5 stones.
 
+use std::str::FromStr;
+
 use tengen_rules::{Color, Komi, Preset};
 
 use super::rank::Rank;
@@ -45,6 +47,25 @@ impl GameType {
             GameType::HoSun => "ho_sun",
             GameType::JungSun => "jung_sun",
             GameType::Handicap => "handicap",
+        }
+    }
+}
+
+/// A game type name other than `ho_sun`, `jung_sun` or `handicap`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game type {0:?}; known: ho_sun, jung_sun, handicap")]
+pub struct UnknownGameType(pub String);
+
+impl FromStr for GameType {
+    type Err = UnknownGameType;
+
+    /// Reads a [`GameType::name`], exactly.
+    fn from_str(s: &str) -> Result<GameType, UnknownGameType> {
+        match s {
+            "ho_sun" => Ok(GameType::HoSun),
+            "jung_sun" => Ok(GameType::JungSun),
+            "handicap" => Ok(GameType::Handicap),
+            _ => Err(UnknownGameType(s.to_string())),
         }
     }
 }
@@ -183,6 +204,17 @@ mod tests {
             GameType::HoSun
         );
         assert!(!GameType::Handicap.counts_for_promotion());
+    }
+
+    #[test]
+    fn game_type_names_read_back() {
+        for t in [GameType::HoSun, GameType::JungSun, GameType::Handicap] {
+            assert_eq!(t.name().parse::<GameType>(), Ok(t));
+        }
+        assert_eq!(
+            "HoSun".parse::<GameType>(),
+            Err(UnknownGameType("HoSun".into()))
+        );
     }
 
     #[test]

@@ -13,6 +13,8 @@ use tengen_rules::{
 use crate::domain::clock::{Clock, TimeControl};
 use crate::domain::game_type::GameType;
 
+mod text;
+
 /// The engine's proposal when the dead-stone phase begins.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Proposal {
@@ -22,15 +24,19 @@ pub struct Proposal {
     pub unsure: Vec<Point>,
 }
 
-/// The agreed terms of a game.
+/// The agreed terms of a game. In JSON (the `games.terms` column, every game's log, what
+/// clients are sent) the preset, komi and game type are the strings they always were:
+/// `"rules": "japanese"`, `"komi": "6.5"`, `"game_type": "ho_sun"` (see the `text` module).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Terms {
     /// Board size.
     pub size: u8,
-    /// Rule preset name.
-    pub rules: String,
-    /// Komi as written (`6.5`).
-    pub komi: String,
+    /// The rule preset, by name.
+    #[serde(with = "text::preset")]
+    pub rules: Preset,
+    /// Komi, as written (`6.5`).
+    #[serde(with = "text::komi")]
+    pub komi: Komi,
     /// Handicap stones (0 for none).
     pub handicap: u8,
     /// Whether take-backs may be requested.
@@ -40,7 +46,8 @@ pub struct Terms {
     #[serde(default)]
     pub estimate: bool,
     /// `ho_sun`, `jung_sun` or `handicap`.
-    pub game_type: String,
+    #[serde(with = "text::game_type")]
+    pub game_type: GameType,
     /// The clock (untimed in logs written before clocks existed).
     #[serde(default = "untimed")]
     pub time: TimeControl,
@@ -48,22 +55,6 @@ pub struct Terms {
 
 fn untimed() -> TimeControl {
     TimeControl::None
-}
-
-impl Terms {
-    /// The preset.
-    pub fn preset(&self) -> Option<Preset> {
-        self.rules.parse().ok()
-    }
-
-    /// The game type.
-    pub fn kind(&self) -> GameType {
-        match self.game_type.as_str() {
-            "handicap" => GameType::Handicap,
-            "jung_sun" => GameType::JungSun,
-            _ => GameType::HoSun,
-        }
-    }
 }
 
 /// What a participant asks for.
@@ -308,11 +299,8 @@ fn vertex(size: u8, p: Point) -> String {
 impl LiveGame {
     /// A new game under `terms`. Fails when the terms are not playable.
     pub fn new(terms: Terms) -> Result<LiveGame, String> {
-        let preset = terms
-            .preset()
-            .ok_or_else(|| format!("unknown rules {:?}", terms.rules))?;
-        let mut rules = preset.rules(terms.size);
-        rules.komi = terms.komi.parse::<Komi>().map_err(|e| e.to_string())?;
+        let mut rules = terms.rules.rules(terms.size);
+        rules.komi = terms.komi;
         let handicap = if terms.handicap >= 2 {
             Handicap::Fixed(terms.handicap)
         } else {

@@ -1,19 +1,20 @@
 //! The live-game state machine, without I/O.
 
 use tengen_rules::coord::gtp;
-use tengen_rules::{Color, Phase, Point};
+use tengen_rules::{Color, Komi, Phase, Point, Preset};
 
 use super::{Action, ActionError, Actor, Event, LiveGame, Proposal, Side, Terms};
+use crate::domain::game_type::GameType;
 
 fn terms(take_back: bool) -> Terms {
     Terms {
         size: 9,
-        rules: "japanese".into(),
-        komi: "6.5".into(),
+        rules: Preset::Japanese,
+        komi: Komi::from_halves(13),
         handicap: 0,
         take_back,
         estimate: false,
-        game_type: "ho_sun".into(),
+        game_type: GameType::HoSun,
         time: crate::domain::clock::TimeControl::None,
     }
 }
@@ -229,17 +230,17 @@ fn handicap_and_first_capture_terms() {
     let mut t = terms(false);
     t.size = 19;
     t.handicap = 25;
-    t.game_type = "handicap".into();
-    t.rules = "korean".into();
-    t.komi = "0.5".into();
+    t.game_type = GameType::Handicap;
+    t.rules = Preset::Korean;
+    t.komi = Komi::from_halves(1);
     let g = LiveGame::new(t).unwrap();
     assert_eq!(g.game.to_move(), Color::White);
     assert_eq!(g.game.board().stone_count(Color::Black), 25);
 
     let mut t = terms(false);
-    t.rules = "first-capture".into();
+    t.rules = Preset::FirstCapture;
     t.size = 5;
-    t.komi = "0".into();
+    t.komi = Komi::points(0);
     let mut g = LiveGame::new(t).unwrap();
     let mut log = Vec::new();
     let p = |v: &str| gtp::parse_point(5, v).unwrap();
@@ -258,5 +259,101 @@ fn handicap_and_first_capture_terms() {
             result: "B+".into(),
             reason: "rule".into()
         })
+    );
+}
+
+/// Terms as the server has always written them (to `games.terms`, every log's start, clients),
+/// field by field in declaration order, with the preset, komi and game type as strings.
+fn old_terms_json(rules: &str, komi: &str, handicap: u8, game_type: &str) -> String {
+    format!(
+        r#"{{"size":19,"rules":"{rules}","komi":"{komi}","handicap":{handicap},"take_back":false,"estimate":true,"game_type":"{game_type}","time":{{"system":"byoyomi","main_ms":1800000,"periods":5,"period_ms":30000}}}}"#
+    )
+}
+
+#[test]
+fn terms_json_reads_and_writes_back_byte_for_byte() {
+    use crate::domain::game_type::default_komi;
+    let kinds = [
+        (GameType::HoSun, "ho_sun", 0),
+        (GameType::JungSun, "jung_sun", 0),
+        (GameType::Handicap, "handicap", 4),
+    ];
+    for preset in Preset::ALL {
+        for (kind, kind_name, handicap) in kinds {
+            // What the rooms, quick match and bots wrote: the preset's name, the default komi's
+            // Display and the game type's name.
+            let komi = default_komi(kind, preset, 19).to_string();
+            let old = old_terms_json(preset.name(), &komi, handicap, kind_name);
+            let t: Terms = serde_json::from_str(&old).unwrap();
+            assert_eq!(t.rules, preset, "{old}");
+            assert_eq!(t.game_type, kind, "{old}");
+            assert_eq!(t.komi, default_komi(kind, preset, 19), "{old}");
+            assert_eq!(serde_json::to_string(&t).unwrap(), old);
+            // Through a Value too, as snapshots and the correspondence sweep read them.
+            let v = serde_json::to_value(&t).unwrap();
+            assert_eq!(v["rules"], preset.name());
+            assert_eq!(v["komi"], komi.as_str());
+            assert_eq!(v["game_type"], kind_name);
+            assert_eq!(serde_json::from_value::<Terms>(v).unwrap(), t);
+        }
+    }
+}
+
+#[test]
+fn terms_json_keeps_every_komi_the_server_writes() {
+    for komi in [
+        "6.5", "7", "0.5", "0", "-3.5", "5.5", "7.5", "-0.5", "-7", "1000",
+    ] {
+        let old = old_terms_json("japanese", komi, 0, "ho_sun");
+        let t: Terms = serde_json::from_str(&old).unwrap();
+        assert_eq!(t.komi.to_string(), komi);
+        assert_eq!(serde_json::to_string(&t).unwrap(), old);
+    }
+}
+
+#[test]
+fn komi_display_reads_back_as_the_same_komi() {
+    use crate::domain::game_type::default_komi;
+    // Every komi there is (-1000 to 1000 by halves): its Display parses to itself and is what
+    // the old `komi` string held for it.
+    for halves in -2000..=2000 {
+        let k = Komi::from_halves(halves);
+        let s = k.to_string();
+        assert_eq!(s.parse::<Komi>(), Ok(k), "{s}");
+        assert_eq!(s.parse::<Komi>().unwrap().to_string(), s);
+    }
+    for preset in Preset::ALL {
+        for kind in [GameType::HoSun, GameType::JungSun, GameType::Handicap] {
+            for size in [5, 9, 13, 19] {
+                let k = default_komi(kind, preset, size);
+                assert_eq!(k.to_string().parse::<Komi>(), Ok(k));
+            }
+        }
+    }
+}
+
+#[test]
+fn terms_from_logs_before_the_estimate_and_the_clock() {
+    let old = r#"{"size":9,"rules":"japanese","komi":"6.5","handicap":0,"take_back":true,"game_type":"ho_sun"}"#;
+    let t: Terms = serde_json::from_str(old).unwrap();
+    assert_eq!(t, terms(true));
+}
+
+#[test]
+fn terms_with_an_unknown_preset_komi_or_game_type_are_refused_clearly() {
+    let err = |rules: &str, komi: &str, kind: &str| {
+        serde_json::from_str::<Terms>(&old_terms_json(rules, komi, 0, kind))
+            .unwrap_err()
+            .to_string()
+    };
+    let e = err("go", "6.5", "ho_sun");
+    assert!(e.starts_with("terms rules: unknown rules \"go\""), "{e}");
+    let e = err("japanese", "6.25", "ho_sun");
+    assert!(e.starts_with("terms komi: komi must be"), "{e}");
+    assert!(e.contains("\"6.25\""), "{e}");
+    let e = err("japanese", "6.5", "even");
+    assert!(
+        e.starts_with("terms game_type: unknown game type \"even\""),
+        "{e}"
     );
 }

@@ -28,6 +28,7 @@ use crate::throttle::{self, ClientAddr};
 use crate::AppState;
 use tengen_app::accounts::{self, User};
 use tengen_app::rooms::{self, JoinTerms, RoomTerms};
+use tengen_store::games::GameStatus;
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -323,7 +324,7 @@ async fn game_list(
             "black": name(g.black_id).await?,
             "white": name(g.white_id).await?,
             "terms": terms,
-            "status": g.status,
+            "status": g.status.as_str(),
             "result": g.result,
             "created_at": g.created_at,
             "sgf": format!("/api/games/{}/sgf", g.id),
@@ -423,10 +424,10 @@ async fn list_games(
     State(state): State<AppState>,
     Query(q): Query<GamesQuery>,
 ) -> Result<Json<Value>, HttpError> {
-    let status = match q.status.as_deref() {
-        None | Some("live") => "live",
-        Some("finished") => "finished",
-        Some(_) => {
+    let status = match q.status.as_deref().map(str::parse::<GameStatus>) {
+        None => GameStatus::Live,
+        Some(Ok(s)) => s,
+        Some(Err(_)) => {
             return Err(HttpError(ApiError::Rejected(
                 "bad_status",
                 "status is live or finished".into(),

@@ -3,22 +3,24 @@
 use std::time::Duration;
 
 use tengen_core::domain::clock::TimeControl;
+use tengen_core::domain::game_type::GameType;
 use tengen_core::game::{LiveGame, Terms};
 use tengen_core::player::Player;
 
 use tengen_live::actor::{spawn, GameHandle};
+use tengen_rules::{Komi, Preset};
 use tengen_store::Store;
 
 /// HO-SUN terms on a board of side `size`: Japanese rules, komi 6.5, clock `time`.
 pub fn terms(size: u8, time: TimeControl) -> Terms {
     Terms {
         size,
-        rules: "japanese".into(),
-        komi: "6.5".into(),
+        rules: Preset::Japanese,
+        komi: Komi::from_halves(13),
         handicap: 0,
         take_back: false,
         estimate: false,
-        game_type: "ho_sun".into(),
+        game_type: GameType::HoSun,
         time,
     }
 }
