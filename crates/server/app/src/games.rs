@@ -3,17 +3,11 @@
 //! the same transaction) and handed to the live registry here.
 
 use tengen_core::game::Terms;
-use tengen_core::player::Player;
 use tengen_live::actor::GameHandle;
 
 use crate::accounts::User;
 use crate::error::ApiError;
 use crate::Services;
-
-/// A player of a game; guests and bots play unrated.
-pub fn player(u: &User) -> Player {
-    Player::of_account(u.id, &u.username, &u.rank, u.guest, u.bot)
-}
 
 /// A game just started.
 pub struct Started {

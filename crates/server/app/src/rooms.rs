@@ -89,8 +89,11 @@ pub fn validate(mut t: RoomTerms) -> Result<RoomTerms, ApiError> {
         ));
     }
     if let Some(k) = &t.komi {
-        k.parse::<Komi>()
+        let komi = k
+            .parse::<Komi>()
             .map_err(|e| ApiError::Rejected("bad_komi", e.to_string()))?;
+        // Written as the game will write it (`6.50` is `6.5`), so the room and its game agree.
+        t.komi = Some(komi.to_string());
     }
     if let Some(h) = t.handicap {
         check_handicap(GameType::Handicap, preset, t.size, h)
