@@ -832,28 +832,59 @@ impl GameActor {
         events: Vec<Event>,
         clocks: Option<[Clock; 2]>,
     ) -> Result<u64, ActError> {
-        // The game as it will be after the events, to learn whether they end it. A move that
-        // cannot end the game (nearly every one) needs no copy: it is applied after its commit.
-        let quiet = match events.as_slice() {
+        let after = self.game_after(&events);
+        let clocks = clocks.or((!self.live.terms.time.is_untimed()).then_some(self.live.clocks));
+        let at_ms = now_ms();
+        let finish = self.finish(after.as_ref(), at_ms);
+        let (records, append) = self.encode(events, clocks, at_ms, finish);
+        // The database first: until the append succeeds nothing changes here and nobody hears
+        // of the events (a failed one leaves the game as it was); then the game changes, and
+        // only then do the watchers, here and on other nodes, hear of them.
+        self.append(append).await?;
+        self.apply(after, &records, clocks);
+        self.broadcast(records).await;
+        Ok(self.log.len() as u64)
+    }
+
+    /// The game as it will be after `events`, to learn whether they end it; `None` when they
+    /// cannot (a chat line, nearly every move).
+    fn game_after(&self, events: &[Event]) -> Option<LiveGame> {
+        // A move that cannot end the game (nearly every one) needs no copy: it is applied after
+        // its commit.
+        let quiet = match events {
             [Event::Move { point, .. }] => gtp::parse_point(self.live.game.size(), point)
                 .is_ok_and(|p| !self.live.game.play_may_end(tengen_rules::Move::Play(p))),
             [Event::Chat { .. }] => true,
             _ => false,
         };
-        let after = (!quiet).then(|| {
+        (!quiet).then(|| {
             let mut after = self.live.clone();
-            for e in &events {
+            for e in events {
                 after.apply(e);
             }
             after
-        });
-        let finish = after
-            .as_ref()
+        })
+    }
+
+    /// What the append records when the events end the game (`after` is the game after them):
+    /// the result, the players' promotion outcomes and the rating update; `None` otherwise.
+    fn finish(&self, after: Option<&LiveGame>, at_ms: i64) -> Option<Finish> {
+        let result = after
             .filter(|a| {
                 self.live.game.phase() != Phase::Finished && a.game.phase() == Phase::Finished
             })
-            .and_then(|a| a.game.result());
-        let outcomes: Vec<PromotionOutcome> = match finish.and_then(|r| r.winner()) {
+            .and_then(|a| a.game.result())?;
+        Some(Finish {
+            result: result.to_string(),
+            outcomes: self.promotion_outcomes(result.winner()),
+            at: at_ms / 1000,
+            rated: self.rated_game(&result.to_string()),
+        })
+    }
+
+    /// Each player's promotion outcome of a game won by `winner`; none for a draw.
+    fn promotion_outcomes(&self, winner: Option<Color>) -> Vec<PromotionOutcome> {
+        match winner {
             // Handicap games and games with a guest move no one's points (seed 002).
             Some(winner)
                 if self.live.terms.kind().counts_for_promotion()
@@ -868,15 +899,24 @@ impl GameActor {
                     .collect()
             }
             _ => Vec::new(),
-        };
+        }
+    }
+
+    /// The records of `events`, numbered on from the log, and the append that stores them
+    /// (with `finish`, if they end the game). Each event is serialised once, for both.
+    fn encode(
+        &self,
+        events: Vec<Event>,
+        clocks: Option<[Clock; 2]>,
+        at_ms: i64,
+        finish: Option<Finish>,
+    ) -> (Vec<Arc<Record>>, Append) {
         let json: Vec<String> = events
             .iter()
             .map(|e| serde_json::to_string(e).unwrap_or_default())
             .collect();
-        let clocks = clocks.or((!self.live.terms.time.is_untimed()).then_some(self.live.clocks));
         let clocks_json = clocks.map(|c| serde_json::to_string(&c).unwrap_or_default());
         let first = self.log.len() as i64 + 1;
-        let at_ms = now_ms();
         let records: Vec<Arc<Record>> = events
             .into_iter()
             .zip(&json)
@@ -894,43 +934,52 @@ impl GameActor {
                 ))
             })
             .collect();
-        let stored = self
-            .store
-            .append(Append {
-                game_id: self.id,
-                first_seq: first,
-                events: json,
-                clocks: clocks_json,
-                at_ms,
-                finish: finish.map(|r| Finish {
-                    result: r.to_string(),
-                    outcomes,
-                    at: at_ms / 1000,
-                    rated: self.rated_game(&r.to_string()),
-                }),
-                fence: self.owner.as_ref().map(|o| o.lease.clone()),
-            })
-            .await;
-        match stored {
-            Ok(()) => {}
+        let append = Append {
+            game_id: self.id,
+            first_seq: first,
+            events: json,
+            clocks: clocks_json,
+            at_ms,
+            finish,
+            fence: self.owner.as_ref().map(|o| o.lease.clone()),
+        };
+        (records, append)
+    }
+
+    /// Writes `append` to the database, fenced in a cluster by this node's lease. A fenced
+    /// write means the game moved: the actor stops.
+    async fn append(&mut self, append: Append) -> Result<(), ActError> {
+        match self.store.append(append).await {
+            Ok(()) => Ok(()),
             Err(tengen_store::StoreError::Fenced(_)) => {
                 // Another node took the game over (this one was too slow to renew its lease):
                 // stop, and let the clients find the new owner.
                 tracing::warn!(game = self.id, "lease lost; the game moved to another node");
                 self.stopped = true;
-                return Err(ActError::Moved);
+                Err(ActError::Moved)
             }
             Err(e) => {
                 tracing::error!(game = self.id, error = %e, "could not store events");
-                return Err(ActError::Storage);
+                Err(ActError::Storage)
             }
         }
+    }
+
+    /// Applies stored events to the game (`after`, when it was worked out to learn whether
+    /// they end it; else `records`, one by one), sets the clocks, and restarts the mover's
+    /// clock if the turn or the phase changed.
+    fn apply(
+        &mut self,
+        after: Option<LiveGame>,
+        records: &[Arc<Record>],
+        clocks: Option<[Clock; 2]>,
+    ) {
         let phase_before = self.live.game.phase();
         let mover_before = self.live.game.to_move();
         match after {
             Some(after) => self.live = after,
             None => {
-                for record in &records {
+                for record in records {
                     self.live.apply(&record.event);
                 }
             }
@@ -946,6 +995,11 @@ impl GameActor {
         {
             self.restart_turn(Duration::ZERO);
         }
+    }
+
+    /// Tells of stored records: other nodes' watchers over the bus, then the log and this
+    /// node's watchers, record by record.
+    async fn broadcast(&mut self, records: Vec<Arc<Record>>) {
         for record in records {
             if let Some(o) = &self.owner {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
@@ -955,7 +1009,6 @@ impl GameActor {
             // No watchers is fine.
             let _ = self.events.send(record);
         }
-        Ok(self.log.len() as u64)
     }
 }
 
