@@ -6,6 +6,7 @@
 //! forfeit (a grace of zero gives seed 002's immediate loss).
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -320,38 +321,20 @@ pub fn spawn_owned(
 }
 
 impl GameActor {
+    /// The actor's life: one wake-up at a time (a timer or a command), until it is told to
+    /// stop, the game moves to another node, the finished game retires or every handle is gone.
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         self.announce().await;
         loop {
-            let next = self
-                .deadline
-                .iter()
-                .flatten()
-                .copied()
-                .chain(self.flag_at())
-                .chain(self.presence_expiry())
-                .chain(self.vacation_end())
-                .chain(self.retire_at())
-                .min();
+            let next = self.next_wake();
             let cmd = match next {
                 // Biased, deadline first: an action that arrives after a player's time is up
                 // must not be accepted before the loss is.
                 Some(at) => tokio::select! {
                     biased;
                     _ = tokio::time::sleep_until(at) => {
-                        self.expire_presence();
-                        self.resume_after_vacation();
-                        self.on_deadline().await;
-                        if self.stopped {
+                        if self.on_wake().await.is_break() {
                             return;
-                        }
-                        if self.retire_at().is_some_and(|at| at <= Instant::now()) {
-                            if self.events.receiver_count() == 0 {
-                                self.retire().await;
-                                return;
-                            }
-                            // Someone still looks at the board: look again later.
-                            self.last_command = Instant::now();
                         }
                         continue;
                     }
@@ -361,80 +344,149 @@ impl GameActor {
             };
             let Some(cmd) = cmd else { return };
             self.last_command = Instant::now();
-            match cmd {
-                Cmd::Act {
-                    user,
-                    username,
-                    action,
-                    rtt_ms,
-                    reply,
-                } => {
-                    let r = self.act(user, &username, action, rtt_ms).await;
-                    // A player who acts is there, socket or not (a bot's driver, a client
-                    // acting through the server's API).
-                    if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
-                        if self.present_total(c) == 0 {
-                            self.deadline[c.index()] = None;
-                        }
-                    }
-                    let _ = reply.send(r);
-                    if self.stopped {
-                        return;
-                    }
-                }
-                Cmd::Watch { user, since, reply } => {
-                    if let Some(c) = self.color_of(user) {
-                        self.present[c.index()] += 1;
-                        self.deadline[c.index()] = None;
-                    }
-                    let live = self.events.subscribe();
-                    let (snapshot, missed) = match since {
-                        None => (Some(self.snapshot()), Vec::new()),
-                        Some(s) => (
-                            None,
-                            self.log.iter().filter(|r| r.seq > s).cloned().collect(),
-                        ),
-                    };
-                    let _ = reply.send(Watch {
-                        snapshot,
-                        missed,
-                        live,
-                        seq: self.log.len() as u64,
-                    });
-                }
-                Cmd::Gone { user } => {
-                    if let Some(c) = self.color_of(Some(user)) {
-                        let waits = self.waits_for(c);
-                        let n = &mut self.present[c.index()];
-                        *n = n.saturating_sub(1);
-                        if self.present_total(c) == 0
-                            && self.live.game.phase() != Phase::Finished
-                            && !waits
-                        {
-                            self.deadline[c.index()] = Some(Instant::now() + self.grace);
-                            if self.grace.is_zero() {
-                                self.on_deadline().await;
-                            }
-                        }
-                    }
-                }
-                Cmd::Presence { node, user, count } => {
-                    if let Some(c) = self.color_of(Some(user)) {
-                        let before = self.present_total(c);
-                        if count == 0 {
-                            self.remote_present.remove(&(node, user));
-                        } else {
-                            self.remote_present
-                                .insert((node, user), (count, Instant::now()));
-                        }
-                        self.presence_changed(c, before);
-                    }
-                }
-                Cmd::Stop => return,
-                Cmd::Snapshot { reply } => {
-                    let _ = reply.send(self.snapshot());
+            if self.on_command(cmd).await.is_break() {
+                return;
+            }
+        }
+    }
+
+    /// The earliest of the actor's timers: an absent player's deadline, the flag of the player
+    /// to move, another node's report of connections running out, the end of a vacation, a
+    /// finished game's retirement.
+    fn next_wake(&self) -> Option<Instant> {
+        self.deadline
+            .iter()
+            .flatten()
+            .copied()
+            .chain(self.flag_at())
+            .chain(self.presence_expiry())
+            .chain(self.vacation_end())
+            .chain(self.retire_at())
+            .min()
+    }
+
+    /// A timer is due. Stale reports of other nodes' connections go and a vacation that ended
+    /// starts the clock before the deadlines are judged, since either may change them; then a
+    /// finished game may retire. `Break` ends the actor.
+    async fn on_wake(&mut self) -> ControlFlow<()> {
+        self.expire_presence();
+        self.resume_after_vacation();
+        self.on_deadline().await;
+        if self.stopped {
+            return ControlFlow::Break(());
+        }
+        self.retire_if_due().await
+    }
+
+    /// Retires a finished game's actor whose time has come, unless someone still watches it.
+    async fn retire_if_due(&mut self) -> ControlFlow<()> {
+        if self.retire_at().is_some_and(|at| at <= Instant::now()) {
+            if self.events.receiver_count() == 0 {
+                self.retire().await;
+                return ControlFlow::Break(());
+            }
+            // Someone still looks at the board: look again later.
+            self.last_command = Instant::now();
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// One command from a handle. `Break` ends the actor: it was told to stop, or an action
+    /// found the game moved to another node.
+    async fn on_command(&mut self, cmd: Cmd) -> ControlFlow<()> {
+        match cmd {
+            Cmd::Act {
+                user,
+                username,
+                action,
+                rtt_ms,
+                reply,
+            } => return self.on_act(user, &username, action, rtt_ms, reply).await,
+            Cmd::Watch { user, since, reply } => self.on_watch(user, since, reply),
+            Cmd::Gone { user } => self.on_gone(user).await,
+            Cmd::Presence { node, user, count } => self.on_presence(node, user, count),
+            Cmd::Stop => return ControlFlow::Break(()),
+            Cmd::Snapshot { reply } => {
+                let _ = reply.send(self.snapshot());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// An action, answered once it is stored (or refused). `Break` when the game moved.
+    async fn on_act(
+        &mut self,
+        user: i64,
+        username: &str,
+        action: Action,
+        rtt_ms: u64,
+        reply: oneshot::Sender<Result<u64, ActError>>,
+    ) -> ControlFlow<()> {
+        let r = self.act(user, username, action, rtt_ms).await;
+        // A player who acts is there, socket or not (a bot's driver, a client
+        // acting through the server's API).
+        if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
+            if self.present_total(c) == 0 {
+                self.deadline[c.index()] = None;
+            }
+        }
+        let _ = reply.send(r);
+        if self.stopped {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A connection starts watching: a player's counts as present. It gets the snapshot, or
+    /// what it missed since `since`, and the live events from here on.
+    fn on_watch(&mut self, user: Option<i64>, since: Option<u64>, reply: oneshot::Sender<Watch>) {
+        if let Some(c) = self.color_of(user) {
+            self.present[c.index()] += 1;
+            self.deadline[c.index()] = None;
+        }
+        let live = self.events.subscribe();
+        let (snapshot, missed) = match since {
+            None => (Some(self.snapshot()), Vec::new()),
+            Some(s) => (
+                None,
+                self.log.iter().filter(|r| r.seq > s).cloned().collect(),
+            ),
+        };
+        let _ = reply.send(Watch {
+            snapshot,
+            missed,
+            live,
+            seq: self.log.len() as u64,
+        });
+    }
+
+    /// One of `user`'s connections here closed: a player with none left anywhere starts the
+    /// grace period (a grace of zero loses at once).
+    async fn on_gone(&mut self, user: i64) {
+        if let Some(c) = self.color_of(Some(user)) {
+            let waits = self.waits_for(c);
+            let n = &mut self.present[c.index()];
+            *n = n.saturating_sub(1);
+            if self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished && !waits {
+                self.deadline[c.index()] = Some(Instant::now() + self.grace);
+                if self.grace.is_zero() {
+                    self.on_deadline().await;
                 }
             }
+        }
+    }
+
+    /// Another node reports `user`'s connections there (`count` now; none drops the report).
+    fn on_presence(&mut self, node: String, user: i64, count: u32) {
+        if let Some(c) = self.color_of(Some(user)) {
+            let before = self.present_total(c);
+            if count == 0 {
+                self.remote_present.remove(&(node, user));
+            } else {
+                self.remote_present
+                    .insert((node, user), (count, Instant::now()));
+            }
+            self.presence_changed(c, before);
         }
     }
 
