@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use tengen_ai::estimate;
 use tengen_rules::coord::gtp;
-use tengen_rules::{Color, GameResult, Phase};
+use tengen_rules::{Color, Game, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -661,6 +661,8 @@ impl GameActor {
         }
     }
 
+    /// `user` (`username`) acts: the rules decide the action's events, a move stops the
+    /// mover's clock, and the events are committed. Returns the last event's seq.
     async fn act(
         &mut self,
         user: i64,
@@ -674,97 +676,98 @@ impl GameActor {
         };
         let events = self
             .live
-            .decide(&who, &action, &mut |g| {
-                // Only what the estimator is sure of is marked; what it doubts is shown to
-                // the players, who decide it together (the count needs both to accept).
-                // A search of up to a tenth of a second: tell a multi-threaded runtime, so that
-                // the other tasks on this worker move elsewhere meanwhile.
-                let e = match tokio::runtime::Handle::current().runtime_flavor() {
-                    tokio::runtime::RuntimeFlavor::MultiThread => {
-                        tokio::task::block_in_place(|| estimate::estimate(g))
-                    }
-                    _ => estimate::estimate(g),
-                };
-                Proposal {
-                    dead: e.sure_dead().iter().collect(),
-                    unsure: e.unsure.iter().collect(),
-                }
-            })
+            .decide(&who, &action, &mut propose_dead)
             .map_err(ActError::Refused)?;
-        // Chat lines name the user, not the colour.
-        let events: Vec<Event> = events
-            .into_iter()
-            .map(|e| match e {
-                Event::Chat { text, .. } => Event::Chat {
-                    user: username.to_string(),
-                    text,
-                },
-                e => e,
-            })
-            .collect();
+        let events = chat_by_name(events, username);
         // A move or pass by the player to move stops their clock.
         let mover = self.live.game.to_move();
         let moves = matches!(action, Action::Move(_) | Action::Pass) && who == Actor::Player(mover);
         let mut clocks = None;
         let mut credit = 0;
         if moves {
-            if let Some(start) = self.turn_start {
-                let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
-                credit = rtt_ms
-                    .min(lag::PER_MOVE)
-                    .min(self.lag_bank[mover.index()])
-                    .min(raw);
-                let t = self.live.terms.time;
-                let clock = self.live.clocks[mover.index()];
-                match t.spend(&clock, raw - credit) {
-                    Ok(spent) => {
-                        let mut c = self.live.clocks;
-                        c[mover.index()] = t.moved(&spent);
-                        clocks = Some(c);
-                    }
-                    Err(_) => {
-                        // Too late: the flag fell before the move arrived.
-                        self.on_flag_now().await;
-                        return Err(ActError::Refused(ActionError::Rules(
-                            tengen_rules::GameError::GameOver,
-                        )));
-                    }
-                }
-            }
+            (clocks, credit) = self.stop_clock_for_move(mover, rtt_ms).await?;
         }
         // A vacation of the player to move stops their clock: what they used so far is
         // stored with the event, and the clock starts again when the vacation ends.
         let vacation_of_mover =
             matches!(action, Action::Vacation { .. }) && who == Actor::Player(mover);
-        if let (true, Some(start)) = (vacation_of_mover, self.turn_start) {
-            let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
-            let t = self.live.terms.time;
-            match t.spend(&self.live.clocks[mover.index()], raw) {
-                Ok(spent) => {
-                    let mut c = self.live.clocks;
-                    c[mover.index()] = spent;
-                    clocks = Some(c);
-                }
-                Err(_) => {
-                    self.on_flag_now().await;
-                    return Err(ActError::Refused(ActionError::Rules(
-                        tengen_rules::GameError::GameOver,
-                    )));
-                }
-            }
+        if vacation_of_mover {
+            clocks = self.stop_clock_for_vacation(mover).await?;
         }
         let seq = self.commit_with(events, clocks).await?;
         if vacation_of_mover {
             self.restart_turn(Duration::ZERO);
         }
-        if moves && credit > 0 {
-            let bank = &mut self.lag_bank[mover.index()];
-            *bank = (*bank - credit + lag::REFILL).min(lag::BANK);
-        } else if moves {
-            let bank = &mut self.lag_bank[mover.index()];
-            *bank = (*bank + lag::REFILL).min(lag::BANK);
+        if moves {
+            self.settle_lag(mover, credit);
         }
         Ok(seq)
+    }
+
+    /// Stops the clock of `mover`, who moved or passed: they are charged the time since their
+    /// turn started, less the lag credit for the connection's round trip `rtt_ms`. Returns both
+    /// clocks after the move (`None` when no clock runs) and the credit given.
+    async fn stop_clock_for_move(
+        &mut self,
+        mover: Color,
+        rtt_ms: u64,
+    ) -> Result<(Option<[Clock; 2]>, u64), ActError> {
+        let Some(start) = self.turn_start else {
+            return Ok((None, 0));
+        };
+        let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
+        let credit = rtt_ms
+            .min(lag::PER_MOVE)
+            .min(self.lag_bank[mover.index()])
+            .min(raw);
+        let t = self.live.terms.time;
+        let clock = self.live.clocks[mover.index()];
+        match t.spend(&clock, raw - credit) {
+            Ok(spent) => {
+                let mut c = self.live.clocks;
+                c[mover.index()] = t.moved(&spent);
+                Ok((Some(c), credit))
+            }
+            // Too late: the flag fell before the move arrived.
+            Err(_) => Err(self.flag_fell().await),
+        }
+    }
+
+    /// Stops the clock of `mover`, who goes on vacation, charging the time used so far.
+    /// Returns both clocks (`None` when no clock runs).
+    async fn stop_clock_for_vacation(
+        &mut self,
+        mover: Color,
+    ) -> Result<Option<[Clock; 2]>, ActError> {
+        let Some(start) = self.turn_start else {
+            return Ok(None);
+        };
+        let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
+        let t = self.live.terms.time;
+        match t.spend(&self.live.clocks[mover.index()], raw) {
+            Ok(spent) => {
+                let mut c = self.live.clocks;
+                c[mover.index()] = spent;
+                Ok(Some(c))
+            }
+            Err(_) => Err(self.flag_fell().await),
+        }
+    }
+
+    /// The flag of the player to move fell before their action arrived: the loss is recorded,
+    /// and the action is refused as one after the end of the game.
+    async fn flag_fell(&mut self) -> ActError {
+        self.on_flag_now().await;
+        ActError::Refused(ActionError::Rules(tengen_rules::GameError::GameOver))
+    }
+
+    /// After `mover`'s move: the lag `credit` they were given comes out of their bank, and the
+    /// bank refills by `REFILL`, up to `BANK`.
+    fn settle_lag(&mut self, mover: Color, credit: u64) {
+        let bank = &mut self.lag_bank[mover.index()];
+        // No underflow: the credit was at most the bank, which nothing spent since. With no
+        // credit this is the plain refill.
+        *bank = (*bank - credit + lag::REFILL).min(lag::BANK);
     }
 
     async fn on_flag_now(&mut self) {
@@ -1062,6 +1065,39 @@ impl GameActor {
             let _ = self.events.send(record);
         }
     }
+}
+
+/// The dead stones the estimator proposes when the players ask to count.
+fn propose_dead(g: &Game) -> Proposal {
+    // Only what the estimator is sure of is marked; what it doubts is shown to
+    // the players, who decide it together (the count needs both to accept).
+    // A search of up to a tenth of a second: tell a multi-threaded runtime, so that
+    // the other tasks on this worker move elsewhere meanwhile.
+    let e = match tokio::runtime::Handle::current().runtime_flavor() {
+        tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(|| estimate::estimate(g))
+        }
+        _ => estimate::estimate(g),
+    };
+    Proposal {
+        dead: e.sure_dead().iter().collect(),
+        unsure: e.unsure.iter().collect(),
+    }
+}
+
+/// `events` with their chat lines signed by `username`.
+fn chat_by_name(events: Vec<Event>, username: &str) -> Vec<Event> {
+    // Chat lines name the user, not the colour.
+    events
+        .into_iter()
+        .map(|e| match e {
+            Event::Chat { text, .. } => Event::Chat {
+                user: username.to_string(),
+                text,
+            },
+            e => e,
+        })
+        .collect()
 }
 
 /// A clock with no time left (the flag fell).
