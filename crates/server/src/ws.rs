@@ -490,49 +490,18 @@ impl Conn {
         self.dispatch(msg, reference).await;
     }
 
+    /// Answers one message: quick match, ping, watching, or an action in a game.
     async fn dispatch(&mut self, msg: ClientMsg, reference: Value) {
         let (game, action) = match msg {
-            ClientMsg::Match(req) => {
-                let reply = match tengen_app::quick_match::request(&self.state, &self.user, req)
-                    .await
-                {
-                    Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
-                    Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
-                };
-                return self.send(reply.to_string()).await;
-            }
-            ClientMsg::MatchCancel => {
-                let answer = async {
-                    let cancelled = self.state.quick_match.cancel(self.user.id).await?;
-                    let status = self.state.quick_match.status(self.user.id).await?;
-                    Ok::<_, ApiError>((cancelled, status))
-                };
-                let (cancelled, status) = match answer.await {
-                    Ok(a) => a,
-                    Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
-                };
-                return self
-                    .send(
-                        json!({ "type": "match", "ref": reference, "cancelled": cancelled, "match": status })
-                            .to_string(),
-                    )
-                    .await;
-            }
+            ClientMsg::Match(req) => return self.request_match(req, reference).await,
+            ClientMsg::MatchCancel => return self.cancel_match(reference).await,
             ClientMsg::Ping => {
                 return self
                     .send(json!({ "type": "pong", "ref": reference }).to_string())
                     .await
             }
             ClientMsg::Watch { game, since } => return self.watch(game, since, reference).await,
-            ClientMsg::Unwatch { game } => {
-                if let Some((h, f)) = self.watching.remove(&game) {
-                    f.abort();
-                    h.gone(self.user.id).await;
-                }
-                return self
-                    .send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
-                    .await;
-            }
+            ClientMsg::Unwatch { game } => return self.unwatch(game, reference).await,
             ClientMsg::Move { game, point } => (game, ActionArg::Point(point, false)),
             ClientMsg::ToggleDead { game, point } => (game, ActionArg::Point(point, true)),
             ClientMsg::Pass { game } => (game, ActionArg::Ready(Action::Pass)),
@@ -546,22 +515,67 @@ impl Conn {
             ClientMsg::AcceptScore { game } => (game, ActionArg::Ready(Action::AcceptScore)),
             ClientMsg::Resume { game } => (game, ActionArg::Ready(Action::Resume)),
             ClientMsg::Chat { game, text } => (game, ActionArg::Ready(Action::Chat(text))),
-            ClientMsg::TimeSync { game } => {
-                let Some(h) = self.handle_of(game).await else {
-                    return self
-                        .send(error(&reference, "no_such_game", "no such game"))
-                        .await;
-                };
-                let clocks = h
-                    .snapshot()
-                    .await
-                    .map(|s| s["clocks"].clone())
-                    .unwrap_or(Value::Null);
-                return self
-                    .send(json!({ "type": "time_sync", "ref": reference, "game": game, "clocks": clocks }).to_string())
-                    .await;
-            }
+            ClientMsg::TimeSync { game } => return self.time_sync(game, reference).await,
         };
+        self.act(game, action, reference).await
+    }
+
+    /// Quick match: the player asks for a game; the reply is the request's status.
+    async fn request_match(&self, req: tengen_app::quick_match::MatchRequest, reference: Value) {
+        let reply = match tengen_app::quick_match::request(&self.state, &self.user, req).await {
+            Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
+            Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+        };
+        self.send(reply.to_string()).await
+    }
+
+    /// Quick match: the player withdraws; the reply says whether a request was withdrawn, and
+    /// the status after.
+    async fn cancel_match(&self, reference: Value) {
+        let answer = async {
+            let cancelled = self.state.quick_match.cancel(self.user.id).await?;
+            let status = self.state.quick_match.status(self.user.id).await?;
+            Ok::<_, ApiError>((cancelled, status))
+        };
+        let (cancelled, status) = match answer.await {
+            Ok(a) => a,
+            Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+        };
+        self.send(
+            json!({ "type": "match", "ref": reference, "cancelled": cancelled, "match": status })
+                .to_string(),
+        )
+        .await
+    }
+
+    /// Stops watching `game` (if watched), then acknowledges.
+    async fn unwatch(&mut self, game: i64, reference: Value) {
+        self.stop_watching(game).await;
+        self.send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
+            .await
+    }
+
+    /// Both clocks of `game` now, for a client to set its display right.
+    async fn time_sync(&self, game: i64, reference: Value) {
+        let Some(h) = self.handle_of(game).await else {
+            return self
+                .send(error(&reference, "no_such_game", "no such game"))
+                .await;
+        };
+        let clocks = h
+            .snapshot()
+            .await
+            .map(|s| s["clocks"].clone())
+            .unwrap_or(Value::Null);
+        self.send(
+            json!({ "type": "time_sync", "ref": reference, "game": game, "clocks": clocks })
+                .to_string(),
+        )
+        .await
+    }
+
+    /// The player's `action` in `game`, acknowledged with its seq once the game has stored it.
+    async fn act(&self, game: i64, action: ActionArg, reference: Value) {
         let handle = match self.handle_of(game).await {
             Some(h) => h,
             None => {
@@ -570,13 +584,9 @@ impl Conn {
                     .await
             }
         };
-        let action = match action {
-            ActionArg::Ready(a) => a,
-            ActionArg::Point(v, dead) => match gtp::parse_point(handle.size, &v) {
-                Ok(p) if dead => Action::ToggleDead(p),
-                Ok(p) => Action::Move(p),
-                Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
-            },
+        let action = match action.on_board(handle.size) {
+            Ok(a) => a,
+            Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
         };
         match handle
             .act(self.user.id, &self.user.username, action, self.rtt_ms)
@@ -590,6 +600,15 @@ impl Conn {
                 .await
             }
             Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+        }
+    }
+
+    /// Stops watching `game`, if this connection watches it: the game hears that one of the
+    /// player's connections is gone.
+    async fn stop_watching(&mut self, game: i64) {
+        if let Some((h, f)) = self.watching.remove(&game) {
+            f.abort();
+            h.gone(self.user.id).await;
         }
     }
 
@@ -610,10 +629,7 @@ impl Conn {
                 .await;
         };
         // Watching again (to resynchronise) replaces the old subscription.
-        if let Some((h, f)) = self.watching.remove(&game) {
-            f.abort();
-            h.gone(self.user.id).await;
-        }
+        self.stop_watching(game).await;
         let Some((handle, w)) = self
             .state
             .games
@@ -648,6 +664,20 @@ impl Conn {
 enum ActionArg {
     Ready(Action),
     Point(String, bool),
+}
+
+impl ActionArg {
+    /// The action, its point (a move's, or a stone's to mark dead) read on a board of `size`.
+    fn on_board(self, size: u8) -> Result<Action, tengen_rules::coord::CoordError> {
+        match self {
+            ActionArg::Ready(a) => Ok(a),
+            ActionArg::Point(v, dead) => match gtp::parse_point(size, &v) {
+                Ok(p) if dead => Ok(Action::ToggleDead(p)),
+                Ok(p) => Ok(Action::Move(p)),
+                Err(e) => Err(e),
+            },
+        }
+    }
 }
 
 async fn forward(
