@@ -6,12 +6,13 @@
 //! forfeit (a grace of zero gives seed 002's immediate loss).
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tengen_ai::estimate;
 use tengen_rules::coord::gtp;
-use tengen_rules::{Color, GameResult, Phase};
+use tengen_rules::{Color, Game, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -320,38 +321,20 @@ pub fn spawn_owned(
 }
 
 impl GameActor {
+    /// The actor's life: one wake-up at a time (a timer or a command), until it is told to
+    /// stop, the game moves to another node, the finished game retires or every handle is gone.
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         self.announce().await;
         loop {
-            let next = self
-                .deadline
-                .iter()
-                .flatten()
-                .copied()
-                .chain(self.flag_at())
-                .chain(self.presence_expiry())
-                .chain(self.vacation_end())
-                .chain(self.retire_at())
-                .min();
+            let next = self.next_wake();
             let cmd = match next {
                 // Biased, deadline first: an action that arrives after a player's time is up
                 // must not be accepted before the loss is.
                 Some(at) => tokio::select! {
                     biased;
                     _ = tokio::time::sleep_until(at) => {
-                        self.expire_presence();
-                        self.resume_after_vacation();
-                        self.on_deadline().await;
-                        if self.stopped {
+                        if self.on_wake().await.is_break() {
                             return;
-                        }
-                        if self.retire_at().is_some_and(|at| at <= Instant::now()) {
-                            if self.events.receiver_count() == 0 {
-                                self.retire().await;
-                                return;
-                            }
-                            // Someone still looks at the board: look again later.
-                            self.last_command = Instant::now();
                         }
                         continue;
                     }
@@ -361,80 +344,149 @@ impl GameActor {
             };
             let Some(cmd) = cmd else { return };
             self.last_command = Instant::now();
-            match cmd {
-                Cmd::Act {
-                    user,
-                    username,
-                    action,
-                    rtt_ms,
-                    reply,
-                } => {
-                    let r = self.act(user, &username, action, rtt_ms).await;
-                    // A player who acts is there, socket or not (a bot's driver, a client
-                    // acting through the server's API).
-                    if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
-                        if self.present_total(c) == 0 {
-                            self.deadline[c.index()] = None;
-                        }
-                    }
-                    let _ = reply.send(r);
-                    if self.stopped {
-                        return;
-                    }
-                }
-                Cmd::Watch { user, since, reply } => {
-                    if let Some(c) = self.color_of(user) {
-                        self.present[c.index()] += 1;
-                        self.deadline[c.index()] = None;
-                    }
-                    let live = self.events.subscribe();
-                    let (snapshot, missed) = match since {
-                        None => (Some(self.snapshot()), Vec::new()),
-                        Some(s) => (
-                            None,
-                            self.log.iter().filter(|r| r.seq > s).cloned().collect(),
-                        ),
-                    };
-                    let _ = reply.send(Watch {
-                        snapshot,
-                        missed,
-                        live,
-                        seq: self.log.len() as u64,
-                    });
-                }
-                Cmd::Gone { user } => {
-                    if let Some(c) = self.color_of(Some(user)) {
-                        let waits = self.waits_for(c);
-                        let n = &mut self.present[c.index()];
-                        *n = n.saturating_sub(1);
-                        if self.present_total(c) == 0
-                            && self.live.game.phase() != Phase::Finished
-                            && !waits
-                        {
-                            self.deadline[c.index()] = Some(Instant::now() + self.grace);
-                            if self.grace.is_zero() {
-                                self.on_deadline().await;
-                            }
-                        }
-                    }
-                }
-                Cmd::Presence { node, user, count } => {
-                    if let Some(c) = self.color_of(Some(user)) {
-                        let before = self.present_total(c);
-                        if count == 0 {
-                            self.remote_present.remove(&(node, user));
-                        } else {
-                            self.remote_present
-                                .insert((node, user), (count, Instant::now()));
-                        }
-                        self.presence_changed(c, before);
-                    }
-                }
-                Cmd::Stop => return,
-                Cmd::Snapshot { reply } => {
-                    let _ = reply.send(self.snapshot());
+            if self.on_command(cmd).await.is_break() {
+                return;
+            }
+        }
+    }
+
+    /// The earliest of the actor's timers: an absent player's deadline, the flag of the player
+    /// to move, another node's report of connections running out, the end of a vacation, a
+    /// finished game's retirement.
+    fn next_wake(&self) -> Option<Instant> {
+        self.deadline
+            .iter()
+            .flatten()
+            .copied()
+            .chain(self.flag_at())
+            .chain(self.presence_expiry())
+            .chain(self.vacation_end())
+            .chain(self.retire_at())
+            .min()
+    }
+
+    /// A timer is due. Stale reports of other nodes' connections go and a vacation that ended
+    /// starts the clock before the deadlines are judged, since either may change them; then a
+    /// finished game may retire. `Break` ends the actor.
+    async fn on_wake(&mut self) -> ControlFlow<()> {
+        self.expire_presence();
+        self.resume_after_vacation();
+        self.on_deadline().await;
+        if self.stopped {
+            return ControlFlow::Break(());
+        }
+        self.retire_if_due().await
+    }
+
+    /// Retires a finished game's actor whose time has come, unless someone still watches it.
+    async fn retire_if_due(&mut self) -> ControlFlow<()> {
+        if self.retire_at().is_some_and(|at| at <= Instant::now()) {
+            if self.events.receiver_count() == 0 {
+                self.retire().await;
+                return ControlFlow::Break(());
+            }
+            // Someone still looks at the board: look again later.
+            self.last_command = Instant::now();
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// One command from a handle. `Break` ends the actor: it was told to stop, or an action
+    /// found the game moved to another node.
+    async fn on_command(&mut self, cmd: Cmd) -> ControlFlow<()> {
+        match cmd {
+            Cmd::Act {
+                user,
+                username,
+                action,
+                rtt_ms,
+                reply,
+            } => return self.on_act(user, &username, action, rtt_ms, reply).await,
+            Cmd::Watch { user, since, reply } => self.on_watch(user, since, reply),
+            Cmd::Gone { user } => self.on_gone(user).await,
+            Cmd::Presence { node, user, count } => self.on_presence(node, user, count),
+            Cmd::Stop => return ControlFlow::Break(()),
+            Cmd::Snapshot { reply } => {
+                let _ = reply.send(self.snapshot());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// An action, answered once it is stored (or refused). `Break` when the game moved.
+    async fn on_act(
+        &mut self,
+        user: i64,
+        username: &str,
+        action: Action,
+        rtt_ms: u64,
+        reply: oneshot::Sender<Result<u64, ActError>>,
+    ) -> ControlFlow<()> {
+        let r = self.act(user, username, action, rtt_ms).await;
+        // A player who acts is there, socket or not (a bot's driver, a client
+        // acting through the server's API).
+        if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
+            if self.present_total(c) == 0 {
+                self.deadline[c.index()] = None;
+            }
+        }
+        let _ = reply.send(r);
+        if self.stopped {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A connection starts watching: a player's counts as present. It gets the snapshot, or
+    /// what it missed since `since`, and the live events from here on.
+    fn on_watch(&mut self, user: Option<i64>, since: Option<u64>, reply: oneshot::Sender<Watch>) {
+        if let Some(c) = self.color_of(user) {
+            self.present[c.index()] += 1;
+            self.deadline[c.index()] = None;
+        }
+        let live = self.events.subscribe();
+        let (snapshot, missed) = match since {
+            None => (Some(self.snapshot()), Vec::new()),
+            Some(s) => (
+                None,
+                self.log.iter().filter(|r| r.seq > s).cloned().collect(),
+            ),
+        };
+        let _ = reply.send(Watch {
+            snapshot,
+            missed,
+            live,
+            seq: self.log.len() as u64,
+        });
+    }
+
+    /// One of `user`'s connections here closed: a player with none left anywhere starts the
+    /// grace period (a grace of zero loses at once).
+    async fn on_gone(&mut self, user: i64) {
+        if let Some(c) = self.color_of(Some(user)) {
+            let waits = self.waits_for(c);
+            let n = &mut self.present[c.index()];
+            *n = n.saturating_sub(1);
+            if self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished && !waits {
+                self.deadline[c.index()] = Some(Instant::now() + self.grace);
+                if self.grace.is_zero() {
+                    self.on_deadline().await;
                 }
             }
+        }
+    }
+
+    /// Another node reports `user`'s connections there (`count` now; none drops the report).
+    fn on_presence(&mut self, node: String, user: i64, count: u32) {
+        if let Some(c) = self.color_of(Some(user)) {
+            let before = self.present_total(c);
+            if count == 0 {
+                self.remote_present.remove(&(node, user));
+            } else {
+                self.remote_present
+                    .insert((node, user), (count, Instant::now()));
+            }
+            self.presence_changed(c, before);
         }
     }
 
@@ -609,6 +661,8 @@ impl GameActor {
         }
     }
 
+    /// `user` (`username`) acts: the rules decide the action's events, a move stops the
+    /// mover's clock, and the events are committed. Returns the last event's seq.
     async fn act(
         &mut self,
         user: i64,
@@ -622,97 +676,98 @@ impl GameActor {
         };
         let events = self
             .live
-            .decide(&who, &action, &mut |g| {
-                // Only what the estimator is sure of is marked; what it doubts is shown to
-                // the players, who decide it together (the count needs both to accept).
-                // A search of up to a tenth of a second: tell a multi-threaded runtime, so that
-                // the other tasks on this worker move elsewhere meanwhile.
-                let e = match tokio::runtime::Handle::current().runtime_flavor() {
-                    tokio::runtime::RuntimeFlavor::MultiThread => {
-                        tokio::task::block_in_place(|| estimate::estimate(g))
-                    }
-                    _ => estimate::estimate(g),
-                };
-                Proposal {
-                    dead: e.sure_dead().iter().collect(),
-                    unsure: e.unsure.iter().collect(),
-                }
-            })
+            .decide(&who, &action, &mut propose_dead)
             .map_err(ActError::Refused)?;
-        // Chat lines name the user, not the colour.
-        let events: Vec<Event> = events
-            .into_iter()
-            .map(|e| match e {
-                Event::Chat { text, .. } => Event::Chat {
-                    user: username.to_string(),
-                    text,
-                },
-                e => e,
-            })
-            .collect();
+        let events = chat_by_name(events, username);
         // A move or pass by the player to move stops their clock.
         let mover = self.live.game.to_move();
         let moves = matches!(action, Action::Move(_) | Action::Pass) && who == Actor::Player(mover);
         let mut clocks = None;
         let mut credit = 0;
         if moves {
-            if let Some(start) = self.turn_start {
-                let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
-                credit = rtt_ms
-                    .min(lag::PER_MOVE)
-                    .min(self.lag_bank[mover.index()])
-                    .min(raw);
-                let t = self.live.terms.time;
-                let clock = self.live.clocks[mover.index()];
-                match t.spend(&clock, raw - credit) {
-                    Ok(spent) => {
-                        let mut c = self.live.clocks;
-                        c[mover.index()] = t.moved(&spent);
-                        clocks = Some(c);
-                    }
-                    Err(_) => {
-                        // Too late: the flag fell before the move arrived.
-                        self.on_flag_now().await;
-                        return Err(ActError::Refused(ActionError::Rules(
-                            tengen_rules::GameError::GameOver,
-                        )));
-                    }
-                }
-            }
+            (clocks, credit) = self.stop_clock_for_move(mover, rtt_ms).await?;
         }
         // A vacation of the player to move stops their clock: what they used so far is
         // stored with the event, and the clock starts again when the vacation ends.
         let vacation_of_mover =
             matches!(action, Action::Vacation { .. }) && who == Actor::Player(mover);
-        if let (true, Some(start)) = (vacation_of_mover, self.turn_start) {
-            let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
-            let t = self.live.terms.time;
-            match t.spend(&self.live.clocks[mover.index()], raw) {
-                Ok(spent) => {
-                    let mut c = self.live.clocks;
-                    c[mover.index()] = spent;
-                    clocks = Some(c);
-                }
-                Err(_) => {
-                    self.on_flag_now().await;
-                    return Err(ActError::Refused(ActionError::Rules(
-                        tengen_rules::GameError::GameOver,
-                    )));
-                }
-            }
+        if vacation_of_mover {
+            clocks = self.stop_clock_for_vacation(mover).await?;
         }
         let seq = self.commit_with(events, clocks).await?;
         if vacation_of_mover {
             self.restart_turn(Duration::ZERO);
         }
-        if moves && credit > 0 {
-            let bank = &mut self.lag_bank[mover.index()];
-            *bank = (*bank - credit + lag::REFILL).min(lag::BANK);
-        } else if moves {
-            let bank = &mut self.lag_bank[mover.index()];
-            *bank = (*bank + lag::REFILL).min(lag::BANK);
+        if moves {
+            self.settle_lag(mover, credit);
         }
         Ok(seq)
+    }
+
+    /// Stops the clock of `mover`, who moved or passed: they are charged the time since their
+    /// turn started, less the lag credit for the connection's round trip `rtt_ms`. Returns both
+    /// clocks after the move (`None` when no clock runs) and the credit given.
+    async fn stop_clock_for_move(
+        &mut self,
+        mover: Color,
+        rtt_ms: u64,
+    ) -> Result<(Option<[Clock; 2]>, u64), ActError> {
+        let Some(start) = self.turn_start else {
+            return Ok((None, 0));
+        };
+        let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
+        let credit = rtt_ms
+            .min(lag::PER_MOVE)
+            .min(self.lag_bank[mover.index()])
+            .min(raw);
+        let t = self.live.terms.time;
+        let clock = self.live.clocks[mover.index()];
+        match t.spend(&clock, raw - credit) {
+            Ok(spent) => {
+                let mut c = self.live.clocks;
+                c[mover.index()] = t.moved(&spent);
+                Ok((Some(c), credit))
+            }
+            // Too late: the flag fell before the move arrived.
+            Err(_) => Err(self.flag_fell().await),
+        }
+    }
+
+    /// Stops the clock of `mover`, who goes on vacation, charging the time used so far.
+    /// Returns both clocks (`None` when no clock runs).
+    async fn stop_clock_for_vacation(
+        &mut self,
+        mover: Color,
+    ) -> Result<Option<[Clock; 2]>, ActError> {
+        let Some(start) = self.turn_start else {
+            return Ok(None);
+        };
+        let raw = Instant::now().saturating_duration_since(start).as_millis() as u64;
+        let t = self.live.terms.time;
+        match t.spend(&self.live.clocks[mover.index()], raw) {
+            Ok(spent) => {
+                let mut c = self.live.clocks;
+                c[mover.index()] = spent;
+                Ok(Some(c))
+            }
+            Err(_) => Err(self.flag_fell().await),
+        }
+    }
+
+    /// The flag of the player to move fell before their action arrived: the loss is recorded,
+    /// and the action is refused as one after the end of the game.
+    async fn flag_fell(&mut self) -> ActError {
+        self.on_flag_now().await;
+        ActError::Refused(ActionError::Rules(tengen_rules::GameError::GameOver))
+    }
+
+    /// After `mover`'s move: the lag `credit` they were given comes out of their bank, and the
+    /// bank refills by `REFILL`, up to `BANK`.
+    fn settle_lag(&mut self, mover: Color, credit: u64) {
+        let bank = &mut self.lag_bank[mover.index()];
+        // No underflow: the credit was at most the bank, which nothing spent since. With no
+        // credit this is the plain refill.
+        *bank = (*bank - credit + lag::REFILL).min(lag::BANK);
     }
 
     async fn on_flag_now(&mut self) {
@@ -832,28 +887,59 @@ impl GameActor {
         events: Vec<Event>,
         clocks: Option<[Clock; 2]>,
     ) -> Result<u64, ActError> {
-        // The game as it will be after the events, to learn whether they end it. A move that
-        // cannot end the game (nearly every one) needs no copy: it is applied after its commit.
-        let quiet = match events.as_slice() {
+        let after = self.game_after(&events);
+        let clocks = clocks.or((!self.live.terms.time.is_untimed()).then_some(self.live.clocks));
+        let at_ms = now_ms();
+        let finish = self.finish(after.as_ref(), at_ms);
+        let (records, append) = self.encode(events, clocks, at_ms, finish);
+        // The database first: until the append succeeds nothing changes here and nobody hears
+        // of the events (a failed one leaves the game as it was); then the game changes, and
+        // only then do the watchers, here and on other nodes, hear of them.
+        self.append(append).await?;
+        self.apply(after, &records, clocks);
+        self.broadcast(records).await;
+        Ok(self.log.len() as u64)
+    }
+
+    /// The game as it will be after `events`, to learn whether they end it; `None` when they
+    /// cannot (a chat line, nearly every move).
+    fn game_after(&self, events: &[Event]) -> Option<LiveGame> {
+        // A move that cannot end the game (nearly every one) needs no copy: it is applied after
+        // its commit.
+        let quiet = match events {
             [Event::Move { point, .. }] => gtp::parse_point(self.live.game.size(), point)
                 .is_ok_and(|p| !self.live.game.play_may_end(tengen_rules::Move::Play(p))),
             [Event::Chat { .. }] => true,
             _ => false,
         };
-        let after = (!quiet).then(|| {
+        (!quiet).then(|| {
             let mut after = self.live.clone();
-            for e in &events {
+            for e in events {
                 after.apply(e);
             }
             after
-        });
-        let finish = after
-            .as_ref()
+        })
+    }
+
+    /// What the append records when the events end the game (`after` is the game after them):
+    /// the result, the players' promotion outcomes and the rating update; `None` otherwise.
+    fn finish(&self, after: Option<&LiveGame>, at_ms: i64) -> Option<Finish> {
+        let result = after
             .filter(|a| {
                 self.live.game.phase() != Phase::Finished && a.game.phase() == Phase::Finished
             })
-            .and_then(|a| a.game.result());
-        let outcomes: Vec<PromotionOutcome> = match finish.and_then(|r| r.winner()) {
+            .and_then(|a| a.game.result())?;
+        Some(Finish {
+            result: result.to_string(),
+            outcomes: self.promotion_outcomes(result.winner()),
+            at: at_ms / 1000,
+            rated: self.rated_game(&result.to_string()),
+        })
+    }
+
+    /// Each player's promotion outcome of a game won by `winner`; none for a draw.
+    fn promotion_outcomes(&self, winner: Option<Color>) -> Vec<PromotionOutcome> {
+        match winner {
             // Handicap games and games with a guest move no one's points (seed 002).
             Some(winner)
                 if self.live.terms.game_type.counts_for_promotion()
@@ -868,15 +954,24 @@ impl GameActor {
                     .collect()
             }
             _ => Vec::new(),
-        };
+        }
+    }
+
+    /// The records of `events`, numbered on from the log, and the append that stores them
+    /// (with `finish`, if they end the game). Each event is serialised once, for both.
+    fn encode(
+        &self,
+        events: Vec<Event>,
+        clocks: Option<[Clock; 2]>,
+        at_ms: i64,
+        finish: Option<Finish>,
+    ) -> (Vec<Arc<Record>>, Append) {
         let json: Vec<String> = events
             .iter()
             .map(|e| serde_json::to_string(e).unwrap_or_default())
             .collect();
-        let clocks = clocks.or((!self.live.terms.time.is_untimed()).then_some(self.live.clocks));
         let clocks_json = clocks.map(|c| serde_json::to_string(&c).unwrap_or_default());
         let first = self.log.len() as i64 + 1;
-        let at_ms = now_ms();
         let records: Vec<Arc<Record>> = events
             .into_iter()
             .zip(&json)
@@ -894,43 +989,52 @@ impl GameActor {
                 ))
             })
             .collect();
-        let stored = self
-            .store
-            .append(Append {
-                game_id: self.id,
-                first_seq: first,
-                events: json,
-                clocks: clocks_json,
-                at_ms,
-                finish: finish.map(|r| Finish {
-                    result: r.to_string(),
-                    outcomes,
-                    at: at_ms / 1000,
-                    rated: self.rated_game(&r.to_string()),
-                }),
-                fence: self.owner.as_ref().map(|o| o.lease.clone()),
-            })
-            .await;
-        match stored {
-            Ok(()) => {}
+        let append = Append {
+            game_id: self.id,
+            first_seq: first,
+            events: json,
+            clocks: clocks_json,
+            at_ms,
+            finish,
+            fence: self.owner.as_ref().map(|o| o.lease.clone()),
+        };
+        (records, append)
+    }
+
+    /// Writes `append` to the database, fenced in a cluster by this node's lease. A fenced
+    /// write means the game moved: the actor stops.
+    async fn append(&mut self, append: Append) -> Result<(), ActError> {
+        match self.store.append(append).await {
+            Ok(()) => Ok(()),
             Err(tengen_store::StoreError::Fenced(_)) => {
                 // Another node took the game over (this one was too slow to renew its lease):
                 // stop, and let the clients find the new owner.
                 tracing::warn!(game = self.id, "lease lost; the game moved to another node");
                 self.stopped = true;
-                return Err(ActError::Moved);
+                Err(ActError::Moved)
             }
             Err(e) => {
                 tracing::error!(game = self.id, error = %e, "could not store events");
-                return Err(ActError::Storage);
+                Err(ActError::Storage)
             }
         }
+    }
+
+    /// Applies stored events to the game (`after`, when it was worked out to learn whether
+    /// they end it; else `records`, one by one), sets the clocks, and restarts the mover's
+    /// clock if the turn or the phase changed.
+    fn apply(
+        &mut self,
+        after: Option<LiveGame>,
+        records: &[Arc<Record>],
+        clocks: Option<[Clock; 2]>,
+    ) {
         let phase_before = self.live.game.phase();
         let mover_before = self.live.game.to_move();
         match after {
             Some(after) => self.live = after,
             None => {
-                for record in &records {
+                for record in records {
                     self.live.apply(&record.event);
                 }
             }
@@ -946,6 +1050,11 @@ impl GameActor {
         {
             self.restart_turn(Duration::ZERO);
         }
+    }
+
+    /// Tells of stored records: other nodes' watchers over the bus, then the log and this
+    /// node's watchers, record by record.
+    async fn broadcast(&mut self, records: Vec<Arc<Record>>) {
         for record in records {
             if let Some(o) = &self.owner {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
@@ -955,8 +1064,40 @@ impl GameActor {
             // No watchers is fine.
             let _ = self.events.send(record);
         }
-        Ok(self.log.len() as u64)
     }
+}
+
+/// The dead stones the estimator proposes when the players ask to count.
+fn propose_dead(g: &Game) -> Proposal {
+    // Only what the estimator is sure of is marked; what it doubts is shown to
+    // the players, who decide it together (the count needs both to accept).
+    // A search of up to a tenth of a second: tell a multi-threaded runtime, so that
+    // the other tasks on this worker move elsewhere meanwhile.
+    let e = match tokio::runtime::Handle::current().runtime_flavor() {
+        tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(|| estimate::estimate(g))
+        }
+        _ => estimate::estimate(g),
+    };
+    Proposal {
+        dead: e.sure_dead().iter().collect(),
+        unsure: e.unsure.iter().collect(),
+    }
+}
+
+/// `events` with their chat lines signed by `username`.
+fn chat_by_name(events: Vec<Event>, username: &str) -> Vec<Event> {
+    // Chat lines name the user, not the colour.
+    events
+        .into_iter()
+        .map(|e| match e {
+            Event::Chat { text, .. } => Event::Chat {
+                user: username.to_string(),
+                text,
+            },
+            e => e,
+        })
+        .collect()
 }
 
 /// A clock with no time left (the flag fell).

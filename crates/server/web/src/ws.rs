@@ -7,6 +7,7 @@
 //! `error` message with a stable code and changes nothing.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -176,6 +177,8 @@ const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 /// How long a connection with nothing to write waits before a ping of its own.
 const PING_IDLE: std::time::Duration = std::time::Duration::from_secs(6);
 
+/// One client's socket: its messages in turn until it closes, floods or logs out, and meanwhile
+/// the player's quick matches; then the games it watched hear that it is gone.
 async fn connection(
     socket: WebSocket,
     state: AppState,
@@ -189,103 +192,30 @@ async fn connection(
     let (out, out_rx) = mpsc::channel::<Message>(1024);
     let epoch = Instant::now();
     let writer = tokio::spawn(write_loop(sink, out_rx, epoch));
-    let mut conn = Conn {
-        state,
-        user,
-        out,
-        watching: HashMap::new(),
-        tokens: BURST,
-        refused: 0,
-        refused_since: Instant::now(),
-        last: Instant::now(),
-        epoch,
-        rtt_ms: 0,
-    };
+    let mut conn = Conn::new(state, user, out, epoch);
     conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,
             paired = matches.recv() => {
-                match paired {
-                    // A quick match of this player's: every connection of theirs hears of it.
-                    Ok((user, msg)) if user == conn.user.id => conn.send(msg.to_string()).await,
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                        matches = conn.state.quick_match.notify.0.subscribe();
-                    }
-                    _ => {}
-                }
+                conn.on_match(paired, &mut matches).await;
                 continue;
             }
             ended = logouts.recv() => {
-                match ended {
-                    // This session logged out: the socket goes with it.
-                    Ok(digest) if digest == session => {
-                        let _ = conn.out.send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                            code: 4001,
-                            reason: "logged out".into(),
-                        }))).await;
-                        break;
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                        logouts = conn.state.logouts.subscribe();
-                        continue;
-                    }
-                    // Logouts were missed (a burst of them outran this connection): ask the
-                    // store whether this session is one of them.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_))
-                        if !session.is_empty()
-                            && matches!(
-                                tengen_app::accounts::session_open(&conn.state.store, &session).await,
-                                Ok(false)
-                            ) =>
-                    {
-                        let _ = conn.out.send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                            code: 4001,
-                            reason: "logged out".into(),
-                        }))).await;
-                        break;
-                    }
-                    // Another session, or missed messages of other sessions: go on.
-                    _ => continue,
+                match conn.on_logout(ended, &mut logouts, &session).await {
+                    ControlFlow::Break(()) => break,
+                    ControlFlow::Continue(()) => continue,
                 }
             }
         };
         let Some(Ok(msg)) = msg else { break };
-        match msg {
-            Message::Text(t) => {
-                conn.handle(t.as_str()).await;
-                if conn.refused >= FLOOD_CLOSE {
-                    // The flood went on after its errors: the connection goes, before it slows
-                    // anyone else's game.
-                    let _ = conn
-                        .out
-                        .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                            code: 1008,
-                            reason: "flood".into(),
-                        })))
-                        .await;
-                    break;
-                }
-            }
-            Message::Binary(_) => {
-                conn.send(error(
-                    &Value::Null,
-                    "bad_message",
-                    "send JSON text messages",
-                ))
-                .await
-            }
-            Message::Pong(p) => conn.pong(&p),
-            Message::Close(_) => break,
-            _ => {}
+        if conn.on_message(msg).await.is_break() {
+            break;
         }
     }
     drop(seat);
-    for (_, (handle, forwarder)) in conn.watching.drain() {
-        forwarder.abort();
-        handle.gone(conn.user.id).await;
-    }
+    conn.leave_all().await;
     drop(conn);
     let _ = writer.await;
 }
@@ -346,6 +276,121 @@ async fn write_loop(
 }
 
 impl Conn {
+    /// A new connection of `user`'s, writing to `out`; `epoch` is when it opened.
+    fn new(state: AppState, user: User, out: mpsc::Sender<Message>, epoch: Instant) -> Conn {
+        Conn {
+            state,
+            user,
+            out,
+            watching: HashMap::new(),
+            tokens: BURST,
+            refused: 0,
+            refused_since: Instant::now(),
+            last: Instant::now(),
+            epoch,
+            rtt_ms: 0,
+        }
+    }
+
+    /// A quick match paired a player (`paired`): this connection's tells its client.
+    async fn on_match(
+        &self,
+        paired: Result<(i64, Arc<str>), broadcast::error::RecvError>,
+        matches: &mut broadcast::Receiver<(i64, Arc<str>)>,
+    ) {
+        match paired {
+            // A quick match of this player's: every connection of theirs hears of it.
+            Ok((user, msg)) if user == self.user.id => self.send(msg.to_string()).await,
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                *matches = self.state.quick_match.notify.0.subscribe();
+            }
+            _ => {}
+        }
+    }
+
+    /// A session logged out (`ended`, its digest). `Break` when it is this socket's `session`:
+    /// the socket is closed with it.
+    async fn on_logout(
+        &self,
+        ended: Result<String, broadcast::error::RecvError>,
+        logouts: &mut broadcast::Receiver<String>,
+        session: &str,
+    ) -> ControlFlow<()> {
+        match ended {
+            // This session logged out: the socket goes with it.
+            Ok(digest) if digest == session => {
+                self.close(4001, "logged out").await;
+                ControlFlow::Break(())
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                *logouts = self.state.logouts.subscribe();
+                ControlFlow::Continue(())
+            }
+            // Logouts were missed (a burst of them outran this connection): ask the
+            // store whether this session is one of them.
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_))
+                if !session.is_empty()
+                    && matches!(
+                        tengen_app::accounts::session_open(&self.state.store, session).await,
+                        Ok(false)
+                    ) =>
+            {
+                self.close(4001, "logged out").await;
+                ControlFlow::Break(())
+            }
+            // Another session, or missed messages of other sessions: go on.
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    /// One message from the client. `Break` ends the connection: the client closed it, or
+    /// its flood went on after its errors.
+    async fn on_message(&mut self, msg: Message) -> ControlFlow<()> {
+        match msg {
+            Message::Text(t) => {
+                self.handle(t.as_str()).await;
+                if self.refused >= FLOOD_CLOSE {
+                    // The flood went on after its errors: the connection goes, before it slows
+                    // anyone else's game.
+                    self.close(1008, "flood").await;
+                    return ControlFlow::Break(());
+                }
+            }
+            Message::Binary(_) => {
+                self.send(error(
+                    &Value::Null,
+                    "bad_message",
+                    "send JSON text messages",
+                ))
+                .await
+            }
+            Message::Pong(p) => self.pong(&p),
+            Message::Close(_) => return ControlFlow::Break(()),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Queues a close frame: the writer sends it and the socket closes.
+    async fn close(&self, code: u16, reason: &'static str) {
+        let _ = self
+            .out
+            .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                code,
+                reason: reason.into(),
+            })))
+            .await;
+    }
+
+    /// The connection closed: every game it watched hears that one of the player's
+    /// connections is gone.
+    async fn leave_all(&mut self) {
+        for (_, (handle, forwarder)) in self.watching.drain() {
+            forwarder.abort();
+            handle.gone(self.user.id).await;
+        }
+    }
+
     async fn send(&self, text: String) {
         let _ = self.out.send(Message::Text(text.into())).await;
     }
@@ -445,49 +490,18 @@ impl Conn {
         self.dispatch(msg, reference).await;
     }
 
+    /// Answers one message: quick match, ping, watching, or an action in a game.
     async fn dispatch(&mut self, msg: ClientMsg, reference: Value) {
         let (game, action) = match msg {
-            ClientMsg::Match(req) => {
-                let reply = match tengen_app::quick_match::request(&self.state, &self.user, req)
-                    .await
-                {
-                    Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
-                    Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
-                };
-                return self.send(reply.to_string()).await;
-            }
-            ClientMsg::MatchCancel => {
-                let answer = async {
-                    let cancelled = self.state.quick_match.cancel(self.user.id).await?;
-                    let status = self.state.quick_match.status(self.user.id).await?;
-                    Ok::<_, ApiError>((cancelled, status))
-                };
-                let (cancelled, status) = match answer.await {
-                    Ok(a) => a,
-                    Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
-                };
-                return self
-                    .send(
-                        json!({ "type": "match", "ref": reference, "cancelled": cancelled, "match": status })
-                            .to_string(),
-                    )
-                    .await;
-            }
+            ClientMsg::Match(req) => return self.request_match(req, reference).await,
+            ClientMsg::MatchCancel => return self.cancel_match(reference).await,
             ClientMsg::Ping => {
                 return self
                     .send(json!({ "type": "pong", "ref": reference }).to_string())
                     .await
             }
             ClientMsg::Watch { game, since } => return self.watch(game, since, reference).await,
-            ClientMsg::Unwatch { game } => {
-                if let Some((h, f)) = self.watching.remove(&game) {
-                    f.abort();
-                    h.gone(self.user.id).await;
-                }
-                return self
-                    .send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
-                    .await;
-            }
+            ClientMsg::Unwatch { game } => return self.unwatch(game, reference).await,
             ClientMsg::Move { game, point } => (game, ActionArg::Point(point, false)),
             ClientMsg::ToggleDead { game, point } => (game, ActionArg::Point(point, true)),
             ClientMsg::Pass { game } => (game, ActionArg::Ready(Action::Pass)),
@@ -501,22 +515,67 @@ impl Conn {
             ClientMsg::AcceptScore { game } => (game, ActionArg::Ready(Action::AcceptScore)),
             ClientMsg::Resume { game } => (game, ActionArg::Ready(Action::Resume)),
             ClientMsg::Chat { game, text } => (game, ActionArg::Ready(Action::Chat(text))),
-            ClientMsg::TimeSync { game } => {
-                let Some(h) = self.handle_of(game).await else {
-                    return self
-                        .send(error(&reference, "no_such_game", "no such game"))
-                        .await;
-                };
-                let clocks = h
-                    .snapshot()
-                    .await
-                    .map(|s| s["clocks"].clone())
-                    .unwrap_or(Value::Null);
-                return self
-                    .send(json!({ "type": "time_sync", "ref": reference, "game": game, "clocks": clocks }).to_string())
-                    .await;
-            }
+            ClientMsg::TimeSync { game } => return self.time_sync(game, reference).await,
         };
+        self.act(game, action, reference).await
+    }
+
+    /// Quick match: the player asks for a game; the reply is the request's status.
+    async fn request_match(&self, req: tengen_app::quick_match::MatchRequest, reference: Value) {
+        let reply = match tengen_app::quick_match::request(&self.state, &self.user, req).await {
+            Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
+            Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+        };
+        self.send(reply.to_string()).await
+    }
+
+    /// Quick match: the player withdraws; the reply says whether a request was withdrawn, and
+    /// the status after.
+    async fn cancel_match(&self, reference: Value) {
+        let answer = async {
+            let cancelled = self.state.quick_match.cancel(self.user.id).await?;
+            let status = self.state.quick_match.status(self.user.id).await?;
+            Ok::<_, ApiError>((cancelled, status))
+        };
+        let (cancelled, status) = match answer.await {
+            Ok(a) => a,
+            Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+        };
+        self.send(
+            json!({ "type": "match", "ref": reference, "cancelled": cancelled, "match": status })
+                .to_string(),
+        )
+        .await
+    }
+
+    /// Stops watching `game` (if watched), then acknowledges.
+    async fn unwatch(&mut self, game: i64, reference: Value) {
+        self.stop_watching(game).await;
+        self.send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
+            .await
+    }
+
+    /// Both clocks of `game` now, for a client to set its display right.
+    async fn time_sync(&self, game: i64, reference: Value) {
+        let Some(h) = self.handle_of(game).await else {
+            return self
+                .send(error(&reference, "no_such_game", "no such game"))
+                .await;
+        };
+        let clocks = h
+            .snapshot()
+            .await
+            .map(|s| s["clocks"].clone())
+            .unwrap_or(Value::Null);
+        self.send(
+            json!({ "type": "time_sync", "ref": reference, "game": game, "clocks": clocks })
+                .to_string(),
+        )
+        .await
+    }
+
+    /// The player's `action` in `game`, acknowledged with its seq once the game has stored it.
+    async fn act(&self, game: i64, action: ActionArg, reference: Value) {
         let handle = match self.handle_of(game).await {
             Some(h) => h,
             None => {
@@ -525,13 +584,9 @@ impl Conn {
                     .await
             }
         };
-        let action = match action {
-            ActionArg::Ready(a) => a,
-            ActionArg::Point(v, dead) => match gtp::parse_point(handle.size, &v) {
-                Ok(p) if dead => Action::ToggleDead(p),
-                Ok(p) => Action::Move(p),
-                Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
-            },
+        let action = match action.on_board(handle.size) {
+            Ok(a) => a,
+            Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
         };
         match handle
             .act(self.user.id, &self.user.username, action, self.rtt_ms)
@@ -545,6 +600,15 @@ impl Conn {
                 .await
             }
             Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+        }
+    }
+
+    /// Stops watching `game`, if this connection watches it: the game hears that one of the
+    /// player's connections is gone.
+    async fn stop_watching(&mut self, game: i64) {
+        if let Some((h, f)) = self.watching.remove(&game) {
+            f.abort();
+            h.gone(self.user.id).await;
         }
     }
 
@@ -565,10 +629,7 @@ impl Conn {
                 .await;
         };
         // Watching again (to resynchronise) replaces the old subscription.
-        if let Some((h, f)) = self.watching.remove(&game) {
-            f.abort();
-            h.gone(self.user.id).await;
-        }
+        self.stop_watching(game).await;
         let Some((handle, w)) = self
             .state
             .games
@@ -603,6 +664,20 @@ impl Conn {
 enum ActionArg {
     Ready(Action),
     Point(String, bool),
+}
+
+impl ActionArg {
+    /// The action, its point (a move's, or a stone's to mark dead) read on a board of `size`.
+    fn on_board(self, size: u8) -> Result<Action, tengen_rules::coord::CoordError> {
+        match self {
+            ActionArg::Ready(a) => Ok(a),
+            ActionArg::Point(v, dead) => match gtp::parse_point(size, &v) {
+                Ok(p) if dead => Ok(Action::ToggleDead(p)),
+                Ok(p) => Ok(Action::Move(p)),
+                Err(e) => Err(e),
+            },
+        }
+    }
 }
 
 async fn forward(
