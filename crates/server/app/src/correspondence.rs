@@ -9,6 +9,7 @@ use crate::Services;
 use tengen_core::domain::clock::DAY;
 use tengen_core::game::{Action, Terms};
 use tengen_store::games::{now_ms, GameStatus};
+use tengen_store::Store;
 
 /// Longest vacation one request may take, days.
 pub const MAX_VACATION_DAYS: u64 = 30;
@@ -21,12 +22,12 @@ const MAX_LIVE: i64 = 500;
 pub const MAX_CORRESPONDENCE_GAMES: usize = 100;
 
 /// Refuses a new correspondence game for a player who has [`MAX_CORRESPONDENCE_GAMES`] live.
-pub async fn check_cap(state: &Services, user: &User) -> Result<(), ApiError> {
+pub async fn check_cap(store: &Store, user: &User) -> Result<(), ApiError> {
     if user.bot {
         return Ok(());
     }
     let mut live = 0;
-    for row in state.store.games_of(user.id, MAX_LIVE).await? {
+    for row in store.games_of(user.id, MAX_LIVE).await? {
         let correspondence =
             serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
         if row.status == GameStatus::Live && correspondence {

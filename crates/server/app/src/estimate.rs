@@ -11,12 +11,12 @@ use tengen_rules::{Phase, Point, PointSet};
 
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
+use tengen_store::Store;
 
 /// The estimate of game `id`'s position, as `user` (logged in or not) may see it.
-pub async fn estimate(state: &Services, id: i64, user: Option<User>) -> Result<Value, ApiError> {
-    let row = state.store.game(id).await?.ok_or(ApiError::NotFound)?;
-    let (live, _, _) = tengen_live::registry::replay(&state.store, &row).await?;
+pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Value, ApiError> {
+    let row = store.game(id).await?.ok_or(ApiError::NotFound)?;
+    let (live, _, _) = tengen_live::registry::replay(store, &row).await?;
     let player = user.is_some_and(|u| u.id == row.black_id || u.id == row.white_id);
     let over = live.game.phase() == Phase::Finished || live.game.result().is_some();
     if player && !over && !live.terms.estimate {

@@ -28,7 +28,7 @@ pub async fn start(
 ) -> Result<Started, ApiError> {
     if terms.time.is_correspondence() {
         for u in [black, white] {
-            crate::correspondence::check_cap(state, u).await?;
+            crate::correspondence::check_cap(&state.store, u).await?;
         }
     }
     let json = serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;

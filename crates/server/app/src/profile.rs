@@ -8,16 +8,16 @@ use serde_json::{json, Value};
 
 use crate::accounts;
 use crate::error::ApiError;
-use crate::Services;
+use tengen_store::Store;
 
 /// Most history points one request returns.
 const MAX_HISTORY: i64 = 1_000;
 
 /// `GET /api/users/{name}/ratings`: the rating now and after each rated game, oldest first.
-pub async fn ratings(state: &Services, name: &str, limit: Option<i64>) -> Result<Value, ApiError> {
-    let u = accounts::named(&state.store, name).await?;
+pub async fn ratings(store: &Store, name: &str, limit: Option<i64>) -> Result<Value, ApiError> {
+    let u = accounts::named(store, name).await?;
     let limit = limit.unwrap_or(MAX_HISTORY).clamp(1, MAX_HISTORY);
-    let history = state.store.rating_history(u.id, limit).await?;
+    let history = store.rating_history(u.id, limit).await?;
     Ok(json!({
         "user": u.username,
         "rating": u.rating,
@@ -82,10 +82,10 @@ impl Record {
 }
 
 /// `GET /api/users/{name}/record`.
-pub async fn record(state: &Services, name: &str) -> Result<Value, ApiError> {
-    let u = accounts::named(&state.store, name).await?;
+pub async fn record(store: &Store, name: &str) -> Result<Value, ApiError> {
+    let u = accounts::named(store, name).await?;
     let mut rec = Record::default();
-    for g in state.store.finished_games_of(u.id).await? {
+    for g in store.finished_games_of(u.id).await? {
         let size = serde_json::from_str::<Value>(&g.terms)
             .ok()
             .and_then(|t| t["size"].as_u64())

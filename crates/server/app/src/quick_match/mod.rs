@@ -30,6 +30,7 @@ use crate::Services;
 use tengen_core::domain::clock::{Speed, TimeControl, DAY};
 use tengen_core::domain::rank::Rank;
 use tengen_store::games::GameStatus;
+use tengen_store::Store;
 
 /// The longest a player may wait before a bot is offered, seconds.
 pub const MAX_BOT_WAIT_S: u64 = 600;
@@ -259,8 +260,8 @@ impl QuickMatch {
 }
 
 /// Whether `user` plays a live (not correspondence) game now.
-async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
-    for row in state.store.games_of(user.id, 50).await? {
+async fn in_live_game(store: &Store, user: &User) -> Result<bool, ApiError> {
+    for row in store.games_of(user.id, 50).await? {
         if row.status != GameStatus::Live {
             continue;
         }
@@ -278,7 +279,7 @@ async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
 /// the wait.
 pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
     let ask = check(req)?;
-    if ask.req.speed != Speed::Correspondence && in_live_game(state, user).await? {
+    if ask.req.speed != Speed::Correspondence && in_live_game(&state.store, user).await? {
         return Err(ApiError::Conflict(
             "already_playing",
             "finish your live game first (correspondence games may be asked for beside it)".into(),
@@ -399,10 +400,8 @@ async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value,
 }
 
 /// The bot nearest `level` (ties: the weaker), if the server has any.
-fn nearest_bot(state: &Services, level: i32) -> Option<(String, i32)> {
-    state
-        .bots
-        .all()
+fn nearest_bot(bots: &crate::bots::Bots, level: i32) -> Option<(String, i32)> {
+    bots.all()
         .filter_map(|(spec, u)| {
             let l = u.rank.parse::<Rank>().ok()?.level();
             Some((spec.name.clone(), l))
@@ -431,7 +430,7 @@ async fn bot_fallback(state: &Services, me: Waiting) {
     }
     // Stones for a player more than two ranks below the bot, as HANDICAP in a room (a bot does
     // not take stones: a stronger player plays it even).
-    let Some((bot, bot_level)) = nearest_bot(state, me.level) else {
+    let Some((bot, bot_level)) = nearest_bot(&state.bots, me.level) else {
         state.quick_match.tell(
             me.user.id,
             json!({ "state": "failed", "message": "no opponent came, and this server has no bot" }),

@@ -20,5 +20,5 @@ pub(super) async fn estimate(
         Some(t) => accounts::by_token(&state.store, &t).await?,
         None => None,
     };
-    Ok(Json(estimate::estimate(&state, id, user).await?))
+    Ok(Json(estimate::estimate(&state.store, id, user).await?))
 }

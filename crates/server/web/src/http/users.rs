@@ -21,7 +21,7 @@ pub(super) async fn ratings(
     Path(name): Path<String>,
     Query(q): Query<HistoryQuery>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(profile::ratings(&state, &name, q.limit).await?))
+    Ok(Json(profile::ratings(&state.store, &name, q.limit).await?))
 }
 
 /// `GET /api/users/{name}/record`: wins, losses and draws by board size and by ending.
@@ -29,5 +29,5 @@ pub(super) async fn record(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(profile::record(&state, &name).await?))
+    Ok(Json(profile::record(&state.store, &name).await?))
 }
