@@ -41,7 +41,7 @@ impl Frame {
 
     /// The message as text.
     pub fn as_str(&self) -> &str {
-        // Built from a `String` or `&str` only.
+        // Made from a `String` only, so never invalid.
         std::str::from_utf8(&self.0).unwrap_or_default()
     }
 }
