@@ -7,7 +7,8 @@ use tengen_live::actor::GameHandle;
 
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
+use tengen_live::registry::Games;
+use tengen_store::Store;
 
 /// A game just started.
 pub struct Started {
@@ -20,7 +21,8 @@ pub struct Started {
 /// Starts a game between `black` and `white` under `terms`, in room `room_id` (0: none);
 /// `room_closed` when someone else took the room first.
 pub async fn start(
-    state: &Services,
+    store: &Store,
+    games: &Games,
     room_id: i64,
     black: &User,
     white: &User,
@@ -28,17 +30,15 @@ pub async fn start(
 ) -> Result<Started, ApiError> {
     if terms.time.is_correspondence() {
         for u in [black, white] {
-            crate::correspondence::check_cap(&state.store, u).await?;
+            crate::correspondence::check_cap(store, u).await?;
         }
     }
     let json = serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let game_id = state
-        .store
+    let game_id = store
         .start_game(room_id, black.id, white.id, &json)
         .await?
         .ok_or_else(|| ApiError::Conflict("room_closed", "someone else joined first".into()))?;
-    let handle = state
-        .games
+    let handle = games
         .start(game_id, terms, [black.player(), white.player()])
         .await?;
     Ok(Started { game_id, handle })

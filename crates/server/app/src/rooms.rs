@@ -15,6 +15,8 @@ use tengen_core::domain::game_type::{
 };
 use tengen_core::domain::rank::Rank;
 use tengen_core::game::Terms;
+use tengen_live::registry::Games;
+use tengen_store::Store;
 
 /// What the owner asks for when opening a room.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -177,14 +179,15 @@ pub async fn join(
         .ok_or(ApiError::NotFound)?;
     let t: RoomTerms =
         serde_json::from_str(&room.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    start_paired(state, id, &owner, partner, &t, j).await
+    start_paired(&state.store, &state.games, id, &owner, partner, &t, j).await
 }
 
 /// Starts a game between `owner` (of room `room_id`, or 0 for none, as quick match pairs) and
 /// `partner` under checked terms `t`: the game type, colours, komi and handicap from their
 /// ranks as seed 002 says.
 pub async fn start_paired(
-    state: &Services,
+    store: &Store,
+    games: &Games,
     room_id: i64,
     owner: &User,
     partner: &User,
@@ -241,7 +244,7 @@ pub async fn start_paired(
         game_type: kind,
         time: t.time.unwrap_or_else(TimeControl::default_room),
     };
-    let started = crate::games::start(state, id, black, white, terms).await?;
+    let started = crate::games::start(store, games, id, black, white, terms).await?;
     let snapshot = crate::games::snapshot(&started.handle).await?;
     let game_id = started.game_id;
     Ok(json!({

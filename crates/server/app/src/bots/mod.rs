@@ -253,7 +253,8 @@ pub async fn start_game(
         Color::Black => (user, &bot),
         Color::White => (&bot, user),
     };
-    let started = crate::games::start(state, 0, black, white, terms.clone()).await?;
+    let started =
+        crate::games::start(&state.store, &state.games, 0, black, white, terms.clone()).await?;
     let (game_id, handle) = (started.game_id, started.handle);
     // In a cluster another node may have taken the new game first: its driver runs there.
     if handle.is_local() {

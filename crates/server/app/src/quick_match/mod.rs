@@ -356,7 +356,8 @@ async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value,
     // Boxed: the start (store, registry, actor) is a deep future, and inside a request's own
     // it overflowed a debug build's worker stack.
     let started = Box::pin(crate::rooms::start_paired(
-        state,
+        &state.store,
+        &state.games,
         0,
         &older.user,
         &newer.user,
