@@ -8,7 +8,7 @@ use axum::Json;
 use serde_json::Value;
 use tengen_app::quick_match::{self, MatchRequest};
 
-use super::json;
+use super::json_body;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
 use crate::AppState;
@@ -19,7 +19,7 @@ pub(super) async fn post(
     CurrentUser(user): CurrentUser,
     body: Result<Json<MatchRequest>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let req = json(body)?;
+    let req = json_body(body)?;
     let v = quick_match::request(&state, &user, req).await?;
     let status = if v["state"] == "waiting" {
         StatusCode::ACCEPTED

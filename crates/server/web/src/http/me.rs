@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tengen_app::correspondence;
 
-use super::json;
+use super::json_body;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
 use crate::AppState;
@@ -32,7 +32,7 @@ pub(super) async fn start_vacation(
     CurrentUser(user): CurrentUser,
     body: Result<Json<VacationBody>, JsonRejection>,
 ) -> Result<Json<Value>, HttpError> {
-    let days = json(body)?.days;
+    let days = json_body(body)?.days;
     Ok(Json(
         correspondence::start_vacation(&state, &user, days).await?,
     ))

@@ -9,7 +9,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use tengen_app::review::{self, AnalysisBody, CreateBody, Edit};
 
-use super::{json, sgf_file};
+use super::json_body;
+use super::records::sgf_file;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
 use crate::AppState;
@@ -20,7 +21,7 @@ pub(super) async fn create(
     CurrentUser(user): CurrentUser,
     body: Result<Json<CreateBody>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let body = review::create(&state, &user, json(body)?).await?;
+    let body = review::create(&state, &user, json_body(body)?).await?;
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
@@ -55,7 +56,9 @@ pub(super) async fn edit(
     Path(id): Path<i64>,
     body: Result<Json<Edit>, JsonRejection>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(review::edit(&state, &user, id, json(body)?).await?))
+    Ok(Json(
+        review::edit(&state, &user, id, json_body(body)?).await?,
+    ))
 }
 
 /// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line (202).

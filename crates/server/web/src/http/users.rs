@@ -3,7 +3,8 @@
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
+use tengen_app::accounts::{self, User};
 use tengen_app::profile;
 
 use crate::error::HttpError;
@@ -30,4 +31,24 @@ pub(super) async fn record(
     Path(name): Path<String>,
 ) -> Result<Json<Value>, HttpError> {
     Ok(Json(profile::record(&state.store, &name).await?))
+}
+
+/// `GET /api/users/{name}`: an account.
+pub(super) async fn user(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<User>, HttpError> {
+    Ok(accounts::named(&state.store, &name).await.map(Json)?)
+}
+
+/// `GET /api/users/{name}/games`: the player's last 100 games, newest first.
+pub(super) async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, HttpError> {
+    let u = accounts::named(&state.store, &name).await?;
+    let rows = state.store.games_of(u.id, 100).await?;
+    Ok(Json(
+        json!({ "user": u, "games": super::games::game_list(&state, &rows).await? }),
+    ))
 }

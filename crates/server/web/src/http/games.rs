@@ -1,0 +1,102 @@
+//! `/api/games` and `/api/bots/{name}/play`: the game list, a game's state and record, and a new
+//! game against a bot.
+
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tengen_app::accounts;
+use tengen_store::games::GameStatus;
+
+use super::records::sgf_file;
+use crate::error::{ApiError, HttpError};
+use crate::session::CurrentUser;
+use crate::AppState;
+
+/// Games as the lists show them: players' names, terms, status, result and the record's link.
+pub(super) async fn game_list(
+    state: &AppState,
+    rows: &[tengen_store::games::GameRow],
+) -> Result<Vec<Value>, HttpError> {
+    let mut out = Vec::new();
+    for g in rows {
+        let name = |id: i64| async move {
+            accounts::by_id(&state.store, id)
+                .await
+                .map(|u| u.map(|u| u.username))
+        };
+        let terms: Value = serde_json::from_str(&g.terms).unwrap_or(Value::Null);
+        out.push(json!({
+            "id": g.id,
+            "black": name(g.black_id).await?,
+            "white": name(g.white_id).await?,
+            "terms": terms,
+            "status": g.status.as_str(),
+            "result": g.result,
+            "created_at": g.created_at,
+            "sgf": format!("/api/games/{}/sgf", g.id),
+        }));
+    }
+    Ok(out)
+}
+
+#[derive(Deserialize)]
+pub(super) struct GamesQuery {
+    #[serde(default)]
+    status: Option<String>,
+}
+
+/// `GET /api/games?status=live|finished` (live by default): the 200 newest games in that state.
+pub(super) async fn list_games(
+    State(state): State<AppState>,
+    Query(q): Query<GamesQuery>,
+) -> Result<Json<Value>, HttpError> {
+    let status = match q.status.as_deref().map(str::parse::<GameStatus>) {
+        None => GameStatus::Live,
+        Some(Ok(s)) => s,
+        Some(Err(_)) => {
+            return Err(HttpError(ApiError::Rejected(
+                "bad_status",
+                "status is live or finished".into(),
+            )))
+        }
+    };
+    let rows = state.store.games_by_status(status, 200).await?;
+    Ok(Json(json!({ "games": game_list(&state, &rows).await? })))
+}
+
+/// `GET /api/games/{id}`: the game's state now (a finished one served from its log).
+pub(super) async fn get_game(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, HttpError> {
+    let h = state.games.get(id).await?.ok_or(ApiError::NotFound)?;
+    let unavailable = ApiError::Unavailable(
+        "game_unavailable",
+        "the game is moving between servers; try again in a second".into(),
+    );
+    Ok(h.snapshot().await.map(Json).ok_or(unavailable)?)
+}
+
+/// `GET /api/games/{id}/sgf`: the game's record, as a download.
+pub(super) async fn game_sgf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Response, HttpError> {
+    let (text, _) = tengen_app::records::game_record(&state.store, id).await?;
+    Ok(sgf_file(text, &format!("tengen-{id}.sgf")))
+}
+
+/// `POST /api/bots/{name}/play`: a new game against the bot `name`.
+pub(super) async fn play_bot(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(name): Path<String>,
+    body: Option<Json<tengen_app::bots::BotGame>>,
+) -> Result<Json<Value>, HttpError> {
+    let req = body.map(|Json(b)| b).unwrap_or_default();
+    Ok(Json(
+        tengen_app::bots::start_game(&state, &user, &name, req).await?,
+    ))
+}
