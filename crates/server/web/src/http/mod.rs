@@ -21,7 +21,6 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::error::{ApiError, HttpError};
-pub use crate::session::{session_token, CurrentUser, SESSION_COOKIE};
 use crate::AppState;
 
 /// Largest request body accepted.
