@@ -12,6 +12,7 @@ mod match_cmd;
 mod serve;
 mod sgf_cmd;
 mod sgf_compare;
+mod tournament_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +48,9 @@ enum Command {
     Match(match_cmd::MatchOpt),
     /// List the rule presets and what each one means.
     Rules,
+    /// Tournament files: recompute an h9 results file's standings.
+    #[command(subcommand)]
+    Tournament(tournament_cmd::TournamentCmd),
     /// Operator commands on the server's database (set a professional rank).
     #[command(subcommand)]
     Admin(admin::AdminCmd),
@@ -63,6 +67,7 @@ fn main() -> std::process::ExitCode {
         Command::Sgf(cmd) => sgf_cmd::run(cmd),
         Command::Match(opt) => match_cmd::run(opt),
         Command::Admin(cmd) => admin::run(cmd),
+        Command::Tournament(cmd) => tournament_cmd::run(cmd),
         Command::Rules => {
             print_rules();
             Ok(())
