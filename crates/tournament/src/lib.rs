@@ -11,6 +11,7 @@
 //! - [`h9`]: the EGF h9 results file, read as OpenGotha writes it and written back.
 
 pub mod h9;
+pub mod pairing;
 pub mod rank;
 pub mod standings;
 

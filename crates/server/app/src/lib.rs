@@ -13,6 +13,7 @@
 //! - [`quick_match`]: the queue of match requests (in memory, or shared by a cluster).
 //! - [`bots`]: the built-in bots and GTP bots, and the driver that plays their moves.
 //! - [`correspondence`]: the your-move list and vacations; [`profile`]: ratings and records.
+//! - [`tournaments`]: events from registration to the final standings.
 //! - [`review`]: review boards; [`records`]: games as SGF; [`estimate`]: the score estimate.
 
 pub mod accounts;
@@ -27,6 +28,7 @@ pub mod quick_match;
 pub mod records;
 pub mod review;
 pub mod rooms;
+pub mod tournaments;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -93,6 +95,7 @@ impl Services {
             Some(taken) => bots::drive_taken(services.clone(), taken),
             None => bots::resume_all(&services).await?,
         }
+        tournaments::run(services.clone());
         Ok(services)
     }
 }

@@ -21,6 +21,7 @@ pub mod matches;
 mod migrations;
 pub mod ratings;
 pub mod reviews;
+pub mod tournaments;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};

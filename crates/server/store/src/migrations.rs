@@ -71,7 +71,75 @@ const SHARED: &[Step] = &[
         expires_ms BIGINT NOT NULL
     )"),
     Sql("CREATE INDEX game_owners_node ON game_owners (node)"),
+    // Tournaments (store/tournaments.rs).
+    Each {
+        sqlite: tournament_tables::SQLITE,
+        postgres: tournament_tables::POSTGRES,
+    },
+    Sql("CREATE TABLE tournament_players (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments(id),
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        rank TEXT NOT NULL,
+        registered_at BIGINT NOT NULL,
+        withdrawn_after BIGINT,
+        PRIMARY KEY (tournament_id, user_id)
+    )"),
+    Sql("CREATE TABLE tournament_pairings (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments(id),
+        round BIGINT NOT NULL,
+        board BIGINT NOT NULL,
+        white_id BIGINT NOT NULL REFERENCES users(id),
+        black_id BIGINT REFERENCES users(id),
+        handicap BIGINT NOT NULL,
+        game_id BIGINT REFERENCES games(id),
+        corrected TEXT,
+        PRIMARY KEY (tournament_id, round, board)
+    )"),
+    Each {
+        sqlite: tournament_tables::LOG_SQLITE,
+        postgres: tournament_tables::LOG_POSTGRES,
+    },
 ];
+
+/// The tournaments' tables whose ids each database generates its own way.
+mod tournament_tables {
+    pub const SQLITE: &str = "CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        owner_id INTEGER NOT NULL REFERENCES users(id),
+        name TEXT NOT NULL,
+        terms TEXT NOT NULL,
+        status TEXT NOT NULL,
+        round INTEGER NOT NULL,
+        starts_at INTEGER,
+        created_at INTEGER NOT NULL
+    )";
+    pub const POSTGRES: &str = "CREATE TABLE tournaments (
+        id BIGSERIAL PRIMARY KEY,
+        owner_id BIGINT NOT NULL REFERENCES users(id),
+        name TEXT NOT NULL,
+        terms TEXT NOT NULL,
+        status TEXT NOT NULL,
+        round BIGINT NOT NULL,
+        starts_at BIGINT,
+        created_at BIGINT NOT NULL
+    )";
+    pub const LOG_SQLITE: &str = "CREATE TABLE tournament_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        at INTEGER NOT NULL,
+        by_id INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL
+    )";
+    pub const LOG_POSTGRES: &str = "CREATE TABLE tournament_log (
+        id BIGSERIAL PRIMARY KEY,
+        tournament_id BIGINT NOT NULL REFERENCES tournaments(id),
+        at BIGINT NOT NULL,
+        by_id BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL
+    )";
+}
 
 /// The review boards' table, whose ids each database generates its own way.
 mod reviews_table {

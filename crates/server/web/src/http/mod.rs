@@ -10,6 +10,7 @@ mod me;
 mod records;
 mod reviews;
 mod rooms;
+mod tournaments;
 mod users;
 
 use axum::extract::rejection::JsonRejection;
@@ -65,6 +66,22 @@ pub fn router(state: AppState) -> Router {
         .route("/api/reviews/{id}/sgf", get(reviews::sgf))
         .route("/api/reviews/{id}/edits", post(reviews::edit))
         .route("/api/reviews/{id}/analysis", post(reviews::analyse))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::get))
+        .route(
+            "/api/tournaments/{id}/register",
+            post(tournaments::register),
+        )
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(tournaments::withdraw),
+        )
+        .route("/api/tournaments/{id}/start", post(tournaments::start))
+        .route("/api/tournaments/{id}/results", post(tournaments::correct))
+        .route("/api/tournaments/{id}/h9", get(tournaments::h9))
         .route("/api/games", get(games::list_games))
         .route("/api/games/{id}", get(games::get_game))
         .route("/api/games/{id}/sgf", get(games::game_sgf))

@@ -1,0 +1,729 @@
+//! Tournaments run by the server, from registration to the final standings: McMahon, Swiss,
+//! round robin and knockout ([`tengen_tournament`] pairs and counts; this module stores, starts
+//! the games and moves the rounds on).
+//!
+//! The life of an event: its organiser creates it with its terms; players register and
+//! withdraw until it starts (at its start time, or when the organiser starts it); each round is
+//! paired, in one transaction with its games, when the round before has ended; a player who
+//! withdraws mid-event is absent from the next round on (half a McMahon point, as OpenGotha
+//! counts an absence); the event finishes after its last round. [`tick`] does every step that
+//! is due, and [`run`] calls it every few seconds: a restart, or another node, picks up where
+//! the last left, and a round is never paired twice (the store's `pair_round` refuses).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tengen_core::domain::clock::TimeControl;
+use tengen_core::domain::game_type::default_komi;
+use tengen_core::domain::game_type::GameType;
+use tengen_core::game::Terms;
+use tengen_rules::{Komi, Preset};
+use tengen_store::tournaments::{EntrantRow, NewBoard, PairingRow, TournamentRow};
+use tengen_store::Store;
+use tengen_tournament::pairing::{self, HandicapPolicy, System};
+use tengen_tournament::standings::{Criterion, Entrant, Event, Game, Outcome, ABSENT, BYE};
+use tengen_tournament::{h9, rank, Rank};
+
+use crate::accounts::{self, User};
+use crate::error::ApiError;
+use crate::Services;
+
+/// How often [`run`] looks for due steps.
+pub const TICK: Duration = Duration::from_secs(2);
+
+/// The most players an event may take.
+pub const MAX_PLAYERS: u32 = 512;
+
+/// An event's terms, as its organiser sends them and the store keeps them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EventTerms {
+    /// Its name.
+    pub name: String,
+    /// `mcmahon`, `swiss`, `round_robin` or `knockout`.
+    pub system: String,
+    /// Rounds (McMahon and Swiss; round robin and knockout take as many as their players need).
+    #[serde(default = "default_rounds")]
+    pub rounds: u32,
+    /// Board size: 9, 13 or 19.
+    #[serde(default = "default_size")]
+    pub size: u8,
+    /// A rule preset name.
+    #[serde(default = "default_rules")]
+    pub rules: String,
+    /// Komi for even games; the preset's default when absent.
+    #[serde(default)]
+    pub komi: Option<String>,
+    /// Every game's clock; seed 002's default when absent.
+    #[serde(default)]
+    pub time: Option<TimeControl>,
+    /// McMahon bar (stronger players start level with it), e.g. `3d`.
+    #[serde(default)]
+    pub bar: Option<String>,
+    /// McMahon floor, e.g. `20k`.
+    #[serde(default)]
+    pub floor: Option<String>,
+    /// McMahon: handicap from the score difference, less this reduction (none when absent).
+    #[serde(default)]
+    pub handicap_reduction: Option<i32>,
+    /// Weakest rank allowed to register.
+    #[serde(default)]
+    pub min_rank: Option<String>,
+    /// Strongest rank allowed to register.
+    #[serde(default)]
+    pub max_rank: Option<String>,
+    /// The most players.
+    #[serde(default = "default_max_players")]
+    pub max_players: u32,
+    /// Knockout: a game for third place beside the final.
+    #[serde(default)]
+    pub third_place: bool,
+    /// When the first round starts (seconds since the epoch); the organiser starts it when
+    /// absent.
+    #[serde(default)]
+    pub starts_at: Option<i64>,
+    /// The pairing's seed (the event's id when absent): the same results pair the same.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+fn default_rounds() -> u32 {
+    5
+}
+fn default_size() -> u8 {
+    19
+}
+fn default_rules() -> String {
+    "japanese".into()
+}
+fn default_max_players() -> u32 {
+    128
+}
+
+fn bad(why: impl Into<String>) -> ApiError {
+    ApiError::BadRequest(why.into())
+}
+
+fn parse_rank(text: &str) -> Result<Rank, ApiError> {
+    text.parse::<Rank>()
+        .map_err(|e: rank::BadRank| bad(e.to_string()))
+}
+
+/// A user's rank on the tournament scale (`5d [P]` reads as 5d).
+fn rank_of(text: &str) -> Rank {
+    text.split_whitespace()
+        .next()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(rank::WEAKEST)
+}
+
+impl EventTerms {
+    /// Checks every field; the pairing system they name.
+    pub fn system(&self) -> Result<System, ApiError> {
+        let rank_or = |r: &Option<String>, d: Rank| r.as_deref().map_or(Ok(d), parse_rank);
+        Ok(match self.system.as_str() {
+            "mcmahon" => System::McMahon {
+                bar: rank_or(&self.bar, Rank::from_number(2))?,
+                floor: rank_or(&self.floor, Rank::from_number(-20))?,
+                handicap: self
+                    .handicap_reduction
+                    .map(|reduction| HandicapPolicy { reduction, max: 9 }),
+            },
+            "swiss" => System::Swiss,
+            "round_robin" => System::RoundRobin,
+            "knockout" => System::Knockout {
+                third_place: self.third_place,
+            },
+            other => {
+                return Err(bad(format!(
+                    "unknown system {other:?}; known: mcmahon, swiss, round_robin, knockout"
+                )))
+            }
+        })
+    }
+
+    fn validate(&self) -> Result<(), ApiError> {
+        self.system()?;
+        if self.name.trim().is_empty() || self.name.chars().count() > 80 {
+            return Err(bad("a name of 1 to 80 characters"));
+        }
+        if !(1..=20).contains(&self.rounds) {
+            return Err(bad("1 to 20 rounds"));
+        }
+        if ![9, 13, 19].contains(&self.size) {
+            return Err(bad("board size 9, 13 or 19"));
+        }
+        self.preset()?;
+        self.komi()?;
+        if !(2..=MAX_PLAYERS).contains(&self.max_players) {
+            return Err(bad(format!("2 to {MAX_PLAYERS} players")));
+        }
+        for r in [&self.min_rank, &self.max_rank, &self.bar, &self.floor] {
+            r.as_deref().map(parse_rank).transpose()?;
+        }
+        if let Some(r) = self.handicap_reduction.filter(|r| !(0..=9).contains(r)) {
+            return Err(bad(format!("handicap reduction {r}: 0 to 9")));
+        }
+        Ok(())
+    }
+
+    fn preset(&self) -> Result<Preset, ApiError> {
+        let preset: Preset = self
+            .rules
+            .parse()
+            .map_err(|_| bad(format!("unknown rules {:?}", self.rules)))?;
+        if preset == Preset::FirstCapture {
+            return Err(bad("First Capture has no tournaments"));
+        }
+        Ok(preset)
+    }
+
+    fn komi(&self) -> Result<Option<Komi>, ApiError> {
+        self.komi
+            .as_deref()
+            .map(|k| {
+                k.parse::<Komi>()
+                    .map_err(|_| bad(format!("bad komi {k:?}")))
+            })
+            .transpose()
+    }
+
+    /// The rounds the event plays with `players` players.
+    pub fn total_rounds(&self, players: usize) -> usize {
+        match self.system.as_str() {
+            "round_robin" => players.max(2) - 1 + players % 2,
+            "knockout" => players.max(2).next_power_of_two().trailing_zeros() as usize,
+            _ => self.rounds as usize,
+        }
+    }
+
+    /// The terms of a game of the event: even with komi, or with `handicap` stones.
+    fn game_terms(&self, handicap: i32) -> Result<Terms, ApiError> {
+        let preset = self.preset()?;
+        let (kind, stones) = match handicap {
+            h if h <= 0 => (GameType::HoSun, 0),
+            1 => (GameType::JungSun, 0),
+            h => (GameType::Handicap, h.min(9) as u8),
+        };
+        let komi = match (kind, self.komi()?) {
+            (GameType::HoSun, Some(k)) => k,
+            _ => default_komi(kind, preset, self.size),
+        };
+        Ok(Terms {
+            size: self.size,
+            rules: preset,
+            komi,
+            handicap: stones,
+            take_back: false,
+            estimate: false,
+            game_type: kind,
+            time: self.time.unwrap_or_else(TimeControl::default_room),
+        })
+    }
+}
+
+/// The event as stored, read once.
+struct Loaded {
+    row: TournamentRow,
+    terms: EventTerms,
+    entrants: Vec<EntrantRow>,
+    pairings: Vec<PairingRow>,
+}
+
+async fn load(store: &Store, id: i64) -> Result<Loaded, ApiError> {
+    let row = store.tournament(id).await?.ok_or(ApiError::NotFound)?;
+    let terms: EventTerms =
+        serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let entrants = store.entrants(id).await?;
+    let pairings = store.pairings(id).await?;
+    Ok(Loaded {
+        row,
+        terms,
+        entrants,
+        pairings,
+    })
+}
+
+/// How a stored result counts: `B+…`/`W+…`, `0` a jigo, `Void` nobody; `+F` by default.
+fn outcome(result: Option<&str>) -> (Outcome, bool) {
+    match result {
+        None => (Outcome::Unknown, false),
+        Some("0") => (Outcome::Jigo, false),
+        Some(r) if r.starts_with("B+") => (Outcome::BlackWins, r == "B+F"),
+        Some(r) if r.starts_with("W+") => (Outcome::WhiteWins, r == "W+F"),
+        Some(_) => (Outcome::BothLose, false),
+    }
+}
+
+impl Loaded {
+    fn index(&self) -> HashMap<i64, usize> {
+        self.entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.user_id, i))
+            .collect()
+    }
+
+    /// The event as the pairing and the standings see it.
+    fn event(&self) -> Result<Event, ApiError> {
+        let system = self.terms.system()?;
+        let start = |r: Rank| match &system {
+            System::McMahon { bar, floor, .. } => i64::from(r.max(*floor).min(*bar).number() + 30),
+            _ => 0,
+        };
+        let entrants = self
+            .entrants
+            .iter()
+            .map(|e| {
+                let rank = rank_of(&e.rank);
+                Entrant {
+                    name: e.username.clone(),
+                    rank,
+                    start: start(rank),
+                    category: 0,
+                    rating: 0,
+                }
+            })
+            .collect();
+        let index = self.index();
+        let mut event = Event {
+            entrants,
+            rounds: self.terms.total_rounds(self.entrants.len()),
+            games: Vec::new(),
+            rests: Vec::new(),
+            round_down: true,
+        };
+        let mut seated = vec![vec![false; event.rounds.max(self.row.round as usize)]; index.len()];
+        for p in &self.pairings {
+            let round = (p.round - 1) as usize;
+            let Some(&white) = index.get(&p.white_id) else {
+                continue;
+            };
+            seated[white][round] = true;
+            let Some(black) = p.black_id.and_then(|b| index.get(&b).copied()) else {
+                event.rests.push((white, round, BYE));
+                continue;
+            };
+            seated[black][round] = true;
+            let (outcome, by_default) = outcome(p.result.as_deref());
+            event.games.push(Game {
+                round,
+                white,
+                black,
+                handicap: p.handicap as i32,
+                outcome,
+                by_default,
+                colours_known: true,
+            });
+        }
+        for (player, rounds) in seated.iter().enumerate() {
+            for round in (0..self.row.round as usize).filter(|&r| !rounds[r]) {
+                event.rests.push((player, round, ABSENT));
+            }
+        }
+        Ok(event)
+    }
+
+    /// Who plays round `round` (from 1): everyone not withdrawn before it.
+    fn present(&self, round: i64) -> Vec<bool> {
+        self.entrants
+            .iter()
+            .map(|e| e.withdrawn_after.is_none_or(|w| w >= round))
+            .collect()
+    }
+
+    /// The standings' criteria for the event's system.
+    fn criteria(&self) -> Vec<Criterion> {
+        use Criterion::*;
+        match self.terms.system.as_str() {
+            "mcmahon" => vec![Mms, Sosm, Sososm],
+            "round_robin" => vec![Nbw, Sodosw, Sosw],
+            _ => vec![Nbw, Sosw, Sososw],
+        }
+    }
+
+    /// Whether every game of the current round has a result.
+    fn round_over(&self) -> bool {
+        self.pairings
+            .iter()
+            .filter(|p| p.round == self.row.round && p.black_id.is_some())
+            .all(|p| p.result.is_some())
+    }
+}
+
+/// `POST /api/tournaments`: a new event, organised by `user`.
+pub async fn create(store: &Store, user: &User, body: EventTerms) -> Result<Value, ApiError> {
+    if user.guest {
+        return Err(ApiError::Forbidden(
+            "guests_cannot_organise",
+            "guests cannot organise tournaments".into(),
+        ));
+    }
+    body.validate()?;
+    let json = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let id = store
+        .insert_tournament(user.id, body.name.trim(), &json, body.starts_at)
+        .await?;
+    Ok(json!({ "id": id }))
+}
+
+/// `GET /api/tournaments?status=`: events, newest first.
+pub async fn list(store: &Store, status: Option<&str>) -> Result<Value, ApiError> {
+    if let Some(s) = status.filter(|s| !["open", "running", "finished"].contains(s)) {
+        return Err(bad(format!(
+            "unknown status {s:?}; known: open, running, finished"
+        )));
+    }
+    let rows = store.tournaments(status, 200).await?;
+    let list: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            let terms: Value = serde_json::from_str(&r.terms).unwrap_or(Value::Null);
+            json!({
+                "id": r.id, "name": r.name, "status": r.status, "round": r.round,
+                "system": terms["system"], "size": terms["size"], "starts_at": r.starts_at,
+            })
+        })
+        .collect();
+    Ok(json!({ "tournaments": list }))
+}
+
+/// `GET /api/tournaments/{id}`: terms, players, every round's boards and the standings.
+pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
+    let t = load(store, id).await?;
+    let owner = accounts::by_id(store, t.row.owner_id).await?;
+    let name = |uid: i64| {
+        t.entrants
+            .iter()
+            .find(|e| e.user_id == uid)
+            .map(|e| e.username.clone())
+    };
+    let rounds: Vec<Value> = (1..=t.row.round)
+        .map(|r| {
+            let boards: Vec<Value> = t
+                .pairings
+                .iter()
+                .filter(|p| p.round == r)
+                .map(|p| {
+                    json!({
+                        "board": p.board, "white": name(p.white_id),
+                        "black": p.black_id.and_then(name), "handicap": p.handicap,
+                        "game_id": p.game_id, "result": p.result,
+                        "bye": p.black_id.is_none(),
+                    })
+                })
+                .collect();
+            json!({ "round": r, "boards": boards })
+        })
+        .collect();
+    let players: Vec<Value> = t
+        .entrants
+        .iter()
+        .map(|e| json!({"name": e.username, "rank": e.rank, "withdrawn_after": e.withdrawn_after}))
+        .collect();
+    Ok(json!({
+        "id": t.row.id, "name": t.row.name, "status": t.row.status,
+        "organiser": owner.map(|u| u.username), "round": t.row.round,
+        "rounds": t.terms.total_rounds(t.entrants.len()), "terms": t.terms,
+        "players": players, "pairings": rounds, "standings": standings_of(&t)?,
+    }))
+}
+
+fn standings_of(t: &Loaded) -> Result<Value, ApiError> {
+    if t.row.round == 0 {
+        return Ok(json!({ "criteria": [], "lines": [] }));
+    }
+    let event = t.event()?;
+    let criteria = t.criteria();
+    let last = (t.row.round - 1) as usize;
+    let lines: Vec<Value> = event
+        .standings(&criteria, last)
+        .iter()
+        .map(|l| {
+            let values: Vec<String> = criteria
+                .iter()
+                .zip(&l.values)
+                .map(|(c, v)| c.format(*v))
+                .collect();
+            let e = &t.entrants[l.player];
+            json!({"place": l.place, "tied": l.tied_above, "name": e.username, "rank": e.rank, "values": values})
+        })
+        .collect();
+    let names: Vec<&str> = criteria.iter().map(|c| c.short_name()).collect();
+    Ok(json!({ "criteria": names, "lines": lines }))
+}
+
+/// `GET /api/tournaments/{id}/h9`: the event as an EGF h9 results file.
+pub async fn h9_file(store: &Store, id: i64) -> Result<String, ApiError> {
+    let t = load(store, id).await?;
+    let event = t.event()?;
+    let file = h9::H9 {
+        origins: vec![("XX".into(), "xxxx".into()); event.entrants.len()],
+        pins: vec![None; event.entrants.len()],
+        criteria: t.criteria(),
+        preamble: vec![
+            "; CL[D]".into(),
+            format!("; EV[{}]", t.row.name),
+            format!("; KM[{}]", t.terms.komi.clone().unwrap_or_default()),
+            "; Generated by Tengen".into(),
+            ";".into(),
+        ],
+        short: false,
+        event,
+    };
+    Ok(h9::write(&file))
+}
+
+/// `POST /api/tournaments/{id}/register`.
+pub async fn register(store: &Store, user: &User, id: i64) -> Result<Value, ApiError> {
+    let t = load(store, id).await?;
+    if t.row.status != "open" {
+        return Err(ApiError::Conflict(
+            "registration_closed",
+            "the tournament has started".into(),
+        ));
+    }
+    if user.guest {
+        return Err(ApiError::Forbidden(
+            "guests_cannot_register",
+            "make an account to play in tournaments".into(),
+        ));
+    }
+    let rank = rank_of(&user.rank);
+    let limit = |r: &Option<String>| r.as_deref().map(parse_rank).transpose();
+    if limit(&t.terms.min_rank)?.is_some_and(|min| rank < min)
+        || limit(&t.terms.max_rank)?.is_some_and(|max| rank > max)
+    {
+        return Err(ApiError::Rejected(
+            "rank_outside_limits",
+            "your rank is outside the tournament's limits".into(),
+        ));
+    }
+    if t.entrants.len() >= t.terms.max_players as usize {
+        return Err(ApiError::Conflict(
+            "tournament_full",
+            "the tournament is full".into(),
+        ));
+    }
+    if !store.register_entrant(id, user.id, &user.rank).await? {
+        return Err(ApiError::Conflict(
+            "already_registered",
+            "you are already registered".into(),
+        ));
+    }
+    Ok(json!({ "registered": true }))
+}
+
+/// `POST /api/tournaments/{id}/withdraw`: before the start, the registration goes; after it,
+/// the player is absent from the next round on.
+pub async fn withdraw(store: &Store, user: &User, id: i64) -> Result<Value, ApiError> {
+    let t = load(store, id).await?;
+    let done = match t.row.status.as_str() {
+        "open" => store.unregister_entrant(id, user.id).await?,
+        "running" => store.withdraw_entrant(id, user.id, t.row.round).await?,
+        _ => false,
+    };
+    if !done {
+        return Err(ApiError::Conflict(
+            "not_registered",
+            "you are not playing in this tournament".into(),
+        ));
+    }
+    Ok(json!({ "withdrawn": true }))
+}
+
+/// `POST /api/tournaments/{id}/start`: the organiser starts the event now (round 1 is paired).
+pub async fn start(services: &Services, user: &User, id: i64) -> Result<Value, ApiError> {
+    let t = load(&services.store, id).await?;
+    organiser_only(&t, user)?;
+    if t.row.status != "open" {
+        return Err(ApiError::Conflict(
+            "already_started",
+            "the tournament has started".into(),
+        ));
+    }
+    if t.entrants.len() < 2 {
+        return Err(ApiError::Rejected(
+            "too_few_players",
+            "a tournament needs two players".into(),
+        ));
+    }
+    pair_next(services, &t).await?;
+    get(&services.store, id).await
+}
+
+/// The body of a result correction.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Correction {
+    /// The round, from 1.
+    pub round: i64,
+    /// The board, from 1.
+    pub board: i64,
+    /// `B+`, `W+`, `0` (jigo) or `Void`.
+    pub result: String,
+    /// Why (logged).
+    pub reason: String,
+}
+
+/// `POST /api/tournaments/{id}/results`: the organiser corrects a board's result.
+pub async fn correct(
+    store: &Store,
+    user: &User,
+    id: i64,
+    body: Correction,
+) -> Result<Value, ApiError> {
+    let t = load(store, id).await?;
+    organiser_only(&t, user)?;
+    let result = match body.result.as_str() {
+        "B+" | "B+R" => "B+R",
+        "W+" | "W+R" => "W+R",
+        "B+F" => "B+F",
+        "W+F" => "W+F",
+        "0" => "0",
+        "Void" => "Void",
+        other => {
+            return Err(bad(format!(
+                "result {other:?}: B+, W+, B+F, W+F, 0 or Void"
+            )))
+        }
+    };
+    if body.reason.trim().is_empty() {
+        return Err(bad("a reason is required"));
+    }
+    if !store
+        .correct_result(
+            id,
+            body.round,
+            body.board,
+            result,
+            user.id,
+            body.reason.trim(),
+        )
+        .await?
+    {
+        return Err(ApiError::NotFound);
+    }
+    Ok(json!({ "corrected": true }))
+}
+
+fn organiser_only(t: &Loaded, user: &User) -> Result<(), ApiError> {
+    if t.row.owner_id != user.id {
+        return Err(ApiError::Forbidden(
+            "not_organiser",
+            "only the organiser may do this".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Pairs the event's next round and starts its games; finishes the event after its last.
+async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
+    let next = t.row.round + 1;
+    if next as usize > t.terms.total_rounds(t.entrants.len()) {
+        services.store.finish_tournament(t.row.id).await?;
+        return Ok(());
+    }
+    let event = t.event()?;
+    let seed = t.terms.seed.unwrap_or(t.row.id as u64);
+    let pairing = pairing::pair(
+        &event,
+        &t.terms.system()?,
+        (next - 1) as usize,
+        &t.present(next),
+        seed,
+    )
+    .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?;
+    let uid = |i: usize| t.entrants[i].user_id;
+    let mut boards = Vec::new();
+    let mut terms = Vec::new();
+    for g in &pairing.games {
+        let game_terms = t.terms.game_terms(g.handicap)?;
+        boards.push(NewBoard {
+            white_id: uid(g.white),
+            black_id: Some(uid(g.black)),
+            handicap: i64::from(game_terms.handicap),
+            terms: serde_json::to_string(&game_terms)
+                .map_err(|e| ApiError::Internal(e.to_string()))?,
+        });
+        terms.push(Some(game_terms));
+    }
+    if let Some(bye) = pairing.bye {
+        boards.push(NewBoard {
+            white_id: uid(bye),
+            black_id: None,
+            handicap: 0,
+            terms: String::new(),
+        });
+        terms.push(None);
+    }
+    let Some(ids) = services.store.pair_round(t.row.id, next, &boards).await? else {
+        return Ok(()); // Paired already, elsewhere.
+    };
+    for ((board, game_id), terms) in boards.iter().zip(ids).zip(terms) {
+        let (Some(game_id), Some(terms), Some(black)) = (game_id, terms, board.black_id) else {
+            continue;
+        };
+        start_game(services, game_id, terms, black, board.white_id).await?;
+    }
+    tracing::info!(tournament = t.row.id, round = next, "round paired");
+    Ok(())
+}
+
+/// Hands a stored game to the live registry.
+async fn start_game(
+    services: &Services,
+    game_id: i64,
+    terms: Terms,
+    black: i64,
+    white: i64,
+) -> Result<(), ApiError> {
+    let user = |id| async move {
+        accounts::by_id(&services.store, id)
+            .await?
+            .ok_or(ApiError::Internal(format!("player {id} vanished")))
+    };
+    let (black, white) = (user(black).await?, user(white).await?);
+    services
+        .games
+        .start(game_id, terms, [black.player(), white.player()])
+        .await?;
+    Ok(())
+}
+
+/// Does every step that is due: starts events whose start time has come, pairs the next round
+/// of events whose round has ended, finishes events after their last round. Each step is safe
+/// to repeat, here or on another node.
+pub async fn tick(services: &Services) -> Result<(), ApiError> {
+    let now = tengen_store::games::now();
+    for status in ["open", "running"] {
+        for row in services.store.tournaments(Some(status), 1000).await? {
+            let t = load(&services.store, row.id).await?;
+            let due = match status {
+                "open" => row.starts_at.is_some_and(|s| s <= now) && t.entrants.len() >= 2,
+                _ => t.round_over(),
+            };
+            if due {
+                if let Err(e) = pair_next(services, &t).await {
+                    tracing::warn!(tournament = row.id, error = %e, "tournament step failed");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs [`tick`] every [`TICK`] for as long as the services live.
+pub fn run(services: Services) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(TICK);
+        loop {
+            every.tick().await;
+            if let Err(e) = tick(&services).await {
+                tracing::warn!(error = %e, "tournaments tick failed");
+            }
+        }
+    });
+}

@@ -1,0 +1,367 @@
+//! Tournaments: the `tournaments`, `tournament_players` and `tournament_pairings` tables.
+//!
+//! A round is paired in one transaction: the tournament's round number moves from the round
+//! before only if no one moved it first (so two nodes, or a node restarted, never pair a round
+//! twice), and the round's pairings and its games are written with it. The games are then
+//! ordinary live games: a node that dies before handing them to its registry leaves them
+//! `live` in `games`, where every restart and takeover finds them.
+
+use sqlx::Row;
+
+use super::games::now;
+use super::{Store, StoreError};
+
+/// A tournament's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentRow {
+    /// Its id.
+    pub id: i64,
+    /// Who organises it.
+    pub owner_id: i64,
+    /// Its name.
+    pub name: String,
+    /// Its terms, as JSON (the app's `EventTerms`).
+    pub terms: String,
+    /// `open` (registering), `running` or `finished`.
+    pub status: String,
+    /// The rounds paired so far (0 before the first).
+    pub round: i64,
+    /// When the first round starts (seconds since the epoch), if set.
+    pub starts_at: Option<i64>,
+}
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntrantRow {
+    /// The player.
+    pub user_id: i64,
+    /// Their name.
+    pub username: String,
+    /// Their rank when they registered.
+    pub rank: String,
+    /// The round after which they withdrew (absent from then on), if they did.
+    pub withdrawn_after: Option<i64>,
+}
+
+/// One board of a round: a game, or a bye (`black_id` none, no game).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingRow {
+    /// The round, from 1.
+    pub round: i64,
+    /// The board, from 1.
+    pub board: i64,
+    /// White (or the player with the bye).
+    pub white_id: i64,
+    /// Black; none for a bye.
+    pub black_id: Option<i64>,
+    /// Handicap stones.
+    pub handicap: i64,
+    /// The game, for a board with two players.
+    pub game_id: Option<i64>,
+    /// The game's result (`B+R`, `W+3.5`, `0`, `Void`) once finished; the organiser's
+    /// correction when there is one.
+    pub result: Option<String>,
+}
+
+/// A board to write when pairing a round: the game's terms as JSON for a game.
+#[derive(Clone, Debug)]
+pub struct NewBoard {
+    /// White (or the player with the bye).
+    pub white_id: i64,
+    /// Black; none for a bye.
+    pub black_id: Option<i64>,
+    /// Handicap stones.
+    pub handicap: i64,
+    /// The game's terms (JSON), for a board with two players.
+    pub terms: String,
+}
+
+const PAIRING_COLUMNS: &str = "p.round, p.board, p.white_id, p.black_id, p.handicap, p.game_id, \
+     COALESCE(p.corrected, g.result) AS result";
+
+impl Store {
+    /// A new tournament, open for registration; its id.
+    pub async fn insert_tournament(
+        &self,
+        owner_id: i64,
+        name: &str,
+        terms: &str,
+        starts_at: Option<i64>,
+    ) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO tournaments (owner_id, name, terms, status, round, starts_at, created_at) VALUES ($1, $2, $3, 'open', 0, $4, $5) RETURNING id",
+        )
+        .bind(owner_id)
+        .bind(name)
+        .bind(terms)
+        .bind(starts_at)
+        .bind(now())
+        .fetch_one(self.pool())
+        .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// Tournament `id`.
+    pub async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, owner_id, name, terms, status, round, starts_at FROM tournaments WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        row.as_ref().map(tournament_from).transpose()
+    }
+
+    /// Tournaments, newest first: `status` only when given.
+    pub async fn tournaments(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, owner_id, name, terms, status, round, starts_at FROM tournaments WHERE ($1 IS NULL OR status = $1) ORDER BY id DESC LIMIT $2",
+        )
+        .bind(status)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(tournament_from).collect()
+    }
+
+    /// Registers `user_id` (with the rank they have now); false if already registered.
+    pub async fn register_entrant(
+        &self,
+        tournament_id: i64,
+        user_id: i64,
+        rank: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, user_id, rank, registered_at, withdrawn_after) VALUES ($1, $2, $3, $4, NULL) ON CONFLICT DO NOTHING",
+        )
+        .bind(tournament_id)
+        .bind(user_id)
+        .bind(rank)
+        .bind(now())
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Removes a registration before the start; false if there was none.
+    pub async fn unregister_entrant(
+        &self,
+        tournament_id: i64,
+        user_id: i64,
+    ) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2")
+                .bind(tournament_id)
+                .bind(user_id)
+                .execute(self.pool())
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Marks a player withdrawn after round `round`; false if not registered or already out.
+    pub async fn withdraw_entrant(
+        &self,
+        tournament_id: i64,
+        user_id: i64,
+        round: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE tournament_players SET withdrawn_after = $3 WHERE tournament_id = $1 AND user_id = $2 AND withdrawn_after IS NULL",
+        )
+        .bind(tournament_id)
+        .bind(user_id)
+        .bind(round)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The registered players, in the order they registered.
+    pub async fn entrants(&self, tournament_id: i64) -> Result<Vec<EntrantRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT t.user_id, u.username, t.rank, t.withdrawn_after FROM tournament_players t JOIN users u ON u.id = t.user_id WHERE t.tournament_id = $1 ORDER BY t.registered_at, t.user_id",
+        )
+        .bind(tournament_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(EntrantRow {
+                    user_id: r.try_get("user_id")?,
+                    username: r.try_get("username")?,
+                    rank: r.try_get("rank")?,
+                    withdrawn_after: r.try_get("withdrawn_after")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Every board of every round so far, by round and board, with the games' results.
+    pub async fn pairings(&self, tournament_id: i64) -> Result<Vec<PairingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {PAIRING_COLUMNS} FROM tournament_pairings p LEFT JOIN games g ON g.id = p.game_id WHERE p.tournament_id = $1 ORDER BY p.round, p.board"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(tournament_id)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PairingRow {
+                    round: r.try_get("round")?,
+                    board: r.try_get("board")?,
+                    white_id: r.try_get("white_id")?,
+                    black_id: r.try_get("black_id")?,
+                    handicap: r.try_get("handicap")?,
+                    game_id: r.try_get("game_id")?,
+                    result: r.try_get("result")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Pairs round `round` (from 1) of a running tournament whose rounds so far are
+    /// `round - 1`, in one transaction: the round number, the boards and their games. `None`
+    /// when the round was already paired (by another node, or before a restart): then nothing
+    /// is written. Otherwise the ids of the new games, board by board (none for a bye).
+    pub async fn pair_round(
+        &self,
+        tournament_id: i64,
+        round: i64,
+        boards: &[NewBoard],
+    ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let moved = sqlx::query(
+            "UPDATE tournaments SET round = $2, status = 'running' WHERE id = $1 AND round = $3 AND status <> 'finished'",
+        )
+        .bind(tournament_id)
+        .bind(round)
+        .bind(round - 1)
+        .execute(&mut *tx)
+        .await?;
+        if moved.rows_affected() != 1 {
+            return Ok(None);
+        }
+        let mut ids = Vec::with_capacity(boards.len());
+        for (i, b) in boards.iter().enumerate() {
+            let game_id = match b.black_id {
+                Some(black) => Some(insert_game(&mut tx, black, b.white_id, &b.terms).await?),
+                None => None,
+            };
+            sqlx::query(
+                "INSERT INTO tournament_pairings (tournament_id, round, board, white_id, black_id, handicap, game_id, corrected) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)",
+            )
+            .bind(tournament_id)
+            .bind(round)
+            .bind(i as i64 + 1)
+            .bind(b.white_id)
+            .bind(b.black_id)
+            .bind(b.handicap)
+            .bind(game_id)
+            .execute(&mut *tx)
+            .await?;
+            ids.push(game_id);
+        }
+        tx.commit().await?;
+        Ok(Some(ids))
+    }
+
+    /// Ends a running tournament after its last round; false if it was not running.
+    pub async fn finish_tournament(&self, tournament_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE tournaments SET status = 'finished' WHERE id = $1 AND status = 'running'",
+        )
+        .bind(tournament_id)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The organiser's correction of a board's result, with the reason logged; false if there
+    /// is no such board with a game.
+    pub async fn correct_result(
+        &self,
+        tournament_id: i64,
+        round: i64,
+        board: i64,
+        result: &str,
+        by: i64,
+        reason: &str,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let done = sqlx::query(
+            "UPDATE tournament_pairings SET corrected = $4 WHERE tournament_id = $1 AND round = $2 AND board = $3 AND black_id IS NOT NULL",
+        )
+        .bind(tournament_id)
+        .bind(round)
+        .bind(board)
+        .bind(result)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO tournament_log (tournament_id, at, by_id, action, detail) VALUES ($1, $2, $3, 'correct_result', $4)",
+        )
+        .bind(tournament_id)
+        .bind(now())
+        .bind(by)
+        .bind(format!("round {round} board {board}: {result} ({reason})"))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The organiser's log: (when, who, action, detail), oldest first.
+    pub async fn tournament_log(
+        &self,
+        tournament_id: i64,
+    ) -> Result<Vec<(i64, i64, String, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT at, by_id, action, detail FROM tournament_log WHERE tournament_id = $1 ORDER BY id",
+        )
+        .bind(tournament_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+            .collect()
+    }
+}
+
+/// Inserts a live game without a room, inside the round's transaction.
+async fn insert_game(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    black_id: i64,
+    white_id: i64,
+    terms: &str,
+) -> Result<i64, StoreError> {
+    let row = sqlx::query(
+        "INSERT INTO games (room_id, black_id, white_id, terms, status, result, created_at, finished_at) VALUES (0, $1, $2, $3, 'live', NULL, $4, NULL) RETURNING id",
+    )
+    .bind(black_id)
+    .bind(white_id)
+    .bind(terms)
+    .bind(now())
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(row.try_get(0)?)
+}
+
+fn tournament_from(r: &sqlx::any::AnyRow) -> Result<TournamentRow, StoreError> {
+    Ok(TournamentRow {
+        id: r.try_get("id")?,
+        owner_id: r.try_get("owner_id")?,
+        name: r.try_get("name")?,
+        terms: r.try_get("terms")?,
+        status: r.try_get("status")?,
+        round: r.try_get("round")?,
+        starts_at: r.try_get("starts_at")?,
+    })
+}
