@@ -54,6 +54,8 @@ pub struct Services {
     pub quick_match: quick_match::QuickMatch,
     /// The review boards loaded on this node.
     pub reviews: review::Reviews,
+    /// Who hears of changes to the tournaments.
+    pub tournaments: tournaments::Hub,
 }
 
 impl Services {
@@ -90,6 +92,7 @@ impl Services {
             online: online::Online::default(),
             quick_match,
             reviews: Default::default(),
+            tournaments: Default::default(),
         };
         match taken.filter(|_| services.games.peers().is_some()) {
             Some(taken) => bots::drive_taken(services.clone(), taken),

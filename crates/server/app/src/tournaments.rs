@@ -11,6 +11,7 @@
 //! the last left, and a round is never paired twice (the store's `pair_round` refuses).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,43 @@ use tengen_tournament::{h9, rank, Rank};
 use crate::accounts::{self, User};
 use crate::error::ApiError;
 use crate::Services;
+
+/// Tells watchers of an event what it looks like now, when it changed: a round paired, a game
+/// of it ended, a player registered, the event finished. Each node's [`tick`] notices changes in
+/// the database, so watchers on every node of a cluster hear them.
+#[derive(Clone)]
+pub struct Hub {
+    /// (event id, the event as `GET /api/tournaments/{id}` shows it, as JSON text).
+    pub notify: tokio::sync::broadcast::Sender<(i64, Arc<str>)>,
+    /// What each event looked like at the last tick.
+    seen: Arc<Mutex<HashMap<i64, Arc<str>>>>,
+}
+
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub {
+            notify: tokio::sync::broadcast::channel(256).0,
+            seen: Arc::default(),
+        }
+    }
+}
+
+impl Hub {
+    /// Tells watchers of event `id` if it changed since the last time.
+    async fn publish(&self, store: &Store, id: i64) -> Result<(), ApiError> {
+        let text: Arc<str> = get(store, id).await?.to_string().into();
+        let changed = {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            let changed = seen.get(&id) != Some(&text);
+            seen.insert(id, Arc::clone(&text));
+            changed
+        };
+        if changed {
+            let _ = self.notify.send((id, text));
+        }
+        Ok(())
+    }
+}
 
 /// How often [`run`] looks for due steps.
 pub const TICK: Duration = Duration::from_secs(2);
@@ -710,6 +748,10 @@ pub async fn tick(services: &Services) -> Result<(), ApiError> {
                     tracing::warn!(tournament = row.id, error = %e, "tournament step failed");
                 }
             }
+            services
+                .tournaments
+                .publish(&services.store, row.id)
+                .await?;
         }
     }
     Ok(())

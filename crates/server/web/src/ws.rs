@@ -6,7 +6,7 @@
 //! JSON, unknown types, oversize messages, floods, actions in someone else's game) gets an
 //! `error` message with a stable code and changes nothing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -130,6 +130,13 @@ enum ClientMsg {
     /// Quick match: a request (the fields of `POST /api/match`).
     Match(tengen_app::quick_match::MatchRequest),
     MatchCancel,
+    /// A tournament's pairings and standings, now and at each change.
+    WatchTournament {
+        tournament: i64,
+    },
+    UnwatchTournament {
+        tournament: i64,
+    },
 }
 
 const TYPES: &[&str] = &[
@@ -150,6 +157,8 @@ const TYPES: &[&str] = &[
     "time_sync",
     "match",
     "match_cancel",
+    "watch_tournament",
+    "unwatch_tournament",
 ];
 
 fn error(reference: &Value, code: &str, message: &str) -> String {
@@ -161,6 +170,8 @@ struct Conn {
     user: User,
     out: mpsc::Sender<Message>,
     watching: HashMap<i64, (GameHandle, JoinHandle<()>)>,
+    /// The tournaments this connection follows.
+    tournaments: HashSet<i64>,
     tokens: f64,
     /// Messages the bucket refused since `refused_since`.
     refused: u32,
@@ -188,6 +199,7 @@ async fn connection(
 ) {
     let mut logouts = state.logouts.subscribe();
     let mut matches = state.quick_match.notify.0.subscribe();
+    let mut events = state.tournaments.notify.subscribe();
     let (sink, mut stream) = socket.split();
     let (out, out_rx) = mpsc::channel::<Message>(1024);
     let epoch = Instant::now();
@@ -200,6 +212,10 @@ async fn connection(
             m = stream.next() => m,
             paired = matches.recv() => {
                 conn.on_match(paired, &mut matches).await;
+                continue;
+            }
+            changed = events.recv() => {
+                conn.on_tournament(changed, &mut events).await;
                 continue;
             }
             ended = logouts.recv() => {
@@ -283,6 +299,7 @@ impl Conn {
             user,
             out,
             watching: HashMap::new(),
+            tournaments: HashSet::new(),
             tokens: BURST,
             refused: 0,
             refused_since: Instant::now(),
@@ -305,6 +322,37 @@ impl Conn {
                 *matches = self.state.quick_match.notify.0.subscribe();
             }
             _ => {}
+        }
+    }
+
+    /// A tournament changed (`changed`: its id and its state): sent on if this connection
+    /// follows it.
+    async fn on_tournament(
+        &self,
+        changed: Result<(i64, Arc<str>), broadcast::error::RecvError>,
+        events: &mut broadcast::Receiver<(i64, Arc<str>)>,
+    ) {
+        match changed {
+            Ok((id, state)) if self.tournaments.contains(&id) => {
+                let msg = format!(r#"{{"type":"tournament","tournament":{state}}}"#);
+                self.send(msg).await
+            }
+            Err(broadcast::error::RecvError::Closed) => {
+                *events = self.state.tournaments.notify.subscribe();
+            }
+            _ => {}
+        }
+    }
+
+    /// Follows tournament `id`: its state now, then at each change.
+    async fn watch_tournament(&mut self, id: i64, reference: Value) {
+        match tengen_app::tournaments::get(&self.state.store, id).await {
+            Ok(state) => {
+                self.tournaments.insert(id);
+                let msg = json!({ "type": "tournament", "ref": reference, "tournament": state });
+                self.send(msg.to_string()).await
+            }
+            Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
         }
     }
 
@@ -502,6 +550,14 @@ impl Conn {
             }
             ClientMsg::Watch { game, since } => return self.watch(game, since, reference).await,
             ClientMsg::Unwatch { game } => return self.unwatch(game, reference).await,
+            ClientMsg::WatchTournament { tournament } => {
+                return self.watch_tournament(tournament, reference).await
+            }
+            ClientMsg::UnwatchTournament { tournament } => {
+                self.tournaments.remove(&tournament);
+                let msg = json!({ "type": "ack", "ref": reference, "tournament": tournament });
+                return self.send(msg.to_string()).await;
+            }
             ClientMsg::Move { game, point } => (game, ActionArg::Point(point, false)),
             ClientMsg::ToggleDead { game, point } => (game, ActionArg::Point(point, true)),
             ClientMsg::Pass { game } => (game, ActionArg::Ready(Action::Pass)),

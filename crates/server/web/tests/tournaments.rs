@@ -101,9 +101,33 @@ async fn a_swiss_event_runs_from_registration_to_final_standings() {
         1
     );
 
+    // A spectator follows the event over the WebSocket: its state now, then each change.
+    let mut watcher = server.register("watcher", "5k").await.socket().await;
+    let now = watcher
+        .call(json!({"type": "watch_tournament", "tournament": id}))
+        .await;
+    assert_eq!(now["tournament"]["round"], 1, "{now}");
+    let missing = watcher
+        .call(json!({"type": "watch_tournament", "tournament": 999}))
+        .await;
+    assert_eq!(missing["code"], "not_found", "{missing}");
+
     let mut t = Value::Null;
     for round in 1..=3 {
         t = play_round(&server, id, round, &mut sockets).await;
+        // The round's end reaches the watcher with the next round's pairings (or the end).
+        loop {
+            let m = watcher.next_of_type("tournament").await;
+            if m["tournament"]["round"] == (round + 1).min(3)
+                && m["tournament"]["standings"]["lines"]
+                    .as_array()
+                    .is_some_and(|l| !l.is_empty())
+            {
+                if round < 3 || m["tournament"]["status"] == "finished" {
+                    break;
+                }
+            }
+        }
     }
     // The last round's end finishes the event; another tick changes nothing.
     assert_eq!(
