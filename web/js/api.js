@@ -65,3 +65,10 @@ export const review = (id, after) => api('GET', `/api/reviews/${id}${after != nu
 export const newReview = (body) => api('POST', '/api/reviews', body);
 export const reviewEdit = (id, edit) => api('POST', `/api/reviews/${id}/edits`, edit);
 export const reviewAnalyse = (id, playouts) => api('POST', `/api/reviews/${id}/analysis`, playouts ? { playouts } : {});
+export const tournaments = (status) => api('GET', `/api/tournaments${status ? `?status=${status}` : ''}`);
+export const tournament = (id) => api('GET', `/api/tournaments/${id}`);
+export const createTournament = (terms) => api('POST', '/api/tournaments', terms);
+export const registerTournament = (id) => api('POST', `/api/tournaments/${id}/register`);
+export const withdrawTournament = (id) => api('POST', `/api/tournaments/${id}/withdraw`);
+export const startTournament = (id) => api('POST', `/api/tournaments/${id}/start`);
+export const correctResult = (id, body) => api('POST', `/api/tournaments/${id}/results`, body);

@@ -1,5 +1,5 @@
 // The shell: who is logged in, the header, messages, the socket, and the hash router
-// (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID).
+// (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID).
 
 import * as api from './api.js';
 import { Socket } from './socket.js';
@@ -8,6 +8,7 @@ import { lobbyPage } from './lobby.js';
 import { gamePage } from './game.js';
 import { userPage } from './user.js';
 import { reviewPage } from './review.js';
+import { tournamentsPage, tournamentPage } from './tournaments.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -50,6 +51,7 @@ function renderNav() {
     nav.appendChild(a);
   };
   link('Lobby', '#/');
+  link('Tournaments', '#/tournaments');
   if (app.user) {
     const who = document.createElement('span');
     who.className = 'who';
@@ -105,7 +107,7 @@ async function route() {
   }
   const hash = location.hash || '#/';
   const parts = hash.slice(2).split('/').map(decodeURIComponent);
-  if (!app.user && parts[0] !== 'login' && parts[0] !== 'user' && parts[0] !== 'review') {
+  if (!app.user && !['login', 'user', 'review', 'tournaments', 'tournament'].includes(parts[0])) {
     app.go('#/login');
     return;
   }
@@ -119,6 +121,8 @@ async function route() {
     else if (parts[0] === 'game' && parts[1]) cleanup = await gamePage(view, app, Number(parts[1]));
     else if (parts[0] === 'user' && parts[1]) cleanup = await userPage(view, app, parts[1]);
     else if (parts[0] === 'review' && parts[1]) cleanup = await reviewPage(view, app, Number(parts[1]));
+    else if (parts[0] === 'tournaments') cleanup = await tournamentsPage(view, app);
+    else if (parts[0] === 'tournament' && parts[1]) cleanup = await tournamentPage(view, app, Number(parts[1]));
     else cleanup = await lobbyPage(view, app);
   } catch (e) {
     const p = document.createElement('p');

@@ -9,6 +9,7 @@ export class Socket {
     this.pending = new Map(); // request id -> {resolve, reject}
     this.games = new Map(); // game id -> {handler, seq}
     this.listeners = new Set(); // handlers of messages about no game (quick match's `matched`)
+    this.tournaments = new Map(); // tournament id -> handler of its `tournament` messages
     this.delay = 500;
     this.closed = false;
     this.connect();
@@ -21,6 +22,7 @@ export class Socket {
       this.delay = 500;
       this.onStatus('online');
       for (const [game, g] of this.games) this.sendWatch(game, g);
+      for (const id of this.tournaments.keys()) this.sendTournament('watch_tournament', id);
     };
     this.ws.onmessage = (e) => this.dispatch(JSON.parse(e.data));
     this.ws.onclose = () => {
@@ -49,6 +51,8 @@ export class Socket {
       this.onError(m.message);
     } else if (m.type === 'matched') {
       for (const l of this.listeners) l(m);
+    } else if (m.type === 'tournament' && m.tournament && this.tournaments.has(m.tournament.id)) {
+      this.tournaments.get(m.tournament.id)(m.tournament);
     }
     if (m.game != null && this.games.has(m.game)) {
       const g = this.games.get(m.game);
@@ -108,6 +112,20 @@ export class Socket {
   onMatched(handler) {
     this.listeners.add(handler);
     return () => this.listeners.delete(handler);
+  }
+
+  sendTournament(type, tournament) {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type, tournament }));
+  }
+
+  /** Calls `handler` with tournament `id` as it is now and after each change. */
+  watchTournament(id, handler) {
+    this.tournaments.set(id, handler);
+    this.sendTournament('watch_tournament', id);
+  }
+
+  unwatchTournament(id) {
+    if (this.tournaments.delete(id)) this.sendTournament('unwatch_tournament', id);
   }
 
   unwatch(game) {

@@ -62,6 +62,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/review.js"),
     ),
     (
+        "/js/tournaments.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/tournaments.js"),
+    ),
+    (
         "/js/user.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/user.js"),
