@@ -1,0 +1,1 @@
+//! Round robin, knockout, ladder, errors and the matching.
