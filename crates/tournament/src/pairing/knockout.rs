@@ -39,6 +39,9 @@ pub fn pair(
     seed: u64,
 ) -> Result<Pairing, PairingError> {
     let slots = slots(event, round, present);
+    if round > 0 && slots.iter().flatten().count() < 2 {
+        return Err(PairingError::PreviousRoundMissing { round });
+    }
     let levels = slots.len().trailing_zeros() as usize;
     if round >= levels.max(1) {
         return Err(PairingError::RoundOutOfRange {

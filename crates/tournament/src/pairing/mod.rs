@@ -155,6 +155,12 @@ pub enum PairingError {
         /// The other.
         b: usize,
     },
+    /// A knockout round after round 0, while round 0 has no games.
+    #[error("knockout round {round}: the rounds before it have not been played")]
+    PreviousRoundMissing {
+        /// The round asked for.
+        round: usize,
+    },
     /// A ladder move names a player who is not on the ladder.
     #[error("player {player} is not on the ladder")]
     NotOnLadder {
@@ -181,6 +187,7 @@ impl PairingError {
             PairingError::AlreadyPaired { .. } => "pairing_already_paired",
             PairingError::NoWinner { .. } => "pairing_no_winner",
             PairingError::MissingGame { .. } => "pairing_missing_game",
+            PairingError::PreviousRoundMissing { .. } => "pairing_previous_round_missing",
             PairingError::NotOnLadder { .. } => "ladder_not_on_ladder",
             PairingError::CannotChallenge { .. } => "ladder_cannot_challenge",
         }
