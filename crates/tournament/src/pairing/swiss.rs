@@ -78,13 +78,14 @@ pub fn pair(
     let mut matcher = Matcher::new(r.allowed());
     let (bye, repeat_free) = r.choose_bye(&mut matcher);
     let mut left: Vec<usize> = (0..r.order.len()).filter(|&i| Some(i) != bye).collect();
-    let mut games = Vec::with_capacity(left.len() / 2);
+    let mut pairs = Vec::with_capacity(left.len() / 2);
     while left.len() >= 2 {
         let (a, b) = r.take_partner(&mut left, &mut matcher, repeat_free);
-        games.push(r.colours(r.order[a], r.order[b]));
+        pairs.push((r.order[a], r.order[b]));
     }
+    r.ease_colour_clashes(&mut pairs);
     Ok(Pairing {
-        games,
+        games: pairs.iter().map(|&(a, b)| r.colours(a, b)).collect(),
         bye: bye.map(|i| r.order[i]),
         ..Pairing::default()
     })
@@ -182,10 +183,7 @@ impl Round {
         let (pa, pb) = (self.order[a], self.order[b]);
         let repeat = self.history.met[pa][pb];
         let gap = (self.scores[pa] - self.scores[pb]).abs();
-        let clash = self.handicap(pa, pb) == 0 && {
-            let (x, y) = (self.history.balance[pa], self.history.balance[pb]);
-            x.signum() * y.signum() > 0
-        };
+        let clash = self.clash(pa, pb);
         let seeding = if gap == 0 {
             // Split and slip: the first of a group of 2k meets its (k+1)-th; an odd group's
             // last player is left to drop to the next group.
@@ -196,6 +194,39 @@ impl Round {
             places.place[b]
         };
         (repeat, gap, clash, seeding, b)
+    }
+
+    /// Whether an even game between `a` and `b` pushes one of them two colours apart: both
+    /// already have an extra White, or both an extra Black.
+    fn clash(&self, a: usize, b: usize) -> bool {
+        let (x, y) = (self.history.balance[a], self.history.balance[b]);
+        self.handicap(a, b) == 0 && x.signum() * y.signum() > 0
+    }
+
+    /// Lets two players of the same score exchange opponents while that leaves fewer colour
+    /// clashes and no new repeat. Every game keeps its score difference (and its handicap,
+    /// which follows from the scores), so the score groups stay as paired.
+    fn ease_colour_clashes(&self, pairs: &mut [(usize, usize)]) {
+        let clashes = |(a, b): (usize, usize)| usize::from(self.clash(a, b));
+        let fresh = |(a, b): (usize, usize)| !self.history.met[a][b];
+        let mut improved = true;
+        while improved {
+            improved = false;
+            for i in 0..pairs.len() {
+                for j in i + 1..pairs.len() {
+                    let now = clashes(pairs[i]) + clashes(pairs[j]);
+                    let better = exchanges(pairs[i], pairs[j], &self.scores)
+                        .into_iter()
+                        .flatten()
+                        .filter(|&(x, y)| fresh(x) && fresh(y))
+                        .find(|&(x, y)| clashes(x) + clashes(y) < now);
+                    if let Some((x, y)) = better {
+                        (pairs[i], pairs[j]) = (x, y);
+                        improved = true;
+                    }
+                }
+            }
+        }
     }
 
     /// The handicap between two players (the first stronger when positive), from the McMahon
@@ -237,3 +268,21 @@ impl Round {
         }
     }
 }
+
+/// The two ways two games can exchange a pair of players of the same score (by player index):
+/// (a, b), (c, d) become (a, d), (c, b) when b and d score the same, or (a, c), (b, d) when b
+/// and c do (a and d, or a and c, likewise).
+pub(super) fn exchanges(
+    (a, b): (usize, usize),
+    (c, d): (usize, usize),
+    scores: &[i64],
+) -> [Option<Exchange>; 2] {
+    let same = |x: usize, y: usize| scores[x] == scores[y];
+    [
+        (same(b, d) || same(a, c)).then_some(((a, d), (c, b))),
+        (same(b, c) || same(a, d)).then_some(((a, c), (b, d))),
+    ]
+}
+
+/// Two games after an exchange.
+pub(super) type Exchange = ((usize, usize), (usize, usize));

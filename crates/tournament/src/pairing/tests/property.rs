@@ -7,12 +7,16 @@
 //!   players, by the matching beyond), counting the bye rule;
 //! - the bye goes to a player with the fewest byes among those present;
 //! - in an even game White had no more extra Whites than Black before the round;
+//! - no two players of the same score could exchange opponents to leave fewer colour clashes
+//!   (an even game between two players both with an extra White, or both with an extra Black)
+//!   without a repeat;
 //! - a McMahon handicap goes to the player with the lower McMahon score, at most the ceiling;
 //! - the same inputs give the same pairing.
 
 use super::{entrant, event, Rng};
 use crate::pairing::history::{main_scores, History};
 use crate::pairing::matching::Matcher;
+use crate::pairing::swiss::exchanges;
 use crate::pairing::{mcmahon_start, pair, HandicapPolicy, Pairing, System};
 use crate::standings::{Event, Game, Outcome, ABSENT, BYE};
 use crate::Rank;
@@ -144,10 +148,12 @@ fn check_round(
     stats: &mut Stats,
 ) {
     let history = History::before(e, round);
+    let scores = main_scores(e, round, matches!(system, System::McMahon { .. }));
     check_seats(present, pairing);
     check_bye(&history, present, pairing);
     check_repeats(&history, present, pairing, stats);
-    check_colours(e, system, round, &history, pairing, stats);
+    check_colours(system, &scores, &history, pairing, stats);
+    check_exchanges(&scores, &history, pairing);
     stats.rounds += 1;
     stats.games += pairing.games.len();
 }
@@ -248,15 +254,12 @@ pub(super) fn brute_force(met: &[Vec<bool>], players: &[usize]) -> bool {
 
 /// Colours and handicaps.
 fn check_colours(
-    e: &Event,
     system: &System,
-    round: usize,
+    scores: &[i64],
     history: &History,
     pairing: &Pairing,
     stats: &mut Stats,
 ) {
-    let mcmahon = matches!(system, System::McMahon { .. });
-    let scores = main_scores(e, round, mcmahon);
     for g in &pairing.games {
         let (w, b) = (g.white, g.black);
         if g.handicap == 0 {
@@ -278,6 +281,32 @@ fn check_colours(
             stats.seats += 1;
             if (history.balance[p] + d).abs() > 1 {
                 stats.beyond_one += 1;
+            }
+        }
+    }
+}
+
+/// No exchange of two same-score players between two games would leave fewer colour clashes
+/// without a repeat.
+fn check_exchanges(scores: &[i64], history: &History, pairing: &Pairing) {
+    let even: Vec<(usize, usize)> = pairing
+        .games
+        .iter()
+        .filter(|g| g.handicap == 0)
+        .map(|g| (g.white, g.black))
+        .collect();
+    let clashes = |(a, b): (usize, usize)| {
+        usize::from(history.balance[a].signum() * history.balance[b].signum() > 0)
+    };
+    let fresh = |(a, b): (usize, usize)| !history.met[a][b];
+    for (i, &x) in even.iter().enumerate() {
+        for &y in &even[i + 1..] {
+            for (p, q) in exchanges(x, y, scores).into_iter().flatten() {
+                let fewer = clashes(p) + clashes(q) < clashes(x) + clashes(y);
+                assert!(
+                    !(fresh(p) && fresh(q) && fewer),
+                    "{x:?} {y:?} could be {p:?} {q:?}"
+                );
             }
         }
     }
