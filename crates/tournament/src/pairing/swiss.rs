@@ -124,6 +124,9 @@ impl Round {
             let free = matcher.perfect();
             return (None, free);
         }
+        // A largest matching of everyone first, so that each trial below needs at most two
+        // path searches.
+        matcher.perfect();
         let byes = |i: usize| self.history.byes[self.order[i]];
         let fewest = (0..self.order.len()).map(byes).min().unwrap_or(0);
         // Lowest placed first: the list is best first.
