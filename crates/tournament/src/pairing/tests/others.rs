@@ -7,11 +7,17 @@ use crate::pairing::knockout::bracket;
 use crate::pairing::matching::Matcher;
 use crate::pairing::{pair, Ladder, Pairing, PairingError, System};
 use crate::standings::{Event, Outcome, BYE};
+use crate::Rank;
 
-/// An event of `n` players ranked from strongest (P0, 9d) down, with `rounds` rounds.
+/// An event of `n` players ranked from strongest (P00, 1k) down a rank each, with `rounds`
+/// rounds.
 fn field(n: usize, rounds: usize) -> Event {
     let entrants = (0..n)
-        .map(|i| entrant(&format!("P{i:02}"), &format!("{}k", i + 1), 0))
+        .map(|i| {
+            let mut e = entrant(&format!("P{i:02}"), "1k", 0);
+            e.rank = Rank::from_number(-1 - i as i32);
+            e
+        })
         .collect();
     event(entrants, rounds)
 }
@@ -271,5 +277,38 @@ fn matching_agrees_with_brute_force() {
             brute_force(&met, &players),
             "{met:?}"
         );
+    }
+}
+
+#[test]
+fn knockouts_of_every_size_play_down_to_one_winner() {
+    let mut rng = Rng::new(7);
+    for n in 2..=64usize {
+        let size = n.next_power_of_two();
+        let levels = size.trailing_zeros() as usize;
+        let system = System::Knockout { third_place: true };
+        let mut e = field(n, levels);
+        let mut alive: Vec<usize> = (0..n).collect();
+        for r in 0..levels {
+            let p = pair(&e, &system, r, &vec![true; n], r as u64).expect("paired");
+            let third = usize::from(r + 1 == levels && n >= 4);
+            assert_eq!(p.games.len(), (alive.len() - p.through.len()) / 2 + third);
+            assert_eq!(p.through.len(), if r == 0 { size - n } else { 0 });
+            // The top seeds have the byes.
+            assert!(p.through.iter().all(|&t| t < size - n), "{:?}", p.through);
+            let mut next = p.through.clone();
+            for g in &p.games[..p.games.len() - third] {
+                assert!(alive.contains(&g.white) && alive.contains(&g.black));
+                let white_wins = rng.chance(50);
+                e.games.push(game(r, g.white, g.black, 0, white_wins));
+                next.push(if white_wins { g.white } else { g.black });
+            }
+            for &t in &p.through {
+                e.rests.push((t, r, BYE));
+            }
+            next.sort_unstable();
+            alive = next;
+        }
+        assert_eq!(alive.len(), 1, "n {n}");
     }
 }
