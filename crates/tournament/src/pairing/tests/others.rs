@@ -312,3 +312,32 @@ fn knockouts_of_every_size_play_down_to_one_winner() {
         assert_eq!(alive.len(), 1, "n {n}");
     }
 }
+
+#[test]
+fn round_robin_with_absences_pairs_only_those_present() {
+    let mut rng = Rng::new(11);
+    for _ in 0..200 {
+        let n = 2 + rng.below(15) as usize;
+        let e = field(n, berger::rounds(n));
+        for r in 0..berger::rounds(n) {
+            let present: Vec<bool> = (0..n).map(|_| !rng.chance(20)).collect();
+            let Ok(p) = pair(&e, &System::RoundRobin, r, &present, 0) else {
+                assert!(present.iter().filter(|&&x| x).count() < 2);
+                continue;
+            };
+            let table = berger::table(n + n % 2, r);
+            let mut seen = vec![0; n];
+            for g in &p.games {
+                assert!(table.contains(&(g.white, g.black)));
+                seen[g.white] += 1;
+                seen[g.black] += 1;
+            }
+            for &q in p.idle.iter().chain(&p.bye) {
+                seen[q] += 1;
+            }
+            for (q, &here) in present.iter().enumerate() {
+                assert_eq!(seen[q], usize::from(here), "n {n} round {r} player {q}");
+            }
+        }
+    }
+}
