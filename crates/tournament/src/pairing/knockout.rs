@@ -42,11 +42,12 @@ pub fn pair(
     if round > 0 && slots.iter().flatten().count() < 2 {
         return Err(PairingError::PreviousRoundMissing { round });
     }
+    // A bracket has two places at least: one round at least.
     let levels = slots.len().trailing_zeros() as usize;
-    if round >= levels.max(1) {
+    if round >= levels {
         return Err(PairingError::RoundOutOfRange {
             round,
-            rounds: levels.max(1),
+            rounds: levels,
         });
     }
     let mut nodes = slots;
