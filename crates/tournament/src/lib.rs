@@ -9,6 +9,7 @@
 //! - [`rank`]: ranks as tournaments number them (30k = -30 ... 1d = 0 ... 9d = 8).
 //! - [`standings`]: an event's results, every placement criterion, the order and shared places.
 //! - [`h9`]: the EGF h9 results file, read as OpenGotha writes it and written back.
+//! - [`pairing`]: pairing a round (McMahon, Swiss, round robin, knockout) and the ladder.
 
 pub mod h9;
 pub mod pairing;

@@ -165,9 +165,10 @@ impl EventTerms {
             "mcmahon" => System::McMahon {
                 bar: rank_or(&self.bar, Rank::from_number(2))?,
                 floor: rank_or(&self.floor, Rank::from_number(-20))?,
-                handicap: self
-                    .handicap_reduction
-                    .map(|reduction| HandicapPolicy { reduction, max: 9 }),
+                handicap: self.handicap_reduction.map(|reduction| HandicapPolicy {
+                    reduction,
+                    ..HandicapPolicy::default()
+                }),
             },
             "swiss" => System::Swiss,
             "round_robin" => System::RoundRobin,
@@ -308,7 +309,7 @@ impl Loaded {
     fn event(&self) -> Result<Event, ApiError> {
         let system = self.terms.system()?;
         let start = |r: Rank| match &system {
-            System::McMahon { bar, floor, .. } => i64::from(r.max(*floor).min(*bar).number() + 30),
+            System::McMahon { bar, floor, .. } => pairing::mcmahon_start(r, *bar, *floor),
             _ => 0,
         };
         let entrants = self
@@ -688,9 +689,16 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
         });
         terms.push(Some(game_terms));
     }
-    if let Some(bye) = pairing.bye {
+    // A bye, a seed through a knockout's first round, and a round robin player whose opponent
+    // is absent each score a point without a game.
+    let rests = pairing
+        .bye
+        .iter()
+        .chain(&pairing.through)
+        .chain(&pairing.idle);
+    for &player in rests {
         boards.push(NewBoard {
-            white_id: uid(bye),
+            white_id: uid(player),
             black_id: None,
             handicap: 0,
             terms: String::new(),
