@@ -589,7 +589,7 @@ pub async fn start(services: &Services, user: &User, id: i64) -> Result<Value, A
             "a tournament needs two players".into(),
         ));
     }
-    pair_next(services, &t).await?;
+    Box::pin(pair_next(services, &t)).await?;
     get(&services.store, id).await
 }
 
@@ -752,7 +752,8 @@ pub async fn tick(services: &Services) -> Result<(), ApiError> {
                 _ => t.round_over(),
             };
             if due {
-                if let Err(e) = pair_next(services, &t).await {
+                // Boxed: a round's start is a deep future, kept off the caller's stack.
+                if let Err(e) = Box::pin(pair_next(services, &t)).await {
                     tracing::warn!(tournament = row.id, error = %e, "tournament step failed");
                 }
             }

@@ -48,9 +48,34 @@ async fn players(server: &TestServer, names: &[(&str, &str)]) -> Vec<Client> {
     out
 }
 
-#[tokio::test]
-async fn a_swiss_event_runs_from_registration_to_final_standings() {
-    let server = TestServer::sqlite("tournament-swiss").await;
+/// The scenario on SQLite, and on PostgreSQL where `.ci/run` provides it.
+macro_rules! on_both_stores {
+    ($name:ident, $scenario:ident, $tag:literal) => {
+        mod $name {
+            #[tokio::test]
+            async fn on_sqlite() {
+                super::$scenario(&crate::common::sqlite_url(concat!("tournament-", $tag))).await;
+            }
+
+            #[tokio::test]
+            #[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+            async fn on_postgres() {
+                if let Some(url) = crate::common::postgres_url().await {
+                    super::$scenario(&url).await;
+                }
+            }
+        }
+    };
+}
+
+on_both_stores!(
+    a_swiss_event_from_registration_to_final_standings,
+    swiss_event,
+    "swiss"
+);
+
+async fn swiss_event(url: &str) {
+    let server = TestServer::start(url).await;
     let org = server.register("Organiser", "1d").await;
     let (s, created) = org
         .post(
@@ -118,14 +143,13 @@ async fn a_swiss_event_runs_from_registration_to_final_standings() {
         // The round's end reaches the watcher with the next round's pairings (or the end).
         loop {
             let m = watcher.next_of_type("tournament").await;
-            if m["tournament"]["round"] == (round + 1).min(3)
-                && m["tournament"]["standings"]["lines"]
-                    .as_array()
-                    .is_some_and(|l| !l.is_empty())
-            {
-                if round < 3 || m["tournament"]["status"] == "finished" {
-                    break;
-                }
+            let t = &m["tournament"];
+            let next = t["round"] == (round + 1).min(3);
+            let ranked = t["standings"]["lines"]
+                .as_array()
+                .is_some_and(|l| !l.is_empty());
+            if next && ranked && (round < 3 || t["status"] == "finished") {
+                break;
             }
         }
     }
@@ -298,4 +322,201 @@ async fn refusals_carry_codes_and_change_nothing() {
     assert_eq!(s, StatusCode::OK, "{v}");
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["pairings"][0]["boards"][0]["result"], "W+R");
+}
+
+on_both_stores!(a_round_is_paired_once_by_two_nodes, two_nodes, "two-nodes");
+
+/// Two servers on one database (two nodes, or a node and its restarted self) tick at once at
+/// every step: each round is paired exactly once, its games written once.
+async fn two_nodes(url: &str) {
+    let server = TestServer::start(url).await;
+    let other = common::server::app_state(url, common::server::GRACE, Vec::new()).await;
+    let org = server.register("Organiser", "1d").await;
+    let (_, created) = org
+        .post(
+            "/api/tournaments",
+            json!({"name": "Twice", "system": "mcmahon", "rounds": 2, "size": 9, "bar": "1d"}),
+        )
+        .await;
+    let id = created["id"].as_i64().unwrap();
+    let field = [("ann", "2d"), ("bob", "1k"), ("cat", "3k"), ("dan", "6k")];
+    let mut sockets = HashMap::new();
+    for (name, rank) in field {
+        let c = server.register(name, rank).await;
+        assert_eq!(
+            c.post_empty(&format!("/api/tournaments/{id}/register"))
+                .await
+                .0,
+            StatusCode::OK
+        );
+        sockets.insert(name.to_string(), c.socket().await);
+    }
+    // The start time has come: both nodes see it in the same instant.
+    server
+        .store()
+        .execute(&format!(
+            "UPDATE tournaments SET starts_at = 1 WHERE id = {id}"
+        ))
+        .await
+        .unwrap();
+    let (a, b) = tokio::join!(tournaments::tick(&server.state), tournaments::tick(&other));
+    a.unwrap();
+    b.unwrap();
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(
+        (
+            t["round"].as_i64(),
+            t["pairings"][0]["boards"].as_array().map(Vec::len)
+        ),
+        (Some(1), Some(2)),
+        "{t}"
+    );
+    // Round 1 ends; both nodes notice at once.
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    for b in t["pairings"][0]["boards"].as_array().unwrap() {
+        let game = b["game_id"].as_i64().unwrap();
+        // Games started on the other node are played there; here the loser resigns on this one.
+        let loser = b["white"]
+            .as_str()
+            .unwrap()
+            .max(b["black"].as_str().unwrap());
+        let handle = match server.state.games.get(game).await.unwrap() {
+            Some(_) => sockets.get_mut(loser).unwrap().resign(game).await,
+            None => {
+                // Started on the other node: resigned there.
+                let h = other
+                    .games
+                    .get(game)
+                    .await
+                    .unwrap()
+                    .expect("started on one node");
+                let user = tengen_app::accounts::named(&other.store, loser)
+                    .await
+                    .unwrap();
+                h.act(user.id, loser, tengen_core::game::Action::Resign, 0)
+                    .await
+                    .unwrap();
+                json!({"type": "ack"})
+            }
+        };
+        assert_eq!(handle["type"], "ack", "{handle}");
+    }
+    let (a, b) = tokio::join!(tournaments::tick(&server.state), tournaments::tick(&other));
+    a.unwrap();
+    b.unwrap();
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["round"], 2, "{t}");
+    let boards: Vec<usize> = t["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["boards"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(boards, vec![2, 2], "{t}");
+    let (games,): (i64,) = sqlx_count(server.store(), "SELECT COUNT(*) FROM games").await;
+    assert_eq!(games, 4, "each round's games written once");
+}
+
+async fn sqlx_count(store: &tengen_store::Store, sql: &str) -> (i64,) {
+    use sqlx::Row;
+    let row = sqlx::query(sql).fetch_one(store.pool()).await.unwrap();
+    (row.try_get::<i64, _>(0).unwrap(),)
+}
+
+#[tokio::test]
+async fn a_64_player_mcmahon_event_played_by_bots_through_the_api() {
+    // 64 players from 5d to 25k play a five-round McMahon event with handicaps, each a client
+    // of the HTTP API and the WebSocket: the player with the lower McMahon score (the
+    // weaker, in a handicap game the one who took Black) resigns after Black's first move.
+    let server = TestServer::sqlite("tournament-mcmahon-64").await;
+    let org = server.register("Organiser", "1d").await;
+    let (s, created) = org
+        .post(
+            "/api/tournaments",
+            json!({"name": "Open", "system": "mcmahon", "rounds": 5, "size": 9,
+                   "bar": "3d", "floor": "20k", "handicap_reduction": 2,
+                   "time": {"system": "absolute", "main_ms": 600000}}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    let ranks = [
+        "5d", "4d", "3d", "2d", "1d", "1k", "2k", "3k", "4k", "5k", "6k", "8k", "10k", "12k",
+        "15k", "25k",
+    ];
+    let mut sockets = HashMap::new();
+    let mut rank_of = HashMap::new();
+    for i in 0..64 {
+        let name = format!("bot{i:02}");
+        let rank = ranks[i % ranks.len()];
+        let c = server.register(&name, rank).await;
+        let (s, v) = c
+            .post_empty(&format!("/api/tournaments/{id}/register"))
+            .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        rank_of.insert(
+            name.clone(),
+            rank.parse::<tengen_tournament::Rank>().unwrap(),
+        );
+        sockets.insert(name, c.socket().await);
+    }
+    assert_eq!(
+        org.post_empty(&format!("/api/tournaments/{id}/start"))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let mut met = HashSet::new();
+    for round in 1..=5 {
+        let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+        let boards = t["pairings"][round - 1]["boards"]
+            .as_array()
+            .unwrap()
+            .clone();
+        assert_eq!(boards.len(), 32, "64 players, no bye: {t}");
+        for b in &boards {
+            let (w, bl) = (b["white"].as_str().unwrap(), b["black"].as_str().unwrap());
+            assert!(
+                met.insert(if w < bl {
+                    (w.to_string(), bl.to_string())
+                } else {
+                    (bl.to_string(), w.to_string())
+                }),
+                "repeated: {w} {bl}"
+            );
+            // The handicap goes to the weaker player, who takes Black.
+            if b["handicap"].as_i64().unwrap() >= 2 {
+                assert!(rank_of[bl] < rank_of[w], "{b}");
+            }
+            let game = b["game_id"].as_i64().unwrap();
+            let g = server.game(game).await;
+            let first = if g["terms"]["handicap"].as_u64().unwrap() >= 2 {
+                w
+            } else {
+                bl
+            };
+            let reply = sockets.get_mut(first).unwrap().play(game, "A1").await;
+            assert_eq!(reply["type"], "ack", "{reply}");
+            let loser = if rank_of[w] == rank_of[bl] {
+                w.max(bl)
+            } else if rank_of[w] < rank_of[bl] {
+                w
+            } else {
+                bl
+            };
+            let reply = sockets.get_mut(loser).unwrap().resign(game).await;
+            assert_eq!(reply["type"], "ack", "{reply}");
+        }
+        tournaments::tick(&server.state).await.unwrap();
+    }
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["status"], "finished", "{t}");
+    // The standings the API shows are the ones its own h9 file recounts.
+    let file = h9_text(&server, id).await;
+    let read = tengen_tournament::h9::read(&file, tengen_tournament::h9::Start::FromFile).unwrap();
+    assert_eq!(tengen_tournament::h9::write(&read), file);
+    let lines = t["standings"]["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 64);
+    // A 5d who won everything leads with the bar's starting score (3d: 32) plus five wins.
+    assert_eq!(lines[0]["values"][0], "37", "{}", lines[0]);
 }
