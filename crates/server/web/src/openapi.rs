@@ -148,6 +148,7 @@ pub fn document() -> Value {
     let mut bot = json!({ "post": op("Start a game against a bot in one request", "bots", Some("BotGame"), ("200", "game id and the snapshot"), &["400", "401", "404"]) });
     bot["parameters"] = id_param("name");
     paths.insert("/api/bots/{name}/play".into(), bot);
+    tournament_paths(&mut paths);
     paths.insert(
         "/api/openapi.json".into(),
         json!({ "get": op("This document", "server", None, ("200", "OpenAPI 3"), &[]) }),
@@ -192,9 +193,61 @@ pub fn document() -> Value {
                     "min_rank": { "type": "string", "example": "10k", "description": "the weakest opponent accepted" },
                     "max_rank": { "type": "string", "example": "1d", "description": "the strongest opponent accepted" },
                     "bot_after_s": { "type": "integer", "maximum": 600, "description": "seconds to wait for a person before playing a bot" } } },
+                "EventTerms": event_terms(),
+                "Correction": { "type": "object", "required": ["round", "board", "result", "reason"], "properties": {
+                    "round": { "type": "integer", "minimum": 1 }, "board": { "type": "integer", "minimum": 1 },
+                    "result": { "type": "string", "enum": ["B+", "W+", "B+F", "W+F", "0", "Void"], "description": "0 is a jigo; F a result by default; Void counts for nobody" },
+                    "reason": { "type": "string" } } },
                 "JoinTerms": { "type": "object", "properties": { "guess": { "type": "string", "enum": ["odd", "even"] }, "handicap": { "type": "integer" } } },
                 "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] }, "time": { "$ref": "#/components/schemas/TimeControl" }, "handicap": { "type": "integer", "description": "stones for the player, who then plays black (komi 0.5 unless given)" }, "take_back": { "type": "boolean", "default": true, "description": "the bot accepts every take-back request" } } }
             }
         }
     })
+}
+
+/// The tournaments' routes.
+fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
+    paths.insert("/api/tournaments".into(), json!({
+        "get": {
+            "summary": "Tournaments, newest first: { tournaments: [{ id, name, status, round, system, size, starts_at }] }", "tags": ["tournaments"],
+            "parameters": [{ "name": "status", "in": "query", "schema": { "type": "string", "enum": ["open", "running", "finished"] } }],
+            "responses": { "200": { "description": "the tournaments" }, "400": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
+        },
+        "post": op("Organise a tournament (guests cannot: 403 guests_cannot_organise): { id }", "tournaments", Some("EventTerms"), ("201", "the new tournament's id"), &["400", "401", "403"]),
+    }));
+    let with_id = |v: Value| {
+        let mut v = v;
+        for method in ["get", "post"] {
+            if let Some(o) = v.get_mut(method) {
+                o["parameters"] = id_param("id");
+            }
+        }
+        v
+    };
+    paths.insert("/api/tournaments/{id}".into(), with_id(json!({ "get": op("A tournament: { id, name, status (open | running | finished), organiser, round (paired so far), rounds, terms, players: [{ name, rank, withdrawn_after }], pairings: [{ round, boards: [{ board, white, black, handicap, game_id, result, bye }] }], standings: { criteria, lines: [{ place, tied, name, rank, values }] } }. Watchers over the WebSocket hear it change (watch_tournament)", "tournaments", None, ("200", "the tournament"), &["404"]) })));
+    paths.insert("/api/tournaments/{id}/register".into(), with_id(json!({ "post": op("Register for an open tournament. Codes: registration_closed, already_registered, tournament_full (409), rank_outside_limits (400), guests_cannot_register (403)", "tournaments", None, ("200", "registered"), &["401", "403", "404", "409"]) })));
+    paths.insert("/api/tournaments/{id}/withdraw".into(), with_id(json!({ "post": op("Withdraw: before the start the registration goes; after it, one is absent (half a McMahon point) from the next round on. 409 not_registered", "tournaments", None, ("200", "withdrawn"), &["401", "404", "409"]) })));
+    paths.insert("/api/tournaments/{id}/start".into(), with_id(json!({ "post": op("The organiser starts the tournament now: round 1 is paired and its games start. Codes: not_organiser (403), already_started (409), too_few_players (400)", "tournaments", None, ("200", "the tournament"), &["401", "403", "404", "409"]) })));
+    paths.insert("/api/tournaments/{id}/results".into(), with_id(json!({ "post": op("The organiser corrects a board's result, with a reason (logged); the standings follow", "tournaments", Some("Correction"), ("200", "corrected"), &["401", "403", "404", "413"]) })));
+    paths.insert("/api/tournaments/{id}/h9".into(), with_id(json!({ "get": op("The tournament as an EGF h9 results file (text), best first", "tournaments", None, ("200", "text/plain h9"), &["404"]) })));
+}
+
+/// The terms an organiser sends.
+fn event_terms() -> Value {
+    json!({ "type": "object", "required": ["name", "system"], "additionalProperties": false, "properties": {
+        "name": { "type": "string", "minLength": 1, "maxLength": 80 },
+        "system": { "type": "string", "enum": ["mcmahon", "swiss", "round_robin", "knockout"] },
+        "rounds": { "type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "McMahon and Swiss; a round robin plays n-1 rounds (n if odd), a knockout as many as its bracket needs" },
+        "size": { "type": "integer", "enum": [9, 13, 19], "default": 19 },
+        "rules": { "type": "string", "default": "japanese", "enum": ["wga", "chinese", "japanese", "korean", "igz", "arena", "aga", "tromp-taylor", "nz"] },
+        "komi": { "type": "string", "example": "6.5", "description": "even games; handicap games take the preset's handicap komi" },
+        "time": { "$ref": "#/components/schemas/TimeControl" },
+        "bar": { "type": "string", "example": "3d", "description": "McMahon bar (default 3d)" },
+        "floor": { "type": "string", "example": "20k", "description": "McMahon floor (default 20k)" },
+        "handicap_reduction": { "type": "integer", "minimum": 0, "maximum": 9, "description": "McMahon: handicap from the score difference less this many stones; even games when absent" },
+        "min_rank": { "type": "string", "example": "10k" }, "max_rank": { "type": "string", "example": "1d" },
+        "max_players": { "type": "integer", "minimum": 2, "maximum": 512, "default": 128 },
+        "third_place": { "type": "boolean", "default": false, "description": "knockout: a game for third place" },
+        "starts_at": { "type": "integer", "description": "seconds since the epoch; the organiser starts it when absent" },
+        "seed": { "type": "integer", "minimum": 0, "description": "the pairing's seed (the tournament's id when absent)" } } })
 }

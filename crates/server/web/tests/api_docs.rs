@@ -54,6 +54,14 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/bots", "get"),
         ("/api/bots/{name}/play", "post"),
         ("/api/games/{id}/estimate", "get"),
+        ("/api/tournaments", "get"),
+        ("/api/tournaments", "post"),
+        ("/api/tournaments/{id}", "get"),
+        ("/api/tournaments/{id}/register", "post"),
+        ("/api/tournaments/{id}/withdraw", "post"),
+        ("/api/tournaments/{id}/start", "post"),
+        ("/api/tournaments/{id}/results", "post"),
+        ("/api/tournaments/{id}/h9", "get"),
     ];
     for (path, method) in routes {
         assert!(
@@ -70,7 +78,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 32);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 39);
 }
 
 #[tokio::test]
