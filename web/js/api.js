@@ -72,3 +72,5 @@ export const registerTournament = (id) => api('POST', `/api/tournaments/${id}/re
 export const withdrawTournament = (id) => api('POST', `/api/tournaments/${id}/withdraw`);
 export const startTournament = (id) => api('POST', `/api/tournaments/${id}/start`);
 export const correctResult = (id, body) => api('POST', `/api/tournaments/${id}/results`, body);
+export const challenge = (id, opponent) => api('POST', `/api/tournaments/${id}/challenge`, { opponent });
+export const finishLadder = (id) => api('POST', `/api/tournaments/${id}/finish`);

@@ -6,7 +6,7 @@
 import * as api from './api.js';
 
 const RULES = ['japanese', 'korean', 'chinese', 'aga', 'wga', 'igz', 'arena', 'tromp-taylor', 'nz'];
-const SYSTEMS = { mcmahon: 'McMahon', swiss: 'Swiss', round_robin: 'Round robin', knockout: 'Knockout' };
+const SYSTEMS = { mcmahon: 'McMahon', swiss: 'Swiss', round_robin: 'Round robin', knockout: 'Knockout', ladder: 'Ladder' };
 const STATUS = { open: 'Registering', running: 'Running', finished: 'Finished' };
 
 function esc(s) {
@@ -31,6 +31,7 @@ export async function tournamentsPage(view, app) {
         <div class="row">
           <label>System <select name="system">${Object.entries(SYSTEMS).map(([k, v]) => `<option value="${k}">${v}</option>`).join('')}</select></label>
           <label data-for="rounds">Rounds <input name="rounds" type="number" min="1" max="20" value="4" size="3"></label>
+          <label data-for="ladder">Reach <input name="reach" type="number" min="1" max="20" value="3" size="3" title="places above oneself one may challenge"></label>
           <label>Board <select name="size"><option>19</option><option>13</option><option>9</option></select></label>
           <label>Rules <select name="rules">${RULES.map((r) => `<option>${r}</option>`).join('')}</select></label>
         </div>
@@ -55,7 +56,8 @@ export async function tournamentsPage(view, app) {
   const showFields = () => {
     const system = form.system.value;
     form.querySelector('[data-for="mcmahon"]').hidden = system !== 'mcmahon';
-    form.querySelector('[data-for="rounds"]').hidden = system === 'round_robin' || system === 'knockout';
+    form.querySelector('[data-for="rounds"]').hidden = ['round_robin', 'knockout', 'ladder'].includes(system);
+    form.querySelector('[data-for="ladder"]').hidden = system !== 'ladder';
   };
   form.system.onchange = showFields;
   showFields();
@@ -76,6 +78,7 @@ export async function tournamentsPage(view, app) {
       terms.floor = f.floor.value.trim();
       if (f.handicap_reduction.value !== '') terms.handicap_reduction = Number(f.handicap_reduction.value);
     }
+    if (terms.system === 'ladder') terms.reach = Number(f.reach.value);
     if (f.starts_at.value) terms.starts_at = Math.floor(new Date(f.starts_at.value).getTime() / 1000);
     try {
       const { id } = await api.createTournament(terms);
@@ -95,9 +98,9 @@ export async function tournamentsPage(view, app) {
 }
 
 function pairingsHtml(t) {
-  if (!t.pairings.length) return '<p class="muted">Not paired yet.</p>';
+  if (!t.pairings.length) return `<p class="muted">${t.terms.system === 'ladder' ? 'No challenge yet.' : 'Not paired yet.'}</p>`;
   return t.pairings.slice().reverse().map((r) => `
-    <h3>Round ${r.round}</h3>
+    <h3>${t.terms.system === 'ladder' ? 'Challenge' : 'Round'} ${r.round}</h3>
     <table class="score-table pairings"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Handicap</th><th>Result</th></tr></thead><tbody>
     ${r.boards.map((b) => b.bye
       ? `<tr><td>${b.board}</td><td>${esc(b.white)}</td><td colspan="2" class="muted">bye</td><td>1 point</td></tr>`
@@ -105,11 +108,15 @@ function pairingsHtml(t) {
     </tbody></table>`).join('');
 }
 
-function standingsHtml(t) {
+function standingsHtml(t, app) {
   const s = t.standings;
   if (!s.lines.length) return '<p class="muted">After the first round.</p>';
+  // On a running ladder, the players one may challenge get a button.
+  const me = app.user && app.user.username;
+  const mine = s.lines.findIndex((l) => l.name === me);
+  const canChallenge = (i) => t.terms.system === 'ladder' && t.status === 'running' && mine > i && mine - i <= t.terms.reach;
   return `<table class="score-table standings" data-testid="standings"><thead><tr><th>Place</th><th>Player</th><th>Rank</th>${s.criteria.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>
-    ${s.lines.map((l) => `<tr><td>${l.tied ? '' : l.place}</td><td><a href="#/user/${encodeURIComponent(l.name)}">${esc(l.name)}</a></td><td>${esc(l.rank)}</td>${l.values.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`).join('')}
+    ${s.lines.map((l, i) => `<tr><td>${l.tied ? '' : l.place}</td><td><a href="#/user/${encodeURIComponent(l.name)}">${esc(l.name)}</a></td><td>${esc(l.rank)}</td>${l.values.map((v) => `<td>${esc(v)}</td>`).join('')}${canChallenge(i) ? `<td><button data-challenge="${esc(l.name)}">Challenge</button></td>` : ''}</tr>`).join('')}
     </tbody></table>`;
 }
 
@@ -128,9 +135,11 @@ function controlsHtml(t, app) {
   const me = app.user && app.user.username;
   const registered = t.players.some((p) => p.name === me && p.withdrawn_after == null);
   const parts = [];
-  if (t.status === 'open' && !registered) parts.push('<button class="primary" data-act="register">Register</button>');
+  const joinable = t.status === 'open' || (t.terms.system === 'ladder' && t.status === 'running');
+  if (joinable && !registered) parts.push('<button class="primary" data-act="register">Register</button>');
   if (t.status !== 'finished' && registered) parts.push('<button data-act="withdraw">Withdraw</button>');
   if (me && me === t.organiser && t.status === 'open') parts.push('<button data-act="start">Start now</button>');
+  if (me && me === t.organiser && t.status === 'running' && t.terms.system === 'ladder') parts.push('<button data-act="finish">Close the ladder</button>');
   parts.push(`<a href="/api/tournaments/${t.id}/h9" download>Results (h9)</a>`);
   const fix = me && me === t.organiser && t.round > 0 ? `
     <form class="row" id="t-fix"><label>Round <input name="round" type="number" min="1" value="${t.round}" size="3"></label>
@@ -148,12 +157,22 @@ function render(view, t, app) {
       ${controlsHtml(t, app)}
     </section>
     <div class="grid spaced">
-      <section class="panel stack"><h2>Standings</h2>${standingsHtml(t)}</section>
+      <section class="panel stack"><h2>${t.terms.system === 'ladder' ? 'Ladder' : 'Standings'}</h2>${standingsHtml(t, app)}</section>
       <section class="panel stack"><h2>Pairings</h2>${pairingsHtml(t)}</section>
       <section class="panel stack"><h2>Players (${t.players.length})</h2><ul class="list">${t.players.map((p) => `<li>${esc(p.name)} <span class="muted">${esc(p.rank)}${p.withdrawn_after != null ? ', withdrawn' : ''}</span></li>`).join('')}</ul></section>
     </div>
     ${bracketHtml(t)}`;
-  const act = { register: api.registerTournament, withdraw: api.withdrawTournament, start: api.startTournament };
+  const act = { register: api.registerTournament, withdraw: api.withdrawTournament, start: api.startTournament, finish: api.finishLadder };
+  for (const b of view.querySelectorAll('button[data-challenge]')) {
+    b.onclick = async () => {
+      try {
+        const { game_id } = await api.challenge(t.id, b.dataset.challenge);
+        app.go(`#/game/${game_id}`);
+      } catch (e) {
+        app.error(e);
+      }
+    };
+  }
   for (const b of view.querySelectorAll('button[data-act]')) {
     b.onclick = async () => {
       try {

@@ -270,6 +270,17 @@ impl Store {
         Ok(Some(ids))
     }
 
+    /// Opens a ladder for challenges; false if it was not open.
+    pub async fn open_ladder(&self, tournament_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE tournaments SET status = 'running' WHERE id = $1 AND status = 'open'",
+        )
+        .bind(tournament_id)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Ends a running tournament after its last round; false if it was not running.
     pub async fn finish_tournament(&self, tournament_id: i64) -> Result<bool, StoreError> {
         let done = sqlx::query(

@@ -194,6 +194,7 @@ pub fn document() -> Value {
                     "max_rank": { "type": "string", "example": "1d", "description": "the strongest opponent accepted" },
                     "bot_after_s": { "type": "integer", "maximum": 600, "description": "seconds to wait for a person before playing a bot" } } },
                 "EventTerms": event_terms(),
+                "Challenge": { "type": "object", "required": ["opponent"], "properties": { "opponent": { "type": "string" } } },
                 "Correction": { "type": "object", "required": ["round", "board", "result", "reason"], "properties": {
                     "round": { "type": "integer", "minimum": 1 }, "board": { "type": "integer", "minimum": 1 },
                     "result": { "type": "string", "enum": ["B+", "W+", "B+F", "W+F", "0", "Void"], "description": "0 is a jigo; F a result by default; Void counts for nobody" },
@@ -229,6 +230,8 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
     paths.insert("/api/tournaments/{id}/withdraw".into(), with_id(json!({ "post": op("Withdraw: before the start the registration goes; after it, one is absent (half a McMahon point) from the next round on. 409 not_registered", "tournaments", None, ("200", "withdrawn"), &["401", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/start".into(), with_id(json!({ "post": op("The organiser starts the tournament now: round 1 is paired and its games start. Codes: not_organiser (403), already_started (409), too_few_players (400)", "tournaments", None, ("200", "the tournament"), &["401", "403", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/results".into(), with_id(json!({ "post": op("The organiser corrects a board's result, with a reason (logged); the standings follow", "tournaments", Some("Correction"), ("200", "corrected"), &["401", "403", "404", "413"]) })));
+    paths.insert("/api/tournaments/{id}/challenge".into(), with_id(json!({ "post": op("Ladder: challenge a player up to `reach` places above; the game starts at once, the challenger Black: { challenge, game_id }. A win takes the defender's place. Codes: no_running_ladder, challenge_pending, try_again (409), not_on_ladder, cannot_challenge (400)", "tournaments", Some("Challenge"), ("201", "the challenge's game"), &["401", "404", "409"]) })));
+    paths.insert("/api/tournaments/{id}/finish".into(), with_id(json!({ "post": op("The organiser closes a running ladder (other events finish after their last round): 409 not_a_running_ladder", "tournaments", None, ("200", "finished"), &["401", "403", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/h9".into(), with_id(json!({ "get": op("The tournament as an EGF h9 results file (text), best first", "tournaments", None, ("200", "text/plain h9"), &["404"]) })));
 }
 
@@ -236,7 +239,8 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
 fn event_terms() -> Value {
     json!({ "type": "object", "required": ["name", "system"], "additionalProperties": false, "properties": {
         "name": { "type": "string", "minLength": 1, "maxLength": 80 },
-        "system": { "type": "string", "enum": ["mcmahon", "swiss", "round_robin", "knockout"] },
+        "system": { "type": "string", "enum": ["mcmahon", "swiss", "round_robin", "knockout", "ladder"] },
+        "reach": { "type": "integer", "minimum": 1, "maximum": 20, "default": 3, "description": "ladder: how many places above oneself one may challenge" },
         "rounds": { "type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "McMahon and Swiss; a round robin plays n-1 rounds (n if odd), a knockout as many as its bracket needs" },
         "size": { "type": "integer", "enum": [9, 13, 19], "default": 19 },
         "rules": { "type": "string", "default": "japanese", "enum": ["wga", "chinese", "japanese", "korean", "igz", "arena", "aga", "tromp-taylor", "nz"] },

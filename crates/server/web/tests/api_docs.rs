@@ -62,6 +62,8 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/tournaments/{id}/start", "post"),
         ("/api/tournaments/{id}/results", "post"),
         ("/api/tournaments/{id}/h9", "get"),
+        ("/api/tournaments/{id}/challenge", "post"),
+        ("/api/tournaments/{id}/finish", "post"),
     ];
     for (path, method) in routes {
         assert!(
@@ -78,7 +80,7 @@ async fn the_openapi_document_lists_every_route() {
             );
         }
     }
-    assert_eq!(doc["paths"].as_object().unwrap().len(), 39);
+    assert_eq!(doc["paths"].as_object().unwrap().len(), 41);
 }
 
 #[tokio::test]

@@ -520,3 +520,102 @@ async fn a_64_player_mcmahon_event_played_by_bots_through_the_api() {
     // A 5d who won everything leads with the bar's starting score (3d: 32) plus five wins.
     assert_eq!(lines[0]["values"][0], "37", "{}", lines[0]);
 }
+
+#[tokio::test]
+async fn a_ladder_climbs_by_challenges() {
+    let server = TestServer::sqlite("tournament-ladder").await;
+    let org = server.register("Organiser", "1d").await;
+    let (s, created) = org
+        .post(
+            "/api/tournaments",
+            json!({"name": "Club ladder", "system": "ladder", "reach": 2, "size": 9}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    let path = |what: &str| format!("/api/tournaments/{id}/{what}");
+    let mut players = HashMap::new();
+    for name in ["ann", "bob", "cat", "dan"] {
+        let c = server.register(name, "5k").await;
+        assert_eq!(c.post_empty(&path("register")).await.0, StatusCode::OK);
+        let socket = c.socket().await;
+        players.insert(name, (c, socket));
+    }
+    let line = |t: &Value| -> Vec<String> {
+        t["standings"]["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let code = |v: &Value| v["error"]["code"].as_str().map(str::to_string);
+    // No challenges before the organiser opens it.
+    let dan = players["dan"].0.clone();
+    let (s, v) = dan
+        .post(&path("challenge"), json!({"opponent": "bob"}))
+        .await;
+    assert_eq!(
+        (s, code(&v).as_deref()),
+        (StatusCode::CONFLICT, Some("no_running_ladder"))
+    );
+    assert_eq!(org.post_empty(&path("start")).await.0, StatusCode::OK);
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(line(&t), ["ann", "bob", "cat", "dan"]);
+    // Dan (4th) may reach two places up: Bob, not Ann; nobody challenges downwards.
+    let (s, v) = dan
+        .post(&path("challenge"), json!({"opponent": "ann"}))
+        .await;
+    assert_eq!(
+        (s, code(&v).as_deref()),
+        (StatusCode::BAD_REQUEST, Some("cannot_challenge"))
+    );
+    let (s, v) = players["ann"]
+        .0
+        .post(&path("challenge"), json!({"opponent": "bob"}))
+        .await;
+    assert_eq!(code(&v).as_deref(), Some("cannot_challenge"), "{s}");
+    let (s, v) = dan
+        .post(&path("challenge"), json!({"opponent": "bob"}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let game = v["game_id"].as_i64().unwrap();
+    // One game at a time: Cat cannot challenge Bob while he plays Dan.
+    let (_, v) = players["cat"]
+        .0
+        .post(&path("challenge"), json!({"opponent": "bob"}))
+        .await;
+    assert_eq!(code(&v).as_deref(), Some("challenge_pending"));
+    // Bob (White) resigns: Dan takes his place, Cat moves down one.
+    let reply = players.get_mut("bob").unwrap().1.resign(game).await;
+    assert_eq!(reply["type"], "ack", "{reply}");
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(line(&t), ["ann", "dan", "bob", "cat"]);
+    // A defender who wins keeps the place.
+    let (_, v) = players["cat"]
+        .0
+        .post(&path("challenge"), json!({"opponent": "dan"}))
+        .await;
+    let game = v["game_id"].as_i64().unwrap();
+    players.get_mut("cat").unwrap().1.resign(game).await;
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(line(&t), ["ann", "dan", "bob", "cat"]);
+    // Newcomers join at the bottom while it runs; the organiser closes it.
+    let eve = server.register("eve", "1d").await;
+    assert_eq!(eve.post_empty(&path("register")).await.0, StatusCode::OK);
+    assert_eq!(
+        dan.post_empty(&path("finish")).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(org.post_empty(&path("finish")).await.0, StatusCode::OK);
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(
+        (t["status"].as_str(), line(&t).last().map(String::as_str)),
+        (Some("finished"), Some("eve"))
+    );
+    let (_, v) = players["cat"]
+        .0
+        .post(&path("challenge"), json!({"opponent": "bob"}))
+        .await;
+    assert_eq!(code(&v).as_deref(), Some("no_running_ladder"));
+}

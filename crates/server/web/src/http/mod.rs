@@ -82,6 +82,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tournaments/{id}/start", post(tournaments::start))
         .route("/api/tournaments/{id}/results", post(tournaments::correct))
         .route("/api/tournaments/{id}/h9", get(tournaments::h9))
+        .route(
+            "/api/tournaments/{id}/challenge",
+            post(tournaments::challenge),
+        )
+        .route("/api/tournaments/{id}/finish", post(tournaments::finish))
         .route("/api/games", get(games::list_games))
         .route("/api/games/{id}", get(games::get_game))
         .route("/api/games/{id}/sgf", get(games::game_sgf))

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::Value;
-use tengen_app::tournaments::{self, Correction, EventTerms};
+use tengen_app::tournaments::{self, Challenge, Correction, EventTerms};
 
 use super::json_body;
 use crate::error::HttpError;
@@ -85,6 +85,26 @@ pub(super) async fn correct(
 ) -> Result<Json<Value>, HttpError> {
     let v = tournaments::correct(&state.store, &user, id, json_body(body)?).await?;
     Ok(Json(v))
+}
+
+/// `POST /api/tournaments/{id}/challenge`: a ladder challenge; its game starts (201).
+pub(super) async fn challenge(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Result<Json<Challenge>, JsonRejection>,
+) -> Result<Response, HttpError> {
+    let v = tournaments::challenge(&state, &user, id, json_body(body)?).await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+/// `POST /api/tournaments/{id}/finish`: the organiser closes a ladder.
+pub(super) async fn finish(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, HttpError> {
+    Ok(Json(tournaments::finish(&state, &user, id).await?))
 }
 
 /// `GET /api/tournaments/{id}/h9`: the EGF h9 results file.

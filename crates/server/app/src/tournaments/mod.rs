@@ -27,6 +27,10 @@ use tengen_tournament::pairing::{self, HandicapPolicy, System};
 use tengen_tournament::standings::{Criterion, Entrant, Event, Game, Outcome, ABSENT, BYE};
 use tengen_tournament::{h9, rank, Rank};
 
+mod ladder;
+
+pub use ladder::{challenge, finish, Challenge};
+
 use crate::accounts::{self, User};
 use crate::error::ApiError;
 use crate::Services;
@@ -118,6 +122,9 @@ pub struct EventTerms {
     /// Knockout: a game for third place beside the final.
     #[serde(default)]
     pub third_place: bool,
+    /// Ladder: how many places above oneself one may challenge.
+    #[serde(default = "default_reach")]
+    pub reach: u32,
     /// When the first round starts (seconds since the epoch); the organiser starts it when
     /// absent.
     #[serde(default)]
@@ -138,6 +145,9 @@ fn default_rules() -> String {
 }
 fn default_max_players() -> u32 {
     128
+}
+fn default_reach() -> u32 {
+    3
 }
 
 fn bad(why: impl Into<String>) -> ApiError {
@@ -175,16 +185,27 @@ impl EventTerms {
             "knockout" => System::Knockout {
                 third_place: self.third_place,
             },
+            "ladder" => return Err(bad("a ladder is not paired by rounds")),
             other => {
                 return Err(bad(format!(
-                    "unknown system {other:?}; known: mcmahon, swiss, round_robin, knockout"
+                    "unknown system {other:?}; known: mcmahon, swiss, round_robin, knockout, ladder"
                 )))
             }
         })
     }
 
+    /// Whether the event is a ladder (challenges, not rounds).
+    pub fn is_ladder(&self) -> bool {
+        self.system == "ladder"
+    }
+
     fn validate(&self) -> Result<(), ApiError> {
-        self.system()?;
+        if !self.is_ladder() {
+            self.system()?;
+        }
+        if !(1..=20).contains(&self.reach) {
+            return Err(bad("a ladder's reach is 1 to 20 places"));
+        }
         if self.name.trim().is_empty() || self.name.chars().count() > 80 {
             return Err(bad("a name of 1 to 80 characters"));
         }
@@ -234,12 +255,13 @@ impl EventTerms {
         match self.system.as_str() {
             "round_robin" => players.max(2) - 1 + players % 2,
             "knockout" => players.max(2).next_power_of_two().trailing_zeros() as usize,
+            "ladder" => 0,
             _ => self.rounds as usize,
         }
     }
 
     /// The terms of a game of the event: even with komi, or with `handicap` stones.
-    fn game_terms(&self, handicap: i32) -> Result<Terms, ApiError> {
+    pub(crate) fn game_terms(&self, handicap: i32) -> Result<Terms, ApiError> {
         let preset = self.preset()?;
         let (kind, stones) = match handicap {
             h if h <= 0 => (GameType::HoSun, 0),
@@ -264,14 +286,14 @@ impl EventTerms {
 }
 
 /// The event as stored, read once.
-struct Loaded {
+pub(crate) struct Loaded {
     row: TournamentRow,
     terms: EventTerms,
     entrants: Vec<EntrantRow>,
     pairings: Vec<PairingRow>,
 }
 
-async fn load(store: &Store, id: i64) -> Result<Loaded, ApiError> {
+pub(crate) async fn load(store: &Store, id: i64) -> Result<Loaded, ApiError> {
     let row = store.tournament(id).await?.ok_or(ApiError::NotFound)?;
     let terms: EventTerms =
         serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -286,7 +308,7 @@ async fn load(store: &Store, id: i64) -> Result<Loaded, ApiError> {
 }
 
 /// How a stored result counts: `B+…`/`W+…`, `0` a jigo, `Void` nobody; `+F` by default.
-fn outcome(result: Option<&str>) -> (Outcome, bool) {
+pub(crate) fn outcome(result: Option<&str>) -> (Outcome, bool) {
     match result {
         None => (Outcome::Unknown, false),
         Some("0") => (Outcome::Jigo, false),
@@ -306,10 +328,10 @@ impl Loaded {
     }
 
     /// The event as the pairing and the standings see it.
-    fn event(&self) -> Result<Event, ApiError> {
-        let system = self.terms.system()?;
+    pub(crate) fn event(&self) -> Result<Event, ApiError> {
+        let system = self.terms.system().ok();
         let start = |r: Rank| match &system {
-            System::McMahon { bar, floor, .. } => pairing::mcmahon_start(r, *bar, *floor),
+            Some(System::McMahon { bar, floor, .. }) => pairing::mcmahon_start(r, *bar, *floor),
             _ => 0,
         };
         let entrants = self
@@ -329,7 +351,10 @@ impl Loaded {
         let index = self.index();
         let mut event = Event {
             entrants,
-            rounds: self.terms.total_rounds(self.entrants.len()),
+            rounds: self
+                .terms
+                .total_rounds(self.entrants.len())
+                .max(self.row.round as usize),
             games: Vec::new(),
             rests: Vec::new(),
             round_down: true,
@@ -471,6 +496,9 @@ pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
 }
 
 fn standings_of(t: &Loaded) -> Result<Value, ApiError> {
+    if t.terms.is_ladder() {
+        return Ok(ladder::standings(t));
+    }
     if t.row.round == 0 {
         return Ok(json!({ "criteria": [], "lines": [] }));
     }
@@ -518,7 +546,8 @@ pub async fn h9_file(store: &Store, id: i64) -> Result<String, ApiError> {
 /// `POST /api/tournaments/{id}/register`.
 pub async fn register(store: &Store, user: &User, id: i64) -> Result<Value, ApiError> {
     let t = load(store, id).await?;
-    if t.row.status != "open" {
+    let open = t.row.status == "open" || (t.terms.is_ladder() && t.row.status == "running");
+    if !open {
         return Err(ApiError::Conflict(
             "registration_closed",
             "the tournament has started".into(),
@@ -589,6 +618,10 @@ pub async fn start(services: &Services, user: &User, id: i64) -> Result<Value, A
             "a tournament needs two players".into(),
         ));
     }
+    if t.terms.is_ladder() {
+        services.store.open_ladder(id).await?;
+        return get(&services.store, id).await;
+    }
     Box::pin(pair_next(services, &t)).await?;
     get(&services.store, id).await
 }
@@ -648,7 +681,7 @@ pub async fn correct(
     Ok(json!({ "corrected": true }))
 }
 
-fn organiser_only(t: &Loaded, user: &User) -> Result<(), ApiError> {
+pub(crate) fn organiser_only(t: &Loaded, user: &User) -> Result<(), ApiError> {
     if t.row.owner_id != user.id {
         return Err(ApiError::Forbidden(
             "not_organiser",
@@ -719,7 +752,7 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
 }
 
 /// Hands a stored game to the live registry.
-async fn start_game(
+pub(crate) async fn start_game(
     services: &Services,
     game_id: i64,
     terms: Terms,
@@ -748,6 +781,7 @@ pub async fn tick(services: &Services) -> Result<(), ApiError> {
         for row in services.store.tournaments(Some(status), 1000).await? {
             let t = load(&services.store, row.id).await?;
             let due = match status {
+                _ if t.terms.is_ladder() => false,
                 "open" => row.starts_at.is_some_and(|s| s <= now) && t.entrants.len() >= 2,
                 _ => t.round_over(),
             };
