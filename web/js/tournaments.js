@@ -155,6 +155,7 @@ function render(view, t, app) {
       <h2 id="t-h">${esc(t.name)}</h2>
       <p data-testid="t-status"><b>${STATUS[t.status]}</b>${t.status === 'running' ? `, round ${t.round} of ${t.rounds}` : ''}. ${SYSTEMS[t.terms.system]}, ${t.terms.size}×${t.terms.size}, ${esc(t.terms.rules)} rules, organised by ${esc(t.organiser)}. ${t.status === 'open' ? `Starts ${esc(when(t.terms.starts_at))}.` : ''}</p>
       ${controlsHtml(t, app)}
+      ${t.log && t.log.length ? `<details><summary>Organiser's corrections (${t.log.length})</summary><ul class="list">${t.log.map((l) => `<li>${esc(new Date(l.at * 1000).toLocaleString())}, ${esc(l.by)}: ${esc(l.detail)}</li>`).join('')}</ul></details>` : ''}
     </section>
     <div class="grid spaced">
       <section class="panel stack"><h2>${t.terms.system === 'ladder' ? 'Ladder' : 'Standings'}</h2>${standingsHtml(t, app)}</section>

@@ -225,7 +225,7 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
         }
         v
     };
-    paths.insert("/api/tournaments/{id}".into(), with_id(json!({ "get": op("A tournament: { id, name, status (open | running | finished), organiser, round (paired so far), rounds, terms, players: [{ name, rank, withdrawn_after }], pairings: [{ round, boards: [{ board, white, black, handicap, game_id, result, bye }] }], standings: { criteria, lines: [{ place, tied, name, rank, values }] } }. Watchers over the WebSocket hear it change (watch_tournament)", "tournaments", None, ("200", "the tournament"), &["404"]) })));
+    paths.insert("/api/tournaments/{id}".into(), with_id(json!({ "get": op("A tournament: { id, name, status (open | running | finished), organiser, round (paired so far), rounds, terms, players: [{ name, rank, withdrawn_after }], pairings: [{ round, boards: [{ board, white, black, handicap, game_id, result, bye }] }], standings: { criteria, lines: [{ place, tied, name, rank, values }] }, log: [{ at, by, action, detail }] (the organiser's corrections) }. Watchers over the WebSocket hear it change (watch_tournament)", "tournaments", None, ("200", "the tournament"), &["404"]) })));
     paths.insert("/api/tournaments/{id}/register".into(), with_id(json!({ "post": op("Register for an open tournament. Codes: registration_closed, already_registered, tournament_full (409), rank_outside_limits (400), guests_cannot_register (403)", "tournaments", None, ("200", "registered"), &["401", "403", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/withdraw".into(), with_id(json!({ "post": op("Withdraw: before the start the registration goes; after it, one is absent (half a McMahon point) from the next round on. 409 not_registered", "tournaments", None, ("200", "withdrawn"), &["401", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/start".into(), with_id(json!({ "post": op("The organiser starts the tournament now: round 1 is paired and its games start. Codes: not_organiser (403), already_started (409), too_few_players (400)", "tournaments", None, ("200", "the tournament"), &["401", "403", "404", "409"]) })));
@@ -253,5 +253,6 @@ fn event_terms() -> Value {
         "max_players": { "type": "integer", "minimum": 2, "maximum": 512, "default": 128 },
         "third_place": { "type": "boolean", "default": false, "description": "knockout: a game for third place" },
         "starts_at": { "type": "integer", "description": "seconds since the epoch; the organiser starts it when absent" },
+        "round_starts": { "type": "array", "items": { "type": "integer" }, "description": "the earliest start of each round (seconds since the epoch), round 1 first: a round starts at its time or when the round before ends, whichever is later" },
         "seed": { "type": "integer", "minimum": 0, "description": "the pairing's seed (the tournament's id when absent)" } } })
 }

@@ -236,6 +236,8 @@ async fn refusals_carry_codes_and_change_nothing() {
         json!({"name": "X", "system": "mcmahon", "bar": "12d"}),
         json!({"name": "X", "system": "swiss", "rules": "first_capture"}),
         json!({"name": "X", "system": "swiss", "color": "red"}),
+        json!({"name": "X", "system": "swiss", "round_starts": [20, 10]}),
+        json!({"name": "X", "system": "ladder", "reach": 0}),
     ];
     for body in bad_terms {
         let (s, v) = org.post("/api/tournaments", body.clone()).await;
@@ -322,6 +324,8 @@ async fn refusals_carry_codes_and_change_nothing() {
     assert_eq!(s, StatusCode::OK, "{v}");
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["pairings"][0]["boards"][0]["result"], "W+R");
+    assert_eq!(t["log"][0]["by"], "Organiser");
+    assert_eq!(t["log"][0]["detail"], "round 1 board 1: W+R (scoring error)");
 }
 
 on_both_stores!(a_round_is_paired_once_by_two_nodes, two_nodes, "two-nodes");
@@ -618,4 +622,48 @@ async fn a_ladder_climbs_by_challenges() {
         .post(&path("challenge"), json!({"opponent": "bob"}))
         .await;
     assert_eq!(code(&v).as_deref(), Some("no_running_ladder"));
+}
+
+#[tokio::test]
+async fn a_round_waits_for_its_time() {
+    let server = TestServer::sqlite("tournament-times").await;
+    let org = server.register("Organiser", "1d").await;
+    // Round 1 at a time past; round 2 far in the future.
+    let (_, created) = org
+        .post(
+            "/api/tournaments",
+            json!({"name": "Timed", "system": "swiss", "rounds": 2, "size": 9,
+                   "round_starts": [1, 4_000_000_000_i64]}),
+        )
+        .await;
+    let id = created["id"].as_i64().unwrap();
+    let mut sockets = HashMap::new();
+    for (name, rank) in [("ann", "2d"), ("bob", "1k")] {
+        let c = server.register(name, rank).await;
+        assert_eq!(
+            c.post_empty(&format!("/api/tournaments/{id}/register"))
+                .await
+                .0,
+            StatusCode::OK
+        );
+        sockets.insert(name.to_string(), c.socket().await);
+    }
+    tournaments::tick(&server.state).await.unwrap();
+    let t = play_round(&server, id, 1, &mut sockets).await;
+    // Round 1 started at its time and ended; round 2 waits for its own.
+    assert_eq!(
+        (t["round"].as_i64(), t["status"].as_str()),
+        (Some(1), Some("running")),
+        "{t}"
+    );
+    server
+        .store()
+        .execute(&format!(
+            "UPDATE tournaments SET terms = REPLACE(terms, '4000000000', '2') WHERE id = {id}"
+        ))
+        .await
+        .unwrap();
+    tournaments::tick(&server.state).await.unwrap();
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["round"], 2, "{t}");
 }

@@ -129,6 +129,11 @@ pub struct EventTerms {
     /// absent.
     #[serde(default)]
     pub starts_at: Option<i64>,
+    /// When each round may start at the earliest (seconds since the epoch), round 1 first: a
+    /// round starts at its time, or when the round before ends if that is later. Rounds
+    /// without a time start when the round before ends.
+    #[serde(default)]
+    pub round_starts: Vec<i64>,
     /// The pairing's seed (the event's id when absent): the same results pair the same.
     #[serde(default)]
     pub seed: Option<u64>,
@@ -202,6 +207,9 @@ impl EventTerms {
     fn validate(&self) -> Result<(), ApiError> {
         if !self.is_ladder() {
             self.system()?;
+        }
+        if self.round_starts.len() > 20 || self.round_starts.windows(2).any(|w| w[0] > w[1]) {
+            return Err(bad("round_starts: at most 20 times, in order"));
         }
         if !(1..=20).contains(&self.reach) {
             return Err(bad("a ladder's reach is 1 to 20 places"));
@@ -487,8 +495,13 @@ pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
         .iter()
         .map(|e| json!({"name": e.username, "rank": e.rank, "withdrawn_after": e.withdrawn_after}))
         .collect();
+    let mut log = Vec::new();
+    for (at, by, action, detail) in store.tournament_log(id).await? {
+        let by = accounts::by_id(store, by).await?.map(|u| u.username);
+        log.push(json!({ "at": at, "by": by, "action": action, "detail": detail }));
+    }
     Ok(json!({
-        "id": t.row.id, "name": t.row.name, "status": t.row.status,
+        "id": t.row.id, "name": t.row.name, "status": t.row.status, "log": log,
         "organiser": owner.map(|u| u.username), "round": t.row.round,
         "rounds": t.terms.total_rounds(t.entrants.len()), "terms": t.terms,
         "players": players, "pairings": rounds, "standings": standings_of(&t)?,
@@ -780,10 +793,16 @@ pub async fn tick(services: &Services) -> Result<(), ApiError> {
     for status in ["open", "running"] {
         for row in services.store.tournaments(Some(status), 1000).await? {
             let t = load(&services.store, row.id).await?;
+            // Round r's own time, if it has one, must have come too.
+            let next_time = t.terms.round_starts.get(row.round as usize).copied();
+            let time_come = next_time.is_none_or(|at| at <= now);
             let due = match status {
                 _ if t.terms.is_ladder() => false,
-                "open" => row.starts_at.is_some_and(|s| s <= now) && t.entrants.len() >= 2,
-                _ => t.round_over(),
+                "open" => {
+                    let start = row.starts_at.or(next_time);
+                    start.is_some_and(|s| s <= now) && time_come && t.entrants.len() >= 2
+                }
+                _ => t.round_over() && time_come,
             };
             if due {
                 // Boxed: a round's start is a deep future, kept off the caller's stack.
