@@ -14,6 +14,7 @@
 //! - [`bots`]: the built-in bots and GTP bots, and the driver that plays their moves.
 //! - [`correspondence`]: the your-move list and vacations; [`profile`]: ratings and records.
 //! - [`review`]: review boards; [`records`]: games as SGF; [`estimate`]: the score estimate.
+//! - [`metrics`]: bots and engines, and the process's whole exposition.
 
 pub mod accounts;
 pub mod bots;
@@ -21,6 +22,7 @@ pub mod correspondence;
 pub mod error;
 pub mod estimate;
 pub mod games;
+pub mod metrics;
 pub mod online;
 pub mod profile;
 pub mod quick_match;

@@ -312,7 +312,11 @@ pub fn spawn_owned(
             }
         }
     }
-    tokio::spawn(actor.run(rx));
+    crate::metrics::ACTORS.inc();
+    tokio::spawn(async move {
+        actor.run(rx).await;
+        crate::metrics::ACTORS.dec();
+    });
     GameHandle {
         id,
         size,
@@ -670,6 +674,7 @@ impl GameActor {
         action: Action,
         rtt_ms: u64,
     ) -> Result<u64, ActError> {
+        let arrived = std::time::Instant::now();
         let who = match self.color_of(Some(user)) {
             Some(c) => Actor::Player(c),
             None => Actor::Other(username.to_string()),
@@ -700,6 +705,8 @@ impl GameActor {
         }
         if moves {
             self.settle_lag(mover, credit);
+            crate::metrics::MOVES.inc();
+            crate::metrics::MOVE_TO_BROADCAST.observe_duration(arrived.elapsed());
         }
         Ok(seq)
     }

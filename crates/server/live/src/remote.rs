@@ -361,13 +361,21 @@ impl Peers {
             // No responder (the owner died) or no answer: its lease will lapse; ask again.
             match self.send(&owner, req.version(), payload.clone()).await {
                 Sent::Answered(Reply::Moved) => {
+                    crate::metrics::FORWARDED_MOVED.inc();
                     tracing::debug!(game, owner, attempt, "the game moved");
                 }
                 Sent::Unanswered => {
+                    crate::metrics::FORWARDED_UNANSWERED.inc();
                     tracing::warn!(game, owner, attempt, "the owner did not answer");
                 }
-                Sent::Answered(r) => return Ok(Some(r)),
-                Sent::Unreadable => return Err(ActError::Gone),
+                Sent::Answered(r) => {
+                    crate::metrics::FORWARDED_ANSWERED.inc();
+                    return Ok(Some(r));
+                }
+                Sent::Unreadable => {
+                    crate::metrics::FORWARDED_UNREADABLE.inc();
+                    return Err(ActError::Gone);
+                }
             }
             // The owner moved or did not answer: look it up again, at once if it was only
             // remembered, else after a pause (a dead owner's lease takes seconds to lapse).

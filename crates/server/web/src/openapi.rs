@@ -35,6 +35,9 @@ fn id_param(name: &str) -> Value {
 pub fn document() -> Value {
     let mut paths = serde_json::Map::new();
     paths.insert("/healthz".into(), json!({ "get": op("Liveness and database check", "server", None, ("200", "ok"), &["500"]) }));
+    paths.insert("/livez".into(), json!({ "get": op("Liveness: the process serves HTTP", "server", None, ("200", "ok"), &[]) }));
+    paths.insert("/readyz".into(), json!({ "get": op("Readiness: the database answers within 2 s (503 `database_unavailable` otherwise)", "server", None, ("200", "ready"), &["503"]) }));
+    paths.insert("/metrics".into(), json!({ "get": op("Every metric of the process in Prometheus's text format 0.0.4 (docs/deploy.md lists them)", "server", None, ("200", "the metrics as text/plain"), &[]) }));
     paths.insert("/api/accounts/register".into(), json!({ "post": op("Register with a declared rank; sets the session cookie", "accounts", Some("Register"), ("201", "the account and a session token"), &["400", "409", "413", "429"]) }));
     paths.insert("/api/accounts/login".into(), json!({ "post": op("Log in; sets the session cookie", "accounts", Some("Login"), ("200", "the account and a session token"), &["400", "401", "413", "429"]) }));
     paths.insert("/api/accounts/guest".into(), json!({ "post": op("Play as a guest at 18k", "accounts", None, ("201", "a guest account and a session token"), &["429", "500"]) }));

@@ -186,6 +186,8 @@ async fn connection(
     session: String,
     seat: tengen_app::online::Seat,
 ) {
+    crate::metrics::CONNECTIONS.inc();
+    crate::metrics::CONNECTIONS_OPENED.inc();
     let mut logouts = state.logouts.subscribe();
     let mut matches = state.quick_match.notify.0.subscribe();
     let (sink, mut stream) = socket.split();
@@ -218,6 +220,7 @@ async fn connection(
     conn.leave_all().await;
     drop(conn);
     let _ = writer.await;
+    crate::metrics::CONNECTIONS.dec();
 }
 
 /// Writes what is queued for one connection, and pings it.

@@ -144,6 +144,11 @@ impl Bots {
         self.list.iter().find(|(_, u)| u.id == user_id)
     }
 
+    /// How many bots there are.
+    pub fn count(&self) -> usize {
+        self.list.len()
+    }
+
     /// All bots, for `GET /api/bots`.
     pub fn describe(&self) -> Value {
         let bots: Vec<Value> = self
@@ -482,7 +487,10 @@ fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Opt
 
 fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engine: Engine) {
     tokio::spawn(async move {
-        if let Err(e) = drive(&handle, &bot, color, terms, engine).await {
+        crate::metrics::BOT_GAMES.inc();
+        let driven = drive(&handle, &bot, color, terms, engine).await;
+        crate::metrics::BOT_GAMES.dec();
+        if let Err(e) = driven {
             tracing::warn!(game = handle.id, bot = %bot.username, error = %e, "bot stopped");
             // A bot that cannot go on gives the game up rather than leaving it hanging.
             let _ = handle.act(bot.id, &bot.username, Action::Resign, 0).await;
@@ -627,9 +635,17 @@ async fn next_action(
                 let Engine::Builtin(level) = *engine else {
                     return Err("no engine".into());
                 };
-                builtin_move(live, color, level, terms, rng).await?
+                let started = std::time::Instant::now();
+                let a = builtin_move(live, color, level, terms, rng).await?;
+                crate::metrics::BUILTIN_THINKING.observe_duration(started.elapsed());
+                a
             }
-            Some(e) => gtp_move(e, live, color, terms).await?,
+            Some(e) => {
+                let started = std::time::Instant::now();
+                let a = gtp_move(e, live, color, terms).await?;
+                crate::metrics::GTP_THINKING.observe_duration(started.elapsed());
+                a
+            }
         }),
         Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
         _ => None,
