@@ -26,6 +26,16 @@ pub enum AdminCmd {
         #[command(flatten)]
         database: Database,
     },
+    /// Give a player a role: `moderator` (the moderation routes and the moderators' page),
+    /// `admin` (a moderator who may act on moderators too) or `player` (none).
+    SetRole {
+        /// The player's name.
+        name: String,
+        /// `player`, `moderator` or `admin`.
+        role: String,
+        #[command(flatten)]
+        database: Database,
+    },
     /// Copy the SQLite database to OUT, consistent while the server plays (SQLite's `VACUUM
     /// INTO`: the copy holds every move committed before it began). For PostgreSQL use
     /// pg_dump (docs/deploy.md).
@@ -54,6 +64,17 @@ pub fn run(cmd: AdminCmd) -> anyhow::Result<()> {
                     .await
                     .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
                 println!("{} is now {}", user.username, user.rank);
+            }
+            AdminCmd::SetRole {
+                name,
+                role,
+                database,
+            } => {
+                let store = database.open().await?;
+                let user = tengen_app::moderation::set_role(&store, &name, &role)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+                println!("{} is now {}", user.username, user.role);
             }
             AdminCmd::Backup { out, database } => backup(&out, &database).await?,
         }

@@ -47,7 +47,8 @@ enum Command {
     Match(match_cmd::MatchOpt),
     /// List the rule presets and what each one means.
     Rules,
-    /// Operator commands on the server's database (set a professional rank).
+    /// Operator commands on the server's database (a professional rank, a moderator's role,
+    /// a backup).
     #[command(subcommand)]
     Admin(admin::AdminCmd),
 }

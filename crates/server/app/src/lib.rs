@@ -15,6 +15,8 @@
 //! - [`correspondence`]: the your-move list and vacations; [`profile`]: ratings and records.
 //! - [`review`]: review boards; [`records`]: games as SGF; [`estimate`]: the score estimate.
 //! - [`metrics`]: bots and engines, and the process's whole exposition.
+//! - [`moderation`]: roles, moderators' actions and the audit log, and the checks of
+//!   sanctions; [`reports`]: players' reports and the moderators' queue.
 
 pub mod accounts;
 pub mod bots;
@@ -23,10 +25,12 @@ pub mod error;
 pub mod estimate;
 pub mod games;
 pub mod metrics;
+pub mod moderation;
 pub mod online;
 pub mod profile;
 pub mod quick_match;
 pub mod records;
+pub mod reports;
 pub mod review;
 pub mod rooms;
 

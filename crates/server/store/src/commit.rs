@@ -452,6 +452,19 @@ async fn settle(
             points: points as i32,
         }
         .after(o.won);
+        // What the game changed, so that annulling it can undo it (store/moderation.rs).
+        sqlx::query(
+            "INSERT INTO promotion_history (user_id, game_id, at, won, rank_before, points_before) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(o.user_id)
+        .bind(game_id)
+        .bind(f.at)
+        .bind(i64::from(o.won))
+        .bind(rank.to_string())
+        .bind(points)
+        .execute(&mut **tx)
+        .await?;
         sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE id = $3")
             .bind(next.rank.to_string())
             .bind(next.points as i64)

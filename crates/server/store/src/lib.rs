@@ -6,7 +6,8 @@
 //!   group committer that writes every game's events (and, on SQLite, [`direct`]'s own
 //!   connection); [`lease`]: cluster ownership of live games; [`ratings`]: Glicko-2 updates;
 //!   [`reviews`]: review boards; [`matches`]: the cluster's quick-match queue; [`metrics`]: the
-//!   committer's batches and the pool's waits.
+//!   committer's batches and the pool's waits; [`moderation`]: roles, sanctions and their audit
+//!   log, annulled games, reports.
 //!
 //! Queries are written once in SQL both databases accept (`$1` placeholders, which SQLite reads
 //! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
@@ -21,6 +22,7 @@ pub mod lease;
 pub mod matches;
 pub mod metrics;
 mod migrations;
+pub mod moderation;
 pub mod ratings;
 pub mod reviews;
 

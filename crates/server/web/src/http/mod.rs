@@ -1,5 +1,6 @@
 //! The HTTP JSON API: every route in one `Router` chain, the handlers beside it in a file per
-//! resource (accounts, me, users, rooms, games, matches, reviews, records, estimate). A handler
+//! resource (accounts, me, users, rooms, games, matches, reviews, records, estimate,
+//! moderation). A handler
 //! extracts the request, calls one use case of `tengen-app` and writes its answer.
 
 mod accounts;
@@ -7,6 +8,7 @@ mod estimate;
 mod games;
 mod matches;
 mod me;
+mod moderation;
 mod records;
 mod reviews;
 mod rooms;
@@ -43,6 +45,16 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/me/vacation",
             post(me::start_vacation).delete(me::end_vacation),
+        )
+        .route("/api/me/moderation", get(moderation::mine))
+        .route("/api/reports", post(moderation::report))
+        .route("/api/moderation/actions", post(moderation::act))
+        .route("/api/moderation/games/{id}/annul", post(moderation::annul))
+        .route("/api/moderation/log", get(moderation::log))
+        .route("/api/moderation/reports", get(moderation::reports))
+        .route(
+            "/api/moderation/reports/{id}/resolve",
+            post(moderation::resolve),
         )
         .route("/api/users/{name}", get(users::user))
         .route("/api/users/{name}/games", get(users::user_games))
