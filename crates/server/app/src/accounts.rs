@@ -223,7 +223,7 @@ pub async fn login(
         .user_by_id(id)
         .await?
         .ok_or(ApiError::BadCredentials)?;
-    crate::moderation::check_not_banned(&row.sanctions)?;
+    crate::sanctions::check_not_banned(&row.sanctions)?;
     let user = User::from(row);
     let token = new_session(store, id).await?;
     Ok((user, token))
@@ -280,7 +280,7 @@ pub async fn session_open(store: &Store, digest: &str) -> Result<bool, ApiError>
 pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiError> {
     let row = store.user_by_session(&token_digest(token)).await?;
     // A ban ends the player's sessions; one opened in a race with it opens nothing either.
-    let now = crate::moderation::now();
+    let now = crate::sanctions::now();
     Ok(row.filter(|r| !r.sanctions.banned(now)).map(User::from))
 }
 

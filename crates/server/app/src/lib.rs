@@ -15,8 +15,8 @@
 //! - [`correspondence`]: the your-move list and vacations; [`profile`]: ratings and records.
 //! - [`review`]: review boards; [`records`]: games as SGF; [`estimate`]: the score estimate.
 //! - [`metrics`]: bots and engines, and the process's whole exposition.
-//! - [`moderation`]: roles, moderators' actions and the audit log, and the checks of
-//!   sanctions; [`reports`]: players' reports and the moderators' queue.
+//! - [`moderation`]: roles, moderators' actions and the audit log; [`reports`]: players' reports and the moderators' queue; [`sanctions`]: the
+//!   checks of a player's sanctions (log in, chat, new games).
 
 pub mod accounts;
 pub mod bots;
@@ -33,6 +33,7 @@ pub mod records;
 pub mod reports;
 pub mod review;
 pub mod rooms;
+pub mod sanctions;
 
 use std::sync::Arc;
 use std::time::Duration;

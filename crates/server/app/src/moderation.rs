@@ -11,12 +11,13 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_core::game::Action;
-use tengen_core::moderation::{ActionKind, Role, Sanctions};
+use tengen_core::moderation::{ActionKind, Role};
 use tengen_store::moderation::NewEntry;
 use tengen_store::Store;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
+use crate::sanctions::{now, sanctions};
 use crate::Services;
 
 /// The longest reason or note kept.
@@ -36,13 +37,6 @@ pub struct ActionRequest {
     pub until: Option<i64>,
     /// Why: the player is told.
     pub reason: String,
-}
-
-/// Seconds since the epoch.
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// Refuses anyone but moderators and admins (`not_moderator`, 403).
@@ -216,52 +210,6 @@ pub async fn log(store: &Store, moderator: &User, limit: Option<i64>) -> Result<
     require_moderator(moderator)?;
     let limit = limit.unwrap_or(100).clamp(1, 500);
     Ok(json!({ "entries": store.moderation_log(None, limit).await? }))
-}
-
-/// The sanctions standing on the account `user_id` now (read afresh: one may have been set
-/// since the caller's copy of the account).
-pub async fn sanctions(store: &Store, user_id: i64) -> Result<Sanctions, ApiError> {
-    let row = store.user_by_id(user_id).await?.ok_or(ApiError::NotFound)?;
-    Ok(row.sanctions.standing(now()))
-}
-
-/// Refuses a banned player (`banned`, 403), as a login does.
-pub fn check_not_banned(s: &Sanctions) -> Result<(), ApiError> {
-    match s.banned_until {
-        Some(t) if t > now() => Err(ApiError::Forbidden("banned", until_text("banned", t))),
-        _ => Ok(()),
-    }
-}
-
-/// Refuses chat from a muted (or banned) player (`muted`, 403).
-pub async fn check_may_chat(store: &Store, user_id: i64) -> Result<(), ApiError> {
-    let s = sanctions(store, user_id).await?;
-    check_not_banned(&s)?;
-    match s.muted_until {
-        Some(t) => Err(ApiError::Forbidden("muted", until_text("muted", t))),
-        None => Ok(()),
-    }
-}
-
-/// Refuses a new game to a suspended (or banned) player (`suspended`, 403).
-pub async fn check_may_play(store: &Store, user_id: i64) -> Result<(), ApiError> {
-    let s = sanctions(store, user_id).await?;
-    check_not_banned(&s)?;
-    match s.suspended_until {
-        Some(t) => Err(ApiError::Forbidden(
-            "suspended",
-            until_text("suspended from new games", t),
-        )),
-        None => Ok(()),
-    }
-}
-
-fn until_text(what: &str, until: i64) -> String {
-    if until >= tengen_core::moderation::FOREVER {
-        format!("you are {what} by a moderator")
-    } else {
-        format!("you are {what} by a moderator until {until} (seconds since 1970)")
-    }
 }
 
 /// What the player `user` is told about themselves: the sanctions standing and the

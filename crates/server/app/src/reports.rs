@@ -9,7 +9,8 @@ use tengen_store::Store;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::moderation::{checked_text, now, require_moderator};
+use crate::moderation::{checked_text, require_moderator};
+use crate::sanctions::now;
 
 /// A player's report (`POST /api/reports`).
 #[derive(Clone, Debug, Deserialize)]

@@ -174,12 +174,12 @@ pub async fn join(
             "you cannot join your own room".into(),
         ));
     }
-    crate::moderation::check_may_play(&state.store, partner.id).await?;
+    crate::sanctions::check_may_play(&state.store, partner.id).await?;
     let owner = accounts::by_id(&state.store, room.owner_id)
         .await?
         .ok_or(ApiError::NotFound)?;
     // A room whose owner was suspended since it opened starts nothing.
-    if crate::moderation::check_may_play(&state.store, owner.id)
+    if crate::sanctions::check_may_play(&state.store, owner.id)
         .await
         .is_err()
     {

@@ -610,7 +610,7 @@ impl Conn {
         // A mute is read afresh for each line: one set since the socket opened holds at once.
         if matches!(action, Action::Chat(_)) {
             if let Err(e) =
-                tengen_app::moderation::check_may_chat(&self.state.store, self.user.id).await
+                tengen_app::sanctions::check_may_chat(&self.state.store, self.user.id).await
             {
                 return self.send(error(&reference, e.code(), &e.to_string())).await;
             }

@@ -255,7 +255,7 @@ async fn mute_and_suspend(url: &str) {
         }
         b
     };
-    let later = tengen_app::moderation::now() + 3600;
+    let later = tengen_app::sanctions::now() + 3600;
     let (status, _) = moderator
         .post("/api/moderation/actions", act("warn", None))
         .await;

@@ -195,7 +195,7 @@ pub async fn start_game(
     req: BotGame,
 ) -> Result<Value, ApiError> {
     let (spec, bot) = state.bots.find(name).cloned().ok_or(ApiError::NotFound)?;
-    crate::moderation::check_may_play(&state.store, user.id).await?;
+    crate::sanctions::check_may_play(&state.store, user.id).await?;
     let size = req.size.unwrap_or(9);
     let rules = req.rules.unwrap_or_else(|| "chinese".into());
     let handicap = req.handicap.filter(|&h| h >= 2);

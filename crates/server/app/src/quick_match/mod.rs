@@ -290,7 +290,7 @@ async fn in_live_game(store: &Store, user: &User) -> Result<bool, ApiError> {
 /// the wait.
 pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
     let ask = check(req)?;
-    crate::moderation::check_may_play(&state.store, user.id).await?;
+    crate::sanctions::check_may_play(&state.store, user.id).await?;
     if ask.req.speed != Speed::Correspondence && in_live_game(&state.store, user).await? {
         return Err(ApiError::Conflict(
             "already_playing",
