@@ -1,6 +1,5 @@
 //! Moderation's use cases: who may moderate, moderators' actions on players (warn, mute,
-//! suspend, ban, unban) and games (annul), the audit log, and the checks the rest of the server
-//! makes (may this player log in, chat, start a game).
+//! suspend, ban, unban), games (annul) and chat lines (hide), and the audit log.
 //!
 //! A ban is stored first (sanction, sessions ended, open rooms closed and its log entry in one
 //! transaction; a suspension closes the rooms too); then the player's quick-match request is
@@ -203,6 +202,75 @@ pub async fn annul(
         )),
         Err(AnnulError::Store(e)) => Err(e.into()),
     }
+}
+
+/// `moderator` hides the chat line `seq` of game `game_id`: its text leaves the stored log
+/// first (with the log entry, in one transaction), then the game tells its watchers
+/// (`chat_hidden`), and its own copy of the log loses the text too.
+pub async fn hide_chat(
+    services: &Services,
+    moderator: &User,
+    game_id: i64,
+    seq: u64,
+    reason: &str,
+) -> Result<Value, ApiError> {
+    use tengen_core::game::Event;
+    require_moderator(moderator)?;
+    let reason = checked_text(reason, "reason")?;
+    let events = services.store.events(game_id).await?;
+    if events.is_empty() {
+        return Err(ApiError::NotFound);
+    }
+    let stored = events.iter().find(|e| e.seq == seq as i64);
+    let said = stored.and_then(|e| serde_json::from_str::<Event>(&e.event).ok());
+    let Some(Event::Chat { user, text }) = said else {
+        return Err(ApiError::Rejected(
+            "not_a_chat_line",
+            format!("event {seq} of game {game_id} is no chat line"),
+        ));
+    };
+    if text.is_empty() {
+        return Err(ApiError::Conflict(
+            "chat_hidden",
+            "the chat line is hidden already".into(),
+        ));
+    }
+    let author = accounts::by_name(&services.store, &user).await?;
+    let hidden = serde_json::to_string(&Event::Chat {
+        user,
+        text: String::new(),
+    })
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let entry = NewEntry {
+        moderator_id: moderator.id,
+        action: "hide_chat",
+        user_id: author.map(|a| a.id),
+        game_id: Some(game_id),
+        until: None,
+        reason,
+        at: now(),
+    };
+    services
+        .store
+        .rewrite_event(game_id, seq as i64, &hidden, entry)
+        .await?;
+    // Stored: whatever happens to the game's actor now, a watcher reading the log never gets
+    // the text again.
+    let told = match services.games.get(game_id).await {
+        Ok(Some(h)) => h
+            .act(moderator.id, &moderator.username, Action::HideChat(seq), 0)
+            .await
+            .is_ok(),
+        _ => false,
+    };
+    if !told {
+        tracing::warn!(
+            game = game_id,
+            seq,
+            "a hidden chat line was not told to the watchers"
+        );
+    }
+    Ok(json!({ "game": game_id, "seq": seq, "hidden": true }))
 }
 
 /// The audit log, newest first (`limit` entries, at most 500).

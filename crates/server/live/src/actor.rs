@@ -1067,10 +1067,46 @@ impl GameActor {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
                 self.publish(o, &record).await;
             }
+            if let Event::ChatHidden { seq } = record.event {
+                self.redact(seq);
+            }
             self.log.push(record.clone());
             // No watchers is fine.
             let _ = self.events.send(record);
         }
+    }
+}
+
+impl GameActor {
+    /// The chat line `seq` of the log, hidden by a moderator, keeps its author and loses its
+    /// text, as the database's copy did before the hiding was acted: a watcher that asks for
+    /// the log later never receives it.
+    fn redact(&mut self, seq: u64) {
+        let Some(i) = (seq as usize).checked_sub(1) else {
+            return;
+        };
+        let Some(r) = self.log.get(i) else { return };
+        let Event::Chat { user, .. } = &r.event else {
+            return;
+        };
+        let event = Event::Chat {
+            user: user.clone(),
+            text: String::new(),
+        };
+        let json = serde_json::to_string(&event).unwrap_or_default();
+        let clocks = r
+            .clocks
+            .map(|c| serde_json::to_string(&c).unwrap_or_default());
+        let redacted = Record::new(
+            self.id,
+            seq,
+            r.at_ms,
+            event,
+            r.clocks,
+            &json,
+            clocks.as_deref(),
+        );
+        self.log[i] = Arc::new(redacted);
     }
 }
 

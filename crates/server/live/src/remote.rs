@@ -115,6 +115,11 @@ pub enum WireAction {
     },
     /// [`Action::Leave`].
     Leave,
+    /// [`Action::HideChat`].
+    HideChat {
+        /// The hidden line's seq.
+        seq: u64,
+    },
     /// [`Action::Vacation`].
     Vacation {
         /// When it ends, ms since the epoch.
@@ -141,6 +146,7 @@ impl WireAction {
             Action::Resume => WireAction::Resume,
             Action::Chat(t) => WireAction::Chat { text: t.clone() },
             Action::Leave => WireAction::Leave,
+            Action::HideChat(seq) => WireAction::HideChat { seq: *seq },
             Action::Vacation { until_ms } => WireAction::Vacation {
                 until_ms: *until_ms,
             },
@@ -163,6 +169,7 @@ impl WireAction {
             WireAction::Resume => Action::Resume,
             WireAction::Chat { text } => Action::Chat(text.clone()),
             WireAction::Leave => Action::Leave,
+            WireAction::HideChat { seq } => Action::HideChat(*seq),
             WireAction::Vacation { until_ms } => Action::Vacation {
                 until_ms: *until_ms,
             },

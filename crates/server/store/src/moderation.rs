@@ -1,6 +1,6 @@
 //! Moderation in the database: roles, sanctions with their audit log row in one transaction
 //! (a ban ends the player's sessions and closes their open rooms in it too), annulled games with
-//! the ratings and promotion points recomputed, and players' reports. What a moderator may do is
+//! the ratings and promotion points recomputed, hidden chat lines, and players' reports. What a moderator may do is
 //! decided above; this file only reads and writes.
 
 use serde::Serialize;
@@ -347,6 +347,30 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        if done.rows_affected() == 0 {
+            return Ok(false);
+        }
+        insert_entry(&mut tx, &entry).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Replaces the stored event `seq` of `game_id` (a chat line a moderator hid, written
+    /// without its text) and logs it, in one transaction; `false` when there is no such event.
+    pub async fn rewrite_event(
+        &self,
+        game_id: i64,
+        seq: i64,
+        event: &str,
+        entry: NewEntry<'_>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let done = sqlx::query("UPDATE game_events SET event = $1 WHERE game_id = $2 AND seq = $3")
+            .bind(event)
+            .bind(game_id)
+            .bind(seq)
+            .execute(&mut *tx)
+            .await?;
         if done.rows_affected() == 0 {
             return Ok(false);
         }

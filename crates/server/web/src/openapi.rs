@@ -52,6 +52,9 @@ pub fn document() -> Value {
     let mut annul = json!({ "post": op("Moderators: annul a finished game: ratings and promotion points recomputed as if it had not been played (409 `game_not_finished`, `already_annulled`)", "moderation", Some("Reason"), ("200", "{ id, game, points_recomputed }"), &["401", "403", "404", "409"]) });
     annul["parameters"] = id_param("id");
     paths.insert("/api/moderation/games/{id}/annul".into(), annul);
+    let mut hide = json!({ "post": op("Moderators: hide a chat line (`seq`: its seq in the game's events): its text leaves the log, and watchers get a `chat_hidden` event (400 `not_a_chat_line`, 409 `chat_hidden`)", "moderation", Some("Reason"), ("200", "{ game, seq, hidden }"), &["401", "403", "404", "409"]) });
+    hide["parameters"] = json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }, { "name": "seq", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }]);
+    paths.insert("/api/moderation/games/{id}/chat/{seq}/hide".into(), hide);
     paths.insert("/api/moderation/log".into(), json!({ "get": op("Moderators: the audit log, newest first (`?limit=N`, at most 500): { entries: [{ id, at, moderator, action, user, game, until, reason }] }", "moderation", None, ("200", "the entries"), &["401", "403"]) }));
     paths.insert("/api/moderation/reports".into(), json!({ "get": op("Moderators: the open reports, oldest first (`?all=true`: resolved ones too, newest first), each with its context: the game, its chat, the player's recent games, ratings and earlier moderation", "moderation", None, ("200", "{ reports: [...] }"), &["401", "403"]) }));
     let mut resolve = json!({ "post": op("Moderators: resolve an open report with a note (409 `report_resolved`)", "moderation", Some("Note"), ("200", "{ id, resolved }"), &["401", "403", "404", "409"]) });

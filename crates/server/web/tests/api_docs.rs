@@ -30,6 +30,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/reports", "post"),
         ("/api/moderation/actions", "post"),
         ("/api/moderation/games/{id}/annul", "post"),
+        ("/api/moderation/games/{id}/chat/{seq}/hide", "post"),
         ("/api/moderation/log", "get"),
         ("/api/moderation/reports", "get"),
         ("/api/moderation/reports/{id}/resolve", "post"),
@@ -71,7 +72,10 @@ async fn the_openapi_document_lists_every_route() {
             "{method} {path} is not documented"
         );
         // And the route answers (not 404 or 405) at that method.
-        let concrete = path.replace("{name}", "nobody").replace("{id}", "999");
+        let concrete = path
+            .replace("{name}", "nobody")
+            .replace("{id}", "999")
+            .replace("{seq}", "1");
         if path != "/api/ws" {
             let (st, _) = server.send(&method.to_uppercase(), &concrete, None).await;
             assert!(

@@ -43,6 +43,7 @@ on_both_stores!(
 );
 on_both_stores!(annulled_games_count_no_more, annulment, "annul");
 on_both_stores!(reports_reach_the_queue_with_context, reports, "reports");
+on_both_stores!(hidden_chat_lines_go_for_every_watcher, hide_chat, "hide");
 
 /// Registers `name` and gives them `role`.
 async fn with_role(server: &TestServer, name: &str, role: &str) -> Client {
@@ -83,6 +84,11 @@ fn routes() -> Vec<(&'static str, &'static str, Option<Value>)> {
             "POST",
             "/api/moderation/games/1/annul",
             Some(json!({"reason": "sandbagging"})),
+        ),
+        (
+            "POST",
+            "/api/moderation/games/1/chat/1/hide",
+            Some(json!({"reason": "insult"})),
         ),
         ("GET", "/api/moderation/log", None),
         ("GET", "/api/moderation/reports", None),
@@ -454,4 +460,60 @@ async fn reports(url: &str) {
     assert_eq!(all["reports"][0]["resolved_by"], "moder");
     let (_, log) = moderator.get("/api/moderation/log").await;
     assert_eq!(log["entries"][0]["action"], "resolve_report");
+}
+
+async fn hide_chat(url: &str) {
+    let server = TestServer::start(url).await;
+    let moderator = with_role(&server, "moder", "moderator").await;
+    let ann = server.register("ann", "2d").await;
+    let bob = server.register("bob", "2d").await;
+    let (id, _) = game(&server, &ann, &bob).await;
+    let mut socket = ann.socket().await;
+    socket.watch(id).await;
+    let seq = socket.chat(id, "you are terrible").await["seq"]
+        .as_u64()
+        .unwrap();
+    ok(&socket.chat(id, "good game").await);
+    let mut watcher = bob.socket().await;
+    watcher.watch(id).await;
+    let path = format!("/api/moderation/games/{id}/chat/{seq}/hide");
+    let (status, v) = moderator.post(&path, json!({"reason": "insult"})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // The watchers see it go.
+    let hidden = watcher.event(id, "chat_hidden").await;
+    assert_eq!(hidden["event"]["seq"], seq);
+    // A watcher from the start reads the line without its text, the other line as it was.
+    let mut late = server.guest().await.socket().await;
+    late.send(json!({"type": "watch", "game": id, "since": 0}))
+        .await;
+    let mut lines = Vec::new();
+    while lines.len() < 2 {
+        let m = late.next_of_type("event").await;
+        if m["event"]["type"] == "chat" {
+            lines.push(m["event"]["text"].as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(lines, ["", "good game"]);
+    let stored = server.store().events(id).await.unwrap();
+    assert!(
+        !stored.iter().any(|e| e.event.contains("terrible")),
+        "gone from the log"
+    );
+    // Once; only chat lines.
+    let (status, v) = moderator.post(&path, json!({"reason": "again"})).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("chat_hidden"))
+    );
+    let (_, v) = moderator
+        .post(
+            &format!("/api/moderation/games/{id}/chat/{}/hide", seq + 100),
+            json!({"reason": "x"}),
+        )
+        .await;
+    assert_eq!(v["error"]["code"], "not_a_chat_line");
+    let (_, log) = moderator.get("/api/moderation/log").await;
+    assert_eq!(log["entries"][0]["action"], "hide_chat");
+    assert_eq!(log["entries"][0]["user"], "ann");
+    assert_eq!(log["entries"][0]["game"], id);
 }

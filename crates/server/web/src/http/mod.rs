@@ -50,6 +50,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/reports", post(moderation::report))
         .route("/api/moderation/actions", post(moderation::act))
         .route("/api/moderation/games/{id}/annul", post(moderation::annul))
+        .route(
+            "/api/moderation/games/{id}/chat/{seq}/hide",
+            post(moderation::hide_chat),
+        )
         .route("/api/moderation/log", get(moderation::log))
         .route("/api/moderation/reports", get(moderation::reports))
         .route(

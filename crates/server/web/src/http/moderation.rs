@@ -50,6 +50,19 @@ pub(super) async fn annul(
     ))
 }
 
+/// `POST /api/moderation/games/{id}/chat/{seq}/hide` `{"reason"}`: the watchers see the line go.
+pub(super) async fn hide_chat(
+    State(state): State<AppState>,
+    Moderator(m): Moderator,
+    Path((id, seq)): Path<(i64, u64)>,
+    body: Result<Json<Reason>, JsonRejection>,
+) -> Result<Json<Value>, HttpError> {
+    let Reason { reason } = json_body(body)?;
+    Ok(Json(
+        moderation::hide_chat(&state, &m, id, seq, &reason).await?,
+    ))
+}
+
 /// `?limit=N`.
 #[derive(Deserialize)]
 pub(super) struct Limit {
