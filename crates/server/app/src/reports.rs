@@ -29,7 +29,7 @@ pub struct ReportRequest {
 }
 
 /// Open reports one player may have waiting at once: more is a flood.
-pub const MAX_OPEN_PER_REPORTER: usize = 20;
+pub const MAX_OPEN_PER_REPORTER: i64 = 20;
 
 /// Files `reporter`'s report; its id.
 pub async fn report(store: &Store, reporter: &User, req: ReportRequest) -> Result<Value, ApiError> {
@@ -67,13 +67,7 @@ pub async fn report(store: &Store, reporter: &User, req: ReportRequest) -> Resul
             }
         }
     }
-    let open = store
-        .reports(true, 10_000)
-        .await?
-        .iter()
-        .filter(|r| r.reporter == reporter.username)
-        .count();
-    if open >= MAX_OPEN_PER_REPORTER {
+    if store.open_reports_by(reporter.id).await? >= MAX_OPEN_PER_REPORTER {
         return Err(ApiError::Limited(
             "too_many_reports",
             format!("at most {MAX_OPEN_PER_REPORTER} of your reports may wait at once"),

@@ -297,6 +297,17 @@ impl Store {
         Ok(row.try_get("id")?)
     }
 
+    /// How many of `reporter_id`'s reports are open.
+    pub async fn open_reports_by(&self, reporter_id: i64) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM reports WHERE reporter_id = $1 AND resolved_at IS NULL",
+        )
+        .bind(reporter_id)
+        .fetch_one(self.pool())
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
     /// Reports, oldest first: the open ones only, or the resolved ones too (newest first then).
     pub async fn reports(&self, open_only: bool, limit: i64) -> Result<Vec<Report>, StoreError> {
         let (filter, order) = if open_only {
