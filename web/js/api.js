@@ -65,3 +65,11 @@ export const review = (id, after) => api('GET', `/api/reviews/${id}${after != nu
 export const newReview = (body) => api('POST', '/api/reviews', body);
 export const reviewEdit = (id, edit) => api('POST', `/api/reviews/${id}/edits`, edit);
 export const reviewAnalyse = (id, playouts) => api('POST', `/api/reviews/${id}/analysis`, playouts ? { playouts } : {});
+export const report = (body) => api('POST', '/api/reports', body);
+export const myModeration = () => api('GET', '/api/me/moderation');
+export const modReports = (all) => api('GET', `/api/moderation/reports${all ? '?all=true' : ''}`);
+export const modResolve = (id, note) => api('POST', `/api/moderation/reports/${id}/resolve`, { note });
+export const modAct = (body) => api('POST', '/api/moderation/actions', body);
+export const modAnnul = (game, reason) => api('POST', `/api/moderation/games/${game}/annul`, { reason });
+export const modHideChat = (game, seq, reason) => api('POST', `/api/moderation/games/${game}/chat/${seq}/hide`, { reason });
+export const modLog = () => api('GET', '/api/moderation/log');
