@@ -206,10 +206,15 @@ async fn readiness_fails_while_the_database_is_unreachable_and_liveness_does_not
 #[tokio::test]
 async fn a_backup_taken_while_games_play_holds_every_acknowledged_move() {
     let server = TestServer::sqlite("backup").await;
-    const GAMES: usize = 12;
-    let (games, tasks, mut progress) = play_games(&server, GAMES).await;
+    // Twelve games by default; TENGEN_BACKUP_GAMES=300 for the figure (slower: every
+    // player's password is hashed).
+    let games_wanted = std::env::var("TENGEN_BACKUP_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
+    let (games, tasks, mut progress) = play_games(&server, games_wanted).await;
     // Half the moves acknowledged, the other half still to come while the copy is made.
-    for _ in 0..GAMES * MOVES / 2 {
+    for _ in 0..games_wanted * MOVES / 2 {
         progress.recv().await.unwrap();
     }
     let before: Vec<usize> = games
