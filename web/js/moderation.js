@@ -25,6 +25,7 @@ function reportHtml(r) {
     ${c.game && c.game.id ? `<p>Game <a href="#/game/${c.game.id}">${c.game.id}</a>: ${esc(c.game.result || c.game.status)}${c.game.annulled ? ' (annulled)' : ''}</p>` : ''}
     ${chat ? `<ol class="chat-log">${chat}</ol>` : ''}
     <p class="small">Recent games: ${games || 'none'}. Ratings: ${ratings || 'none'}.</p>
+    <p class="small">Escapes among them: ${c.escapes ?? 0}. Largest rating jump in one game: ${Math.round(c.largest_rating_jump ?? 0)}.</p>
     ${earlier ? `<p class="small">Earlier: ${earlier}</p>` : ''}
     ${r.resolved_at ? `<p class="muted">Resolved by ${esc(r.resolved_by)} on ${when(r.resolved_at)}: ${esc(r.note)}</p>`
       : `<form class="row resolve"><input name="note" required maxlength="1000" placeholder="Note" aria-label="Note"><button type="submit">Resolve</button></form>`}

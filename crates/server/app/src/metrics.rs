@@ -6,6 +6,8 @@ use tengen_core::metrics::{Exposition, Gauge, Histogram, THINKING_SECONDS};
 
 use crate::Services;
 
+/// Bot moves being computed now (an engine thinking, or waiting for a blocking thread).
+pub(crate) static ENGINES_BUSY: Gauge = Gauge::new();
 /// Bot drivers playing a game in this process.
 pub(crate) static BOT_GAMES: Gauge = Gauge::new();
 /// Time the built-in engine took for a move.
@@ -27,6 +29,11 @@ pub fn write_all(services: &Services, out: &mut Exposition) {
         "tengen_bots",
         "Bots this server offers (built-in and GTP).",
         services.bots.count() as f64,
+    );
+    out.gauge(
+        "tengen_engines_busy",
+        "Bot moves being computed now (an engine thinking, or queued for a thread).",
+        ENGINES_BUSY.get() as f64,
     );
     out.histogram(
         "tengen_engine_thinking_seconds_builtin",

@@ -101,8 +101,8 @@ pub async fn queue(store: &Store, moderator: &User, all: bool) -> Result<Value, 
 }
 
 /// What a moderator needs to judge a report: the reported game's chat (every line, so that a
-/// line is read in its conversation), the game, and the player's recent games, rating changes
-/// and earlier moderation.
+/// line is read in its conversation), the game, and the player's recent games (escapes among
+/// them counted), rating changes (the largest jump picked out) and earlier moderation.
 async fn context(store: &Store, r: &Report) -> Result<Value, ApiError> {
     let mut game = Value::Null;
     let mut chat = Vec::new();
@@ -120,19 +120,37 @@ async fn context(store: &Store, r: &Report) -> Result<Value, ApiError> {
             });
         }
     }
-    let recent: Vec<Value> = store
-        .games_of(r.user_id, 10)
-        .await?
-        .iter()
-        .map(|g| json!({ "id": g.id, "status": g.status.as_str(), "result": g.result }))
-        .collect();
+    let mut recent = Vec::new();
+    let mut escapes = 0;
+    for g in store.games_of(r.user_id, 10).await? {
+        // An escape: a game the player lost by leaving or by not coming back (`+F`).
+        let lost_by = |c: char| {
+            g.result
+                .as_deref()
+                .is_some_and(|res| res.starts_with(c) && res.ends_with("+F"))
+        };
+        if (g.black_id == r.user_id && lost_by('W')) || (g.white_id == r.user_id && lost_by('B')) {
+            escapes += 1;
+        }
+        recent.push(json!({
+            "id": g.id, "status": g.status.as_str(), "result": g.result,
+            "annulled": store.annulled(g.id).await?.unwrap_or(false),
+        }));
+    }
     let ratings = store.rating_history(r.user_id, 10).await?;
+    // The largest move of the rating in one game, up or down: a sandbagger's drop, a smurf's rise.
+    let largest_jump = ratings
+        .windows(2)
+        .map(|w| w[1].rating - w[0].rating)
+        .fold(0.0_f64, |m, d| if d.abs() > m.abs() { d } else { m });
     let actions = store.moderation_log(Some(r.user_id), 20).await?;
     Ok(json!({
         "game": game,
         "chat": chat,
         "recent_games": recent,
+        "escapes": escapes,
         "ratings": ratings,
+        "largest_rating_jump": largest_jump,
         "moderation": actions,
     }))
 }

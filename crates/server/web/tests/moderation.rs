@@ -443,6 +443,7 @@ async fn reports(url: &str) {
     assert_eq!(r["context"]["chat"][0]["text"], "you are terrible");
     assert_eq!(r["context"]["game"]["id"], id);
     assert_eq!(r["context"]["recent_games"][0]["id"], id);
+    assert_eq!(r["context"]["escapes"], 0);
     let path = format!("/api/moderation/reports/{report}/resolve");
     let (status, _) = moderator.post(&path, json!({"note": "warned her"})).await;
     assert_eq!(status, StatusCode::OK);

@@ -637,15 +637,19 @@ async fn next_action(
                     return Err("no engine".into());
                 };
                 let started = std::time::Instant::now();
-                let a = builtin_move(live, color, level, terms, rng).await?;
+                crate::metrics::ENGINES_BUSY.inc();
+                let a = builtin_move(live, color, level, terms, rng).await;
+                crate::metrics::ENGINES_BUSY.dec();
                 crate::metrics::BUILTIN_THINKING.observe_duration(started.elapsed());
-                a
+                a?
             }
             Some(e) => {
                 let started = std::time::Instant::now();
-                let a = gtp_move(e, live, color, terms).await?;
+                crate::metrics::ENGINES_BUSY.inc();
+                let a = gtp_move(e, live, color, terms).await;
+                crate::metrics::ENGINES_BUSY.dec();
                 crate::metrics::GTP_THINKING.observe_duration(started.elapsed());
-                a
+                a?
             }
         }),
         Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
