@@ -74,3 +74,11 @@ export const startTournament = (id) => api('POST', `/api/tournaments/${id}/start
 export const correctResult = (id, body) => api('POST', `/api/tournaments/${id}/results`, body);
 export const challenge = (id, opponent) => api('POST', `/api/tournaments/${id}/challenge`, { opponent });
 export const finishLadder = (id) => api('POST', `/api/tournaments/${id}/finish`);
+export const report = (body) => api('POST', '/api/reports', body);
+export const myModeration = () => api('GET', '/api/me/moderation');
+export const modReports = (all) => api('GET', `/api/moderation/reports${all ? '?all=true' : ''}`);
+export const modResolve = (id, note) => api('POST', `/api/moderation/reports/${id}/resolve`, { note });
+export const modAct = (body) => api('POST', '/api/moderation/actions', body);
+export const modAnnul = (game, reason) => api('POST', `/api/moderation/games/${game}/annul`, { reason });
+export const modHideChat = (game, seq, reason) => api('POST', `/api/moderation/games/${game}/chat/${seq}/hide`, { reason });
+export const modLog = () => api('GET', '/api/moderation/log');

@@ -1,5 +1,6 @@
 // The shell: who is logged in, the header, messages, the socket, and the hash router
-// (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID).
+// (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID,
+// #/moderation).
 
 import * as api from './api.js';
 import { Socket } from './socket.js';
@@ -9,6 +10,7 @@ import { gamePage } from './game.js';
 import { userPage } from './user.js';
 import { reviewPage } from './review.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
+import { moderationPage } from './moderation.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -27,6 +29,21 @@ export const app = {
   },
   error(e) {
     app.toast(e && e.message ? e.message : String(e), 'error');
+  },
+  /** Whether the logged-in account may use the moderators' page and tools. */
+  moderates() {
+    return !!app.user && (app.user.role === 'moderator' || app.user.role === 'admin');
+  },
+  /** Asks why, then reports `user` (in `game`, for chat line `chat`) to the moderators. */
+  async report(user, game, chat) {
+    const reason = window.prompt(`Why do you report ${user}? A moderator will read it.`);
+    if (!reason || !reason.trim()) return;
+    try {
+      await api.report({ user, game: game ?? undefined, chat: chat ?? undefined, reason });
+      app.toast('Reported. Thank you.');
+    } catch (e) {
+      app.error(e);
+    }
   },
   go(hash) {
     if (location.hash === hash) route();
@@ -63,6 +80,7 @@ function renderNav() {
     who.dataset.testid = 'who';
     nav.appendChild(who);
     link('My page', `#/user/${encodeURIComponent(app.user.username)}`);
+    if (app.moderates()) link('Moderation', '#/moderation');
     const out = document.createElement('button');
     out.textContent = 'Log out';
     out.onclick = async () => {
@@ -91,6 +109,15 @@ function ensureSocket() {
         conn.classList.toggle('down', s !== 'online');
       },
       onError: (m) => app.toast(m, 'error'),
+      onNotice: (m) => {
+        const until = m.until && m.until < 253402300799 ? ` until ${new Date(m.until * 1000).toLocaleString()}` : '';
+        const what = { warn: 'warned you', mute: 'muted you', suspend: 'suspended you from new games', ban: 'banned you', unban: 'lifted your sanctions' }[m.action] || m.action;
+        app.toast(`A moderator ${what}${until}: ${m.reason}`, m.action === 'unban' ? 'info' : 'error');
+        if (m.action === 'ban') {
+          app.user = null;
+          renderNav();
+        }
+      },
     });
   }
 }
@@ -123,6 +150,7 @@ async function route() {
     else if (parts[0] === 'review' && parts[1]) cleanup = await reviewPage(view, app, Number(parts[1]));
     else if (parts[0] === 'tournaments') cleanup = await tournamentsPage(view, app);
     else if (parts[0] === 'tournament' && parts[1]) cleanup = await tournamentPage(view, app, Number(parts[1]));
+    else if (parts[0] === 'moderation') cleanup = await moderationPage(view, app);
     else cleanup = await lobbyPage(view, app);
   } catch (e) {
     const p = document.createElement('p');

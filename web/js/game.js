@@ -213,6 +213,7 @@ export async function gamePage(main, app, id) {
           <div class="chat-log" id="chat" aria-live="polite"></div>
           <form class="chat-form" id="chat-form"><input name="text" maxlength="500" placeholder="Say something" aria-label="Chat message"><button type="submit">Send</button></form>
         </section>
+        ${me && !app.user.guest ? `<button class="link small" id="report-game">Report ${esc(snap[me === 'black' ? 'white' : 'black'].username)} in this game</button>` : ''}
       </aside>
     </div>`;
 
@@ -625,12 +626,41 @@ export async function gamePage(main, app, id) {
   }
 
   const chat = q('#chat');
-  function addChat(user, text) {
+  // A line keeps its seq, so that a moderator's `chat_hidden` removes it; a line hidden before
+  // it reached us comes with no text and is not shown. Others' lines can be reported, and
+  // moderators can hide any.
+  function addChat(user, text, seq) {
+    if (!text) return;
     const p = document.createElement('p');
+    p.dataset.seq = seq;
     p.innerHTML = `<strong>${esc(user)}:</strong> ${esc(text)}`;
+    if (app.user && user !== app.user.username && !app.user.guest) {
+      const b = document.createElement('button');
+      b.className = 'link small';
+      b.textContent = 'report';
+      b.title = `Report this line of ${user}'s to the moderators`;
+      b.onclick = () => app.report(user, id, seq);
+      p.append(' ', b);
+    }
+    if (app.moderates()) {
+      const h = document.createElement('button');
+      h.className = 'link small';
+      h.textContent = 'hide';
+      h.onclick = async () => {
+        const reason = window.prompt('Why hide this line?');
+        if (!reason || !reason.trim()) return;
+        try {
+          await api.modHideChat(id, seq, reason);
+        } catch (e) {
+          app.error(e);
+        }
+      };
+      p.append(' ', h);
+    }
     chat.appendChild(p);
     chat.scrollTop = chat.scrollHeight;
   }
+  if (q('#report-game')) q('#report-game').onclick = () => app.report(snap[me === 'black' ? 'white' : 'black'].username, id);
   q('#chat-form').onsubmit = (e) => {
     e.preventDefault();
     const input = e.target.elements.text;
@@ -662,7 +692,8 @@ export async function gamePage(main, app, id) {
   let queued = false;
   app.socket.watch(id, (m) => {
     if (m.type !== 'event') return;
-    if (m.event.type === 'chat') addChat(m.event.user, m.event.text);
+    if (m.event.type === 'chat') addChat(m.event.user, m.event.text, m.seq);
+    if (m.event.type === 'chat_hidden') chat.querySelector(`p[data-seq="${Number(m.event.seq)}"]`)?.remove();
     if (m.event.type === 'move' && sound) playClick();
     if (m.event.type === 'takeback_requested' && me && m.event.color !== me) app.toast(`${snap[m.event.color].username} asks to take back a move.`);
     if (m.event.type === 'takeback_answered' && me && m.event.color !== me) app.toast(m.event.accepted ? 'Take-back allowed.' : 'Take-back refused.');

@@ -2,9 +2,10 @@
 // every game again from the last event it saw, so a page resumes where it was without reloading.
 
 export class Socket {
-  constructor({ onStatus, onError }) {
+  constructor({ onStatus, onError, onNotice }) {
     this.onStatus = onStatus;
     this.onError = onError;
+    this.onNotice = onNotice || (() => {}); // a moderator's action on this account
     this.nextId = 1;
     this.pending = new Map(); // request id -> {resolve, reject}
     this.games = new Map(); // game id -> {handler, seq}
@@ -25,9 +26,11 @@ export class Socket {
       for (const id of this.tournaments.keys()) this.sendTournament('watch_tournament', id);
     };
     this.ws.onmessage = (e) => this.dispatch(JSON.parse(e.data));
-    this.ws.onclose = () => {
+    this.ws.onclose = (e) => {
       for (const p of this.pending.values()) p.reject(new Error('The connection dropped; try again.'));
       this.pending.clear();
+      // Banned (4003): the session is gone, coming back would only be refused.
+      if (e.code === 4003) this.closed = true;
       if (this.closed) return;
       this.onStatus('reconnecting');
       setTimeout(() => this.connect(), this.delay);
@@ -53,6 +56,8 @@ export class Socket {
       for (const l of this.listeners) l(m);
     } else if (m.type === 'tournament' && m.tournament && this.tournaments.has(m.tournament.id)) {
       this.tournaments.get(m.tournament.id)(m.tournament);
+    } else if (m.type === 'moderation') {
+      this.onNotice(m);
     }
     if (m.game != null && this.games.has(m.game)) {
       const g = this.games.get(m.game);

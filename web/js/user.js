@@ -81,6 +81,7 @@ export async function userPage(main, app, name) {
       <div id="chart"></div>
       <p class="muted small" id="chart-note"></p>
       ${own && !user.guest ? `<form class="row" id="upload"><label>Review an SGF record <input type="file" name="sgf" accept=".sgf,application/x-go-sgf,text/plain"></label><button type="submit">Open the review board</button></form>` : ''}
+      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button></div>` : ''}
       ${own && !user.guest ? `<div class="row" id="vacation"><button id="vacation-on">Vacation: stop my correspondence clocks for 7 days</button><button id="vacation-off">End my vacation</button></div>` : ''}
       <div class="grid">
         <div><h2>By board</h2><div class="scroll-x"><table data-testid="by-size"><thead><tr><th></th><th>won</th><th>lost</th><th>drawn</th></tr></thead><tbody>${Object.entries(record.by_size).map(([s, t]) => tallyRow(`${s}×${s}`, t)).join('') || '<tr><td colspan="4" class="muted">No finished games.</td></tr>'}</tbody></table></div></div>
@@ -105,6 +106,8 @@ export async function userPage(main, app, name) {
     }
   };
   for (const b of main.querySelectorAll('[data-review]')) b.onclick = () => openReview({ game: Number(b.dataset.review) });
+  const reportUser = main.querySelector('#report-user');
+  if (reportUser) reportUser.onclick = () => app.report(user.username);
   if (own && !user.guest) {
     main.querySelector('#upload').onsubmit = async (e) => {
       e.preventDefault();

@@ -35,7 +35,7 @@ export async function startServer() {
     });
     child.on('exit', (code) => reject(new Error(`the server exited with ${code}`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, stop: () => child.kill('SIGTERM'), bin, db: join(dir, 'web.db') };
 }
 
 export async function launch() {

@@ -26,25 +26,92 @@ pub enum AdminCmd {
         #[command(flatten)]
         database: Database,
     },
+    /// Give a player a role: `moderator` (the moderation routes and the moderators' page),
+    /// `admin` (a moderator who may act on moderators too) or `player` (none).
+    SetRole {
+        /// The player's name.
+        name: String,
+        /// `player`, `moderator` or `admin`.
+        role: String,
+        #[command(flatten)]
+        database: Database,
+    },
+    /// Copy the SQLite database to OUT, consistent while the server plays (SQLite's `VACUUM
+    /// INTO`: the copy holds every move committed before it began). For PostgreSQL use
+    /// pg_dump (docs/deploy.md).
+    Backup {
+        /// The new file (it must not exist).
+        out: std::path::PathBuf,
+        #[command(flatten)]
+        database: Database,
+    },
 }
 
 /// Runs an `admin` subcommand.
 pub fn run(cmd: AdminCmd) -> anyhow::Result<()> {
-    let AdminCmd::SetRank {
-        name,
-        rank,
-        database,
-    } = cmd;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let store =
-            crate::serve::open_store(&database.db, database.database_url.as_deref()).await?;
-        let user = tengen_app::accounts::set_rank(&store, &name, &rank)
-            .await
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        println!("{} is now {}", user.username, user.rank);
+        match cmd {
+            AdminCmd::SetRank {
+                name,
+                rank,
+                database,
+            } => {
+                let store = database.open().await?;
+                let user = tengen_app::accounts::set_rank(&store, &name, &rank)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+                println!("{} is now {}", user.username, user.rank);
+            }
+            AdminCmd::SetRole {
+                name,
+                role,
+                database,
+            } => {
+                let store = database.open().await?;
+                let user = tengen_app::moderation::set_role(&store, &name, &role)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+                println!("{} is now {}", user.username, user.role);
+            }
+            AdminCmd::Backup { out, database } => backup(&out, &database).await?,
+        }
         Ok(())
     })
+}
+
+impl Database {
+    async fn open(&self) -> anyhow::Result<tengen_store::Store> {
+        crate::serve::open_store(&self.db, self.database_url.as_deref()).await
+    }
+}
+
+/// `admin backup`: the copy is written beside its destination and renamed into place once
+/// whole, so that OUT is never a half-written database.
+async fn backup(out: &std::path::Path, database: &Database) -> anyhow::Result<()> {
+    use anyhow::Context;
+    if database.database_url.is_some() {
+        anyhow::bail!(
+            "backup copies SQLite databases; back PostgreSQL up with pg_dump (docs/deploy.md)"
+        );
+    }
+    if !database.db.exists() {
+        anyhow::bail!("no database at {}", database.db.display());
+    }
+    if out.exists() {
+        anyhow::bail!("{} exists; the backup goes to a new file", out.display());
+    }
+    let partial = out.with_extension("partial");
+    let _ = std::fs::remove_file(&partial);
+    let store = database.open().await?;
+    store
+        .backup_into(&partial)
+        .await
+        .with_context(|| format!("cannot back up to {}", partial.display()))?;
+    std::fs::rename(&partial, out)
+        .with_context(|| format!("cannot move the backup to {}", out.display()))?;
+    println!("backed up {} to {}", database.db.display(), out.display());
+    Ok(())
 }

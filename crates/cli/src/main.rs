@@ -51,7 +51,8 @@ enum Command {
     /// Tournament files: recompute an h9 results file's standings.
     #[command(subcommand)]
     Tournament(tournament_cmd::TournamentCmd),
-    /// Operator commands on the server's database (set a professional rank).
+    /// Operator commands on the server's database (a professional rank, a moderator's role,
+    /// a backup).
     #[command(subcommand)]
     Admin(admin::AdminCmd),
 }

@@ -49,6 +49,30 @@ pub struct ServeOpt {
     /// threads of their own either way. More for a server that needs more than one core's worth.
     #[arg(long, env = "TENGEN_WORKERS", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub workers: u16,
+    /// How the log is written: `text` for people, `json` (one object a line) for a log
+    /// collector.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// The log's format.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Lines for people to read.
+    Text,
+    /// One JSON object a line: time, level, target, message and fields.
+    Json,
+}
+
+/// Starts the log, filtered by `RUST_LOG` (default `info`), in `format`.
+fn init_log(format: LogFormat) {
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let log = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().flatten_event(true).init(),
+    }
 }
 
 fn parse_bot(s: &str) -> Result<tengen_app::bots::BotSpec, String> {
@@ -68,11 +92,7 @@ pub(crate) async fn open_store(db: &std::path::Path, url: Option<&str>) -> anyho
 
 /// Serves until Ctrl-C or SIGTERM.
 pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    init_log(opt.log_format);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(usize::from(opt.workers))
         .enable_all()

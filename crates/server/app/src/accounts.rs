@@ -41,6 +41,9 @@ pub struct User {
     pub deviation: f64,
     /// The rank the rating shows, on OGS's scale, `?` while provisional (`6k?`).
     pub rating_rank: String,
+    /// Player, moderator or admin (absent in the messages of nodes from before roles).
+    #[serde(default)]
+    pub role: tengen_core::moderation::Role,
 }
 
 impl User {
@@ -118,6 +121,7 @@ impl From<UserRow> for User {
             rating: tengen_store::ratings::round2(rating.rating),
             deviation: tengen_store::ratings::round2(rating.deviation),
             rating_rank: rating.shown_rank(),
+            role: row.role,
         }
     }
 }
@@ -214,7 +218,13 @@ pub async fn login(
     let (true, Some(id)) = (verified, id) else {
         return Err(ApiError::BadCredentials);
     };
-    let user = by_id(store, id).await?.ok_or(ApiError::BadCredentials)?;
+    // Checked after the password, so that a ban tells nothing to whoever guesses names.
+    let row = store
+        .user_by_id(id)
+        .await?
+        .ok_or(ApiError::BadCredentials)?;
+    crate::sanctions::check_not_banned(&row.sanctions)?;
+    let user = User::from(row);
     let token = new_session(store, id).await?;
     Ok((user, token))
 }
@@ -269,7 +279,9 @@ pub async fn session_open(store: &Store, digest: &str) -> Result<bool, ApiError>
 /// The account a session token belongs to.
 pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiError> {
     let row = store.user_by_session(&token_digest(token)).await?;
-    Ok(row.map(User::from))
+    // A ban ends the player's sessions; one opened in a race with it opens nothing either.
+    let now = crate::sanctions::now();
+    Ok(row.filter(|r| !r.sanctions.banned(now)).map(User::from))
 }
 
 /// Sets the rank of the account called `name` (any rank, professional ones included: this is

@@ -15,6 +15,9 @@
 //! - [`correspondence`]: the your-move list and vacations; [`profile`]: ratings and records.
 //! - [`tournaments`]: events from registration to the final standings.
 //! - [`review`]: review boards; [`records`]: games as SGF; [`estimate`]: the score estimate.
+//! - [`metrics`]: bots and engines, and the process's whole exposition.
+//! - [`moderation`]: roles, moderators' actions and the audit log; [`reports`]: players' reports and the moderators' queue; [`sanctions`]: the
+//!   checks of a player's sanctions (log in, chat, new games).
 
 pub mod accounts;
 pub mod bots;
@@ -22,12 +25,16 @@ pub mod correspondence;
 pub mod error;
 pub mod estimate;
 pub mod games;
+pub mod metrics;
+pub mod moderation;
 pub mod online;
 pub mod profile;
 pub mod quick_match;
 pub mod records;
+pub mod reports;
 pub mod review;
 pub mod rooms;
+pub mod sanctions;
 pub mod tournaments;
 
 use std::sync::Arc;

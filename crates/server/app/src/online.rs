@@ -153,6 +153,7 @@ mod tests {
             rating: 1500.0,
             deviation: 350.0,
             rating_rank: "6k?".into(),
+            role: Default::default(),
         }
     }
 

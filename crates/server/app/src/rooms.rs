@@ -174,9 +174,20 @@ pub async fn join(
             "you cannot join your own room".into(),
         ));
     }
+    crate::sanctions::check_may_play(&state.store, partner.id).await?;
     let owner = accounts::by_id(&state.store, room.owner_id)
         .await?
         .ok_or(ApiError::NotFound)?;
+    // A room whose owner was suspended since it opened starts nothing.
+    if crate::sanctions::check_may_play(&state.store, owner.id)
+        .await
+        .is_err()
+    {
+        return Err(ApiError::Conflict(
+            "room_closed",
+            "this room's owner may not start games now".into(),
+        ));
+    }
     let t: RoomTerms =
         serde_json::from_str(&room.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
     start_paired(&state.store, &state.games, id, &owner, partner, &t, j).await

@@ -9,9 +9,13 @@
 //!   them.
 //! - [`rating`]: which games move ratings, and the head start a game gives Black.
 //! - [`review_tree`]: a review board's tree of SGF nodes, addressed by paths.
+//! - [`metrics`]: counters, gauges and histograms, written as Prometheus text.
+//! - [`moderation`]: roles, moderators' actions and the sanctions a player stands under.
 
 pub mod domain;
 pub mod game;
+pub mod metrics;
+pub mod moderation;
 pub mod player;
 pub mod rating;
 pub mod review_tree;

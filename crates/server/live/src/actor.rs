@@ -312,7 +312,11 @@ pub fn spawn_owned(
             }
         }
     }
-    tokio::spawn(actor.run(rx));
+    crate::metrics::ACTORS.inc();
+    tokio::spawn(async move {
+        actor.run(rx).await;
+        crate::metrics::ACTORS.dec();
+    });
     GameHandle {
         id,
         size,
@@ -670,6 +674,7 @@ impl GameActor {
         action: Action,
         rtt_ms: u64,
     ) -> Result<u64, ActError> {
+        let arrived = std::time::Instant::now();
         let who = match self.color_of(Some(user)) {
             Some(c) => Actor::Player(c),
             None => Actor::Other(username.to_string()),
@@ -700,6 +705,8 @@ impl GameActor {
         }
         if moves {
             self.settle_lag(mover, credit);
+            crate::metrics::MOVES.inc();
+            crate::metrics::MOVE_TO_BROADCAST.observe_duration(arrived.elapsed());
         }
         Ok(seq)
     }
@@ -1060,10 +1067,46 @@ impl GameActor {
                 // Watchers on other nodes hear of it through the bus (after the commit, as here).
                 self.publish(o, &record).await;
             }
+            if let Event::ChatHidden { seq } = record.event {
+                self.redact(seq);
+            }
             self.log.push(record.clone());
             // No watchers is fine.
             let _ = self.events.send(record);
         }
+    }
+}
+
+impl GameActor {
+    /// The chat line `seq` of the log, hidden by a moderator, keeps its author and loses its
+    /// text, as the database's copy did before the hiding was acted: a watcher that asks for
+    /// the log later never receives it.
+    fn redact(&mut self, seq: u64) {
+        let Some(i) = (seq as usize).checked_sub(1) else {
+            return;
+        };
+        let Some(r) = self.log.get(i) else { return };
+        let Event::Chat { user, .. } = &r.event else {
+            return;
+        };
+        let event = Event::Chat {
+            user: user.clone(),
+            text: String::new(),
+        };
+        let json = serde_json::to_string(&event).unwrap_or_default();
+        let clocks = r
+            .clocks
+            .map(|c| serde_json::to_string(&c).unwrap_or_default());
+        let redacted = Record::new(
+            self.id,
+            seq,
+            r.at_ms,
+            event,
+            r.clocks,
+            &json,
+            clocks.as_deref(),
+        );
+        self.log[i] = Arc::new(redacted);
     }
 }
 

@@ -10,10 +10,12 @@
 //!   messages between nodes.
 //! - [`types`]: what a game hands out, whoever runs it: records, watches, action errors, and the
 //!   shared WebSocket frame of each event.
-//! - [`error`]: why a game could not be had.
+//! - [`error`]: why a game could not be had; [`metrics`]: actors, moves, broadcast latency,
+//!   forwarded requests.
 
 pub mod actor;
 pub mod error;
+pub mod metrics;
 pub mod registry;
 pub mod remote;
 pub mod types;

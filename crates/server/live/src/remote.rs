@@ -115,6 +115,11 @@ pub enum WireAction {
     },
     /// [`Action::Leave`].
     Leave,
+    /// [`Action::HideChat`].
+    HideChat {
+        /// The hidden line's seq.
+        seq: u64,
+    },
     /// [`Action::Vacation`].
     Vacation {
         /// When it ends, ms since the epoch.
@@ -141,6 +146,7 @@ impl WireAction {
             Action::Resume => WireAction::Resume,
             Action::Chat(t) => WireAction::Chat { text: t.clone() },
             Action::Leave => WireAction::Leave,
+            Action::HideChat(seq) => WireAction::HideChat { seq: *seq },
             Action::Vacation { until_ms } => WireAction::Vacation {
                 until_ms: *until_ms,
             },
@@ -163,6 +169,7 @@ impl WireAction {
             WireAction::Resume => Action::Resume,
             WireAction::Chat { text } => Action::Chat(text.clone()),
             WireAction::Leave => Action::Leave,
+            WireAction::HideChat { seq } => Action::HideChat(*seq),
             WireAction::Vacation { until_ms } => Action::Vacation {
                 until_ms: *until_ms,
             },
@@ -361,13 +368,21 @@ impl Peers {
             // No responder (the owner died) or no answer: its lease will lapse; ask again.
             match self.send(&owner, req.version(), payload.clone()).await {
                 Sent::Answered(Reply::Moved) => {
+                    crate::metrics::FORWARDED_MOVED.inc();
                     tracing::debug!(game, owner, attempt, "the game moved");
                 }
                 Sent::Unanswered => {
+                    crate::metrics::FORWARDED_UNANSWERED.inc();
                     tracing::warn!(game, owner, attempt, "the owner did not answer");
                 }
-                Sent::Answered(r) => return Ok(Some(r)),
-                Sent::Unreadable => return Err(ActError::Gone),
+                Sent::Answered(r) => {
+                    crate::metrics::FORWARDED_ANSWERED.inc();
+                    return Ok(Some(r));
+                }
+                Sent::Unreadable => {
+                    crate::metrics::FORWARDED_UNREADABLE.inc();
+                    return Err(ActError::Gone);
+                }
             }
             // The owner moved or did not answer: look it up again, at once if it was only
             // remembered, else after a pause (a dead owner's lease takes seconds to lapse).

@@ -4,6 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::Row;
 use tengen_core::domain::glicko::Rating;
+use tengen_core::moderation::{Role, Sanctions, UnknownRole};
 
 use super::{Store, StoreError};
 
@@ -24,6 +25,10 @@ pub struct UserRow {
     pub bot: bool,
     /// Its Glicko-2 rating, once it has one stored.
     pub rating: Option<Rating>,
+    /// What it may do beyond playing.
+    pub role: Role,
+    /// Its sanctions as stored (some may have lapsed).
+    pub sanctions: Sanctions,
 }
 
 /// A new account.
@@ -45,7 +50,9 @@ pub struct NewUser<'a> {
     pub created_at: i64,
 }
 
-const USER_COLUMNS: &str = "id, username, rank, points, guest, bot, rating, deviation, volatility";
+const USER_COLUMNS: &str =
+    "id, username, rank, points, guest, bot, rating, deviation, volatility, \
+                            role, muted_until, suspended_until, banned_until";
 
 fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
     let rating = match (
@@ -68,6 +75,18 @@ fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         guest: row.try_get::<i64, _>("guest")? != 0,
         bot: row.try_get::<Option<String>, _>("bot")?.is_some(),
         rating,
+        role: row
+            .try_get::<String, _>("role")?
+            .parse()
+            .map_err(|e: UnknownRole| sqlx::Error::ColumnDecode {
+                index: "role".into(),
+                source: Box::new(e),
+            })?,
+        sanctions: Sanctions {
+            muted_until: row.try_get("muted_until")?,
+            suspended_until: row.try_get("suspended_until")?,
+            banned_until: row.try_get("banned_until")?,
+        },
     })
 }
 

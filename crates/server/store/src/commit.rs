@@ -24,6 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 pub use super::append::{Append, Finish};
 use super::direct::{DirectWriter, Refused};
 use super::lease::Lease;
+use super::metrics;
 use super::{Backend, Store, StoreError};
 use tengen_core::domain::promotion::Standing;
 use tengen_core::domain::rank::Rank;
@@ -199,8 +200,11 @@ struct Writer<'a> {
 impl Writer<'_> {
     async fn commit(&mut self, batch: Vec<Pending>) {
         let appends: Vec<&Append> = batch.iter().map(|p| &p.append).collect();
+        let started = std::time::Instant::now();
         match self.write(&appends).await {
             Ok(()) => {
+                metrics::BATCH_SECONDS.observe_duration(started.elapsed());
+                metrics::BATCH_APPENDS.observe(batch.len() as f64);
                 self.counts.transactions.fetch_add(1, Ordering::Relaxed);
                 self.counts
                     .appends
@@ -210,13 +214,16 @@ impl Writer<'_> {
                 }
             }
             Err(e) if batch.len() == 1 => {
+                metrics::WRITE_FAILURES.inc();
                 let _ = batch.into_iter().next().map(|p| p.done.send(Err(e)));
             }
             Err(_) => {
+                metrics::WRITE_FAILURES.inc();
                 // Find the append that failed: each alone.
                 for p in batch {
                     let r = self.write(&[&p.append]).await;
                     if r.is_ok() {
+                        metrics::BATCH_APPENDS.observe(1.0);
                         self.counts.transactions.fetch_add(1, Ordering::Relaxed);
                         self.counts.appends.fetch_add(1, Ordering::Relaxed);
                     }
@@ -313,7 +320,9 @@ async fn write_transaction(
     appends: &[&Append],
     rows: &[(&Append, usize)],
 ) -> Result<(), StoreError> {
+    let waited = std::time::Instant::now();
     let mut tx = pool.begin().await?;
+    metrics::POOL_WAIT_SECONDS.observe_duration(waited.elapsed());
     // Lease rows locked in game order, so that no two batches (two nodes' committers)
     // wait for each other.
     let mut fenced: Vec<(i64, &Lease)> = appends
@@ -385,7 +394,9 @@ async fn write_transaction(
 /// Moves on SQLite: the transaction and its rows in one statement list, which the driver runs
 /// in one request to the connection's thread (a transaction through the pool takes three).
 async fn write_sqlite(pool: &sqlx::AnyPool, rows: &[(&Append, usize)]) -> Result<(), StoreError> {
+    let waited = std::time::Instant::now();
     let mut conn = pool.acquire().await?;
+    metrics::POOL_WAIT_SECONDS.observe_duration(waited.elapsed());
     let sql = format!("BEGIN; {}; COMMIT;", insert_sql(rows.len()));
     let written = bind_rows(&sql, rows).execute(&mut *conn).await;
     if let Err(e) = written {
@@ -441,6 +452,19 @@ async fn settle(
             points: points as i32,
         }
         .after(o.won);
+        // What the game changed, so that annulling it can undo it (store/moderation.rs).
+        sqlx::query(
+            "INSERT INTO promotion_history (user_id, game_id, at, won, rank_before, points_before) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(o.user_id)
+        .bind(game_id)
+        .bind(f.at)
+        .bind(i64::from(o.won))
+        .bind(rank.to_string())
+        .bind(points)
+        .execute(&mut **tx)
+        .await?;
         sqlx::query("UPDATE users SET rank = $1, points = $2 WHERE id = $3")
             .bind(next.rank.to_string())
             .bind(next.points as i64)

@@ -275,9 +275,10 @@ impl Store {
         Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
     }
 
-    /// A player's finished games, all of them (for their record).
+    /// A player's finished games that count, all of them (for their record): annulled ones
+    /// do not.
     pub async fn finished_games_of(&self, user_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished'")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished' AND annulled = 0")
             .bind(user_id)
             .fetch_all(self.pool())
             .await?;

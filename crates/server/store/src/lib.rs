@@ -5,7 +5,9 @@
 //! - [`accounts`]: users and sessions; [`games`]: games and their event logs; [`commit`]: the
 //!   group committer that writes every game's events (and, on SQLite, [`direct`]'s own
 //!   connection); [`lease`]: cluster ownership of live games; [`ratings`]: Glicko-2 updates;
-//!   [`reviews`]: review boards; [`matches`]: the cluster's quick-match queue.
+//!   [`reviews`]: review boards; [`matches`]: the cluster's quick-match queue; [`metrics`]: the
+//!   committer's batches and the pool's waits; [`moderation`]: roles, sanctions and their audit
+//!   log, annulled games, reports.
 //!
 //! Queries are written once in SQL both databases accept (`$1` placeholders, which SQLite reads
 //! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
@@ -18,7 +20,9 @@ mod direct;
 pub mod games;
 pub mod lease;
 pub mod matches;
+pub mod metrics;
 mod migrations;
+pub mod moderation;
 pub mod ratings;
 pub mod reviews;
 pub mod tournaments;
@@ -63,6 +67,9 @@ pub enum StoreError {
     /// The committer is gone (the runtime is shutting down).
     #[error("the store is closed")]
     Closed,
+    /// Something this database or this call does not do.
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 impl Store {
@@ -159,6 +166,26 @@ impl Store {
     /// Which database this is.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Writes a consistent copy of the SQLite database to a new file at `out` with `VACUUM
+    /// INTO`: one read transaction, so the copy holds exactly the commits made before it began
+    /// while the server goes on writing (WAL lets it). Refused on PostgreSQL (`pg_dump` is its
+    /// tool, docs/deploy.md) and when `out` exists (SQLite will not overwrite it).
+    pub async fn backup_into(&self, out: &std::path::Path) -> Result<(), StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Err(StoreError::Unsupported(
+                "backup is for SQLite; back PostgreSQL up with pg_dump (docs/deploy.md)",
+            ));
+        }
+        let out = out.to_str().ok_or(StoreError::Unsupported(
+            "the backup's path must be valid UTF-8",
+        ))?;
+        sqlx::query("VACUUM INTO $1")
+            .bind(out)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// A trivial query, for `/healthz`.

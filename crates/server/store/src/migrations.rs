@@ -99,6 +99,32 @@ const SHARED: &[Step] = &[
         sqlite: tournament_tables::LOG_SQLITE,
         postgres: tournament_tables::LOG_POSTGRES,
     },
+    // Moderation (store/moderation.rs): roles, standing sanctions (seconds since the epoch),
+    // the audit log, reports, annulled games, and each promotion-point change, so that an
+    // annulled game's can be undone.
+    Sql("ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'player'"),
+    Sql("ALTER TABLE users ADD COLUMN muted_until BIGINT"),
+    Sql("ALTER TABLE users ADD COLUMN suspended_until BIGINT"),
+    Sql("ALTER TABLE users ADD COLUMN banned_until BIGINT"),
+    Each {
+        sqlite: moderation_tables::LOG_SQLITE,
+        postgres: moderation_tables::LOG_POSTGRES,
+    },
+    Each {
+        sqlite: moderation_tables::REPORTS_SQLITE,
+        postgres: moderation_tables::REPORTS_POSTGRES,
+    },
+    Sql("CREATE INDEX reports_open ON reports (resolved_at, id)"),
+    Sql("ALTER TABLE games ADD COLUMN annulled BIGINT NOT NULL DEFAULT 0"),
+    Sql("CREATE TABLE promotion_history (
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        at BIGINT NOT NULL,
+        won BIGINT NOT NULL,
+        rank_before TEXT NOT NULL,
+        points_before BIGINT NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    )"),
 ];
 
 /// The tournaments' tables whose ids each database generates its own way.
@@ -138,6 +164,54 @@ mod tournament_tables {
         by_id BIGINT NOT NULL,
         action TEXT NOT NULL,
         detail TEXT NOT NULL
+    )";
+}
+
+/// The moderation log's and the reports' tables, whose ids each database generates its own way.
+mod moderation_tables {
+    pub const LOG_SQLITE: &str = "CREATE TABLE moderation_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at BIGINT NOT NULL,
+        moderator_id BIGINT NOT NULL REFERENCES users(id),
+        action TEXT NOT NULL,
+        user_id BIGINT REFERENCES users(id),
+        game_id BIGINT,
+        until BIGINT,
+        reason TEXT NOT NULL
+    )";
+    pub const LOG_POSTGRES: &str = "CREATE TABLE moderation_log (
+        id BIGSERIAL PRIMARY KEY,
+        at BIGINT NOT NULL,
+        moderator_id BIGINT NOT NULL REFERENCES users(id),
+        action TEXT NOT NULL,
+        user_id BIGINT REFERENCES users(id),
+        game_id BIGINT,
+        until BIGINT,
+        reason TEXT NOT NULL
+    )";
+    pub const REPORTS_SQLITE: &str = "CREATE TABLE reports (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at BIGINT NOT NULL,
+        reporter_id BIGINT NOT NULL REFERENCES users(id),
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        game_id BIGINT,
+        chat_seq BIGINT,
+        reason TEXT NOT NULL,
+        resolved_at BIGINT,
+        resolved_by BIGINT REFERENCES users(id),
+        note TEXT
+    )";
+    pub const REPORTS_POSTGRES: &str = "CREATE TABLE reports (
+        id BIGSERIAL PRIMARY KEY,
+        at BIGINT NOT NULL,
+        reporter_id BIGINT NOT NULL REFERENCES users(id),
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        game_id BIGINT,
+        chat_seq BIGINT,
+        reason TEXT NOT NULL,
+        resolved_at BIGINT,
+        resolved_by BIGINT REFERENCES users(id),
+        note TEXT
     )";
 }
 

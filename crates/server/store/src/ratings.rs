@@ -104,14 +104,33 @@ pub async fn rate(
 /// game's terms). Each player is seeded from the rank they hold when the migration runs (the
 /// log does not keep the rank a player had when a game began).
 pub(super) async fn rate_finished_games(conn: &mut AnyConnection) -> Result<(), StoreError> {
-    let rows = sqlx::query(
+    rate_games(conn, None).await
+}
+
+/// Rates the finished games, in the order they ended, that are not annulled and ended after
+/// `after` (a game's end time and id), or all of them. Runs inside the caller's transaction.
+/// With `after` it needs the moderation steps' `annulled` column; without, it runs before it
+/// exists (the migration).
+pub(super) async fn rate_games(
+    conn: &mut AnyConnection,
+    after: Option<(i64, i64)>,
+) -> Result<(), StoreError> {
+    let filter = if after.is_some() {
+        "AND g.annulled = 0 AND (g.finished_at > $1 OR (g.finished_at = $1 AND g.id > $2))"
+    } else {
+        ""
+    };
+    let sql = format!(
         "SELECT g.id, g.terms, g.result, g.finished_at, g.black_id, g.white_id, \
                 b.guest AS b_guest, b.bot AS b_bot, w.guest AS w_guest, w.bot AS w_bot \
          FROM games g JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id \
-         WHERE g.status = 'finished' ORDER BY g.finished_at, g.id",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
+         WHERE g.status = 'finished' {filter} ORDER BY g.finished_at, g.id"
+    );
+    let mut q = sqlx::query(&sql);
+    if let Some((at, id)) = after {
+        q = q.bind(at).bind(id);
+    }
+    let rows = q.fetch_all(&mut *conn).await?;
     for row in rows {
         let terms: String = row.try_get("terms")?;
         let Ok(terms) = serde_json::from_str::<tengen_core::game::Terms>(&terms) else {

@@ -89,6 +89,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                         },
                     },
                 };
+                crate::metrics::CLUSTER_ANSWERED.inc();
                 if let (Some(peers), Ok(bytes)) = (state.games.peers(), serde_json::to_vec(&reply))
                 {
                     let headers = protocol_headers(reply.version());

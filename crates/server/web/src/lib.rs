@@ -14,12 +14,14 @@
 //! - [`session`]: who is asking (shared with the WebSocket upgrade); [`throttle`]: failed logins
 //!   and new accounts per account and address; [`listener`]: connections with time limits.
 //! - [`ws`]: the WebSocket protocol; [`cluster`]: a cluster node's loops and answers.
-//! - [`web`]: the embedded browser client; [`openapi`]: the API's description.
+//! - [`web`]: the embedded browser client; [`openapi`]: the API's description; [`metrics`]:
+//!   `GET /metrics` for Prometheus.
 
 pub mod cluster;
 pub mod error;
 pub mod http;
 pub mod listener;
+pub mod metrics;
 pub mod openapi;
 pub mod session;
 pub mod throttle;

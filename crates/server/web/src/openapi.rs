@@ -35,6 +35,9 @@ fn id_param(name: &str) -> Value {
 pub fn document() -> Value {
     let mut paths = serde_json::Map::new();
     paths.insert("/healthz".into(), json!({ "get": op("Liveness and database check", "server", None, ("200", "ok"), &["500"]) }));
+    paths.insert("/livez".into(), json!({ "get": op("Liveness: the process serves HTTP", "server", None, ("200", "ok"), &[]) }));
+    paths.insert("/readyz".into(), json!({ "get": op("Readiness: the database answers within 2 s (503 `database_unavailable` otherwise)", "server", None, ("200", "ready"), &["503"]) }));
+    paths.insert("/metrics".into(), json!({ "get": op("Every metric of the process in Prometheus's text format 0.0.4 (docs/deploy.md lists them)", "server", None, ("200", "the metrics as text/plain"), &[]) }));
     paths.insert("/api/accounts/register".into(), json!({ "post": op("Register with a declared rank; sets the session cookie", "accounts", Some("Register"), ("201", "the account and a session token"), &["400", "409", "413", "429"]) }));
     paths.insert("/api/accounts/login".into(), json!({ "post": op("Log in; sets the session cookie", "accounts", Some("Login"), ("200", "the account and a session token"), &["400", "401", "413", "429"]) }));
     paths.insert("/api/accounts/guest".into(), json!({ "post": op("Play as a guest at 18k", "accounts", None, ("201", "a guest account and a session token"), &["429", "500"]) }));
@@ -43,6 +46,20 @@ pub fn document() -> Value {
         json!({ "post": op("End the session", "accounts", None, ("204", "logged out"), &[]) }),
     );
     paths.insert("/api/session".into(), json!({ "get": op("Who is logged in: { user } (null when nobody is; never 401)", "accounts", None, ("200", "the account or null"), &[]) }));
+    paths.insert("/api/me/moderation".into(), json!({ "get": op("What moderators did to the logged-in player's account: { sanctions: { muted_until, suspended_until, banned_until }, actions: [{ at, action, until, reason }] } (times in seconds since 1970)", "moderation", None, ("200", "the sanctions and actions"), &["401"]) }));
+    paths.insert("/api/reports".into(), json!({ "post": op("Report a player, a game or a chat line (`chat`: its seq in the game's events) to the moderators", "moderation", Some("Report"), ("201", "{ id }"), &["401", "404", "429"]) }));
+    paths.insert("/api/moderation/actions".into(), json!({ "post": op("Moderators: warn, mute, suspend, ban or unban a player (a ban ends their sessions and sockets, closes their rooms, withdraws their quick-match request and resigns their live games); 403 `not_moderator` for anyone else, `outranked` for a moderator or admin as target", "moderation", Some("ModerationAction"), ("201", "{ id, user, action, until }"), &["401", "403", "404"]) }));
+    let mut annul = json!({ "post": op("Moderators: annul a finished game: ratings and promotion points recomputed as if it had not been played (409 `game_not_finished`, `already_annulled`)", "moderation", Some("Reason"), ("200", "{ id, game, points_recomputed }"), &["401", "403", "404", "409"]) });
+    annul["parameters"] = id_param("id");
+    paths.insert("/api/moderation/games/{id}/annul".into(), annul);
+    let mut hide = json!({ "post": op("Moderators: hide a chat line (`seq`: its seq in the game's events): its text leaves the log, and watchers get a `chat_hidden` event (400 `not_a_chat_line`, 409 `chat_hidden`)", "moderation", Some("Reason"), ("200", "{ game, seq, hidden }"), &["401", "403", "404", "409"]) });
+    hide["parameters"] = json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }, { "name": "seq", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }]);
+    paths.insert("/api/moderation/games/{id}/chat/{seq}/hide".into(), hide);
+    paths.insert("/api/moderation/log".into(), json!({ "get": op("Moderators: the audit log, newest first (`?limit=N`, at most 500): { entries: [{ id, at, moderator, action, user, game, until, reason }] }", "moderation", None, ("200", "the entries"), &["401", "403"]) }));
+    paths.insert("/api/moderation/reports".into(), json!({ "get": op("Moderators: the open reports, oldest first (`?all=true`: resolved ones too, newest first), each with its context: the game, its chat, the player's recent games, ratings and earlier moderation", "moderation", None, ("200", "{ reports: [...] }"), &["401", "403"]) }));
+    let mut resolve = json!({ "post": op("Moderators: resolve an open report with a note (409 `report_resolved`)", "moderation", Some("Note"), ("200", "{ id, resolved }"), &["401", "403", "404", "409"]) });
+    resolve["parameters"] = id_param("id");
+    paths.insert("/api/moderation/reports/{id}/resolve".into(), resolve);
     paths.insert("/api/me".into(), json!({ "get": op("The logged-in account", "accounts", None, ("200", "the account"), &["401"]) }));
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
     user["parameters"] = id_param("name");
@@ -185,6 +202,10 @@ pub fn document() -> Value {
                     "type": { "type": "string", "enum": ["play", "comment", "navigate", "delete"] },
                     "path": { "type": "array", "items": { "type": "integer" }, "description": "child indices from the root" },
                     "point": { "type": "string", "example": "D4" }, "text": { "type": "string" } } },
+                "Report": { "type": "object", "required": ["user", "reason"], "properties": { "user": { "type": "string" }, "game": { "type": "integer" }, "chat": { "type": "integer", "description": "the chat line's seq in the game's events; needs game" }, "reason": { "type": "string", "maxLength": 1000 } } },
+                "ModerationAction": { "type": "object", "required": ["user", "action", "reason"], "properties": { "user": { "type": "string" }, "action": { "type": "string", "enum": ["warn", "mute", "suspend", "ban", "unban"] }, "until": { "type": "integer", "description": "seconds since 1970: when a mute, suspension or ban ends (a suspension needs it; a mute or ban without it lasts for good)" }, "reason": { "type": "string", "maxLength": 1000 } } },
+                "Reason": { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "maxLength": 1000 } } },
+                "Note": { "type": "object", "required": ["note"], "properties": { "note": { "type": "string", "maxLength": 1000 } } },
                 "Vacation": { "type": "object", "required": ["days"], "properties": { "days": { "type": "integer", "minimum": 1, "maximum": 30 } } },
                 "MatchRequest": { "type": "object", "required": ["sizes", "speed"], "properties": {
                     "sizes": { "type": "array", "items": { "type": "integer", "enum": [9, 13, 19] }, "description": "most wanted first" },

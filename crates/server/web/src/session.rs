@@ -1,5 +1,6 @@
-//! Who is asking: the session token of a request and the logged-in account. Shared by the
-//! HTTP routes and the WebSocket upgrade, so that neither needs the other.
+//! Who is asking: the session token of a request and the logged-in account (and whether it
+//! moderates). Shared by the HTTP routes and the WebSocket upgrade, so that neither needs the
+//! other.
 
 use axum::extract::FromRequestParts;
 use axum::http::header::{AUTHORIZATION, COOKIE};
@@ -43,5 +44,22 @@ impl FromRequestParts<AppState> for CurrentUser {
         let token = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
         let user = accounts::by_token(&state.store, &token).await?;
         Ok(CurrentUser(user.ok_or(ApiError::Unauthorized)?))
+    }
+}
+
+/// A logged-in moderator or admin; rejects anyone else with `not_moderator` (403), before the
+/// request's body is read, so that every moderation route answers a player the same way.
+pub struct Moderator(pub User);
+
+impl FromRequestParts<AppState> for Moderator {
+    type Rejection = HttpError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Moderator, HttpError> {
+        let CurrentUser(user) = CurrentUser::from_request_parts(parts, state).await?;
+        tengen_app::moderation::require_moderator(&user)?;
+        Ok(Moderator(user))
     }
 }

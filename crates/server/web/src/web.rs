@@ -71,6 +71,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/user.js"),
     ),
+    (
+        "/js/moderation.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/moderation.js"),
+    ),
 ];
 
 /// Serves an embedded file, or 404.

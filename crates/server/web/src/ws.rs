@@ -197,6 +197,8 @@ async fn connection(
     session: String,
     seat: tengen_app::online::Seat,
 ) {
+    crate::metrics::CONNECTIONS.inc();
+    crate::metrics::CONNECTIONS_OPENED.inc();
     let mut logouts = state.logouts.subscribe();
     let mut matches = state.quick_match.notify.0.subscribe();
     let mut events = state.tournaments.notify.subscribe();
@@ -210,9 +212,11 @@ async fn connection(
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,
-            paired = matches.recv() => {
-                conn.on_match(paired, &mut matches).await;
-                continue;
+            told = matches.recv() => {
+                match conn.on_told(told, &mut matches).await {
+                    ControlFlow::Break(()) => break,
+                    ControlFlow::Continue(()) => continue,
+                }
             }
             changed = events.recv() => {
                 conn.on_tournament(changed, &mut events).await;
@@ -234,6 +238,13 @@ async fn connection(
     conn.leave_all().await;
     drop(conn);
     let _ = writer.await;
+    crate::metrics::CONNECTIONS.dec();
+}
+
+/// Whether a message to a player is a moderator's ban (their connections close on it).
+fn is_ban(msg: &str) -> bool {
+    serde_json::from_str::<Value>(msg)
+        .is_ok_and(|v| v["type"] == "moderation" && v["action"] == "ban")
 }
 
 /// Writes what is queued for one connection, and pings it.
@@ -309,20 +320,28 @@ impl Conn {
         }
     }
 
-    /// A quick match paired a player (`paired`): this connection's tells its client.
-    async fn on_match(
+    /// A message to a player (`told`: a quick match's pairing, a moderator's notice): every
+    /// connection of theirs passes it on to its client. `Break` when it is a ban: the
+    /// connection closes after it.
+    async fn on_told(
         &self,
-        paired: Result<(i64, Arc<str>), broadcast::error::RecvError>,
+        told: Result<(i64, Arc<str>), broadcast::error::RecvError>,
         matches: &mut broadcast::Receiver<(i64, Arc<str>)>,
-    ) {
-        match paired {
-            // A quick match of this player's: every connection of theirs hears of it.
-            Ok((user, msg)) if user == self.user.id => self.send(msg.to_string()).await,
+    ) -> ControlFlow<()> {
+        match told {
+            Ok((user, msg)) if user == self.user.id => {
+                self.send(msg.to_string()).await;
+                if is_ban(&msg) {
+                    self.close(4003, "banned").await;
+                    return ControlFlow::Break(());
+                }
+            }
             Err(tokio::sync::broadcast::error::RecvError::Closed) => {
                 *matches = self.state.quick_match.notify.0.subscribe();
             }
             _ => {}
         }
+        ControlFlow::Continue(())
     }
 
     /// A tournament changed (`changed`: its id and its state): sent on if this connection
@@ -644,6 +663,14 @@ impl Conn {
             Ok(a) => a,
             Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
         };
+        // A mute is read afresh for each line: one set since the socket opened holds at once.
+        if matches!(action, Action::Chat(_)) {
+            if let Err(e) =
+                tengen_app::sanctions::check_may_chat(&self.state.store, self.user.id).await
+            {
+                return self.send(error(&reference, e.code(), &e.to_string())).await;
+            }
+        }
         match handle
             .act(self.user.id, &self.user.username, action, self.rtt_ms)
             .await

@@ -616,3 +616,34 @@ async fn an_event_stored_but_never_published_by_a_dead_owner_reaches_the_watcher
     assert_eq!(r.seq, 2);
     assert!(matches!(r.event, Event::Move { ref point, .. } if point == "C3"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn a_ban_on_one_node_closes_the_players_sockets_on_another() {
+    use axum::http::StatusCode;
+    use serde_json::json;
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
+        return;
+    };
+    let a = TestServer::serve(node(&url, &nats, "ban-a").await).await;
+    let b = TestServer::serve(node(&url, &nats, "ban-b").await).await;
+    let moderator = a.register("moder", "5k").await;
+    tengen_app::moderation::set_role(a.store(), "moder", "moderator")
+        .await
+        .unwrap();
+    let ann = a.register("ann", "5k").await;
+    let mut on_b = b.client(&ann.token).socket().await;
+    let (status, v) = moderator
+        .post(
+            "/api/moderation/actions",
+            json!({"user": "ann", "action": "ban", "reason": "cheating"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(on_b.next_of_type("moderation").await["action"], "ban");
+    assert_eq!(on_b.close_code().await, Some(4003));
+    assert_eq!(
+        b.client(&ann.token).get("/api/me").await.0,
+        StatusCode::UNAUTHORIZED
+    );
+}

@@ -71,8 +71,8 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // Unrated: a guest played.
     old_game(&store, ann.id, guest.id, &even, "B+R", 400).await;
     // As a database from before ratings: no rating, no history, the data step not done (nor
-    // the steps after it, the reviews table, its version, quick match's queue and the cluster's
-    // heartbeats, undone here too).
+    // the steps after it, the reviews table, its version, quick match's queue, the cluster's
+    // heartbeats and moderation's columns and tables, undone here too).
     for sql in [
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
         "DELETE FROM rating_history",
@@ -80,7 +80,15 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "DROP TABLE match_requests",
         "DROP TABLE cluster_nodes",
         "DROP INDEX game_owners_node",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 5 FROM schema_version)",
+        "DROP TABLE promotion_history",
+        "ALTER TABLE games DROP COLUMN annulled",
+        "DROP TABLE reports",
+        "DROP TABLE moderation_log",
+        "ALTER TABLE users DROP COLUMN banned_until",
+        "ALTER TABLE users DROP COLUMN suspended_until",
+        "ALTER TABLE users DROP COLUMN muted_until",
+        "ALTER TABLE users DROP COLUMN role",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 14 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

@@ -144,6 +144,11 @@ impl Bots {
         self.list.iter().find(|(_, u)| u.id == user_id)
     }
 
+    /// How many bots there are.
+    pub fn count(&self) -> usize {
+        self.list.len()
+    }
+
     /// All bots, for `GET /api/bots`.
     pub fn describe(&self) -> Value {
         let bots: Vec<Value> = self
@@ -190,6 +195,7 @@ pub async fn start_game(
     req: BotGame,
 ) -> Result<Value, ApiError> {
     let (spec, bot) = state.bots.find(name).cloned().ok_or(ApiError::NotFound)?;
+    crate::sanctions::check_may_play(&state.store, user.id).await?;
     let size = req.size.unwrap_or(9);
     let rules = req.rules.unwrap_or_else(|| "chinese".into());
     let handicap = req.handicap.filter(|&h| h >= 2);
@@ -482,7 +488,10 @@ fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Opt
 
 fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engine: Engine) {
     tokio::spawn(async move {
-        if let Err(e) = drive(&handle, &bot, color, terms, engine).await {
+        crate::metrics::BOT_GAMES.inc();
+        let driven = drive(&handle, &bot, color, terms, engine).await;
+        crate::metrics::BOT_GAMES.dec();
+        if let Err(e) = driven {
             tracing::warn!(game = handle.id, bot = %bot.username, error = %e, "bot stopped");
             // A bot that cannot go on gives the game up rather than leaving it hanging.
             let _ = handle.act(bot.id, &bot.username, Action::Resign, 0).await;
@@ -627,9 +636,21 @@ async fn next_action(
                 let Engine::Builtin(level) = *engine else {
                     return Err("no engine".into());
                 };
-                builtin_move(live, color, level, terms, rng).await?
+                let started = std::time::Instant::now();
+                crate::metrics::ENGINES_BUSY.inc();
+                let a = builtin_move(live, color, level, terms, rng).await;
+                crate::metrics::ENGINES_BUSY.dec();
+                crate::metrics::BUILTIN_THINKING.observe_duration(started.elapsed());
+                a?
             }
-            Some(e) => gtp_move(e, live, color, terms).await?,
+            Some(e) => {
+                let started = std::time::Instant::now();
+                crate::metrics::ENGINES_BUSY.inc();
+                let a = gtp_move(e, live, color, terms).await;
+                crate::metrics::ENGINES_BUSY.dec();
+                crate::metrics::GTP_THINKING.observe_duration(started.elapsed());
+                a?
+            }
         }),
         Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
         _ => None,

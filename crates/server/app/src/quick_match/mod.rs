@@ -247,6 +247,17 @@ impl QuickMatch {
         Ok(before != q.waiting.len())
     }
 
+    /// Tells every connection of `user_id`'s (on every node of a cluster) the message `msg`:
+    /// pairings, and moderators' notices.
+    pub async fn say(&self, user_id: i64, msg: String) {
+        match &self.shared {
+            Some(shared) => shared.say(user_id, msg).await,
+            None => {
+                let _ = self.notify.0.send((user_id, msg.into()));
+            }
+        }
+    }
+
     async fn tell(&self, user_id: i64, outcome: Value) {
         if let Some(shared) = &self.shared {
             return shared.tell(user_id, outcome).await;
@@ -279,6 +290,7 @@ async fn in_live_game(store: &Store, user: &User) -> Result<bool, ApiError> {
 /// the wait.
 pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
     let ask = check(req)?;
+    crate::sanctions::check_may_play(&state.store, user.id).await?;
     if ask.req.speed != Speed::Correspondence && in_live_game(&state.store, user).await? {
         return Err(ApiError::Conflict(
             "already_playing",
@@ -552,6 +564,7 @@ mod tests {
                 rating: 1500.0,
                 deviation: 350.0,
                 rating_rank: "6k?".into(),
+                role: Default::default(),
             },
             level: rank.parse::<Rank>().unwrap().level(),
             ask,

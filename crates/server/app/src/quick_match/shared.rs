@@ -126,6 +126,12 @@ impl Shared {
             tracing::warn!(error = %e, user_id, "could not keep a quick-match outcome");
         }
         let msg = json!({ "type": "matched", "match": outcome }).to_string();
+        self.say(user_id, msg).await;
+    }
+
+    /// Tells every connection of `user_id`'s, on every node, the message `msg` (each node
+    /// relays [`SUBJECT`] to its connections, this one included).
+    pub async fn say(&self, user_id: i64, msg: String) {
         let Ok(bytes) = serde_json::to_vec(&(user_id, msg)) else {
             return;
         };
@@ -138,7 +144,7 @@ impl Shared {
             )
             .await;
         if let Err(e) = published {
-            tracing::warn!(error = %e, user_id, "could not publish a quick-match outcome");
+            tracing::warn!(error = %e, user_id, "could not publish a message to a player");
         }
     }
 }

@@ -80,6 +80,8 @@ pub enum Action {
     Resume,
     /// A chat line.
     Chat(String),
+    /// A moderator hides the chat line with this seq (who may is decided above the game).
+    HideChat(u64),
     /// Leave the game room: the game is lost.
     Leave,
     /// Correspondence: stop one's clock until `until_ms` (ms since the epoch); a time already
@@ -169,6 +171,11 @@ pub enum Event {
         user: String,
         /// The text.
         text: String,
+    },
+    /// A moderator hid the chat line `seq` (its text is gone from the log too).
+    ChatHidden {
+        /// The hidden line's seq.
+        seq: u64,
     },
     /// Correspondence: a player's clock stops until `until` (ms since the epoch); an `until`
     /// at or before the event's own time ends the vacation.
@@ -335,6 +342,9 @@ impl LiveGame {
         if let Action::Chat(text) = action {
             return decide_chat(actor, text);
         }
+        if let Action::HideChat(seq) = action {
+            return Ok(vec![Event::ChatHidden { seq: *seq }]);
+        }
         let Actor::Player(me) = actor else {
             return Err(ActionError::NotAPlayer);
         };
@@ -355,7 +365,7 @@ impl LiveGame {
             Action::ToggleDead(p) => self.decide_toggle_dead(me, *p),
             Action::AcceptScore => self.decide_accept_score(me),
             Action::Resume => self.decide_resume(me),
-            Action::Chat(_) => unreachable!("handled above"),
+            Action::Chat(_) | Action::HideChat(_) => unreachable!("handled above"),
         }
     }
 
@@ -615,7 +625,7 @@ impl LiveGame {
                     }
                 }
             }
-            Event::Chat { .. } => Ok(()),
+            Event::Chat { .. } | Event::ChatHidden { .. } => Ok(()),
             Event::Vacation { color, until } => {
                 self.vacation[Color::from(*color).index()] = *until;
                 Ok(())

@@ -1,5 +1,6 @@
 //! The HTTP JSON API: every route in one `Router` chain, the handlers beside it in a file per
-//! resource (accounts, me, users, rooms, games, matches, reviews, records, estimate). A handler
+//! resource (accounts, me, users, rooms, games, matches, reviews, records, estimate,
+//! moderation). A handler
 //! extracts the request, calls one use case of `tengen-app` and writes its answer.
 
 mod accounts;
@@ -7,6 +8,7 @@ mod estimate;
 mod games;
 mod matches;
 mod me;
+mod moderation;
 mod records;
 mod reviews;
 mod rooms;
@@ -31,6 +33,9 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
+        .route("/livez", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(crate::metrics::get))
         .route("/api/accounts/register", post(accounts::register))
         .route("/api/accounts/login", post(accounts::login))
         .route("/api/accounts/guest", post(accounts::guest))
@@ -41,6 +46,20 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/me/vacation",
             post(me::start_vacation).delete(me::end_vacation),
+        )
+        .route("/api/me/moderation", get(moderation::mine))
+        .route("/api/reports", post(moderation::report))
+        .route("/api/moderation/actions", post(moderation::act))
+        .route("/api/moderation/games/{id}/annul", post(moderation::annul))
+        .route(
+            "/api/moderation/games/{id}/chat/{seq}/hide",
+            post(moderation::hide_chat),
+        )
+        .route("/api/moderation/log", get(moderation::log))
+        .route("/api/moderation/reports", get(moderation::reports))
+        .route(
+            "/api/moderation/reports/{id}/resolve",
+            post(moderation::resolve),
         )
         .route("/api/users/{name}", get(users::user))
         .route("/api/users/{name}/games", get(users::user_games))
@@ -112,12 +131,41 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(json_errors))
         .layer(axum::middleware::map_response(security_headers))
+        .layer(axum::middleware::map_response(
+            crate::metrics::count_responses,
+        ))
         .with_state(state)
 }
 
 async fn healthz(State(state): State<AppState>) -> Result<&'static str, HttpError> {
     state.store.ping().await?;
     Ok("ok")
+}
+
+/// Ready to serve: the database answers (a load balancer sends this node nothing while it does
+/// not, and `/livez` says whether the process itself is alive).
+async fn readyz(State(state): State<AppState>) -> Result<&'static str, HttpError> {
+    match tokio::time::timeout(READY_WITHIN, state.store.ping()).await {
+        Ok(Ok(())) => Ok("ready"),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "not ready: the database does not answer");
+            Err(not_ready())
+        }
+        Err(_) => {
+            tracing::warn!("not ready: the database did not answer in time");
+            Err(not_ready())
+        }
+    }
+}
+
+/// How long the readiness check waits for the database.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+fn not_ready() -> HttpError {
+    HttpError(ApiError::Unavailable(
+        "database_unavailable",
+        "the database does not answer".into(),
+    ))
 }
 
 fn json_body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {

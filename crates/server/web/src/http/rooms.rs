@@ -46,6 +46,7 @@ pub(super) async fn create_room(
         )));
     }
     let terms = serde_json::to_string(&t).map_err(|e| ApiError::Internal(e.to_string()))?;
+    tengen_app::sanctions::check_may_play(&state.store, user.id).await?;
     let id = state.store.create_room(user.id, &terms).await?;
     let mut room = rooms::public(id, &user, &t, "open", None);
     // The owner sees their own choice.

@@ -1,0 +1,53 @@
+//! The use cases' metrics, and the whole process's exposition: bots playing and their engines'
+//! thinking time here; [`write_all`] adds the store's and the live games' and what is read at
+//! scrape time (players online). Process-wide statics, as every scrape is of the whole process.
+
+use tengen_core::metrics::{Exposition, Gauge, Histogram, THINKING_SECONDS};
+
+use crate::Services;
+
+/// Bot moves being computed now (an engine thinking, or waiting for a blocking thread).
+pub(crate) static ENGINES_BUSY: Gauge = Gauge::new();
+/// Bot drivers playing a game in this process.
+pub(crate) static BOT_GAMES: Gauge = Gauge::new();
+/// Time the built-in engine took for a move.
+pub(crate) static BUILTIN_THINKING: Histogram = Histogram::new(THINKING_SECONDS);
+/// Time a GTP engine took for a move (`genmove`, and `time_left` before it).
+pub(crate) static GTP_THINKING: Histogram = Histogram::new(THINKING_SECONDS);
+
+/// Every metric below the web floor, as Prometheus text families: the use cases', the live
+/// games' and the store's (the web floor adds its own).
+pub fn write_all(services: &Services, out: &mut Exposition) {
+    tengen_live::metrics::write(out);
+    services.store.write_metrics(out);
+    out.gauge(
+        "tengen_bot_games",
+        "Games a bot plays in this process (its driver running).",
+        BOT_GAMES.get() as f64,
+    );
+    out.gauge(
+        "tengen_bots",
+        "Bots this server offers (built-in and GTP).",
+        services.bots.count() as f64,
+    );
+    out.gauge(
+        "tengen_engines_busy",
+        "Bot moves being computed now (an engine thinking, or queued for a thread).",
+        ENGINES_BUSY.get() as f64,
+    );
+    out.histogram(
+        "tengen_engine_thinking_seconds_builtin",
+        "Time the built-in engine took for one move of a bot.",
+        &BUILTIN_THINKING,
+    );
+    out.histogram(
+        "tengen_engine_thinking_seconds_gtp",
+        "Time a GTP engine took for one move of a bot.",
+        &GTP_THINKING,
+    );
+    out.gauge(
+        "tengen_players_online",
+        "Players with a connection open (in a cluster, on any node).",
+        services.online.list().len() as f64,
+    );
+}

@@ -1,0 +1,61 @@
+//! The checks of a player's standing sanctions that the rest of the server makes: may this
+//! player log in, chat, start a game. Read afresh from the store each time, so that a sanction
+//! set a moment ago (on any node) holds at once.
+
+use tengen_core::moderation::Sanctions;
+use tengen_store::Store;
+
+use crate::error::ApiError;
+
+/// Seconds since the epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// The sanctions standing on the account `user_id` now (read afresh: one may have been set
+/// since the caller's copy of the account).
+pub async fn sanctions(store: &Store, user_id: i64) -> Result<Sanctions, ApiError> {
+    let row = store.user_by_id(user_id).await?.ok_or(ApiError::NotFound)?;
+    Ok(row.sanctions.standing(now()))
+}
+
+/// Refuses a banned player (`banned`, 403), as a login does.
+pub fn check_not_banned(s: &Sanctions) -> Result<(), ApiError> {
+    match s.banned_until {
+        Some(t) if t > now() => Err(ApiError::Forbidden("banned", until_text("banned", t))),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses chat from a muted (or banned) player (`muted`, 403).
+pub async fn check_may_chat(store: &Store, user_id: i64) -> Result<(), ApiError> {
+    let s = sanctions(store, user_id).await?;
+    check_not_banned(&s)?;
+    match s.muted_until {
+        Some(t) => Err(ApiError::Forbidden("muted", until_text("muted", t))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a new game to a suspended (or banned) player (`suspended`, 403).
+pub async fn check_may_play(store: &Store, user_id: i64) -> Result<(), ApiError> {
+    let s = sanctions(store, user_id).await?;
+    check_not_banned(&s)?;
+    match s.suspended_until {
+        Some(t) => Err(ApiError::Forbidden(
+            "suspended",
+            until_text("suspended from new games", t),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn until_text(what: &str, until: i64) -> String {
+    if until >= tengen_core::moderation::FOREVER {
+        format!("you are {what} by a moderator")
+    } else {
+        format!("you are {what} by a moderator until {until} (seconds since 1970)")
+    }
+}
