@@ -8,9 +8,21 @@ use clap::Args;
 use tengen_server::AppState;
 use tengen_store::Store;
 
+/// Who may organise tournaments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Organisers {
+    /// Any registered player.
+    Players,
+    /// Moderators and admins only.
+    Moderators,
+}
+
 /// Options of `tengen serve`.
 #[derive(Args, Debug)]
 pub struct ServeOpt {
+    /// Who may organise tournaments: any registered player, or only moderators and admins.
+    #[arg(long, value_enum, default_value = "players")]
+    pub tournament_organisers: Organisers,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
@@ -119,6 +131,8 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         tengen_server::cluster::start(&state)
             .await
             .map_err(|e| anyhow::anyhow!(e))?;
+        state.services.tournaments.moderators_only =
+            opt.tournament_organisers == Organisers::Moderators;
         state.throttle = std::sync::Arc::new(tengen_server::throttle::Throttle::new(
             opt.trusted_proxies,
             opt.accounts_per_address,

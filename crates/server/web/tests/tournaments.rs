@@ -670,3 +670,27 @@ async fn a_round_waits_for_its_time() {
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["round"], 2, "{t}");
 }
+
+#[tokio::test]
+async fn the_operator_may_leave_organising_to_moderators() {
+    let mut state = common::server::app_state(
+        &common::sqlite_url("tournament-organisers"),
+        common::server::GRACE,
+        Vec::new(),
+    )
+    .await;
+    state.services.tournaments.moderators_only = true;
+    let server = TestServer::serve(state).await;
+    let ann = server.register("ann", "1d").await;
+    let body = json!({"name": "Club cup", "system": "swiss"});
+    let (s, v) = ann.post("/api/tournaments", body.clone()).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("moderators_organise"))
+    );
+    tengen_app::moderation::set_role(server.store(), "ann", "moderator")
+        .await
+        .unwrap();
+    let (s, v) = ann.post("/api/tournaments", body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}

@@ -31,6 +31,8 @@ mod ladder;
 
 pub use ladder::{challenge, finish, Challenge};
 
+use tengen_core::moderation::Role;
+
 use crate::accounts::{self, User};
 use crate::error::ApiError;
 use crate::Services;
@@ -44,6 +46,9 @@ pub struct Hub {
     pub notify: tokio::sync::broadcast::Sender<(i64, Arc<str>)>,
     /// What each event looked like at the last tick.
     seen: Arc<Mutex<HashMap<i64, Arc<str>>>>,
+    /// The operator's choice: only moderators and admins organise (`serve
+    /// --tournament-organisers moderators`); any registered player when false.
+    pub moderators_only: bool,
 }
 
 impl Default for Hub {
@@ -51,6 +56,7 @@ impl Default for Hub {
         Hub {
             notify: tokio::sync::broadcast::channel(256).0,
             seen: Arc::default(),
+            moderators_only: false,
         }
     }
 }
@@ -425,14 +431,22 @@ impl Loaded {
     }
 }
 
-/// `POST /api/tournaments`: a new event, organised by `user`.
-pub async fn create(store: &Store, user: &User, body: EventTerms) -> Result<Value, ApiError> {
+/// `POST /api/tournaments`: a new event, organised by `user` (a moderator or admin, when the
+/// operator says only they organise).
+pub async fn create(services: &Services, user: &User, body: EventTerms) -> Result<Value, ApiError> {
     if user.guest {
         return Err(ApiError::Forbidden(
             "guests_cannot_organise",
             "guests cannot organise tournaments".into(),
         ));
     }
+    if services.tournaments.moderators_only && user.role == Role::Player {
+        return Err(ApiError::Forbidden(
+            "moderators_organise",
+            "on this server only moderators organise tournaments".into(),
+        ));
+    }
+    let store = &services.store;
     body.validate()?;
     let json = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
     let id = store

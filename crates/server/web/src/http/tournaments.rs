@@ -37,7 +37,7 @@ pub(super) async fn create(
     CurrentUser(user): CurrentUser,
     body: Result<Json<EventTerms>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let v = tournaments::create(&state.store, &user, json_body(body)?).await?;
+    let v = tournaments::create(&state, &user, json_body(body)?).await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
