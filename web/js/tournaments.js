@@ -48,6 +48,7 @@ export async function tournamentsPage(view, app) {
         <div class="row">
           <label>Players at most <input name="max_players" type="number" min="2" max="512" value="64" size="4"></label>
           <label>Starts <input name="starts_at" type="datetime-local"></label>
+          <label class="inline"><input type="checkbox" name="rated" checked> Rated</label>
         </div>
         <div class="row"><button class="primary" type="submit">Create</button></div>
       </form>
@@ -71,6 +72,7 @@ export async function tournamentsPage(view, app) {
       size: Number(f.size.value),
       rules: f.rules.value,
       max_players: Number(f.max_players.value),
+      rated: f.rated.checked,
       time: { system: 'byoyomi', main_ms: Number(f.main.value) * 60000, periods: Number(f.periods.value), period_ms: Number(f.period.value) * 1000 },
     };
     if (terms.system === 'mcmahon') {
@@ -153,7 +155,7 @@ function render(view, t, app) {
   view.innerHTML = `
     <section class="panel stack" aria-labelledby="t-h">
       <h2 id="t-h">${esc(t.name)}</h2>
-      <p data-testid="t-status"><b>${STATUS[t.status]}</b>${t.status === 'running' ? `, round ${t.round} of ${t.rounds}` : ''}. ${SYSTEMS[t.terms.system]}, ${t.terms.size}×${t.terms.size}, ${esc(t.terms.rules)} rules, organised by ${esc(t.organiser)}. ${t.status === 'open' ? `Starts ${esc(when(t.terms.starts_at))}.` : ''}</p>
+      <p data-testid="t-status"><b>${STATUS[t.status]}</b>${t.status === 'running' ? `, round ${t.round} of ${t.rounds}` : ''}. ${SYSTEMS[t.terms.system]}, ${t.terms.size}×${t.terms.size}, ${esc(t.terms.rules)} rules, ${t.terms.rated ? 'rated' : 'unrated'}, organised by ${esc(t.organiser)}. ${t.status === 'open' ? `Starts ${esc(when(t.terms.starts_at))}.` : ''}</p>
       ${controlsHtml(t, app)}
       ${t.log && t.log.length ? `<details><summary>Organiser's corrections (${t.log.length})</summary><ul class="list">${t.log.map((l) => `<li>${esc(new Date(l.at * 1000).toLocaleString())}, ${esc(l.by)}: ${esc(l.detail)}</li>`).join('')}</ul></details>` : ''}
     </section>

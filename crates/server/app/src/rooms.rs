@@ -254,6 +254,7 @@ pub async fn start_paired(
         estimate: t.estimate,
         game_type: kind,
         time: t.time.unwrap_or_else(TimeControl::default_room),
+        unrated: false,
     };
     let started = crate::games::start(store, games, id, black, white, terms).await?;
     let snapshot = crate::games::snapshot(&started.handle).await?;

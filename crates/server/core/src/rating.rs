@@ -4,12 +4,13 @@
 use crate::domain::glicko;
 use crate::game::Terms;
 
-/// Whether a game moves ratings: no guest plays in it, and a game with a bot is rated only
-/// when take-backs are off (with them on it is a casual game: the bot accepts every request).
+/// Whether a game moves ratings: its terms do not say it is unrated, no guest plays in it, and
+/// a game with a bot is rated only when take-backs are off (with them on it is a casual game:
+/// the bot accepts every request).
 pub fn is_rated(terms: &Terms, guest: [bool; 2], bot: [bool; 2]) -> bool {
     let guests = guest.iter().zip(&bot).any(|(&g, &b)| g && !b);
     let casual_bot_game = bot.iter().any(|&b| b) && terms.take_back;
-    !(guests || casual_bot_game)
+    !(terms.unrated || guests || casual_bot_game)
 }
 
 /// Black's head start in a game with these terms, in rank levels.

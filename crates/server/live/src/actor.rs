@@ -947,9 +947,11 @@ impl GameActor {
     /// Each player's promotion outcome of a game won by `winner`; none for a draw.
     fn promotion_outcomes(&self, winner: Option<Color>) -> Vec<PromotionOutcome> {
         match winner {
-            // Handicap games and games with a guest move no one's points (seed 002).
+            // Handicap games and games with a guest move no one's points (seed 002), nor do
+            // unrated games (an unrated tournament's).
             Some(winner)
                 if self.live.terms.game_type.counts_for_promotion()
+                    && !self.live.terms.unrated
                     && !self.players.iter().any(|p| p.guest) =>
             {
                 Color::ALL

@@ -267,6 +267,7 @@ fn event_terms() -> Value {
         "rules": { "type": "string", "default": "japanese", "enum": ["wga", "chinese", "japanese", "korean", "igz", "arena", "aga", "tromp-taylor", "nz"] },
         "komi": { "type": "string", "example": "6.5", "description": "even games; handicap games take the preset's handicap komi" },
         "time": { "$ref": "#/components/schemas/TimeControl" },
+        "rated": { "type": "boolean", "default": true, "description": "whether the games move ratings and promotion points" },
         "bar": { "type": "string", "example": "3d", "description": "McMahon bar (default 3d)" },
         "floor": { "type": "string", "example": "20k", "description": "McMahon floor (default 20k)" },
         "handicap_reduction": { "type": "integer", "minimum": 0, "maximum": 9, "description": "McMahon: handicap from the score difference less this many stones; even games when absent" },

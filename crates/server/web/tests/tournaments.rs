@@ -694,3 +694,55 @@ async fn the_operator_may_leave_organising_to_moderators() {
     let (s, v) = ann.post("/api/tournaments", body).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
+
+#[tokio::test]
+async fn an_unrated_event_moves_neither_ratings_nor_points() {
+    let server = TestServer::sqlite("tournament-unrated").await;
+    let org = server.register("Organiser", "1d").await;
+    for (rated, name) in [(false, "Friendly"), (true, "Serious")] {
+        let (_, created) = org
+            .post(
+                "/api/tournaments",
+                json!({"name": name, "system": "swiss", "rounds": 1, "size": 9, "rated": rated}),
+            )
+            .await;
+        let id = created["id"].as_i64().unwrap();
+        let mut sockets = HashMap::new();
+        let names = if rated {
+            ["cid", "dee"]
+        } else {
+            ["ann", "bob"]
+        };
+        for n in names {
+            let c = server.register(n, "5k").await;
+            assert_eq!(
+                c.post_empty(&format!("/api/tournaments/{id}/register"))
+                    .await
+                    .0,
+                StatusCode::OK
+            );
+            sockets.insert(n.to_string(), c.socket().await);
+        }
+        let before: Vec<Value> = profiles(&server, &names).await;
+        assert_eq!(
+            org.post_empty(&format!("/api/tournaments/{id}/start"))
+                .await
+                .0,
+            StatusCode::OK
+        );
+        play_round(&server, id, 1, &mut sockets).await;
+        let after: Vec<Value> = profiles(&server, &names).await;
+        for (b, a) in before.iter().zip(&after) {
+            let moved = b["points"] != a["points"] || b["rating"] != a["rating"];
+            assert_eq!(moved, rated, "{name}: {b} then {a}");
+        }
+    }
+}
+
+async fn profiles(server: &TestServer, names: &[&str]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for n in names {
+        out.push(server.get(&format!("/api/users/{n}")).await.1);
+    }
+    out
+}

@@ -254,6 +254,7 @@ pub async fn start_game(
         time: terms
             .time
             .unwrap_or(tengen_core::domain::clock::TimeControl::None),
+        unrated: false,
     };
     let (black, white) = match user_color {
         Color::Black => (user, &bot),

@@ -107,6 +107,9 @@ pub struct EventTerms {
     /// Every game's clock; seed 002's default when absent.
     #[serde(default)]
     pub time: Option<TimeControl>,
+    /// Whether the games move ratings and promotion points (default: yes).
+    #[serde(default = "yes")]
+    pub rated: bool,
     /// McMahon bar (stronger players start level with it), e.g. `3d`.
     #[serde(default)]
     pub bar: Option<String>,
@@ -147,6 +150,9 @@ pub struct EventTerms {
 
 fn default_rounds() -> u32 {
     5
+}
+fn yes() -> bool {
+    true
 }
 fn default_size() -> u8 {
     19
@@ -295,6 +301,7 @@ impl EventTerms {
             estimate: false,
             game_type: kind,
             time: self.time.unwrap_or_else(TimeControl::default_room),
+            unrated: !self.rated,
         })
     }
 }

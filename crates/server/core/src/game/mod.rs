@@ -51,6 +51,10 @@ pub struct Terms {
     /// The clock (untimed in logs written before clocks existed).
     #[serde(default = "untimed")]
     pub time: TimeControl,
+    /// A game that moves neither ratings nor promotion points (an unrated tournament's);
+    /// written only when set, so every other game's terms read and write as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unrated: bool,
 }
 
 fn untimed() -> TimeControl {

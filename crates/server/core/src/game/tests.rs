@@ -16,6 +16,7 @@ fn terms(take_back: bool) -> Terms {
         estimate: false,
         game_type: GameType::HoSun,
         time: crate::domain::clock::TimeControl::None,
+        unrated: false,
     }
 }
 

@@ -22,6 +22,7 @@ pub fn terms(size: u8, time: TimeControl) -> Terms {
         estimate: false,
         game_type: GameType::HoSun,
         time,
+        unrated: false,
     }
 }
 
