@@ -228,9 +228,16 @@ fn player_line(text: &str, line: usize, criteria: usize) -> Result<PlayerLine, H
     // The place is a number at the front, absent when shared; the name runs up to the rank.
     let first = usize::from(tokens.first().is_some_and(|t| t.parse::<u32>().is_ok()));
     let rank_at = (first + 1..end)
-        .find(|&i| tokens[i].parse::<Rank>().is_ok() && end - i > 2 + criteria)
+        .find(|&i| tokens[i].parse::<Rank>().is_ok() && end - i > 1 + criteria)
         .ok_or_else(|| bad("no rank after the name".into()))?;
-    let values_at = rank_at + 3;
+    // Country and club follow the rank; a file that left the country out (Pairgoth does when
+    // it has none) has one column fewer.
+    let after_rank = end - rank_at - 1;
+    let (country, values_at) = if after_rank == criteria + 1 {
+        (None, rank_at + 2)
+    } else {
+        (Some(tokens[rank_at + 1]), rank_at + 3)
+    };
     let given = end - values_at;
     if given != columns && given != criteria {
         return Err(bad(format!(
@@ -247,8 +254,8 @@ fn player_line(text: &str, line: usize, criteria: usize) -> Result<PlayerLine, H
         rank: tokens[rank_at]
             .parse()
             .map_err(|_| bad("bad rank".into()))?,
-        country: tokens[rank_at + 1].to_string(),
-        club: tokens[rank_at + 2].to_string(),
+        country: country.unwrap_or_default().to_string(),
+        club: tokens[values_at - 1].to_string(),
         values,
         cells,
         pin,
@@ -285,9 +292,25 @@ fn cell(token: &str) -> Option<Cell> {
     })
 }
 
-/// A criterion value as printed: `36`, `128½`, `12¾`, `-3`; scaled by 4 here, then by the
-/// criterion's own scale by the caller.
+/// A criterion value as printed: `36`, `128½`, `12¾`, `-3` (OpenGotha), or `12.5`, `3.25`
+/// (Pairgoth); scaled by 4 here, then by the criterion's own scale by the caller.
 fn value(token: &str) -> Option<i64> {
+    if let Some((whole, part)) = token.split_once(['.', ',']) {
+        let quarters = match part {
+            "0" | "00" => 0,
+            "25" => 1,
+            "5" | "50" => 2,
+            "75" => 3,
+            _ => return None,
+        };
+        let sign = if whole.starts_with('-') { -1 } else { 1 };
+        let whole: i64 = if whole.is_empty() || whole == "-" {
+            0
+        } else {
+            whole.parse().ok()?
+        };
+        return Some(whole * 4 + sign * quarters);
+    }
     let (whole, quarters) = match token.char_indices().last()? {
         (i, '½') => (&token[..i], 2),
         (i, '¼') => (&token[..i], 1),

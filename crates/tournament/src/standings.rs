@@ -93,22 +93,36 @@ impl Criterion {
     }
 
     /// The criterion an h9 header names, read in the McMahon family (SOS of McMahon scores)
-    /// or in the wins family.
+    /// or in the wins family. OpenGotha's short names (`SOS`, `SOS-1`, `SODOS`, `SOSOS`,
+    /// `CUSS`), their long forms (`SOSW`, `SOSMM1`, `SODOSM`...), and Pairgoth's spellings
+    /// (`SOSM1`, `SDOS`, `SSOS`) are all read.
     pub fn from_short_name(name: &str, mcmahon: bool) -> Option<Criterion> {
         use Criterion::*;
         let pick = |w, m| Some(if mcmahon { m } else { w });
-        match name {
-            "CAT" => Some(Cat),
-            "Rank" => Some(Rank),
-            "Rating" | "Ratin" => Some(Rating),
+        match name.to_ascii_uppercase().as_str() {
+            "CAT" | "CATEGORY" => Some(Cat),
+            "RANK" => Some(Rank),
+            "RATING" | "RATIN" => Some(Rating),
             "NBW" => Some(Nbw),
             "MMS" => Some(Mms),
             "SOS" => pick(Sosw, Sosm),
-            "SOS-1" => pick(SoswMinus1, SosmMinus1),
-            "SOS-2" => pick(SoswMinus2, SosmMinus2),
-            "SODOS" => pick(Sodosw, Sodosm),
-            "SOSOS" => pick(Sososw, Sososm),
+            "SOS-1" | "SOSM1" => pick(SoswMinus1, SosmMinus1),
+            "SOS-2" | "SOSM2" => pick(SoswMinus2, SosmMinus2),
+            "SODOS" | "SDOS" => pick(Sodosw, Sodosm),
+            "SOSOS" | "SSOS" => pick(Sososw, Sososm),
             "CUSS" => pick(Cussw, Cussm),
+            "SOSW" => Some(Sosw),
+            "SOSWM1" | "SOSW-1" => Some(SoswMinus1),
+            "SOSWM2" | "SOSW-2" => Some(SoswMinus2),
+            "SODOSW" => Some(Sodosw),
+            "SOSOSW" => Some(Sososw),
+            "CUSSW" => Some(Cussw),
+            "SOSM" => Some(Sosm),
+            "SOSMM1" | "SOSM-1" => Some(SosmMinus1),
+            "SOSMM2" | "SOSM-2" => Some(SosmMinus2),
+            "SODOSM" => Some(Sodosm),
+            "SOSOSM" => Some(Sososm),
+            "CUSSM" => Some(Cussm),
             "EXT" => Some(Ext),
             "EXR" => Some(Exr),
             "SDC" => Some(Sdc),
