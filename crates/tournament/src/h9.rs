@@ -147,7 +147,7 @@ pub fn read(text: &str, start: Start) -> Result<H9, H9Error> {
         .iter()
         .flat_map(|p| &p.cells)
         .all(|c| c.opponent == 0 || c.colour.is_none());
-    let event = event_of(&players, &criteria, rounds, start)?;
+    let event = event_with_rounding(&players, &criteria, rounds, start)?;
     let pins = players.iter().map(|p| p.pin.clone()).collect();
     let origins = players.into_iter().map(|p| (p.country, p.club)).collect();
     Ok(H9 {
@@ -326,12 +326,57 @@ fn value(token: &str) -> Option<i64> {
     Some(whole * 4 + sign * quarters)
 }
 
-/// The event the lines describe.
+/// The event the lines describe, with rounds not played rounded down to whole points (as
+/// OpenGotha does by default) unless the file's main score says they were not: then its wins
+/// (or, with the starting scores from the file, its McMahon scores' halves) only add up
+/// without rounding.
+fn event_with_rounding(
+    players: &[PlayerLine],
+    criteria: &[Criterion],
+    rounds: usize,
+    start: Start,
+) -> Result<Event, H9Error> {
+    let rounded = event_of(players, criteria, rounds, start, true)?;
+    if agrees(&rounded, players, criteria, start) {
+        return Ok(rounded);
+    }
+    let exact = event_of(players, criteria, rounds, start, false)?;
+    Ok(if agrees(&exact, players, criteria, start) {
+        exact
+    } else {
+        rounded
+    })
+}
+
+/// Whether the event's main score agrees with the file's column for every player.
+fn agrees(event: &Event, players: &[PlayerLine], criteria: &[Criterion], start: Start) -> bool {
+    let scores = event.scores(event.rounds.saturating_sub(1));
+    let column = |c: Criterion| criteria.iter().position(|&x| x == c);
+    let check = |c: Criterion, at: usize| {
+        players.iter().enumerate().all(|(i, p)| {
+            let file = p.values[at] * c.scale() / 4;
+            let ours = scores.value(event, c, i);
+            // Starting scores read from the file make MMS agree by construction, up to a half.
+            match (c, start) {
+                (Criterion::Mms, Start::FromFile) => (file - ours).rem_euclid(2) == 0,
+                _ => file == ours,
+            }
+        })
+    };
+    match (column(Criterion::Mms), column(Criterion::Nbw)) {
+        (Some(at), _) => check(Criterion::Mms, at),
+        (None, Some(at)) => check(Criterion::Nbw, at),
+        (None, None) => true,
+    }
+}
+
+/// The event the lines describe, rounding rounds not played down to whole points or not.
 fn event_of(
     players: &[PlayerLine],
     criteria: &[Criterion],
     rounds: usize,
     start: Start,
+    round_down: bool,
 ) -> Result<Event, H9Error> {
     let mcmahon = criteria.contains(&Criterion::Mms);
     let given = |p: &PlayerLine, c: Criterion| {
@@ -353,7 +398,7 @@ fn event_of(
         rounds,
         games: Vec::new(),
         rests: Vec::new(),
-        round_down: true,
+        round_down,
     };
     for round in 0..rounds {
         round_of(players, round, mcmahon, &mut event)?;

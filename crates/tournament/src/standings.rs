@@ -446,11 +446,16 @@ impl Event {
 }
 
 /// OpenGotha's order among players tied on every criterion: by family name, then given name.
+/// Names as h9 files write them join the words of a name with `_` (`De_Vries Jan`); OpenGotha
+/// compares the names with their spaces, and `_` sorts after capitals where a space sorts
+/// before every letter, so the words are rejoined with spaces first. Compared by UTF-16 code
+/// units, as Java compares strings.
 fn tie_order(a: &str, b: &str) -> Ordering {
-    let split = |s: &str| -> (String, String) {
+    let split = |s: &str| -> (Vec<u16>, Vec<u16>) {
         let mut parts = s.splitn(2, ' ');
-        let name = parts.next().unwrap_or("").to_string();
-        (name, parts.next().unwrap_or("").to_string())
+        let words = |p: Option<&str>| p.unwrap_or("").replace('_', " ").encode_utf16().collect();
+        let name = words(parts.next());
+        (name, words(parts.next()))
     };
     split(a).cmp(&split(b))
 }

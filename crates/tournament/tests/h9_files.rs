@@ -201,3 +201,39 @@ fn long_and_other_programs_criterion_names_are_read() {
     assert_eq!(read("sodosm", false), Some(Sodosm));
     assert_eq!(read("STS", true), None);
 }
+
+#[test]
+fn an_event_that_did_not_round_absences_down_is_counted_as_it_was() {
+    // Cyd was absent for half a McMahon point that the organiser left unrounded: 28½.
+    let file = "\
+; Pl Name                            Rk Co Club  MMS  SOS
+   1 Alpha A                         2D XX xxxx   33   29 0 0    2+/w0
+   2 Bravo B                         1K XX xxxx   29   33 0 0    1-/b0
+   3 Cyd C                           2K XX xxxx  28½   28 0 0    0=   
+";
+    let h9 = h9::read(file, Start::FromFile).unwrap();
+    assert!(!h9.event.round_down);
+    assert_eq!(h9::write(&h9), file);
+    // OpenGotha's default (rounded down) when the file agrees with it.
+    let rounded = file.replace(" 28½   28", "  28   28");
+    assert!(
+        h9::read(&rounded, Start::FromFile)
+            .unwrap()
+            .event
+            .round_down
+    );
+}
+
+#[test]
+fn names_tie_in_the_order_opengotha_sorts_them() {
+    // "De Vries" sorts before "DeAngelis" with its space (as OpenGotha compares the names),
+    // though "De_Vries" would sort after it.
+    let file = "\
+; Pl Name                            Rk Co Club  NBW
+   1 DeAngelis Ann                   1K XX xxxx    0 0 0 0    2=/w0
+   2 De_Vries Jan                    1K XX xxxx    0 0 0 0    1=/b0
+";
+    let printed = h9::write(&h9::read(file, Start::FromFile).unwrap());
+    let names: Vec<&str> = printed.lines().skip(1).map(|l| l[5..20].trim()).collect();
+    assert_eq!(names, ["De_Vries Jan", "DeAngelis Ann"]);
+}
