@@ -376,7 +376,16 @@ impl Event {
                 end += 1;
             }
             let group: Vec<usize> = lines[start..end].iter().map(|l| l.player).collect();
-            let (sdc, dc) = self.confront(&group, last);
+            // DC breaks its cycles by the criteria after it (OpenGotha's "secondary" ones).
+            let after = criteria
+                .iter()
+                .position(|&c| c == Criterion::Dc)
+                .map_or(criteria.len(), |d| d + 1);
+            let later: Vec<&[i64]> = lines[start..end]
+                .iter()
+                .map(|l| &l.values[after..])
+                .collect();
+            let (sdc, dc) = self.confront(&group, &later, last);
             for (k, line) in lines[start..end].iter_mut().enumerate() {
                 for (i, c) in criteria.iter().enumerate() {
                     match c {
@@ -390,15 +399,17 @@ impl Event {
         }
     }
 
-    /// SDC and DC within a group of tied players. SDC (OpenGotha's rule): when every two of
-    /// them met, each counts the players they beat. DC: players are ranked by the games
-    /// among them, a player above everyone they beat and everyone those beat; a group whose
-    /// games go round in a circle stays level. (OpenGotha's DC also breaks such circles by the
-    /// criteria after DC; Tengen leaves them level.)
-    fn confront(&self, group: &[usize], last: usize) -> (Vec<i64>, Vec<i64>) {
+    /// SDC and DC within a group of tied players (OpenGotha's `defineDirForExAequoGroup`).
+    /// Only games played count (not results by default), each pair's results summed. SDC: when
+    /// every two of them met, each counts the players they beat. DC: see [`direct_ranks`].
+    fn confront(&self, group: &[usize], later: &[&[i64]], last: usize) -> (Vec<i64>, Vec<i64>) {
         let n = group.len();
-        let mut beat = vec![vec![0i64; n]; n];
-        for g in self.games.iter().filter(|g| g.round <= last) {
+        let mut balance = vec![vec![0i64; n]; n];
+        for g in self
+            .games
+            .iter()
+            .filter(|g| g.round <= last && !g.by_default)
+        {
             let (Some(w), Some(b)) = (
                 group.iter().position(|&p| p == g.white),
                 group.iter().position(|&p| p == g.black),
@@ -410,14 +421,16 @@ impl Event {
                 Outcome::BlackWins => -1,
                 _ => 0,
             };
-            beat[w][b] += delta;
-            beat[b][w] -= delta;
+            balance[w][b] += delta;
+            balance[b][w] -= delta;
         }
-        let sign = |i: usize, j: usize| if i == j { 0 } else { beat[i][j].signum() };
-        let all_met = (0..n).all(|i| (0..n).all(|j| i == j || sign(i, j) != 0));
+        let beat: Vec<Vec<bool>> = (0..n)
+            .map(|i| (0..n).map(|j| i != j && balance[i][j] > 0).collect())
+            .collect();
+        let all_met = (0..n).all(|i| (0..n).all(|j| i == j || balance[i][j] != 0));
         let sdc = (0..n)
             .map(|i| {
-                let wins = (0..n).filter(|&j| sign(i, j) == 1).count() as i64;
+                let wins = beat[i].iter().filter(|&&b| b).count() as i64;
                 if all_met && n > 1 {
                     wins
                 } else {
@@ -425,24 +438,63 @@ impl Event {
                 }
             })
             .collect();
-        // Reachability over "beat": i above j when i reaches j and j does not reach i.
-        let mut reach: Vec<Vec<bool>> = (0..n)
-            .map(|i| (0..n).map(|j| sign(i, j) == 1).collect())
+        // Places by the later criteria (ties share), as scores: better is higher.
+        let sc: Vec<i64> = (0..n)
+            .map(|i| n as i64 - later.iter().filter(|o| *o > &later[i]).count() as i64)
             .collect();
-        for k in 0..n {
-            for i in 0..n {
-                for j in 0..n {
-                    if reach[i][k] && reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        (sdc, direct_ranks(&beat, &sc))
+    }
+}
+
+/// DC as OpenGotha computes it (`mw.go.confrontation.Confrontation`, "up winners, preserving
+/// transitivity"): players whose wins go round in a circle form one class, which takes every
+/// win and loss of its members against the others; then, again and again, of the players who
+/// beat no one left, those with the lowest later criteria (`sc`) take the lowest rank left.
+/// The DC value is the highest rank less the player's: the best has the largest.
+fn direct_ranks(beat: &[Vec<bool>], sc: &[i64]) -> Vec<i64> {
+    let n = beat.len();
+    let mut reach = beat.to_vec();
+    for k in 0..n {
+        for i in 0..n {
+            for j in 0..n {
+                if reach[i][k] && reach[k][j] {
+                    reach[i][j] = true;
                 }
             }
         }
-        let dc = (0..n)
-            .map(|i| (0..n).filter(|&j| reach[i][j] && !reach[j][i]).count() as i64)
-            .collect();
-        (sdc, dc)
     }
+    let same = |i: usize, j: usize| i == j || (reach[i][j] && reach[j][i]);
+    // i beats j when some member of i's class beat some member of j's, across classes.
+    let wins: Vec<Vec<bool>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    !same(i, j)
+                        && (0..n).any(|a| same(a, i) && (0..n).any(|b| same(b, j) && beat[a][b]))
+                })
+                .collect()
+        })
+        .collect();
+    let mut left: Vec<usize> = (0..n).collect();
+    let mut rank = vec![0i64; n];
+    while !left.is_empty() {
+        let bottom: Vec<usize> = left
+            .iter()
+            .copied()
+            .filter(|&i| !left.iter().any(|&j| wins[i][j]))
+            .collect();
+        let Some(low) = bottom.iter().map(|&i| sc[i]).min() else {
+            break; // Not reached: classes leave no circle.
+        };
+        let taken: Vec<usize> = bottom.into_iter().filter(|&i| sc[i] == low).collect();
+        let place = 1 + left.len() as i64 - taken.len() as i64;
+        for &i in &taken {
+            rank[i] = place;
+        }
+        left.retain(|i| !taken.contains(i));
+    }
+    let top = rank.iter().copied().max().unwrap_or(0);
+    rank.iter().map(|r| top - r).collect()
 }
 
 /// OpenGotha's order among players tied on every criterion: by family name, then given name.
@@ -616,5 +668,34 @@ fn minus_lowest(scores: &[i64], two: bool, wins_family: bool) -> i64 {
             sorted.sort_unstable();
             total - sorted[0] - if two { sorted[1] } else { 0 }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::direct_ranks;
+
+    #[test]
+    fn direct_confrontation_ranks_circles_as_a_class() {
+        // OpenGotha's own example (Confrontation.main): players 1-6 with later-criteria
+        // scores 4, 3, 4, 4, 1, 2; 3 beat 1, 1 beat 2, 2 beat 3 (a circle), 1 and 3 beat 4,
+        // 5 beat 2. Worked by hand: 6 and 4 (no wins) go to the bottom, 6 first (lower score);
+        // then the circle, its weakest (2) first; 5, who beat the circle, is on top.
+        let games = [(3, 1), (1, 2), (2, 3), (1, 4), (3, 4), (5, 2)];
+        let mut beat = vec![vec![false; 6]; 6];
+        for (w, l) in games {
+            beat[w - 1][l - 1] = true;
+        }
+        let dc = direct_ranks(&beat, &[4, 3, 4, 4, 1, 2]);
+        assert_eq!(dc, [4, 2, 4, 1, 5, 0]);
+    }
+
+    #[test]
+    fn direct_confrontation_of_two_who_met() {
+        let beat = vec![vec![false, false], vec![true, false]];
+        assert_eq!(direct_ranks(&beat, &[2, 2]), [0, 1]);
+        // Two who never met and are level on the later criteria stay level.
+        let never = vec![vec![false; 2]; 2];
+        assert_eq!(direct_ranks(&never, &[2, 2]), [0, 0]);
     }
 }
