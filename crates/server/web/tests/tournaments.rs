@@ -40,12 +40,31 @@ async fn play_round(
     server.get(&format!("/api/tournaments/{id}")).await.1
 }
 
-async fn players(server: &TestServer, names: &[(&str, &str)]) -> Vec<Client> {
-    let mut out = Vec::new();
-    for (name, rank) in names {
-        out.push(server.register(name, rank).await);
+/// `org` creates an event with `terms`: its id.
+async fn organise(org: &Client, terms: Value) -> i64 {
+    let (s, created) = org.post("/api/tournaments", terms).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    created["id"].as_i64().unwrap()
+}
+
+/// Registers each (name, rank) as a player of event `id`: their clients, and their sockets by
+/// name.
+async fn enter(
+    server: &TestServer,
+    id: i64,
+    field: &[(&str, &str)],
+) -> (Vec<Client>, HashMap<String, Socket>) {
+    let (mut clients, mut sockets) = (Vec::new(), HashMap::new());
+    for (name, rank) in field {
+        let c = server.register(name, rank).await;
+        let (s, v) = c
+            .post_empty(&format!("/api/tournaments/{id}/register"))
+            .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        sockets.insert(name.to_string(), c.socket().await);
+        clients.push(c);
     }
-    out
+    (clients, sockets)
 }
 
 /// The scenario on SQLite, and on PostgreSQL where `.ci/run` provides it.
@@ -77,14 +96,11 @@ on_both_stores!(
 async fn swiss_event(url: &str) {
     let server = TestServer::start(url).await;
     let org = server.register("Organiser", "1d").await;
-    let (s, created) = org
-        .post(
-            "/api/tournaments",
-            json!({"name": "Club Swiss", "system": "swiss", "rounds": 3, "size": 9}),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_i64().unwrap();
+    let id = organise(
+        &org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3, "size": 9}),
+    )
+    .await;
     // Names in order of strength: the later name loses every game below.
     let field = [
         ("pla1", "3d"),
@@ -93,17 +109,7 @@ async fn swiss_event(url: &str) {
         ("pla4", "5k"),
         ("pla5", "10k"),
     ];
-    let clients = players(&server, &field).await;
-    for c in &clients {
-        let (s, v) = c
-            .post_empty(&format!("/api/tournaments/{id}/register"))
-            .await;
-        assert_eq!(s, StatusCode::OK, "{v}");
-    }
-    let mut sockets = HashMap::new();
-    for ((name, _), c) in field.iter().zip(&clients) {
-        sockets.insert(name.to_string(), c.socket().await);
-    }
+    let (clients, mut sockets) = enter(&server, id, &field).await;
     let (s, v) = clients[0]
         .post_empty(&format!("/api/tournaments/{id}/start"))
         .await;
@@ -250,13 +256,11 @@ async fn refusals_carry_codes_and_change_nothing() {
     let (_, list) = server.get("/api/tournaments").await;
     assert_eq!(list["tournaments"], json!([]));
 
-    let (_, created) = org
-        .post(
-            "/api/tournaments",
-            json!({"name": "Dan cup", "system": "mcmahon", "min_rank": "1d", "max_players": 2}),
-        )
-        .await;
-    let id = created["id"].as_i64().unwrap();
+    let id = organise(
+        &org,
+        json!({"name": "Dan cup", "system": "mcmahon", "min_rank": "1d", "max_players": 2}),
+    )
+    .await;
     let path = |what: &str| format!("/api/tournaments/{id}/{what}");
     let guest = server.guest().await;
     let (s, v) = guest.post_empty(&path("register")).await;
@@ -339,25 +343,13 @@ async fn two_nodes(url: &str) {
     let server = TestServer::start(url).await;
     let other = common::server::app_state(url, common::server::GRACE, Vec::new()).await;
     let org = server.register("Organiser", "1d").await;
-    let (_, created) = org
-        .post(
-            "/api/tournaments",
-            json!({"name": "Twice", "system": "mcmahon", "rounds": 2, "size": 9, "bar": "1d"}),
-        )
-        .await;
-    let id = created["id"].as_i64().unwrap();
+    let id = organise(
+        &org,
+        json!({"name": "Twice", "system": "mcmahon", "rounds": 2, "size": 9, "bar": "1d"}),
+    )
+    .await;
     let field = [("ann", "2d"), ("bob", "1k"), ("cat", "3k"), ("dan", "6k")];
-    let mut sockets = HashMap::new();
-    for (name, rank) in field {
-        let c = server.register(name, rank).await;
-        assert_eq!(
-            c.post_empty(&format!("/api/tournaments/{id}/register"))
-                .await
-                .0,
-            StatusCode::OK
-        );
-        sockets.insert(name.to_string(), c.socket().await);
-    }
+    let (_, mut sockets) = enter(&server, id, &field).await;
     // The start time has come: both nodes see it in the same instant.
     server
         .store()
@@ -437,36 +429,28 @@ async fn a_64_player_mcmahon_event_played_by_bots_through_the_api() {
     // weaker, in a handicap game the one who took Black) resigns after Black's first move.
     let server = TestServer::sqlite("tournament-mcmahon-64").await;
     let org = server.register("Organiser", "1d").await;
-    let (s, created) = org
-        .post(
-            "/api/tournaments",
-            json!({"name": "Open", "system": "mcmahon", "rounds": 5, "size": 9,
+    let id = organise(
+        &org,
+        json!({"name": "Open", "system": "mcmahon", "rounds": 5, "size": 9,
                    "bar": "3d", "floor": "20k", "handicap_reduction": 2,
                    "time": {"system": "absolute", "main_ms": 600000}}),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_i64().unwrap();
+    )
+    .await;
     let ranks = [
         "5d", "4d", "3d", "2d", "1d", "1k", "2k", "3k", "4k", "5k", "6k", "8k", "10k", "12k",
         "15k", "25k",
     ];
-    let mut sockets = HashMap::new();
-    let mut rank_of = HashMap::new();
-    for i in 0..64 {
-        let name = format!("bot{i:02}");
-        let rank = ranks[i % ranks.len()];
-        let c = server.register(&name, rank).await;
-        let (s, v) = c
-            .post_empty(&format!("/api/tournaments/{id}/register"))
-            .await;
-        assert_eq!(s, StatusCode::OK, "{v}");
-        rank_of.insert(
-            name.clone(),
-            rank.parse::<tengen_tournament::Rank>().unwrap(),
-        );
-        sockets.insert(name, c.socket().await);
-    }
+    let names: Vec<String> = (0..64).map(|i| format!("bot{i:02}")).collect();
+    let field: Vec<(&str, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), ranks[i % ranks.len()]))
+        .collect();
+    let rank_of: HashMap<String, tengen_tournament::Rank> = field
+        .iter()
+        .map(|(n, r)| (n.to_string(), r.parse().unwrap()))
+        .collect();
+    let (_, mut sockets) = enter(&server, id, &field).await;
     assert_eq!(
         org.post_empty(&format!("/api/tournaments/{id}/start"))
             .await
@@ -532,14 +516,11 @@ async fn a_64_player_mcmahon_event_played_by_bots_through_the_api() {
 async fn a_ladder_climbs_by_challenges() {
     let server = TestServer::sqlite("tournament-ladder").await;
     let org = server.register("Organiser", "1d").await;
-    let (s, created) = org
-        .post(
-            "/api/tournaments",
-            json!({"name": "Club ladder", "system": "ladder", "reach": 2, "size": 9}),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_i64().unwrap();
+    let id = organise(
+        &org,
+        json!({"name": "Club ladder", "system": "ladder", "reach": 2, "size": 9}),
+    )
+    .await;
     let path = |what: &str| format!("/api/tournaments/{id}/{what}");
     let mut players = HashMap::new();
     for name in ["ann", "bob", "cat", "dan"] {
@@ -632,25 +613,13 @@ async fn a_round_waits_for_its_time() {
     let server = TestServer::sqlite("tournament-times").await;
     let org = server.register("Organiser", "1d").await;
     // Round 1 at a time past; round 2 far in the future.
-    let (_, created) = org
-        .post(
-            "/api/tournaments",
-            json!({"name": "Timed", "system": "swiss", "rounds": 2, "size": 9,
+    let id = organise(
+        &org,
+        json!({"name": "Timed", "system": "swiss", "rounds": 2, "size": 9,
                    "round_starts": [1, 4_000_000_000_i64]}),
-        )
-        .await;
-    let id = created["id"].as_i64().unwrap();
-    let mut sockets = HashMap::new();
-    for (name, rank) in [("ann", "2d"), ("bob", "1k")] {
-        let c = server.register(name, rank).await;
-        assert_eq!(
-            c.post_empty(&format!("/api/tournaments/{id}/register"))
-                .await
-                .0,
-            StatusCode::OK
-        );
-        sockets.insert(name.to_string(), c.socket().await);
-    }
+    )
+    .await;
+    let (_, mut sockets) = enter(&server, id, &[("ann", "2d"), ("bob", "1k")]).await;
     tournaments::tick(&server.state).await.unwrap();
     let t = play_round(&server, id, 1, &mut sockets).await;
     // Round 1 started at its time and ended; round 2 waits for its own.
@@ -700,29 +669,17 @@ async fn an_unrated_event_moves_neither_ratings_nor_points() {
     let server = TestServer::sqlite("tournament-unrated").await;
     let org = server.register("Organiser", "1d").await;
     for (rated, name) in [(false, "Friendly"), (true, "Serious")] {
-        let (_, created) = org
-            .post(
-                "/api/tournaments",
-                json!({"name": name, "system": "swiss", "rounds": 1, "size": 9, "rated": rated}),
-            )
-            .await;
-        let id = created["id"].as_i64().unwrap();
-        let mut sockets = HashMap::new();
+        let id = organise(
+            &org,
+            json!({"name": name, "system": "swiss", "rounds": 1, "size": 9, "rated": rated}),
+        )
+        .await;
         let names = if rated {
             ["cid", "dee"]
         } else {
             ["ann", "bob"]
         };
-        for n in names {
-            let c = server.register(n, "5k").await;
-            assert_eq!(
-                c.post_empty(&format!("/api/tournaments/{id}/register"))
-                    .await
-                    .0,
-                StatusCode::OK
-            );
-            sockets.insert(n.to_string(), c.socket().await);
-        }
+        let (_, mut sockets) = enter(&server, id, &[(names[0], "5k"), (names[1], "5k")]).await;
         let before: Vec<Value> = profiles(&server, &names).await;
         assert_eq!(
             org.post_empty(&format!("/api/tournaments/{id}/start"))
