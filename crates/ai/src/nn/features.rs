@@ -100,9 +100,8 @@ fn area_planes(f: &mut Features, h: &History, pla: Color) {
     let board = &h.board;
     let a = area(board, h.rules.multi_stone_suicide);
     for p in board.points() {
-        match a[p.index()] {
-            Some(c) => f.set(board, p, if c == pla { 18 } else { 19 }),
-            None => {}
+        if let Some(c) = a[p.index()] {
+            f.set(board, p, if c == pla { 18 } else { 19 });
         }
     }
 }

@@ -718,3 +718,92 @@ fn check_shapes(m: &Model) -> Result<(), NnError> {
     expect("ownership", v.own_conv.in_c, v.v1_conv.out_c)?;
     expect("ownership", v.own_conv.out_c, 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn builtin_raw() -> Vec<u8> {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(crate::nn::BUILTIN_NET)
+            .read_to_end(&mut raw)
+            .unwrap();
+        raw
+    }
+
+    /// The raw file with the first `from` replaced by `to` (names and sizes are text).
+    fn edited(from: &str, to: &str) -> Vec<u8> {
+        let raw = builtin_raw();
+        let at = raw
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+            .unwrap();
+        [&raw[..at], to.as_bytes(), &raw[at + from.len()..]].concat()
+    }
+
+    #[test]
+    fn the_builtin_net_is_g170_b6c96_version_8() {
+        let m = Model::builtin().unwrap();
+        assert_eq!(m.version, 8);
+        assert_eq!((m.blocks.len(), m.trunk_c), (6, 96));
+        assert_eq!(m.value.sv3.out_c, 4);
+        let pools = m
+            .blocks
+            .iter()
+            .filter(|b| matches!(b, Block::GlobalPool { .. }))
+            .count();
+        assert_eq!(pools, 2);
+    }
+
+    #[test]
+    fn a_file_cut_short_is_truncated() {
+        let raw = builtin_raw();
+        for cut in [10, 1000, raw.len() / 2, raw.len() - 3] {
+            let err = Model::from_bin(&raw[..cut]).unwrap_err();
+            assert!(matches!(err, NnError::Truncated(_)), "cut at {cut}: {err}");
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_gzip_are_refused() {
+        let err = Model::from_gz(b"not a model at all").unwrap_err();
+        assert!(matches!(err, NnError::Gzip(_)), "{err}");
+    }
+
+    #[test]
+    fn versions_outside_8_to_17_are_named() {
+        let m = edited("d26788732\n8\n", "d26788732\n7\n");
+        assert_eq!(
+            Model::from_bin(&m).unwrap_err(),
+            NnError::UnsupportedVersion(7)
+        );
+        let m = edited("d26788732\n8\n", "d26788732\n18\n");
+        assert_eq!(
+            Model::from_bin(&m).unwrap_err(),
+            NnError::UnsupportedVersion(18)
+        );
+    }
+
+    #[test]
+    fn an_unknown_block_kind_is_named() {
+        let m = edited("ordinary_block", "transformer_ffn_block");
+        let err = Model::from_bin(&m).unwrap_err();
+        assert!(err.to_string().contains("transformer_ffn_block"), "{err}");
+    }
+
+    #[test]
+    fn a_non_finite_weight_is_corrupt() {
+        let mut raw = builtin_raw();
+        let at = raw.windows(5).position(|w| w == b"@BIN@").unwrap() + 5;
+        raw[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert!(matches!(Model::from_bin(&raw), Err(NnError::Corrupt(_))));
+    }
+
+    #[test]
+    fn channel_counts_that_disagree_are_corrupt() {
+        // The trunk says 97 channels; the initial convolution makes 96.
+        let m = edited("trunk\n6\n96\n", "trunk\n6\n97\n");
+        assert!(matches!(Model::from_bin(&m), Err(NnError::Corrupt(_))));
+    }
+}

@@ -32,7 +32,7 @@ impl Net {
     /// The evaluator, reading the built-in net the first time.
     pub fn evaluator(&mut self) -> Result<Arc<Evaluator>, Response> {
         if self.evaluator.is_none() {
-            let model = Model::builtin().map_err(|e| Response::failure(&e.to_string()))?;
+            let model = Model::builtin().map_err(|e| Response::failure(e.to_string()))?;
             self.evaluator = Some(Arc::new(Evaluator::new(model)));
         }
         self.evaluator
@@ -92,7 +92,7 @@ pub fn raw_nn(net: &mut Net, game: &Game, rules: Option<KataRules>, a: &[String]
             }
             Response::success(out.trim())
         }
-        Err(e) => Response::failure(&e.to_string()),
+        Err(e) => Response::failure(e.to_string()),
     }
 }
 
@@ -141,7 +141,7 @@ pub fn set_rules(game: &Game, a: &[String]) -> Result<(KataRules, Game), Respons
     if a.is_empty() {
         return Err(Response::failure("syntax error"));
     }
-    let rules = KataRules::parse(&a.join(" ")).map_err(|e| Response::failure(&e.to_string()))?;
+    let rules = KataRules::parse(&a.join(" ")).map_err(|e| Response::failure(e.to_string()))?;
     let g = game
         .with_rules(rules.apply_to(game.rules()))
         .map_err(|_| Response::failure("the game so far is not legal under these rules"))?;
