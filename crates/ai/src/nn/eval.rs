@@ -194,7 +194,8 @@ const CACHE_CAPACITY: usize = 1 << 16;
 /// A network with its cache: share it (it is `Sync`) between the threads that evaluate.
 pub struct Evaluator {
     model: Arc<Model>,
-    cache: Mutex<HashMap<u64, Arc<Evaluation>>>,
+    /// Evaluations by [`cache_key`]; `None` evaluates every time (benchmarks).
+    cache: Option<Mutex<HashMap<u64, Arc<Evaluation>>>>,
 }
 
 fn cache_key(f: &Features, symmetry: u8, h: &History) -> u64 {
@@ -214,7 +215,15 @@ impl Evaluator {
     pub fn new(model: Model) -> Evaluator {
         Evaluator {
             model: Arc::new(model),
-            cache: Mutex::new(HashMap::new()),
+            cache: Some(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// An evaluator that runs the network for every position, even one seen before.
+    pub fn without_cache(model: Model) -> Evaluator {
+        Evaluator {
+            model: Arc::new(model),
+            cache: None,
         }
     }
 
@@ -253,9 +262,12 @@ impl Evaluator {
             .zip(&feats)
             .map(|((h, s), f)| cache_key(f, *s, h))
             .collect();
-        let mut found: Vec<Option<Arc<Evaluation>>> = {
-            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            keys.iter().map(|k| cache.get(k).cloned()).collect()
+        let mut found: Vec<Option<Arc<Evaluation>>> = match &self.cache {
+            Some(c) => {
+                let cache = c.lock().unwrap_or_else(|e| e.into_inner());
+                keys.iter().map(|k| cache.get(k).cloned()).collect()
+            }
+            None => vec![None; items.len()],
         };
         let todo: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
         if !todo.is_empty() {
@@ -266,15 +278,20 @@ impl Evaluator {
                 global.extend_from_slice(&feats[i].global);
             }
             let raws = forward(&self.model, size, &spatial, &global);
-            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if cache.len() + todo.len() > CACHE_CAPACITY {
-                cache.clear();
-            }
             for (&i, raw) in todo.iter().zip(&raws) {
                 let (h, s) = items[i];
-                let e = Arc::new(postprocess(&self.model, h, raw, s));
-                cache.insert(keys[i], e.clone());
-                found[i] = Some(e);
+                found[i] = Some(Arc::new(postprocess(&self.model, h, raw, s)));
+            }
+            if let Some(c) = &self.cache {
+                let mut cache = c.lock().unwrap_or_else(|e| e.into_inner());
+                if cache.len() + todo.len() > CACHE_CAPACITY {
+                    cache.clear();
+                }
+                for &i in &todo {
+                    if let Some(e) = &found[i] {
+                        cache.insert(keys[i], e.clone());
+                    }
+                }
             }
         }
         Ok(found.into_iter().flatten().collect())

@@ -6,13 +6,14 @@ written here, the rest chosen by KataGo's own genmove at a few visits), then eva
 `kata-raw-nn`. NAME.gtp holds the commands, with every move as a `play`; NAME.out is KataGo's
 full answer to them, run afresh.
 
-Usage: generate.py KATAGO MODEL CONFIG   (from this directory)
+Usage: generate.py KATAGO MODEL CONFIG [NAME...]   (from this directory; NAMEs: only those)
 e.g.   generate.py /work/katago/katago /work/katago/b6.bin.gz /work/katago/gtp.cfg
 """
 import subprocess
 import sys
 
 KATAGO, MODEL, CONFIG = sys.argv[1:4]
+ONLY = set(sys.argv[4:])
 
 # name, size, rules, komi, moves before KataGo's, KataGo's moves, moves after, raw-nn args
 POSITIONS = [
@@ -34,6 +35,12 @@ POSITIONS = [
     ("fight-19-new-zealand", 19, "new-zealand", "7", [], 70, [], ["0"]),
     ("middle-19-korean", 19, "korean", "6.5", [], 90, [], ["0"]),
     ("positional-19-chinese-ogs", 19, "chinese-ogs", "7.5", [], 40, [], ["0", "all"]),
+    # A two-liberty white stone Black can ladder (planes 14 and 17), then the same in atari
+    # with White to move; each also asked for the other colour (history cleared).
+    ("ladder-two-libs-13-chinese", 13, "chinese", "7",
+     ["B D5", "W E5", "B E6", "W K10", "B F4", "W K3"], 0, [], ["0", "w 0"]),
+    ("ladder-atari-13-japanese", 13, "japanese", "6.5",
+     ["B D5", "W E5", "B E6", "W K10", "B F4", "W K3", "B F5"], 0, [], ["0", "b 3"]),
 ]
 
 
@@ -74,6 +81,8 @@ class Session:
 
 def main():
     for name, size, rules, komi, before, n, after, syms in POSITIONS:
+        if ONLY and name not in ONLY:
+            continue
         moves = [f"play {m}" for m in before]
         colors = "BW" if len(before) % 2 == 0 else "WB"
         s = Session(["-override-config", "maxVisits=8,allowResignation=false"])
