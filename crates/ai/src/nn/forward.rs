@@ -30,7 +30,7 @@ pub struct RawOutput {
 }
 
 /// `c[m,n] = a[m,k] * b[k,n]` (overwrites `c`).
-fn gemm(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+pub(super) fn gemm(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
     let (Ok(a), Ok(b), Ok(mut c)) = (
         ArrayView2::from_shape((m, k), a),
         ArrayView2::from_shape((k, n), b),
@@ -43,7 +43,7 @@ fn gemm(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
 }
 
 /// A batch of positions on a `size`x`size` board, and scratch reused between layers.
-struct Pass {
+pub(super) struct Pass {
     n: usize,
     size: usize,
     cols: Vec<f32>,
@@ -57,6 +57,10 @@ impl Pass {
     /// Convolution of `x` (`[pixels, conv.in_c]`) into a new `[pixels, conv.out_c]`.
     fn conv(&mut self, x: &[f32], conv: &Conv) -> Vec<f32> {
         let p = self.pixels();
+        if !conv.winograd.is_empty() {
+            let (n, s) = (self.n, self.size);
+            return super::winograd::conv3x3(x, n, s, &conv.winograd, conv.in_c, conv.out_c);
+        }
         let mut out = vec![0.0; p * conv.out_c];
         if conv.ksize == 1 {
             gemm(x, &conv.w, &mut out, p, conv.in_c, conv.out_c);

@@ -44,6 +44,8 @@ pub struct Conv {
     pub out_c: usize,
     /// `ksize * ksize * in_c * out_c` weights.
     pub w: Vec<f32>,
+    /// For 3x3 kernels, the Winograd-transformed weights ([`super::winograd`]); else empty.
+    pub winograd: Vec<f32>,
 }
 
 /// A batch norm folded into `y = x * scale + bias`, then the activation.
@@ -436,11 +438,17 @@ impl Reader<'_> {
             )));
         }
         let w = self.floats(ky * kx * in_c * out_c, &name)?;
+        let winograd = if ky == 3 {
+            super::winograd::transform_weights(&w, in_c, out_c)
+        } else {
+            Vec::new()
+        };
         Ok(Conv {
             ksize: ky,
             in_c,
             out_c,
             w,
+            winograd,
         })
     }
 
