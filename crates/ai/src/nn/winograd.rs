@@ -9,6 +9,9 @@
 //! `Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]`, `G = [1 0 0; ½ ½ ½; ½ -½ ½; 0 0 1]`,
 //! `Aᵀ = [1 1 1 0; 0 1 -1 -1]`.
 
+// The transforms index 4x4 and 4x3 matrices by row and column, as the formulas above do.
+#![allow(clippy::needless_range_loop)]
+
 use super::forward::gemm;
 
 /// The 16 transformed filters, `[16][in][out]`, of 3x3 weights laid out `[ky][kx][in][out]`.
