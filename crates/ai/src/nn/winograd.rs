@@ -49,12 +49,13 @@ pub fn conv3x3(x: &[f32], n: usize, size: usize, u: &[f32], in_c: usize, out_c: 
     let tiles = n * t * t;
     let mut v = vec![0.0f32; 16 * tiles * in_c];
     let mut d = vec![0.0f32; 16 * in_c];
+    let mut tmp = vec![0.0f32; 16 * in_c.max(out_c)];
     for b in 0..n {
         for ty in 0..t {
             for tx in 0..t {
                 let tile = (b * t + ty) * t + tx;
                 gather(x, b, size, ty, tx, in_c, &mut d);
-                input_transform(&d, in_c, tile, tiles, &mut v);
+                input_transform(&d, in_c, tile, tiles, &mut v, &mut tmp);
             }
         }
     }
@@ -76,7 +77,7 @@ pub fn conv3x3(x: &[f32], n: usize, size: usize, u: &[f32], in_c: usize, out_c: 
         for ty in 0..t {
             for tx in 0..t {
                 let tile = (b * t + ty) * t + tx;
-                output_transform(&m, tile, tiles, out_c, b, size, ty, tx, &mut out);
+                output_transform(&m, tile, tiles, out_c, b, size, ty, tx, &mut out, &mut tmp);
             }
         }
     }
@@ -100,33 +101,46 @@ fn gather(x: &[f32], b: usize, size: usize, ty: usize, tx: usize, c: usize, d: &
     }
 }
 
-/// `Bᵀ d B` of one tile into `v` (`[16][tiles][c]`).
-fn input_transform(d: &[f32], c: usize, tile: usize, tiles: usize, v: &mut [f32]) {
-    let at = |i: usize, j: usize, ch: usize| d[(i * 4 + j) * c + ch];
-    for ch in 0..c {
-        let mut r = [[0.0f32; 4]; 4];
-        for j in 0..4 {
-            let (d0, d1, d2, d3) = (at(0, j, ch), at(1, j, ch), at(2, j, ch), at(3, j, ch));
-            r[0][j] = d0 - d2;
-            r[1][j] = d1 + d2;
-            r[2][j] = d2 - d1;
-            r[3][j] = d1 - d3;
+/// `a - b` or `a + b` (by `sign`) channel by channel into `out`: the transforms as whole
+/// rows of channels, which the compiler vectorises.
+fn combine(out: &mut [f32], a: &[f32], b: &[f32], sign: f32) {
+    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+        *o = x + sign * y;
+    }
+}
+
+/// `Bᵀ d B` of one tile (`d`: `[16][c]`) into `v` (`[16][tiles][c]`); `tmp` is `[16][c]`.
+fn input_transform(d: &[f32], c: usize, tile: usize, tiles: usize, v: &mut [f32], tmp: &mut [f32]) {
+    let row = |k: usize, j: usize| k * 4 + j;
+    // Bᵀ d: rows d0 - d2, d1 + d2, d2 - d1, d1 - d3.
+    for j in 0..4 {
+        let s = |k: usize| &d[row(k, j) * c..(row(k, j) + 1) * c];
+        for (i, (a, b, sign)) in [(0, 2, -1.0), (1, 2, 1.0), (2, 1, -1.0), (1, 3, -1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            let (x, y) = (s(a), s(b));
+            combine(&mut tmp[row(i, j) * c..(row(i, j) + 1) * c], x, y, sign);
         }
-        for (i, row) in r.iter().enumerate() {
-            let vals = [
-                row[0] - row[2],
-                row[1] + row[2],
-                row[2] - row[1],
-                row[1] - row[3],
-            ];
-            for (j, val) in vals.into_iter().enumerate() {
-                v[((i * 4 + j) * tiles + tile) * c + ch] = val;
-            }
+    }
+    // (Bᵀ d) B: the same on the columns.
+    for i in 0..4 {
+        for (j, (a, b, sign)) in [(0, 2, -1.0), (1, 2, 1.0), (2, 1, -1.0), (1, 3, -1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            let dst = (row(i, j) * tiles + tile) * c;
+            let (x, y) = (
+                &tmp[row(i, a) * c..(row(i, a) + 1) * c],
+                &tmp[row(i, b) * c..(row(i, b) + 1) * c],
+            );
+            combine(&mut v[dst..dst + c], x, y, sign);
         }
     }
 }
 
-/// `Aᵀ m A` of one tile, written to the output points that are on the board.
+/// `Aᵀ m A` of one tile, written to the output points that are on the board; `tmp` is
+/// `[8][c]`.
 #[allow(clippy::too_many_arguments)]
 fn output_transform(
     m: &[f32],
@@ -138,26 +152,40 @@ fn output_transform(
     ty: usize,
     tx: usize,
     out: &mut [f32],
+    tmp: &mut [f32],
 ) {
-    let at = |i: usize, j: usize, ch: usize| m[((i * 4 + j) * tiles + tile) * c + ch];
-    for ch in 0..c {
-        let mut t = [[0.0f32; 4]; 2];
-        for j in 0..4 {
-            let (m0, m1, m2, m3) = (at(0, j, ch), at(1, j, ch), at(2, j, ch), at(3, j, ch));
-            t[0][j] = m0 + m1 + m2;
-            t[1][j] = m1 - m2 - m3;
+    let at = |i: usize, j: usize| {
+        let s = ((i * 4 + j) * tiles + tile) * c;
+        &m[s..s + c]
+    };
+    // Aᵀ m: rows m0 + m1 + m2 and m1 - m2 - m3.
+    for j in 0..4 {
+        let (m0, m1, m2, m3) = (at(0, j), at(1, j), at(2, j), at(3, j));
+        for ch in 0..c {
+            tmp[j * c + ch] = m0[ch] + m1[ch] + m2[ch];
+            tmp[(4 + j) * c + ch] = m1[ch] - m2[ch] - m3[ch];
         }
-        for (r, row) in t.iter().enumerate() {
-            let y = 2 * ty + r;
-            if y >= size {
+    }
+    for r in 0..2 {
+        let y = 2 * ty + r;
+        if y >= size {
+            continue;
+        }
+        let t = |j: usize| &tmp[(r * 4 + j) * c..(r * 4 + j + 1) * c];
+        let (t0, t1, t2, t3) = (t(0), t(1), t(2), t(3));
+        for col in 0..2 {
+            let x = 2 * tx + col;
+            if x >= size {
                 continue;
             }
-            let vals = [row[0] + row[1] + row[2], row[1] - row[2] - row[3]];
-            for (col, val) in vals.into_iter().enumerate() {
-                let x = 2 * tx + col;
-                if x < size {
-                    out[((b * size + y) * size + x) * c + ch] = val;
-                }
+            let dst = ((b * size + y) * size + x) * c;
+            let o = &mut out[dst..dst + c];
+            for ch in 0..c {
+                o[ch] = if col == 0 {
+                    t0[ch] + t1[ch] + t2[ch]
+                } else {
+                    t1[ch] - t2[ch] - t3[ch]
+                };
             }
         }
     }
