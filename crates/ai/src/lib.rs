@@ -32,6 +32,7 @@ mod diagram;
 pub mod estimate;
 pub mod ladder;
 pub mod nakade;
+pub mod nn;
 pub mod patterns;
 pub mod playout;
 pub mod policy;

@@ -40,11 +40,15 @@ pub enum Bench {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// KataGo network evaluations a second on the CPU (the built-in g170 b6c96 or --model),
+    /// batches of --batch on --threads threads. The last line printed is the rate.
+    Nn(crate::bench_nn::NnOpt),
 }
 
 /// Runs a benchmark and prints its figures.
 pub fn run(b: Bench) -> anyhow::Result<()> {
     match b {
+        Bench::Nn(opt) => crate::bench_nn::run(opt),
         Bench::Search {
             size,
             seconds,

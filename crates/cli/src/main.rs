@@ -5,6 +5,7 @@
 
 mod admin;
 mod bench;
+mod bench_nn;
 mod chaos;
 mod gtp;
 mod loadtest;

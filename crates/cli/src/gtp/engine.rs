@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use tengen_ai::nn::KataRules;
 use tengen_ai::time::{self, Clock};
 use tengen_ai::{estimate, policy, search};
 use tengen_gtp::args::{self, ArgError};
@@ -49,6 +50,8 @@ pub const COMMANDS: &[&str] = &[
     "tengen-unsure",
     "lz-analyze",
     "kata-analyze",
+    "kata-raw-nn",
+    "kata-set-rules",
 ];
 
 /// A running analysis (`lz-analyze`, `kata-analyze`): the search, how often to report, and in
@@ -150,6 +153,11 @@ pub struct Engine {
     time_left: [Option<(f64, u32)>; 2],
     /// The last estimate, with the position and rules it is of.
     estimate: Option<((u64, usize, Rules), estimate::Estimate)>,
+    /// The network (`kata-raw-nn`).
+    net: super::nn::Net,
+    /// KataGo's rules set by `kata-set-rules`, told to the net as they are; `None` tells it
+    /// the nearest to the preset. Cleared by `tengen-rules`.
+    kata_rules: Option<KataRules>,
     quit: bool,
 }
 
@@ -188,8 +196,35 @@ impl Engine {
             estimate: None,
             strength: Strength::default(),
             search: None,
+            net: super::nn::Net::default(),
+            kata_rules: None,
             quit: false,
         })
+    }
+
+    /// Evaluates with the model at `path` instead of the built-in network.
+    pub fn set_model(&mut self, path: &std::path::Path) -> anyhow::Result<()> {
+        self.net = super::nn::Net::from_file(path)?;
+        Ok(())
+    }
+
+    /// The rules the network is told: those of `kata-set-rules`, else the nearest to the
+    /// game's.
+    fn net_rules(&self) -> Option<KataRules> {
+        self.kata_rules
+            .or_else(|| KataRules::nearest(self.game.rules()))
+    }
+
+    fn kata_set_rules(&mut self, a: &[String]) -> Response {
+        match super::nn::set_rules(&self.game, a) {
+            Ok((rules, game)) => {
+                self.kata_rules = Some(rules);
+                self.game = game;
+                self.search = None;
+                Response::success("")
+            }
+            Err(r) => r,
+        }
     }
 
     /// Starts `lz-analyze` or `kata-analyze [color] [interval]` (the interval in centiseconds,
@@ -239,7 +274,10 @@ impl Engine {
         if let Some(k) = self.komi {
             r.komi = k;
         }
-        r
+        match &self.kata_rules {
+            Some(kata) => kata.apply_to(&r),
+            None => r,
+        }
     }
 
     fn fresh(&self, size: u8, handicap: Handicap) -> Result<Game, Response> {
@@ -300,6 +338,11 @@ impl Engine {
             "time_left" => self.time_left_cmd(a),
             "kgs-game_over" => Response::success(""),
             "tengen-rules" => self.switch_rules(a),
+            "kata-set-rules" => self.kata_set_rules(a),
+            "kata-raw-nn" => {
+                let rules = self.net_rules();
+                super::nn::raw_nn(&mut self.net, &self.game, rules, a)
+            }
             _ => fail("unknown command"),
         }
     }
@@ -722,6 +765,7 @@ impl Engine {
         };
         let old = self.preset;
         self.preset = preset;
+        self.kata_rules = None;
         // An empty board of a size the new rules forbid takes their own size (`tengen-rules
         // wga` before `boardsize`); a game under way keeps its board or keeps its rules.
         if self.game.is_at_start()

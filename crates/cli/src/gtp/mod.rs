@@ -2,6 +2,7 @@
 //! engines for `tengen match` and the server's bots, is `tengen_app::bots::gtp`.
 
 pub mod engine;
+mod nn;
 
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
@@ -42,6 +43,10 @@ pub struct GtpOpt {
     /// Never resign.
     #[arg(long)]
     pub no_resign: bool,
+    /// A KataGo network (`.bin.gz`, model version 8 to 17) to evaluate with instead of the
+    /// built-in g170 b6c96 (`kata-raw-nn`).
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<std::path::PathBuf>,
 }
 
 /// Playouts after which a running analysis stops searching (and only waits for the next
@@ -56,6 +61,9 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
         }
     }
     let mut engine = engine::Engine::new(opt.rules, opt.size, opt.seed)?;
+    if let Some(path) = &opt.model {
+        engine.set_model(path)?;
+    }
     let threads = opt
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -1,0 +1,318 @@
+//! Evaluating positions: features, the 8 symmetries, batches through the forward pass, and
+//! KataGo's post-processing (`NNEvaluator` in `cpp/neuralnet/nneval.cpp`): the policy's softmax
+//! over legal moves, the value's softmax, the score multipliers, ownership's tanh, everything
+//! turned to White's point of view. A cache keyed by the features skips repeated positions.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+use tengen_rules::Color;
+
+use super::features::{features, Features, GLOBAL, SPATIAL};
+use super::forward::{forward, RawOutput};
+use super::history::History;
+use super::model::Model;
+use super::rules::{KataKo, KataScoring};
+use super::NnError;
+
+/// One evaluation, post-processed as KataGo does, from White's point of view (the numbers
+/// `kata-raw-nn` prints).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Board side.
+    pub size: usize,
+    /// White wins.
+    pub white_win: f64,
+    /// White loses.
+    pub white_loss: f64,
+    /// No result (repetition under Japanese-style rules).
+    pub no_result: f64,
+    /// White's expected lead in points.
+    pub white_lead: f64,
+    /// White's expected score as self-play ends it.
+    pub white_score: f64,
+    /// Its second moment.
+    pub white_score_sq: f64,
+    /// Variance of time left (-1 before model version 9).
+    pub var_time_left: f64,
+    /// Short-term error of the value (-1 before version 9).
+    pub shortterm_winloss_error: f64,
+    /// Short-term error of the score (-1 before version 9).
+    pub shortterm_score_error: f64,
+    /// Move probabilities, one a point row-major, -1 where the move is illegal.
+    pub policy: Vec<f32>,
+    /// Probability of passing.
+    pub pass: f32,
+    /// White's ownership, -1 (Black's) to 1 (White's), one a point.
+    pub white_ownership: Vec<f32>,
+}
+
+/// Where point `(y, x)` of an `n`x`n` board goes under `symmetry` (KataGo's
+/// `copyWithSymmetry`; `reverse` maps the net's outputs back).
+fn sym_map(symmetry: u8, n: usize, y: usize, x: usize, reverse: bool) -> (usize, usize) {
+    let transpose = symmetry & 4 != 0;
+    let (mut fx, mut fy) = (symmetry & 2 != 0, symmetry & 1 != 0);
+    if transpose && !reverse {
+        std::mem::swap(&mut fx, &mut fy);
+    }
+    let (y1, x1) = if transpose { (x, y) } else { (y, x) };
+    (
+        if fy { n - 1 - y1 } else { y1 },
+        if fx { n - 1 - x1 } else { x1 },
+    )
+}
+
+fn transform_inputs(f: &Features, symmetry: u8, out: &mut Vec<f32>) {
+    let n = f.size;
+    let base = out.len();
+    out.resize(base + n * n * SPATIAL, 0.0);
+    for y in 0..n {
+        for x in 0..n {
+            let (y2, x2) = sym_map(symmetry, n, y, x, false);
+            let src = (y * n + x) * SPATIAL;
+            let dst = base + (y2 * n + x2) * SPATIAL;
+            out[dst..dst + SPATIAL].copy_from_slice(&f.spatial[src..src + SPATIAL]);
+        }
+    }
+}
+
+fn untransform(v: &[f32], n: usize, symmetry: u8) -> Vec<f32> {
+    let mut out = vec![0.0; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let (y2, x2) = sym_map(symmetry, n, y, x, true);
+            out[y2 * n + x2] = v[y * n + x];
+        }
+    }
+    out
+}
+
+fn softplus(x: f64) -> f64 {
+    (1.0 + x.exp()).ln()
+}
+
+/// KataGo's post-processing of one raw output.
+fn postprocess(model: &Model, h: &History, raw: &RawOutput, symmetry: u8) -> Evaluation {
+    let n = h.board.size() as usize;
+    let policy_raw = untransform(&raw.policy, n, symmetry);
+    let own_raw = untransform(&raw.ownership, n, symmetry);
+    let (policy, pass) = policy_probs(h, &policy_raw, raw.pass);
+    let mut win = raw.value[0] as f64;
+    let mut loss = raw.value[1] as f64;
+    let mut nores = raw.value[2] as f64;
+    let no_draws = h.rules.ko != KataKo::Simple && h.rules.scoring != KataScoring::Territory;
+    if no_draws {
+        nores -= 100000.0;
+    }
+    let max = win.max(loss).max(nores);
+    win = (win - max).exp();
+    loss = (loss - max).exp();
+    nores = if no_draws { 0.0 } else { (nores - max).exp() };
+    let sum = win + loss + nores;
+    (win, loss, nores) = (win / sum, loss / sum, nores / sum);
+    let pp = &model.post;
+    let s = raw.score.map(f64::from);
+    let stdev = softplus(s[1]) * pp.score_stdev;
+    let mean = s[0] * pp.score_mean;
+    let mean_sq = (mean * mean + stdev * stdev) * (1.0 - nores);
+    let (mean, lead) = (mean * (1.0 - nores), s[2] * pp.lead * (1.0 - nores));
+    let (var_time, st_wl, st_score) = match model.version {
+        14.. => {
+            let a = softplus(s[4] * 0.5);
+            let b = softplus(s[5] * 0.5);
+            let v = softplus(s[3]) * pp.variance_time;
+            (
+                v,
+                (a * a * pp.shortterm_value_error).sqrt(),
+                (b * b * pp.shortterm_score_error).sqrt(),
+            )
+        }
+        10..=13 => (
+            softplus(s[3]) * pp.variance_time,
+            (softplus(s[4]) * pp.shortterm_value_error).sqrt(),
+            (softplus(s[5]) * pp.shortterm_score_error).sqrt(),
+        ),
+        9 => (
+            softplus(s[3]) * pp.variance_time,
+            softplus(s[4]),
+            softplus(s[5]) * 10.0,
+        ),
+        _ => (-1.0, -1.0, -1.0),
+    };
+    let white = h.to_move == Color::White;
+    let sign = if white { 1.0 } else { -1.0 };
+    Evaluation {
+        size: n,
+        white_win: if white { win } else { loss },
+        white_loss: if white { loss } else { win },
+        no_result: nores,
+        white_lead: sign * lead,
+        white_score: sign * mean,
+        white_score_sq: mean_sq,
+        var_time_left: var_time,
+        shortterm_winloss_error: st_wl,
+        shortterm_score_error: st_score,
+        policy,
+        pass,
+        white_ownership: own_raw.iter().map(|&o| sign as f32 * o.tanh()).collect(),
+    }
+}
+
+/// The policy's softmax over the legal moves and pass, -1 for illegal points.
+fn policy_probs(h: &History, logits: &[f32], pass: f32) -> (Vec<f32>, f32) {
+    let n = h.board.size() as usize;
+    let legal: Vec<bool> = (0..n * n)
+        .map(|i| {
+            tengen_rules::Point::new(n as u8, (i % n) as u8, (i / n) as u8)
+                .is_some_and(|p| h.is_legal(p))
+        })
+        .collect();
+    let max = logits
+        .iter()
+        .zip(&legal)
+        .filter(|(_, &l)| l)
+        .map(|(&v, _)| v)
+        .fold(pass, f32::max);
+    let mut e: Vec<f32> = logits
+        .iter()
+        .zip(&legal)
+        .map(|(&v, &l)| if l { (v - max).exp() } else { 0.0 })
+        .collect();
+    let pass_e = (pass - max).exp();
+    let sum: f32 = e.iter().sum::<f32>() + pass_e;
+    for (v, &l) in e.iter_mut().zip(&legal) {
+        *v = if l { *v / sum } else { -1.0 };
+    }
+    (e, pass_e / sum)
+}
+
+/// Most evaluations kept; the cache is emptied when it fills (simple and bounded).
+const CACHE_CAPACITY: usize = 1 << 16;
+
+/// A network with its cache: share it (it is `Sync`) between the threads that evaluate.
+pub struct Evaluator {
+    model: Arc<Model>,
+    /// Evaluations by [`cache_key`]; `None` evaluates every time (benchmarks).
+    cache: Option<Mutex<HashMap<u64, Arc<Evaluation>>>>,
+}
+
+fn cache_key(f: &Features, symmetry: u8, h: &History) -> u64 {
+    let mut s = DefaultHasher::new();
+    symmetry.hash(&mut s);
+    f.size.hash(&mut s);
+    for v in f.spatial.iter().chain(&f.global) {
+        v.to_bits().hash(&mut s);
+    }
+    // Legality beyond the features: whose move it is and multi-stone suicide.
+    (h.to_move as u8, h.rules.multi_stone_suicide).hash(&mut s);
+    s.finish()
+}
+
+impl Evaluator {
+    /// An evaluator for `model`.
+    pub fn new(model: Model) -> Evaluator {
+        Evaluator {
+            model: Arc::new(model),
+            cache: Some(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// An evaluator that runs the network for every position, even one seen before.
+    pub fn without_cache(model: Model) -> Evaluator {
+        Evaluator {
+            model: Arc::new(model),
+            cache: None,
+        }
+    }
+
+    /// The model evaluated.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Evaluates one position under one symmetry (0 to 7).
+    pub fn evaluate(&self, h: &History, symmetry: u8) -> Result<Arc<Evaluation>, NnError> {
+        let mut out = self.evaluate_batch(&[(h, symmetry)])?;
+        out.pop().ok_or(NnError::Corrupt("empty batch".into()))
+    }
+
+    /// Evaluates positions of one board size in one forward pass (those in the cache are not
+    /// computed again).
+    pub fn evaluate_batch(
+        &self,
+        items: &[(&History, u8)],
+    ) -> Result<Vec<Arc<Evaluation>>, NnError> {
+        let Some(size) = items.first().map(|(h, _)| h.board.size() as usize) else {
+            return Ok(Vec::new());
+        };
+        if items
+            .iter()
+            .any(|(h, s)| h.board.size() as usize != size || *s > 7)
+        {
+            return Err(NnError::BadBatch);
+        }
+        let feats = items
+            .iter()
+            .map(|(h, _)| features(h))
+            .collect::<Result<Vec<_>, _>>()?;
+        let keys: Vec<u64> = items
+            .iter()
+            .zip(&feats)
+            .map(|((h, s), f)| cache_key(f, *s, h))
+            .collect();
+        let mut found: Vec<Option<Arc<Evaluation>>> = match &self.cache {
+            Some(c) => {
+                let cache = c.lock().unwrap_or_else(|e| e.into_inner());
+                keys.iter().map(|k| cache.get(k).cloned()).collect()
+            }
+            None => vec![None; items.len()],
+        };
+        let todo: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
+        if !todo.is_empty() {
+            let mut spatial = Vec::with_capacity(todo.len() * size * size * SPATIAL);
+            let mut global = Vec::with_capacity(todo.len() * GLOBAL);
+            for &i in &todo {
+                transform_inputs(&feats[i], items[i].1, &mut spatial);
+                global.extend_from_slice(&feats[i].global);
+            }
+            let raws = forward(&self.model, size, &spatial, &global);
+            for (&i, raw) in todo.iter().zip(&raws) {
+                let (h, s) = items[i];
+                found[i] = Some(Arc::new(postprocess(&self.model, h, raw, s)));
+            }
+            if let Some(c) = &self.cache {
+                let mut cache = c.lock().unwrap_or_else(|e| e.into_inner());
+                if cache.len() + todo.len() > CACHE_CAPACITY {
+                    cache.clear();
+                }
+                for &i in &todo {
+                    if let Some(e) = &found[i] {
+                        cache.insert(keys[i], e.clone());
+                    }
+                }
+            }
+        }
+        Ok(found.into_iter().flatten().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sym_map;
+
+    #[test]
+    fn every_symmetry_is_undone_by_its_reverse() {
+        for s in 0..8 {
+            for y in 0..5 {
+                for x in 0..5 {
+                    let (y2, x2) = sym_map(s, 5, y, x, false);
+                    // Inputs go forward; the outputs at the moved point come back.
+                    let (y3, x3) = sym_map(s, 5, y2, x2, true);
+                    assert_eq!((y3, x3), (y, x), "symmetry {s}");
+                }
+            }
+        }
+    }
+}

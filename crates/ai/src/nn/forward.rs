@@ -1,0 +1,326 @@
+//! The forward pass of a [`Model`] over a batch of positions of one board size, on the CPU.
+//!
+//! Activations are `[positions * points, channels]` row-major (NHWC), so a 1x1 convolution is
+//! one matrix product and a kxk convolution is an im2col gather then one product (ndarray's
+//! `general_mat_mul`, matrixmultiply's sgemm). The board is the whole input: KataGo pads
+//! smaller boards into a 19x19 buffer and masks the padding to zero after every layer, which is
+//! what zero padding at the edge of the real board computes, so no mask is needed here; the
+//! pooled means divide by the board's area as KataGo's `maskSum` does.
+
+use ndarray::linalg::general_mat_mul;
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use super::model::{Activation, Block, Conv, MatMul, Model, Norm};
+
+/// What the network says about one position, raw (before KataGo's post-processing), from the
+/// point of view of the player to move.
+#[derive(Clone, Debug, Default)]
+pub struct RawOutput {
+    /// Policy logits, one a point, row-major.
+    pub policy: Vec<f32>,
+    /// Pass logit.
+    pub pass: f32,
+    /// Win, loss, no-result logits.
+    pub value: [f32; 3],
+    /// Score mean, its spread, lead, variance of time left, then (version 9 on) the two
+    /// short-term errors; zeros where the model has no such output.
+    pub score: [f32; 6],
+    /// Ownership logits, one a point.
+    pub ownership: Vec<f32>,
+}
+
+/// `c[m,n] = a[m,k] * b[k,n]` (overwrites `c`).
+pub(super) fn gemm(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+    let (Ok(a), Ok(b), Ok(mut c)) = (
+        ArrayView2::from_shape((m, k), a),
+        ArrayView2::from_shape((k, n), b),
+        ArrayViewMut2::from_shape((m, n), c),
+    ) else {
+        // Shapes are checked when the model is read; a mismatch here is a bug in this file.
+        unreachable!("gemm shapes {m}x{k} by {k}x{n}");
+    };
+    general_mat_mul(1.0, &a, &b, 0.0, &mut c);
+}
+
+/// A batch of positions on a `size`x`size` board, and scratch reused between layers.
+pub(super) struct Pass {
+    n: usize,
+    size: usize,
+    cols: Vec<f32>,
+}
+
+impl Pass {
+    fn pixels(&self) -> usize {
+        self.n * self.size * self.size
+    }
+
+    /// Convolution of `x` (`[pixels, conv.in_c]`) into a new `[pixels, conv.out_c]`.
+    fn conv(&mut self, x: &[f32], conv: &Conv) -> Vec<f32> {
+        let p = self.pixels();
+        if !conv.winograd.is_empty() {
+            let (n, s) = (self.n, self.size);
+            return super::winograd::conv3x3(x, n, s, &conv.winograd, conv.in_c, conv.out_c);
+        }
+        let mut out = vec![0.0; p * conv.out_c];
+        if conv.ksize == 1 {
+            gemm(x, &conv.w, &mut out, p, conv.in_c, conv.out_c);
+            return out;
+        }
+        let k = conv.ksize;
+        let row = k * k * conv.in_c;
+        self.cols.clear();
+        self.cols.resize(p * row, 0.0);
+        let (s, r, ic) = (self.size as isize, (k / 2) as isize, conv.in_c);
+        for b in 0..self.n {
+            for y in 0..s {
+                for x0 in 0..s {
+                    let pix = b * (s * s) as usize + (y * s + x0) as usize;
+                    let dst = &mut self.cols[pix * row..(pix + 1) * row];
+                    for dy in 0..k as isize {
+                        let yy = y + dy - r;
+                        if yy < 0 || yy >= s {
+                            continue;
+                        }
+                        for dx in 0..k as isize {
+                            let xx = x0 + dx - r;
+                            if xx < 0 || xx >= s {
+                                continue;
+                            }
+                            let src = b * (s * s) as usize + (yy * s + xx) as usize;
+                            let off = (dy as usize * k + dx as usize) * ic;
+                            dst[off..off + ic].copy_from_slice(&x[src * ic..(src + 1) * ic]);
+                        }
+                    }
+                }
+            }
+        }
+        gemm(&self.cols, &conv.w, &mut out, p, row, conv.out_c);
+        out
+    }
+}
+
+fn activate(v: f32, act: Activation) -> f32 {
+    match act {
+        Activation::Identity => v,
+        Activation::Relu => v.max(0.0),
+        Activation::Mish => {
+            // softplus without overflow for large inputs
+            let sp = if v > 20.0 { v } else { v.exp().ln_1p() };
+            v * sp.tanh()
+        }
+    }
+}
+
+/// `norm` applied to `x` (`[pixels, c]`) into a new buffer.
+fn norm(x: &[f32], norm: &Norm) -> Vec<f32> {
+    let c = norm.scale.len();
+    let mut out = x.to_vec();
+    for row in out.chunks_exact_mut(c) {
+        for (i, v) in row.iter_mut().enumerate() {
+            *v = activate(*v * norm.scale[i] + norm.bias[i], norm.act);
+        }
+    }
+    out
+}
+
+/// Adds a per-position, per-channel bias (`[n, c]`) to `x` (`[n * area, c]`).
+fn add_bias(x: &mut [f32], bias: &[f32], area: usize, c: usize) {
+    for (pix, row) in x.chunks_exact_mut(c).enumerate() {
+        let b = &bias[(pix / area) * c..(pix / area + 1) * c];
+        for (v, bb) in row.iter_mut().zip(b) {
+            *v += bb;
+        }
+    }
+}
+
+/// Adds the same `bias` to every row of `x`.
+fn add_rows(x: &mut [f32], bias: &[f32]) {
+    for row in x.chunks_exact_mut(bias.len()) {
+        for (v, b) in row.iter_mut().zip(bias) {
+            *v += b;
+        }
+    }
+}
+
+/// `[n, in]` times the layer's weights into `[n, out]`.
+fn matmul(x: &[f32], n: usize, m: &MatMul) -> Vec<f32> {
+    let mut out = vec![0.0; n * m.out_c];
+    gemm(x, &m.w, &mut out, n, m.in_c, m.out_c);
+    out
+}
+
+/// KataGo's global pooling of `x` (`[n * area, c]`): per channel the mean, the mean scaled by
+/// `(sqrt(area) - 14) / 10`, and the max (`poolRowsGPool`).
+fn gpool(x: &[f32], n: usize, area: usize, c: usize) -> Vec<f32> {
+    let mut out = vec![0.0; n * 3 * c];
+    let sq = (area as f32).sqrt();
+    for b in 0..n {
+        let o = &mut out[b * 3 * c..(b + 1) * 3 * c];
+        for ch in 0..c {
+            let mut s = 0.0f32;
+            let mut m = -1.0f32;
+            for p in 0..area {
+                let v = x[(b * area + p) * c + ch];
+                s += v;
+                m = m.max(v);
+            }
+            let mean = s / area as f32;
+            o[ch] = mean;
+            o[c + ch] = mean * (sq - 14.0) * 0.1;
+            o[2 * c + ch] = m;
+        }
+    }
+    out
+}
+
+/// The value head's pooling: the mean and two scalings of it by the board's size
+/// (`poolRowsValueHead`).
+fn value_pool(x: &[f32], n: usize, area: usize, c: usize) -> Vec<f32> {
+    let mut out = vec![0.0; n * 3 * c];
+    let sq = (area as f32).sqrt();
+    for b in 0..n {
+        let o = &mut out[b * 3 * c..(b + 1) * 3 * c];
+        for ch in 0..c {
+            let s: f32 = (0..area).map(|p| x[(b * area + p) * c + ch]).sum();
+            let mean = s / area as f32;
+            o[ch] = mean;
+            o[c + ch] = mean * (sq - 14.0) * 0.1;
+            o[2 * c + ch] = mean * ((sq - 14.0) * (sq - 14.0) * 0.01 - 0.1);
+        }
+    }
+    out
+}
+
+impl Pass {
+    fn block(&mut self, x: &mut [f32], block: &Block) {
+        let area = self.size * self.size;
+        let delta = match block {
+            Block::Ordinary {
+                pre,
+                conv1,
+                mid,
+                conv2,
+            } => {
+                let a = norm(x, pre);
+                let h = self.conv(&a, conv1);
+                let h = norm(&h, mid);
+                self.conv(&h, conv2)
+            }
+            Block::GlobalPool {
+                pre,
+                conv1,
+                gpool_conv,
+                gpool_norm,
+                gpool_to_bias,
+                mid,
+                conv2,
+            } => {
+                let a = norm(x, pre);
+                let mut h = self.conv(&a, conv1);
+                let g = norm(&self.conv(&a, gpool_conv), gpool_norm);
+                let pooled = gpool(&g, self.n, area, gpool_conv.out_c);
+                let bias = matmul(&pooled, self.n, gpool_to_bias);
+                add_bias(&mut h, &bias, area, conv1.out_c);
+                let h = norm(&h, mid);
+                self.conv(&h, conv2)
+            }
+            Block::Nested {
+                pre,
+                pre_conv,
+                blocks,
+                post,
+                post_conv,
+            } => {
+                let a = norm(x, pre);
+                let mut h = self.conv(&a, pre_conv);
+                for b in blocks {
+                    self.block(&mut h, b);
+                }
+                let h = norm(&h, post);
+                self.conv(&h, post_conv)
+            }
+        };
+        for (v, d) in x.iter_mut().zip(&delta) {
+            *v += d;
+        }
+    }
+}
+
+/// Runs `model` on `n` positions of side `size`: `spatial` is `[n * size * size, 22]`,
+/// `global` is `[n, 19]`.
+pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> Vec<RawOutput> {
+    let area = size * size;
+    let n = global.len() / model.global_inputs;
+    let mut pass = Pass {
+        n,
+        size,
+        cols: Vec::new(),
+    };
+    let mut trunk = pass.conv(spatial, &model.initial_conv);
+    let gbias = matmul(global, n, &model.initial_matmul);
+    add_bias(&mut trunk, &gbias, area, model.trunk_c);
+    for block in &model.blocks {
+        pass.block(&mut trunk, block);
+    }
+    let trunk = norm(&trunk, &model.tip);
+    let (policy, pass_logits) = policy_head(&mut pass, model, &trunk);
+    let (value, score, own) = value_head(&mut pass, model, &trunk);
+    let pc = model.policy.channels;
+    let sc = model.value.sv3.out_c;
+    (0..n)
+        .map(|b| {
+            let mut s = [0.0; 6];
+            s[..sc].copy_from_slice(&score[b * sc..(b + 1) * sc]);
+            RawOutput {
+                policy: (0..area).map(|p| policy[(b * area + p) * pc]).collect(),
+                pass: pass_logits[b * pc],
+                value: [value[b * 3], value[b * 3 + 1], value[b * 3 + 2]],
+                score: s,
+                ownership: own[b * area..(b + 1) * area].to_vec(),
+            }
+        })
+        .collect()
+}
+
+/// Policy per point (`[n * area, channels]`) and pass (`[n, channels]`).
+fn policy_head(pass: &mut Pass, model: &Model, trunk: &[f32]) -> (Vec<f32>, Vec<f32>) {
+    let h = &model.policy;
+    let area = pass.size * pass.size;
+    let mut p1 = pass.conv(trunk, &h.p1_conv);
+    let g1 = norm(&pass.conv(trunk, &h.g1_conv), &h.g1_norm);
+    let pooled = gpool(&g1, pass.n, area, h.g1_conv.out_c);
+    let bias = matmul(&pooled, pass.n, &h.gpool_to_bias);
+    add_bias(&mut p1, &bias, area, h.p1_conv.out_c);
+    let p1 = norm(&p1, &h.p1_norm);
+    let policy = pass.conv(&p1, &h.p2_conv);
+    let mut pass_out = matmul(&pooled, pass.n, &h.gpool_to_pass);
+    if let Some((bias, act, mul2)) = &h.pass2 {
+        for row in pass_out.chunks_exact_mut(bias.len()) {
+            for (v, b) in row.iter_mut().zip(bias) {
+                *v = activate(*v + b, *act);
+            }
+        }
+        pass_out = matmul(&pass_out, pass.n, mul2);
+    }
+    (policy, pass_out)
+}
+
+/// Value logits (`[n, 3]`), score outputs (`[n, 4 or 6]`), ownership (`[n * area]`).
+fn value_head(pass: &mut Pass, model: &Model, trunk: &[f32]) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let h = &model.value;
+    let area = pass.size * pass.size;
+    let v1 = norm(&pass.conv(trunk, &h.v1_conv), &h.v1_norm);
+    let pooled = value_pool(&v1, pass.n, area, h.v1_conv.out_c);
+    let mut v2 = matmul(&pooled, pass.n, &h.v2);
+    for row in v2.chunks_exact_mut(h.v2_bias.len()) {
+        for (v, b) in row.iter_mut().zip(&h.v2_bias) {
+            *v = activate(*v + b, h.v2_act);
+        }
+    }
+    let mut value = matmul(&v2, pass.n, &h.v3);
+    add_rows(&mut value, &h.v3_bias);
+    let mut score = matmul(&v2, pass.n, &h.sv3);
+    add_rows(&mut score, &h.sv3_bias);
+    let own = pass.conv(&v1, &h.own_conv);
+    (value, score, own)
+}

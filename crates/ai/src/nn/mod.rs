@@ -1,0 +1,84 @@
+//! KataGo's neural networks inside Tengen, on the CPU: read a model, compute KataGo's input
+//! features for a game under KataGo's rules, run the network (batched, any of the 8
+//! symmetries, cached), and post-process its outputs exactly as KataGo does, so that
+//! `kata-raw-nn` prints KataGo's numbers for the same net, position and rules.
+//!
+//! ```
+//! use tengen_ai::nn::{Evaluator, History, KataRules, Model};
+//! use tengen_rules::{Game, Handicap, Preset};
+//!
+//! let eval = Evaluator::new(Model::builtin().unwrap());
+//! let game = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+//! let history = History::new(&game, KataRules::parse("chinese").unwrap());
+//! let e = eval.evaluate(&history, 0).unwrap();
+//! assert!((e.white_win + e.white_loss + e.no_result - 1.0).abs() < 1e-6);
+//! ```
+//!
+//! Layout:
+//! - [`model`]: the `.bin.gz` format, versions 8 to 17, the built-in g170 b6c96 net.
+//! - [`forward`]: the forward pass (im2col and sgemm), batches of one board size;
+//!   [`winograd`]: its 3x3 convolutions by Winograd's F(2x2, 3x3).
+//! - [`rules`]: KataGo's rules and names, and the nearest for each Tengen rule set.
+//! - [`history`]: a game replayed as KataGo's `BoardHistory` (superko bans, passes, komi).
+//! - [`features`]: the V7 input features; [`ladders`] and [`area`] compute two of them as
+//!   KataGo does.
+//! - [`eval`]: symmetries, post-processing, batches and the cache.
+//!
+//! Sources: KataGo (github lightvector/KataGo, MIT), `cpp/neuralnet/desc.cpp`,
+//! `nninputs.cpp`, `nneval.cpp`, `eigenbackend.cpp`, `cpp/game/rules.cpp`, `boardhistory.cpp`,
+//! `board.cpp`; docs/engine.md says what is supported.
+
+pub mod area;
+pub mod eval;
+pub mod features;
+pub mod forward;
+pub mod history;
+pub mod ladders;
+pub mod model;
+pub mod rules;
+pub mod winograd;
+
+pub use eval::{Evaluation, Evaluator};
+pub use history::History;
+pub use model::Model;
+pub use rules::{KataRules, UnknownKataRules};
+
+/// Cells of a board's padded array ([`tengen_rules::Point::index`] is below this).
+const CELLS: usize = 1024;
+
+/// KataGo's g170 b6c96 network (model version 8; KataGo's licence is in
+/// `crates/ai/nets/LICENSE-KataGo`), built into the binary.
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/g170-b6c96-s175395328-d26788732.bin.gz");
+
+/// Why a model could not be read or a position not evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NnError {
+    /// The file is not gzip, or its gzip stream is damaged.
+    #[error("model is not a valid gzip file: {0}")]
+    Gzip(String),
+    /// The file ends in the middle of the model.
+    #[error("model file is truncated (ends in {0})")]
+    Truncated(String),
+    /// The file is not a KataGo model, or is damaged.
+    #[error("model file is corrupt: {0}")]
+    Corrupt(String),
+    /// A model version this reader does not support.
+    #[error("model version {0} is not supported (supported: 8 to 17)")]
+    UnsupportedVersion(i64),
+    /// A kind of layer or option this reader does not support.
+    #[error("model uses an unsupported layer or option: {0}")]
+    UnsupportedLayer(String),
+    /// Rules the features cannot be computed for.
+    #[error("rules not supported by the network engine: {0}")]
+    UnsupportedRules(String),
+    /// A batch that mixes board sizes or names a symmetry above 7.
+    #[error("a batch must hold one board size and symmetries 0 to 7")]
+    BadBatch,
+}
+
+impl Model {
+    /// The built-in network ([`BUILTIN_NET`]).
+    pub fn builtin() -> Result<Model, NnError> {
+        Model::from_gz(BUILTIN_NET)
+    }
+}

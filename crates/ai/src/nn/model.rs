@@ -1,0 +1,817 @@
+//! KataGo's binary model format (`.bin.gz`): a gzip of whitespace-separated tokens (names, sizes,
+//! flags) in which every block of weights is `@BIN@` followed by little-endian `f32`s.
+//!
+//! The layout follows KataGo's `cpp/neuralnet/desc.cpp`: a header (name, version, input
+//! channels; from version 13 the post-processing multipliers; from 15 the metadata encoder and
+//! options), then the trunk (initial convolution, the matrix for the global inputs, the blocks,
+//! the tip's batch norm), the policy head and the value head. Batch norms are folded into a scale
+//! and a bias per channel at load, as KataGo does (`mergedScale`, `mergedBias`).
+//!
+//! Supported: versions 8 to 17 with ordinary, global-pooling and nested-bottleneck residual
+//! blocks, ReLU, Mish and identity activations, batch norm. Refused with a typed error: older
+//! versions, newer ones, transformer blocks, RMS-norm trunks, SGF-metadata encoders, dilated
+//! convolutions, and any file that ends early or holds a non-finite weight.
+
+use std::io::Read;
+
+use super::NnError;
+
+/// Oldest model version read (the first with the V7 input features).
+pub const MIN_VERSION: u32 = 8;
+/// Newest model version read.
+pub const MAX_VERSION: u32 = 17;
+
+/// An activation function, as the model names it (always ReLU before version 11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// `x`.
+    Identity,
+    /// `max(x, 0)`.
+    Relu,
+    /// `x * tanh(softplus(x))`.
+    Mish,
+}
+
+/// A convolution: weights laid out `[ky][kx][in][out]`, as the file stores them, which is the
+/// row-major matrix an im2col product multiplies by.
+#[derive(Clone, Debug)]
+pub struct Conv {
+    /// Kernel side (odd; KataGo's nets use 1, 3 and 5).
+    pub ksize: usize,
+    /// Input channels.
+    pub in_c: usize,
+    /// Output channels.
+    pub out_c: usize,
+    /// `ksize * ksize * in_c * out_c` weights.
+    pub w: Vec<f32>,
+    /// For 3x3 kernels, the Winograd-transformed weights ([`super::winograd`]); else empty.
+    pub winograd: Vec<f32>,
+}
+
+/// A batch norm folded into `y = x * scale + bias`, then the activation.
+#[derive(Clone, Debug)]
+pub struct Norm {
+    /// Per-channel factor.
+    pub scale: Vec<f32>,
+    /// Per-channel offset.
+    pub bias: Vec<f32>,
+    /// Applied after the affine map.
+    pub act: Activation,
+}
+
+/// A dense layer, weights `[in][out]`.
+#[derive(Clone, Debug)]
+pub struct MatMul {
+    /// Inputs.
+    pub in_c: usize,
+    /// Outputs.
+    pub out_c: usize,
+    /// `in_c * out_c` weights.
+    pub w: Vec<f32>,
+}
+
+/// One block of the trunk (or of a nested bottleneck).
+#[derive(Clone, Debug)]
+pub enum Block {
+    /// norm, conv, norm, conv, added to the input.
+    Ordinary {
+        /// Before the first convolution.
+        pre: Norm,
+        /// First convolution.
+        conv1: Conv,
+        /// Before the second convolution.
+        mid: Norm,
+        /// Second convolution.
+        conv2: Conv,
+    },
+    /// An ordinary block whose middle gets a per-channel bias from a global pooling of a second
+    /// convolution (KataGo's global pooling bias structure).
+    GlobalPool {
+        /// Before both convolutions.
+        pre: Norm,
+        /// The regular convolution.
+        conv1: Conv,
+        /// The convolution that is pooled.
+        gpool_conv: Conv,
+        /// Its norm before pooling.
+        gpool_norm: Norm,
+        /// Pooled features (mean, scaled mean, max) to the bias.
+        gpool_to_bias: MatMul,
+        /// Before the second convolution.
+        mid: Norm,
+        /// Second convolution.
+        conv2: Conv,
+    },
+    /// norm, 1x1 down, inner blocks, norm, 1x1 up, added to the input.
+    Nested {
+        /// Before the first convolution.
+        pre: Norm,
+        /// Into the narrower inner channels.
+        pre_conv: Conv,
+        /// The inner blocks.
+        blocks: Vec<Block>,
+        /// Before the last convolution.
+        post: Norm,
+        /// Back to the trunk's channels.
+        post_conv: Conv,
+    },
+}
+
+/// The policy head.
+#[derive(Clone, Debug)]
+pub struct PolicyHead {
+    /// Trunk to the policy features.
+    pub p1_conv: Conv,
+    /// Trunk to the pooled features.
+    pub g1_conv: Conv,
+    /// Norm of the pooled features.
+    pub g1_norm: Norm,
+    /// Pooled features to a bias on the policy features.
+    pub gpool_to_bias: MatMul,
+    /// Norm of the policy features.
+    pub p1_norm: Norm,
+    /// Policy features to the policy channels (channel 0 is the policy).
+    pub p2_conv: Conv,
+    /// Pooled features to the pass logit (first layer from version 15).
+    pub gpool_to_pass: MatMul,
+    /// Version 15 on: bias, activation and second layer of the pass logit.
+    pub pass2: Option<(Vec<f32>, Activation, MatMul)>,
+    /// Channels of `p2_conv` (1, 2 or 4).
+    pub channels: usize,
+}
+
+/// The value head: win/loss/no-result, the score outputs and ownership.
+#[derive(Clone, Debug)]
+pub struct ValueHead {
+    /// Trunk to the value features.
+    pub v1_conv: Conv,
+    /// Their norm.
+    pub v1_norm: Norm,
+    /// Pooled value features to the hidden layer.
+    pub v2: MatMul,
+    /// Its bias.
+    pub v2_bias: Vec<f32>,
+    /// Its activation.
+    pub v2_act: Activation,
+    /// Hidden to win, loss, no result.
+    pub v3: MatMul,
+    /// Their bias.
+    pub v3_bias: Vec<f32>,
+    /// Hidden to the score outputs (score mean, its spread, lead, time left, errors).
+    pub sv3: MatMul,
+    /// Their bias.
+    pub sv3_bias: Vec<f32>,
+    /// Value features to ownership.
+    pub own_conv: Conv,
+}
+
+/// Multipliers of the raw score outputs (read from the file from version 13; KataGo's
+/// defaults before).
+#[derive(Clone, Copy, Debug)]
+pub struct PostProcess {
+    /// Score mean.
+    pub score_mean: f64,
+    /// Score standard deviation.
+    pub score_stdev: f64,
+    /// Lead.
+    pub lead: f64,
+    /// Variance of time left.
+    pub variance_time: f64,
+    /// Short-term value error.
+    pub shortterm_value_error: f64,
+    /// Short-term score error.
+    pub shortterm_score_error: f64,
+}
+
+impl Default for PostProcess {
+    fn default() -> PostProcess {
+        PostProcess {
+            score_mean: 20.0,
+            score_stdev: 20.0,
+            lead: 20.0,
+            variance_time: 40.0,
+            shortterm_value_error: 0.25,
+            shortterm_score_error: 30.0,
+        }
+    }
+}
+
+/// A whole network, ready to evaluate.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The name in the file.
+    pub name: String,
+    /// Model version.
+    pub version: u32,
+    /// Spatial input features (22 for V7).
+    pub spatial_inputs: usize,
+    /// Global input features (19 for V7).
+    pub global_inputs: usize,
+    /// Trunk channels.
+    pub trunk_c: usize,
+    /// Initial convolution.
+    pub initial_conv: Conv,
+    /// Global inputs to a bias on the trunk.
+    pub initial_matmul: MatMul,
+    /// The residual blocks.
+    pub blocks: Vec<Block>,
+    /// Norm at the tip of the trunk.
+    pub tip: Norm,
+    /// Policy head.
+    pub policy: PolicyHead,
+    /// Value head.
+    pub value: ValueHead,
+    /// Score multipliers.
+    pub post: PostProcess,
+}
+
+impl Model {
+    /// Reads a gzipped model (`.bin.gz`).
+    pub fn from_gz(bytes: &[u8]) -> Result<Model, NnError> {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_end(&mut raw)
+            .map_err(|e| NnError::Gzip(e.to_string()))?;
+        Model::from_bin(&raw)
+    }
+
+    /// Reads an uncompressed binary model.
+    pub fn from_bin(raw: &[u8]) -> Result<Model, NnError> {
+        Reader { raw, pos: 0 }.model()
+    }
+}
+
+/// A cursor over the decompressed file.
+struct Reader<'a> {
+    raw: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn token(&mut self, what: &str) -> Result<&str, NnError> {
+        while self.pos < self.raw.len() && self.raw[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        let start = self.pos;
+        while self.pos < self.raw.len() && !self.raw[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return Err(NnError::Truncated(what.to_string()));
+        }
+        std::str::from_utf8(&self.raw[start..self.pos])
+            .map_err(|_| NnError::Corrupt(format!("{what}: not text")))
+    }
+
+    fn int(&mut self, what: &str) -> Result<i64, NnError> {
+        let t = self.token(what)?;
+        t.parse()
+            .map_err(|_| NnError::Corrupt(format!("{what}: expected an integer, found {t:?}")))
+    }
+
+    fn count(&mut self, what: &str) -> Result<usize, NnError> {
+        match self.int(what)? {
+            n @ 1..=65536 => Ok(n as usize),
+            n => Err(NnError::Corrupt(format!("{what}: size {n} out of range"))),
+        }
+    }
+
+    fn float(&mut self, what: &str) -> Result<f64, NnError> {
+        let t = self.token(what)?;
+        t.parse()
+            .map_err(|_| NnError::Corrupt(format!("{what}: expected a number, found {t:?}")))
+    }
+
+    /// `n` floats after the `@BIN@` marker (KataGo allows some whitespace before it).
+    fn floats(&mut self, n: usize, what: &str) -> Result<Vec<f32>, NnError> {
+        let mut skipped = 0;
+        loop {
+            let Some(&b) = self.raw.get(self.pos) else {
+                return Err(NnError::Truncated(what.to_string()));
+            };
+            self.pos += 1;
+            if b == b'@' {
+                break;
+            }
+            skipped += 1;
+            if skipped > 100 {
+                return Err(NnError::Corrupt(format!("{what}: no @BIN@ weight block")));
+            }
+        }
+        if self.raw.get(self.pos..self.pos + 4) != Some(b"BIN@".as_slice()) {
+            return Err(NnError::Corrupt(format!("{what}: no @BIN@ weight block")));
+        }
+        self.pos += 4;
+        let end = self.pos + n * 4;
+        let bytes = self
+            .raw
+            .get(self.pos..end)
+            .ok_or_else(|| NnError::Truncated(what.to_string()))?;
+        self.pos = end;
+        let out: Vec<f32> = bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(NnError::Corrupt(format!("{what}: non-finite weight")));
+        }
+        Ok(out)
+    }
+
+    fn model(&mut self) -> Result<Model, NnError> {
+        let name = self.token("model name")?.to_string();
+        let version = self.int("model version")?;
+        if !(MIN_VERSION as i64..=MAX_VERSION as i64).contains(&version) {
+            return Err(NnError::UnsupportedVersion(version));
+        }
+        let version = version as u32;
+        let spatial_inputs = self.count("input channels")?;
+        let global_inputs = self.count("global input channels")?;
+        if (spatial_inputs, global_inputs) != (22, 19) {
+            return Err(NnError::Corrupt(format!(
+                "{spatial_inputs} spatial and {global_inputs} global inputs; version {version} has 22 and 19"
+            )));
+        }
+        let post = if version >= 13 {
+            self.post_process()?
+        } else {
+            PostProcess::default()
+        };
+        if version >= 15 {
+            self.v15_options()?;
+        }
+        let trunk = self.token("trunk")?.to_string();
+        let _num_blocks = self.count("trunk blocks")?;
+        let trunk_c = self.count("trunk channels")?;
+        for what in [
+            "mid channels",
+            "regular channels",
+            "dilated channels",
+            "gpool channels",
+        ] {
+            self.int(what)?;
+        }
+        if version >= 15 {
+            let norm_kind = self.int("trunk norm kind")?;
+            if norm_kind != 0 {
+                return Err(NnError::UnsupportedLayer(format!(
+                    "{trunk}: RMS-norm trunk"
+                )));
+            }
+            self.zeros(5, "trunk options")?;
+        }
+        let initial_conv = self.conv()?;
+        let initial_matmul = self.matmul()?;
+        let blocks = self.blocks(_num_blocks, version, trunk_c)?;
+        let tip = self.norm(version)?;
+        let policy = self.policy_head(version)?;
+        let value = self.value_head(version)?;
+        let model = Model {
+            name,
+            version,
+            spatial_inputs,
+            global_inputs,
+            trunk_c,
+            initial_conv,
+            initial_matmul,
+            blocks,
+            tip,
+            policy,
+            value,
+            post,
+        };
+        check_shapes(&model)?;
+        Ok(model)
+    }
+
+    fn post_process(&mut self) -> Result<PostProcess, NnError> {
+        let _td_score = self.float("tdScoreMultiplier")?;
+        Ok(PostProcess {
+            score_mean: self.float("scoreMeanMultiplier")?,
+            score_stdev: self.float("scoreStdevMultiplier")?,
+            lead: self.float("leadMultiplier")?,
+            variance_time: self.float("varianceTimeMultiplier")?,
+            shortterm_value_error: self.float("shorttermValueErrorMultiplier")?,
+            shortterm_score_error: self.float("shorttermScoreErrorMultiplier")?,
+        })
+    }
+
+    /// Version 15's header options: no metadata encoder (human-style nets need SGF metadata
+    /// Tengen does not have); pass-alive features under the game's own suicide rule.
+    fn v15_options(&mut self) -> Result<(), NnError> {
+        if self.int("metaEncoderVersion")? != 0 {
+            return Err(NnError::UnsupportedLayer("SGF metadata encoder".into()));
+        }
+        if self.int("preferPassAliveUnderSuicideRules")? != 0 {
+            return Err(NnError::UnsupportedLayer(
+                "pass-alive features under suicide rules".into(),
+            ));
+        }
+        self.zeros(6, "model options")
+    }
+
+    fn zeros(&mut self, n: usize, what: &str) -> Result<(), NnError> {
+        for _ in 0..n {
+            let v = self.int(what)?;
+            if v != 0 {
+                return Err(NnError::UnsupportedLayer(format!("{what}: {v}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn conv(&mut self) -> Result<Conv, NnError> {
+        let name = self.token("conv name")?.to_string();
+        let ky = self.count(&name)?;
+        let kx = self.count(&name)?;
+        let in_c = self.count(&name)?;
+        let out_c = self.count(&name)?;
+        let (dy, dx) = (self.int(&name)?, self.int(&name)?);
+        if ky != kx || ky % 2 == 0 || ky > 9 {
+            return Err(NnError::UnsupportedLayer(format!(
+                "{name}: {ky}x{kx} kernel"
+            )));
+        }
+        if (dy, dx) != (1, 1) {
+            return Err(NnError::UnsupportedLayer(format!(
+                "{name}: dilation {dy}x{dx}"
+            )));
+        }
+        let w = self.floats(ky * kx * in_c * out_c, &name)?;
+        let winograd = if ky == 3 {
+            super::winograd::transform_weights(&w, in_c, out_c)
+        } else {
+            Vec::new()
+        };
+        Ok(Conv {
+            ksize: ky,
+            in_c,
+            out_c,
+            w,
+            winograd,
+        })
+    }
+
+    fn norm(&mut self, version: u32) -> Result<Norm, NnError> {
+        let name = self.token("norm name")?.to_string();
+        let c = self.count(&name)?;
+        let eps = self.float(&name)? as f32;
+        let has_scale = self.int(&name)? != 0;
+        let has_bias = self.int(&name)? != 0;
+        if !(eps > 0.0 && eps.is_finite()) {
+            return Err(NnError::Corrupt(format!("{name}: epsilon {eps}")));
+        }
+        let mean = self.floats(c, &name)?;
+        let var = self.floats(c, &name)?;
+        let gamma = if has_scale {
+            self.floats(c, &name)?
+        } else {
+            vec![1.0; c]
+        };
+        let beta = if has_bias {
+            self.floats(c, &name)?
+        } else {
+            vec![0.0; c]
+        };
+        let scale: Vec<f32> = (0..c).map(|i| gamma[i] / (var[i] + eps).sqrt()).collect();
+        let bias = (0..c).map(|i| beta[i] - scale[i] * mean[i]).collect();
+        let act = self.activation(version)?;
+        Ok(Norm { scale, bias, act })
+    }
+
+    fn activation(&mut self, version: u32) -> Result<Activation, NnError> {
+        let name = self.token("activation name")?.to_string();
+        if version < 11 {
+            return Ok(Activation::Relu);
+        }
+        match self.token(&name)? {
+            "ACTIVATION_IDENTITY" => Ok(Activation::Identity),
+            "ACTIVATION_RELU" => Ok(Activation::Relu),
+            "ACTIVATION_MISH" => Ok(Activation::Mish),
+            other => Err(NnError::UnsupportedLayer(format!(
+                "{name}: activation {other}"
+            ))),
+        }
+    }
+
+    fn matmul(&mut self) -> Result<MatMul, NnError> {
+        let name = self.token("matmul name")?.to_string();
+        let in_c = self.count(&name)?;
+        let out_c = self.count(&name)?;
+        let w = self.floats(in_c * out_c, &name)?;
+        Ok(MatMul { in_c, out_c, w })
+    }
+
+    fn bias(&mut self) -> Result<Vec<f32>, NnError> {
+        let name = self.token("bias name")?.to_string();
+        let c = self.count(&name)?;
+        self.floats(c, &name)
+    }
+
+    fn blocks(&mut self, n: usize, version: u32, trunk_c: usize) -> Result<Vec<Block>, NnError> {
+        let mut blocks = Vec::with_capacity(n);
+        for _ in 0..n {
+            let kind = self.token("block kind")?.to_string();
+            let name = self.token("block name")?.to_string();
+            let block = match kind.as_str() {
+                "ordinary_block" => Block::Ordinary {
+                    pre: self.norm(version)?,
+                    conv1: self.conv()?,
+                    mid: self.norm(version)?,
+                    conv2: self.conv()?,
+                },
+                "gpool_block" => Block::GlobalPool {
+                    pre: self.norm(version)?,
+                    conv1: self.conv()?,
+                    gpool_conv: self.conv()?,
+                    gpool_norm: self.norm(version)?,
+                    gpool_to_bias: self.matmul()?,
+                    mid: self.norm(version)?,
+                    conv2: self.conv()?,
+                },
+                "nested_bottleneck_block" => self.nested(version)?,
+                other => {
+                    return Err(NnError::UnsupportedLayer(format!(
+                        "{name}: block kind {other}"
+                    )))
+                }
+            };
+            check_block(&block, trunk_c, &name)?;
+            blocks.push(block);
+        }
+        Ok(blocks)
+    }
+
+    fn nested(&mut self, version: u32) -> Result<Block, NnError> {
+        let n = self.count("nested blocks")?;
+        let pre = self.norm(version)?;
+        let pre_conv = self.conv()?;
+        let blocks = self.blocks(n, version, pre_conv.out_c)?;
+        Ok(Block::Nested {
+            pre,
+            pre_conv,
+            blocks,
+            post: self.norm(version)?,
+            post_conv: self.conv()?,
+        })
+    }
+
+    fn policy_head(&mut self, version: u32) -> Result<PolicyHead, NnError> {
+        self.token("policy head name")?;
+        let channels = match version {
+            17.. => {
+                let c = self.count("policyOutChannels")?;
+                self.zeros(3, "policy options")?;
+                c
+            }
+            16 => 4,
+            12..=15 => 2,
+            _ => 1,
+        };
+        let p1_conv = self.conv()?;
+        let g1_conv = self.conv()?;
+        let g1_norm = self.norm(version)?;
+        let gpool_to_bias = self.matmul()?;
+        let p1_norm = self.norm(version)?;
+        let p2_conv = self.conv()?;
+        let gpool_to_pass = self.matmul()?;
+        let pass2 = if version >= 15 {
+            let bias = self.bias()?;
+            let act = self.activation(version)?;
+            Some((bias, act, self.matmul()?))
+        } else {
+            None
+        };
+        Ok(PolicyHead {
+            p1_conv,
+            g1_conv,
+            g1_norm,
+            gpool_to_bias,
+            p1_norm,
+            p2_conv,
+            gpool_to_pass,
+            pass2,
+            channels,
+        })
+    }
+
+    fn value_head(&mut self, version: u32) -> Result<ValueHead, NnError> {
+        self.token("value head name")?;
+        if version >= 17 {
+            self.zeros(3, "value options")?;
+        }
+        let v1_conv = self.conv()?;
+        let v1_norm = self.norm(version)?;
+        let v2 = self.matmul()?;
+        let v2_bias = self.bias()?;
+        let v2_act = self.activation(version)?;
+        Ok(ValueHead {
+            v1_conv,
+            v1_norm,
+            v2,
+            v2_bias,
+            v2_act,
+            v3: self.matmul()?,
+            v3_bias: self.bias()?,
+            sv3: self.matmul()?,
+            sv3_bias: self.bias()?,
+            own_conv: self.conv()?,
+        })
+    }
+}
+
+fn mismatch(what: &str, a: usize, b: usize) -> NnError {
+    NnError::Corrupt(format!("{what}: {a} channels where {b} are expected"))
+}
+
+fn expect(what: &str, a: usize, b: usize) -> Result<(), NnError> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(mismatch(what, a, b))
+    }
+}
+
+/// Channel counts that must agree between layers, so the forward pass never indexes out of
+/// bounds on a malformed file.
+fn check_block(block: &Block, trunk_c: usize, name: &str) -> Result<(), NnError> {
+    match block {
+        Block::Ordinary {
+            pre,
+            conv1,
+            mid,
+            conv2,
+        } => {
+            expect(name, pre.scale.len(), trunk_c)?;
+            expect(name, conv1.in_c, trunk_c)?;
+            expect(name, mid.scale.len(), conv1.out_c)?;
+            expect(name, conv2.in_c, conv1.out_c)?;
+            expect(name, conv2.out_c, trunk_c)
+        }
+        Block::GlobalPool {
+            pre,
+            conv1,
+            gpool_conv,
+            gpool_norm,
+            gpool_to_bias,
+            mid,
+            conv2,
+        } => {
+            expect(name, pre.scale.len(), trunk_c)?;
+            expect(name, conv1.in_c, trunk_c)?;
+            expect(name, gpool_conv.in_c, trunk_c)?;
+            expect(name, gpool_norm.scale.len(), gpool_conv.out_c)?;
+            expect(name, gpool_to_bias.in_c, 3 * gpool_conv.out_c)?;
+            expect(name, gpool_to_bias.out_c, conv1.out_c)?;
+            expect(name, mid.scale.len(), conv1.out_c)?;
+            expect(name, conv2.in_c, conv1.out_c)?;
+            expect(name, conv2.out_c, trunk_c)
+        }
+        Block::Nested {
+            pre,
+            pre_conv,
+            post,
+            post_conv,
+            ..
+        } => {
+            expect(name, pre.scale.len(), trunk_c)?;
+            expect(name, pre_conv.in_c, trunk_c)?;
+            expect(name, post.scale.len(), pre_conv.out_c)?;
+            expect(name, post_conv.in_c, pre_conv.out_c)?;
+            expect(name, post_conv.out_c, trunk_c)
+        }
+    }
+}
+
+fn check_shapes(m: &Model) -> Result<(), NnError> {
+    let t = m.trunk_c;
+    expect("initial conv", m.initial_conv.in_c, m.spatial_inputs)?;
+    expect("initial conv", m.initial_conv.out_c, t)?;
+    expect("initial matmul", m.initial_matmul.in_c, m.global_inputs)?;
+    expect("initial matmul", m.initial_matmul.out_c, t)?;
+    expect("trunk tip", m.tip.scale.len(), t)?;
+    let p = &m.policy;
+    expect("policy p1", p.p1_conv.in_c, t)?;
+    expect("policy g1", p.g1_conv.in_c, t)?;
+    expect("policy g1 norm", p.g1_norm.scale.len(), p.g1_conv.out_c)?;
+    expect("policy bias", p.gpool_to_bias.in_c, 3 * p.g1_conv.out_c)?;
+    expect("policy bias", p.gpool_to_bias.out_c, p.p1_conv.out_c)?;
+    expect("policy p1 norm", p.p1_norm.scale.len(), p.p1_conv.out_c)?;
+    expect("policy p2", p.p2_conv.in_c, p.p1_conv.out_c)?;
+    expect("policy p2", p.p2_conv.out_c, p.channels)?;
+    expect("policy pass", p.gpool_to_pass.in_c, 3 * p.g1_conv.out_c)?;
+    match &p.pass2 {
+        Some((bias, _, mul2)) => {
+            expect("policy pass bias", bias.len(), p.gpool_to_pass.out_c)?;
+            expect("policy pass 2", mul2.in_c, p.gpool_to_pass.out_c)?;
+            expect("policy pass 2", mul2.out_c, p.channels)?;
+        }
+        None => expect("policy pass", p.gpool_to_pass.out_c, p.channels)?,
+    }
+    let v = &m.value;
+    let score_c = match m.version {
+        9.. => 6,
+        _ => 4,
+    };
+    expect("value v1", v.v1_conv.in_c, t)?;
+    expect("value v1 norm", v.v1_norm.scale.len(), v.v1_conv.out_c)?;
+    expect("value v2", v.v2.in_c, 3 * v.v1_conv.out_c)?;
+    expect("value v2 bias", v.v2_bias.len(), v.v2.out_c)?;
+    expect("value v3", v.v3.in_c, v.v2.out_c)?;
+    expect("value v3", v.v3.out_c, 3)?;
+    expect("value v3 bias", v.v3_bias.len(), 3)?;
+    expect("score sv3", v.sv3.in_c, v.v2.out_c)?;
+    expect("score sv3", v.sv3.out_c, score_c)?;
+    expect("score sv3 bias", v.sv3_bias.len(), score_c)?;
+    expect("ownership", v.own_conv.in_c, v.v1_conv.out_c)?;
+    expect("ownership", v.own_conv.out_c, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn builtin_raw() -> Vec<u8> {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(crate::nn::BUILTIN_NET)
+            .read_to_end(&mut raw)
+            .unwrap();
+        raw
+    }
+
+    /// The raw file with the first `from` replaced by `to` (names and sizes are text).
+    fn edited(from: &str, to: &str) -> Vec<u8> {
+        let raw = builtin_raw();
+        let at = raw
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+            .unwrap();
+        [&raw[..at], to.as_bytes(), &raw[at + from.len()..]].concat()
+    }
+
+    #[test]
+    fn the_builtin_net_is_g170_b6c96_version_8() {
+        let m = Model::builtin().unwrap();
+        assert_eq!(m.version, 8);
+        assert_eq!((m.blocks.len(), m.trunk_c), (6, 96));
+        assert_eq!(m.value.sv3.out_c, 4);
+        let pools = m
+            .blocks
+            .iter()
+            .filter(|b| matches!(b, Block::GlobalPool { .. }))
+            .count();
+        assert_eq!(pools, 2);
+    }
+
+    #[test]
+    fn a_file_cut_short_is_truncated() {
+        let raw = builtin_raw();
+        for cut in [10, 1000, raw.len() / 2, raw.len() - 3] {
+            let err = Model::from_bin(&raw[..cut]).unwrap_err();
+            assert!(matches!(err, NnError::Truncated(_)), "cut at {cut}: {err}");
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_gzip_are_refused() {
+        let err = Model::from_gz(b"not a model at all").unwrap_err();
+        assert!(matches!(err, NnError::Gzip(_)), "{err}");
+    }
+
+    #[test]
+    fn versions_outside_8_to_17_are_named() {
+        let m = edited("d26788732\n8\n", "d26788732\n7\n");
+        assert_eq!(
+            Model::from_bin(&m).unwrap_err(),
+            NnError::UnsupportedVersion(7)
+        );
+        let m = edited("d26788732\n8\n", "d26788732\n18\n");
+        assert_eq!(
+            Model::from_bin(&m).unwrap_err(),
+            NnError::UnsupportedVersion(18)
+        );
+    }
+
+    #[test]
+    fn an_unknown_block_kind_is_named() {
+        let m = edited("ordinary_block", "transformer_ffn_block");
+        let err = Model::from_bin(&m).unwrap_err();
+        assert!(err.to_string().contains("transformer_ffn_block"), "{err}");
+    }
+
+    #[test]
+    fn a_non_finite_weight_is_corrupt() {
+        let mut raw = builtin_raw();
+        let at = raw.windows(5).position(|w| w == b"@BIN@").unwrap() + 5;
+        raw[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert!(matches!(Model::from_bin(&raw), Err(NnError::Corrupt(_))));
+    }
+
+    #[test]
+    fn channel_counts_that_disagree_are_corrupt() {
+        // The trunk says 97 channels; the initial convolution makes 96.
+        let m = edited("trunk\n6\n96\n", "trunk\n6\n97\n");
+        assert!(matches!(Model::from_bin(&m), Err(NnError::Corrupt(_))));
+    }
+}
