@@ -46,13 +46,21 @@ impl Matcher {
 
     /// Whether every alive player can be matched; keeps the largest matching found.
     pub fn perfect(&mut self) -> bool {
+        self.unmatched() == 0
+    }
+
+    /// How many alive players a largest matching leaves unmatched; keeps that matching. (One
+    /// pass suffices: a player from whom no augmenting path starts never gains one later.)
+    pub fn unmatched(&mut self) -> usize {
         let n = self.alive.len();
         for v in 0..n {
             if self.alive[v] && self.mate[v].is_none() {
                 self.augment_from(v);
             }
         }
-        (0..n).all(|v| !self.alive[v] || self.mate[v].is_some())
+        (0..n)
+            .filter(|&v| self.alive[v] && self.mate[v].is_none())
+            .count()
     }
 
     /// The matcher without `a` and `b` (who would meet), if the alive players left can all be

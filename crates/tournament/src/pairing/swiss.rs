@@ -88,12 +88,16 @@ pub fn pair(
         round,
         seed,
     };
-    let mut matcher = Matcher::new(r.allowed());
-    let (bye, repeat_free) = r.choose_bye(&mut matcher);
+    let fresh = r.allowed();
+    let clash_free = r.clash_free(&fresh);
+    // The graphs from the strictest down: the walk keeps the first the bye leaves perfectly
+    // matchable.
+    let graphs = [Matcher::new(clash_free), Matcher::new(fresh)];
+    let (bye, mut guard) = r.choose_bye(graphs);
     let mut left: Vec<usize> = (0..r.order.len()).filter(|&i| Some(i) != bye).collect();
     let mut pairs = Vec::with_capacity(left.len() / 2);
     while left.len() >= 2 {
-        let (a, b) = r.take_partner(&mut left, &mut matcher, repeat_free);
+        let (a, b) = r.take_partner(&mut left, guard.as_mut());
         pairs.push((r.order[a], r.order[b]));
     }
     r.ease_colour_clashes(&mut pairs);
@@ -117,16 +121,28 @@ impl Round {
             .collect()
     }
 
-    /// The bye (a local index) for an odd count, and whether the rest can be paired without a
-    /// repeat. Leaves `matcher` with the bye removed and a perfect matching when there is one.
-    fn choose_bye(&self, matcher: &mut Matcher) -> (Option<usize>, bool) {
-        if self.order.len() % 2 == 0 {
-            let free = matcher.perfect();
-            return (None, free);
-        }
-        // A largest matching of everyone first, so that each trial below needs at most two
-        // path searches.
-        matcher.perfect();
+    /// Which local pairs may meet without a repeat and without a colour clash: the pairs of
+    /// `fresh` that do not clash.
+    fn clash_free(&self, fresh: &[Vec<bool>]) -> Vec<Vec<bool>> {
+        fresh
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(j, &ok)| ok && !self.clash(self.order[i], self.order[j]))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The bye (a local index) for an odd count, and the guard of the walk: the matcher over
+    /// the first of `graphs` (strictest first) in which the players left after the bye can all
+    /// be paired, holding a perfect matching of them, or none when no graph allows it.
+    ///
+    /// The bye goes to a player with the fewest byes, always; among them, to the lowest placed
+    /// who leaves the strictest graph perfectly matchable.
+    fn choose_bye<const N: usize>(&self, graphs: [Matcher; N]) -> (Option<usize>, Option<Matcher>) {
         let byes = |i: usize| self.history.byes[self.order[i]];
         let fewest = (0..self.order.len()).map(byes).min().unwrap_or(0);
         // Lowest placed first: the list is best first.
@@ -134,42 +150,50 @@ impl Round {
             .rev()
             .filter(|&i| byes(i) == fewest)
             .collect();
-        for &i in &eligible {
-            let mut trial = matcher.clone();
-            trial.remove(i);
-            if trial.perfect() {
-                *matcher = trial;
-                return (Some(i), true);
+        let odd = self.order.len() % 2 == 1;
+        for mut matcher in graphs {
+            // A largest matching of everyone first: it leaves at most one player unmatched
+            // when some bye can leave a perfect matching, and then each trial below needs at
+            // most one path search.
+            let unmatched = matcher.unmatched();
+            if !odd {
+                if unmatched == 0 {
+                    return (None, Some(matcher));
+                }
+                continue;
+            }
+            if unmatched > 1 {
+                continue;
+            }
+            for &i in &eligible {
+                let mut trial = matcher.clone();
+                trial.remove(i);
+                if trial.perfect() {
+                    return (Some(i), Some(trial));
+                }
             }
         }
-        let bye = eligible.first().copied();
-        if let Some(i) = bye {
-            matcher.remove(i);
-        }
-        (bye, false)
+        let bye = if odd { eligible.first().copied() } else { None };
+        (bye, None)
     }
 
-    /// Pairs the first player of `left` with the best partner that keeps the rest pairable
-    /// without repeats (when `repeat_free`), removing both from `left`.
-    fn take_partner(
-        &self,
-        left: &mut Vec<usize>,
-        matcher: &mut Matcher,
-        repeat_free: bool,
-    ) -> (usize, usize) {
+    /// Pairs the first player of `left` with the best partner by [`Round::cost`] that keeps
+    /// the rest perfectly matchable in the guard's graph (when there is a guard), removing
+    /// both from `left`.
+    fn take_partner(&self, left: &mut Vec<usize>, guard: Option<&mut Matcher>) -> (usize, usize) {
         let a = left[0];
         let places = self.places_in_groups(left);
         let mut candidates: Vec<usize> = left[1..].to_vec();
         candidates.sort_by_key(|&b| self.cost(a, b, &places));
         let mut chosen = candidates[0];
-        for &b in &candidates {
-            if !repeat_free {
-                break;
-            }
-            if let Some(next) = matcher.try_without(a, b) {
-                *matcher = next;
-                chosen = b;
-                break;
+        if let Some(matcher) = guard {
+            // The guard holds a perfect matching, so a's mate at least passes.
+            for &b in &candidates {
+                if let Some(next) = matcher.try_without(a, b) {
+                    *matcher = next;
+                    chosen = b;
+                    break;
+                }
             }
         }
         left.retain(|&i| i != a && i != chosen);
@@ -245,22 +269,9 @@ impl Round {
         }
     }
 
-    /// The handicap between two players (the first stronger when positive), from the McMahon
-    /// scores as OpenGotha's `gameBetween` computes it: scores held at the no-handicap rank,
-    /// the difference less the reduction, capped at the ceiling.
+    /// The handicap between two players (the first stronger when positive): see [`handicap`].
     fn handicap(&self, a: usize, b: usize) -> i32 {
-        let Score::McMahon(Some(policy)) = self.score else {
-            return 0;
-        };
-        // The McMahon score less 30 is the "pseudo rank" (30k starts at 0).
-        let pseudo = |p: usize| {
-            let rank = self.scores[p].div_euclid(2) - 30;
-            rank.min(i64::from(policy.no_handicap_above.number()))
-        };
-        let diff = pseudo(a) - pseudo(b);
-        let reduced = (diff.abs() - i64::from(policy.reduction)).max(0);
-        let stones = reduced.min(i64::from(policy.ceiling.max(0)));
-        i32::try_from(stones).unwrap_or(0) * diff.signum() as i32
+        handicap(self.score, self.scores[a], self.scores[b])
     }
 
     /// White, Black and handicap for two paired players: with a handicap the weaker takes
@@ -283,6 +294,25 @@ impl Round {
             handicap: stones.abs(),
         }
     }
+}
+
+/// The handicap between two players of main scores `a` and `b` (doubled, as
+/// [`main_scores`] gives them; the first stronger when positive), from the McMahon scores as
+/// OpenGotha's `gameBetween` computes it: scores held at the no-handicap rank, the difference
+/// less the reduction, capped at the ceiling. Zero (an even game) without a handicap policy.
+pub(super) fn handicap(score: Score, a: i64, b: i64) -> i32 {
+    let Score::McMahon(Some(policy)) = score else {
+        return 0;
+    };
+    // The McMahon score less 30 is the "pseudo rank" (30k starts at 0).
+    let pseudo = |s: i64| {
+        let rank = s.div_euclid(2) - 30;
+        rank.min(i64::from(policy.no_handicap_above.number()))
+    };
+    let diff = pseudo(a) - pseudo(b);
+    let reduced = (diff.abs() - i64::from(policy.reduction)).max(0);
+    let stones = reduced.min(i64::from(policy.ceiling.max(0)));
+    i32::try_from(stones).unwrap_or(0) * diff.signum() as i32
 }
 
 /// The two ways two games can exchange a pair of players of the same score (by player index):

@@ -7,6 +7,10 @@
 //!   players, by the matching beyond), counting the bye rule;
 //! - the bye goes to a player with the fewest byes among those present;
 //! - in an even game White had no more extra Whites than Black before the round;
+//! - no colour clash (an even game between two players who both have an extra White, or both
+//!   an extra Black) when a pairing without a clash or a repeat exists (found as for repeats),
+//!   counting the bye rule; so in an event where every round had such a pairing, every
+//!   player's colours stay within one after every round (checked);
 //! - no two players of the same score could exchange opponents to leave fewer colour clashes
 //!   (an even game between two players both with an extra White, or both with an extra Black)
 //!   without a repeat;
@@ -16,7 +20,7 @@
 use super::{entrant, event, Rng};
 use crate::pairing::history::{main_scores, History};
 use crate::pairing::matching::Matcher;
-use crate::pairing::swiss::exchanges;
+use crate::pairing::swiss::{exchanges, handicap, Score};
 use crate::pairing::{mcmahon_start, pair, HandicapPolicy, Pairing, System};
 use crate::standings::{Event, Game, Outcome, ABSENT, BYE};
 use crate::Rank;
@@ -49,13 +53,28 @@ struct Stats {
     repeats: usize,
     seats: usize,
     beyond_one: usize,
+    /// Rounds in which no pairing kept the bye rule, no repeat and no colour clash.
+    clashes_unavoidable: usize,
+    /// Games between players of different main scores, and the score differences summed (in
+    /// points).
+    across: usize,
+    gaps: i64,
 }
 
 impl Stats {
     fn report(&self, name: &str) {
         println!(
-            "{name}: {} rounds, {} games, {} repeats (unavoidable), {} of {} colour balances beyond one",
-            self.rounds, self.games, self.repeats, self.beyond_one, self.seats
+            "{name}: {} rounds, {} games, {} repeats (unavoidable), {} of {} colour balances \
+             beyond one, {} rounds where a clash was unavoidable, {} games across score groups, \
+             score differences summing to {} points",
+            self.rounds,
+            self.games,
+            self.repeats,
+            self.beyond_one,
+            self.seats,
+            self.clashes_unavoidable,
+            self.across,
+            self.gaps
         );
     }
 }
@@ -87,12 +106,19 @@ fn run_event(rng: &mut Rng, mcmahon: bool, stats: &mut Stats) {
     } else {
         System::Swiss
     };
+    // Whether every round so far could be paired without a clash or a repeat: then every
+    // player's colours are within one.
+    let mut clean = true;
     for round in 0..rounds {
         let present: Vec<bool> = (0..n).map(|_| !rng.chance(10)).collect();
         let seed = rng.next();
         match pair(&e, &system, round, &present, seed) {
             Ok(pairing) => {
-                check_round(&e, &system, round, &present, &pairing, stats);
+                let achievable = check_round(&e, &system, round, &present, &pairing, stats);
+                clean &= achievable;
+                if clean {
+                    check_within_one(&e, round, &pairing);
+                }
                 assert_eq!(
                     pair(&e, &system, round, &present, seed),
                     Ok(pairing.clone())
@@ -146,16 +172,38 @@ fn check_round(
     present: &[bool],
     pairing: &Pairing,
     stats: &mut Stats,
-) {
+) -> bool {
     let history = History::before(e, round);
     let scores = main_scores(e, round, matches!(system, System::McMahon { .. }));
     check_seats(present, pairing);
     check_bye(&history, present, pairing);
     check_repeats(&history, present, pairing, stats);
+    let achievable = check_clashes(system, &scores, &history, present, pairing, stats);
     check_colours(system, &scores, &history, pairing, stats);
     check_exchanges(&scores, &history, pairing);
     stats.rounds += 1;
     stats.games += pairing.games.len();
+    for g in &pairing.games {
+        let gap = (scores[g.white] - scores[g.black]).abs();
+        stats.across += usize::from(gap > 0);
+        stats.gaps += gap / 2;
+    }
+    achievable
+}
+
+/// Every entrant's whites less blacks in even games, this round's games counted, is within one.
+fn check_within_one(e: &Event, round: usize, pairing: &Pairing) {
+    let mut balance = History::before(e, round).balance;
+    for g in pairing.games.iter().filter(|g| g.handicap == 0) {
+        balance[g.white] += 1;
+        balance[g.black] -= 1;
+    }
+    for (p, b) in balance.iter().enumerate() {
+        assert!(
+            b.abs() <= 1,
+            "player {p} is {b} after round {round}: {pairing:?}"
+        );
+    }
 }
 
 /// Everyone present plays once or has the bye; nobody absent is paired.
@@ -202,15 +250,53 @@ fn check_repeats(history: &History, present: &[bool], pairing: &Pairing, stats: 
     stats.repeats += repeats;
     if repeats > 0 {
         assert!(
-            !repeat_free_exists(history, present),
+            !pairable(history, present, &history.met),
             "an avoidable repeat: {pairing:?}"
         );
     }
 }
 
-/// Whether some pairing of the present players has no repeat and gives the bye (if any) to a
-/// player with the fewest byes.
-fn repeat_free_exists(history: &History, present: &[bool]) -> bool {
+/// No colour clash (an even game between two players who both have an extra White, or both
+/// an extra Black) when a pairing without a clash or a repeat exists, the bye rule kept; so
+/// nobody within one before the round is beyond one after it. Returns whether such a pairing
+/// existed.
+fn check_clashes(
+    system: &System,
+    scores: &[i64],
+    history: &History,
+    present: &[bool],
+    pairing: &Pairing,
+    stats: &mut Stats,
+) -> bool {
+    let score = match system {
+        System::McMahon { handicap, .. } => Score::McMahon(*handicap),
+        _ => Score::Wins,
+    };
+    let clash = |a: usize, b: usize| {
+        handicap(score, scores[a], scores[b]) == 0
+            && history.balance[a].signum() * history.balance[b].signum() > 0
+    };
+    let n = present.len();
+    let forbidden: Vec<Vec<bool>> = (0..n)
+        .map(|a| (0..n).map(|b| history.met[a][b] || clash(a, b)).collect())
+        .collect();
+    let achievable = pairable(history, present, &forbidden);
+    if achievable {
+        for g in &pairing.games {
+            assert!(
+                !clash(g.white, g.black),
+                "an avoidable colour clash {g:?}: {pairing:?}"
+            );
+        }
+    } else {
+        stats.clashes_unavoidable += 1;
+    }
+    achievable
+}
+
+/// Whether some pairing of the present players meets none of the `forbidden` pairs and gives
+/// the bye (if any) to a player with the fewest byes.
+fn pairable(history: &History, present: &[bool], forbidden: &[Vec<bool>]) -> bool {
     let players: Vec<usize> = (0..present.len()).filter(|&p| present[p]).collect();
     let fewest = players.iter().map(|&p| history.byes[p]).min().unwrap_or(0);
     let byes: Vec<Option<usize>> = if players.len() % 2 == 0 {
@@ -229,19 +315,19 @@ fn repeat_free_exists(history: &History, present: &[bool]) -> bool {
             .filter(|&p| Some(p) != bye)
             .collect();
         if rest.len() <= 12 {
-            brute_force(&history.met, &rest)
+            brute_force(forbidden, &rest)
         } else {
             let allowed = rest
                 .iter()
-                .map(|&a| rest.iter().map(|&b| a != b && !history.met[a][b]).collect())
+                .map(|&a| rest.iter().map(|&b| a != b && !forbidden[a][b]).collect())
                 .collect();
             Matcher::new(allowed).perfect()
         }
     })
 }
 
-/// Whether `players` can all be paired with nobody meeting again, by trying every partner of
-/// the first.
+/// Whether `players` can all be paired with no pair `met` (or otherwise forbidden), by trying
+/// every partner of the first.
 pub(super) fn brute_force(met: &[Vec<bool>], players: &[usize]) -> bool {
     let Some((&first, rest)) = players.split_first() else {
         return true;
