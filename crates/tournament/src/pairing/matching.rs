@@ -36,6 +36,21 @@ impl Matcher {
         }
     }
 
+    /// The same players over `allowed`, keeping the pairs of the matching it allows.
+    pub fn regraph(&self, allowed: Vec<Vec<bool>>) -> Matcher {
+        let mate = self
+            .mate
+            .iter()
+            .enumerate()
+            .map(|(v, m)| m.filter(|&m| allowed[v][m]))
+            .collect();
+        Matcher {
+            allowed: Rc::new(allowed),
+            alive: self.alive.clone(),
+            mate,
+        }
+    }
+
     /// Takes a player out of the graph (paired, or given the bye), freeing their mate.
     pub fn remove(&mut self, v: usize) {
         self.alive[v] = false;

@@ -90,10 +90,7 @@ pub fn pair(
     };
     let fresh = r.allowed();
     let clash_free = r.clash_free(&fresh);
-    // The graphs from the strictest down: the walk keeps the first the bye leaves perfectly
-    // matchable.
-    let graphs = [Matcher::new(clash_free), Matcher::new(fresh)];
-    let (bye, mut guard) = r.choose_bye(graphs);
+    let (bye, mut guard) = r.choose_bye(clash_free, fresh);
     let mut left: Vec<usize> = (0..r.order.len()).filter(|&i| Some(i) != bye).collect();
     let mut pairs = Vec::with_capacity(left.len() / 2);
     while left.len() >= 2 {
@@ -136,13 +133,18 @@ impl Round {
             .collect()
     }
 
-    /// The bye (a local index) for an odd count, and the guard of the walk: the matcher over
-    /// the first of `graphs` (strictest first) in which the players left after the bye can all
-    /// be paired, holding a perfect matching of them, or none when no graph allows it.
+    /// The bye (a local index) for an odd count, and the guard of the walk: a matcher holding
+    /// a perfect matching of the players left after the bye, over the strictest graph that
+    /// has one, or none when even `fresh` has none. From the strictest: `clash_free` with the
+    /// smallest bound on the score difference that allows it, `clash_free`, `fresh`.
     ///
     /// The bye goes to a player with the fewest byes, always; among them, to the lowest placed
     /// who leaves the strictest graph perfectly matchable.
-    fn choose_bye<const N: usize>(&self, graphs: [Matcher; N]) -> (Option<usize>, Option<Matcher>) {
+    fn choose_bye(
+        &self,
+        clash_free: Vec<Vec<bool>>,
+        fresh: Vec<Vec<bool>>,
+    ) -> (Option<usize>, Option<Matcher>) {
         let byes = |i: usize| self.history.byes[self.order[i]];
         let fewest = (0..self.order.len()).map(byes).min().unwrap_or(0);
         // Lowest placed first: the list is best first.
@@ -150,31 +152,93 @@ impl Round {
             .rev()
             .filter(|&i| byes(i) == fewest)
             .collect();
-        let odd = self.order.len() % 2 == 1;
-        for mut matcher in graphs {
-            // A largest matching of everyone first: it leaves at most one player unmatched
-            // when some bye can leave a perfect matching, and then each trial below needs at
-            // most one path search.
-            let unmatched = matcher.unmatched();
-            if !odd {
-                if unmatched == 0 {
-                    return (None, Some(matcher));
-                }
-                continue;
+        match self.settle(Matcher::new(clash_free.clone()), &eligible) {
+            Ok((bye, matcher)) => {
+                let matcher = self.narrowest(&clash_free, matcher);
+                return (bye, Some(matcher));
             }
-            if unmatched > 1 {
-                continue;
-            }
-            for &i in &eligible {
+            Err(_) => {}
+        }
+        if let Ok((bye, matcher)) = self.settle(Matcher::new(fresh), &eligible) {
+            return (bye, Some(matcher));
+        }
+        let bye = if self.order.len() % 2 == 1 {
+            eligible.first().copied()
+        } else {
+            None
+        };
+        (bye, None)
+    }
+
+    /// In `matcher`'s graph: the first of `eligible` whose bye (for an odd count) leaves the
+    /// rest perfectly matchable, with the matcher holding that matching; or the matcher holding
+    /// a largest matching of everyone.
+    fn settle(
+        &self,
+        mut matcher: Matcher,
+        eligible: &[usize],
+    ) -> Result<(Option<usize>, Matcher), Matcher> {
+        // A largest matching of everyone first: it leaves at most one player unmatched when
+        // some bye can leave a perfect matching, and then each trial below needs at most one
+        // path search.
+        let unmatched = matcher.unmatched();
+        if self.order.len() % 2 == 0 {
+            return if unmatched == 0 {
+                Ok((None, matcher))
+            } else {
+                Err(matcher)
+            };
+        }
+        if unmatched == 1 {
+            for &i in eligible {
                 let mut trial = matcher.clone();
                 trial.remove(i);
                 if trial.perfect() {
-                    return (Some(i), Some(trial));
+                    return Ok((Some(i), trial));
                 }
             }
         }
-        let bye = if odd { eligible.first().copied() } else { None };
-        (bye, None)
+        Err(matcher)
+    }
+
+    /// A matcher over the pairs of `graph` whose score difference is at most the smallest
+    /// bound that still allows a perfect matching of the same players, found by halving over
+    /// the differences; `found` holds a perfect matching over `graph` itself (the bye taken
+    /// out), and the bye stays as chosen.
+    fn narrowest(&self, graph: &[Vec<bool>], found: Matcher) -> Matcher {
+        let gap =
+            |i: usize, j: usize| (self.scores[self.order[i]] - self.scores[self.order[j]]).abs();
+        let m = self.order.len();
+        let mut gaps: Vec<i64> = (0..m)
+            .flat_map(|i| {
+                (i + 1..m)
+                    .filter(move |&j| graph[i][j])
+                    .map(move |j| (i, j))
+            })
+            .map(|(i, j)| gap(i, j))
+            .collect();
+        gaps.sort_unstable();
+        gaps.dedup();
+        // gaps[hi] allows a perfect matching (the largest: the whole graph); below lo, none
+        // does.
+        let (mut lo, mut hi) = (0, gaps.len().saturating_sub(1));
+        let mut best = found;
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let bound = gaps[mid];
+            let narrowed: Vec<Vec<bool>> = (0..m)
+                .map(|i| (0..m).map(|j| graph[i][j] && gap(i, j) <= bound).collect())
+                .collect();
+            // The best matching so far, less its pairs beyond the bound, to start from.
+            let mut trial = best.regraph(narrowed);
+            if trial.perfect() {
+                best = trial;
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        best
     }
 
     /// Pairs the first player of `left` with the best partner by [`Round::cost`] that keeps
