@@ -55,6 +55,8 @@ struct Stats {
     beyond_one: usize,
     /// Rounds in which no pairing kept the bye rule, no repeat and no colour clash.
     clashes_unavoidable: usize,
+    /// Of those, the rounds with at most eight players present.
+    clashes_unavoidable_small: usize,
     /// Games between players of different main scores, and the score differences summed (in
     /// points).
     across: usize,
@@ -65,7 +67,7 @@ impl Stats {
     fn report(&self, name: &str) {
         println!(
             "{name}: {} rounds, {} games, {} repeats (unavoidable), {} of {} colour balances \
-             beyond one, {} rounds where a clash was unavoidable, {} games across score groups, \
+             beyond one, {} rounds where a clash was unavoidable ({} with at most 8 present), {} games across score groups, \
              score differences summing to {} points",
             self.rounds,
             self.games,
@@ -73,6 +75,7 @@ impl Stats {
             self.beyond_one,
             self.seats,
             self.clashes_unavoidable,
+            self.clashes_unavoidable_small,
             self.across,
             self.gaps
         );
@@ -288,8 +291,33 @@ fn check_clashes(
                 "an avoidable colour clash {g:?}: {pairing:?}"
             );
         }
+        // And no pairing without a clash or a repeat, with the same bye, keeps every score
+        // difference below this one's largest.
+        let gap = |a: usize, b: usize| (scores[a] - scores[b]).abs();
+        let widest = pairing
+            .games
+            .iter()
+            .map(|g| gap(g.white, g.black))
+            .max()
+            .unwrap_or(0);
+        let narrower: Vec<Vec<bool>> = (0..n)
+            .map(|a| {
+                (0..n)
+                    .map(|b| forbidden[a][b] || gap(a, b) >= widest)
+                    .collect()
+            })
+            .collect();
+        let players: Vec<usize> = (0..n)
+            .filter(|&p| present[p] && Some(p) != pairing.bye)
+            .collect();
+        assert!(
+            !perfect(&narrower, &players),
+            "a narrower pairing without a clash exists: {pairing:?}"
+        );
     } else {
         stats.clashes_unavoidable += 1;
+        let count = present.iter().filter(|&&p| p).count();
+        stats.clashes_unavoidable_small += usize::from(count <= 8);
     }
     achievable
 }
@@ -314,16 +342,27 @@ fn pairable(history: &History, present: &[bool], forbidden: &[Vec<bool>]) -> boo
             .copied()
             .filter(|&p| Some(p) != bye)
             .collect();
-        if rest.len() <= 12 {
-            brute_force(forbidden, &rest)
-        } else {
-            let allowed = rest
-                .iter()
-                .map(|&a| rest.iter().map(|&b| a != b && !forbidden[a][b]).collect())
-                .collect();
-            Matcher::new(allowed).perfect()
-        }
+        perfect(forbidden, &rest)
     })
+}
+
+/// Whether `players` can all be paired with no pair `forbidden`: by brute force up to 12
+/// players, by the matching beyond.
+fn perfect(forbidden: &[Vec<bool>], players: &[usize]) -> bool {
+    if players.len() <= 12 {
+        brute_force(forbidden, players)
+    } else {
+        let allowed = players
+            .iter()
+            .map(|&a| {
+                players
+                    .iter()
+                    .map(|&b| a != b && !forbidden[a][b])
+                    .collect()
+            })
+            .collect();
+        Matcher::new(allowed).perfect()
+    }
 }
 
 /// Whether `players` can all be paired with no pair `met` (or otherwise forbidden), by trying
