@@ -131,3 +131,25 @@ fn mcmahon_rounds_by_hand() {
         ]
     );
 }
+
+#[test]
+fn swiss_colours_before_score_groups_when_nothing_else_keeps_them_within_one() {
+    // Round 0: A(W) beat C, B(W) beat D. A and B have a win and an extra White; C and D no win
+    // and an extra Black. Within the groups, A v B and C v D would each put a player two
+    // Whites (or two Blacks) up; A v C and B v D are repeats. The one pairing without a
+    // repeat or a clash crosses the groups: A v D and B v C, the players with the extra Black
+    // taking White.
+    let names = ["A", "B", "C", "D"];
+    let ranks = ["3d", "2d", "1d", "1k"];
+    let mut e = event(
+        names
+            .iter()
+            .zip(ranks)
+            .map(|(n, r)| entrant(n, r, 0))
+            .collect(),
+        3,
+    );
+    e.games = vec![game(0, 0, 2, 0, true), game(0, 1, 3, 0, true)];
+    let pairing = pair(&e, &System::Swiss, 1, &[true; 4], 7).expect("paired");
+    assert_eq!(pairing.games, vec![even(3, 0), even(2, 1)]);
+}
