@@ -152,12 +152,9 @@ impl Round {
             .rev()
             .filter(|&i| byes(i) == fewest)
             .collect();
-        match self.settle(Matcher::new(clash_free.clone()), &eligible) {
-            Ok((bye, matcher)) => {
-                let matcher = self.narrowest(&clash_free, matcher);
-                return (bye, Some(matcher));
-            }
-            Err(_) => {}
+        if let Ok((bye, matcher)) = self.settle(Matcher::new(clash_free.clone()), &eligible) {
+            let matcher = self.narrowest(&clash_free, matcher);
+            return (bye, Some(matcher));
         }
         if let Ok((bye, matcher)) = self.settle(Matcher::new(fresh), &eligible) {
             return (bye, Some(matcher));
