@@ -1,9 +1,10 @@
 //! Maximum cardinality matching in a general graph (Edmonds' blossom algorithm, in the
 //! breadth-first form with blossom bases, O(n³)). The Swiss and McMahon pairing asks it one
-//! question: can the players still unpaired all be paired without a repeated game? OpenGotha
-//! answers the whole pairing with a weighted matching (Gabow's O(n³) Edmonds, see its help page
-//! "Pairing algorithm"); Tengen pairs the ordered list greedily and uses this to never take a
-//! step that would force a repeat later.
+//! question: can the players still unpaired all be paired within a graph of allowed pairs
+//! (no repeat and no colour clash, or no repeat)? OpenGotha answers the whole pairing with a
+//! weighted matching (Gabow's O(n³) Edmonds, see its help page "Pairing algorithm"); Tengen
+//! pairs the ordered list greedily and uses this to never take a step that would force a
+//! repeat, or a clash, later.
 
 use std::rc::Rc;
 
