@@ -9,13 +9,17 @@
 //! - in an even game White had no more extra Whites than Black before the round;
 //! - no colour clash (an even game between two players who both have an extra White, or both
 //!   an extra Black) when a pairing without a clash or a repeat exists (found as for repeats),
-//!   counting the bye rule; so in an event where every round had such a pairing, every
-//!   player's colours stay within one after every round (checked);
+//!   counting the bye rule, and then no such pairing with the same bye keeps every score
+//!   difference below the largest of the one made; in an event where every round had such a
+//!   pairing, every player's colours are within one after every round;
 //! - no two players of the same score could exchange opponents to leave fewer colour clashes
 //!   (an even game between two players both with an extra White, or both with an extra Black)
 //!   without a repeat;
 //! - a McMahon handicap goes to the player with the lower McMahon score, at most the ceiling;
 //! - the same inputs give the same pairing.
+//!
+//! Each test prints its counts: unavoidable repeats, seats two colours apart, rounds where a
+//! clash was unavoidable, games across score groups and the score differences summed.
 
 use super::{entrant, event, Rng};
 use crate::pairing::history::{main_scores, History};
