@@ -111,7 +111,9 @@ fn mcmahon_rounds_by_hand() {
 
     // Round 0 as played: A(W) beat B, C(W) beat D with one stone, E had the bye. McMahon
     // scores: A 31, B 30, C 29, D 26, E 21. The bye goes to the lowest without one: D (A, B, C
-    // and E can still be paired without a repeat). A cannot meet B again: A meets C. A's 31
+    // and E can still be paired without a repeat or a colour clash: A v C and B v E, whose
+    // largest difference, 9, is also the smallest such a pairing allows, A v E being 10).
+    // A cannot meet B again: A meets C. A's 31
     // is held at the no-handicap rank's 30, so the difference is 1, less 1: even; C has fewer
     // extra Whites (a handicap game does not count): C White. B meets E: the difference is
     // 30 - 21 = 9, less 1: eight stones, E Black.
