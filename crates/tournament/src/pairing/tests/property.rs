@@ -441,34 +441,40 @@ fn check_exchanges(scores: &[i64], history: &History, pairing: &Pairing) {
     }
 }
 
-/// 400 players over 6 McMahon rounds with handicaps, timed (pairing only). Run it in release:
+/// 400 players over 6 McMahon rounds with handicaps, and over 6 Swiss rounds, timed (pairing
+/// only). Run it in release:
 /// `cargo test --release -p tengen-tournament large_mcmahon -- --ignored --nocapture`.
 #[test]
 #[ignore = "a timing, meaningful in release"]
 fn large_mcmahon_event_is_quick() {
-    let mut rng = Rng::new(400);
     let (bar, floor) = (Rank::from_number(0), Rank::from_number(-20));
-    let n = 400;
-    let entrants = (0..n)
-        .map(|i| {
-            let rank = Rank::from_number(rng.below(39) as i32 - 30);
-            let start = mcmahon_start(rank, bar, floor);
-            entrant(&format!("P{i:03}"), &rank.to_string(), start)
-        })
-        .collect();
-    let mut e = event(entrants, 6);
-    let system = System::McMahon {
+    let mcmahon = System::McMahon {
         bar,
         floor,
         handicap: Some(HandicapPolicy::default()),
     };
-    let mut spent = std::time::Duration::ZERO;
-    for round in 0..6 {
-        let present: Vec<bool> = (0..n).map(|_| !rng.chance(5)).collect();
-        let start = std::time::Instant::now();
-        let pairing = pair(&e, &system, round, &present, round as u64).expect("paired");
-        spent += start.elapsed();
-        play(&mut rng, &mut e, round, &present, &pairing);
+    for (name, system) in [("McMahon", mcmahon), ("Swiss", System::Swiss)] {
+        let mut rng = Rng::new(400);
+        let n = 400;
+        let entrants = (0..n)
+            .map(|i| {
+                let rank = Rank::from_number(rng.below(39) as i32 - 30);
+                let start = match system {
+                    System::McMahon { .. } => mcmahon_start(rank, bar, floor),
+                    _ => 0,
+                };
+                entrant(&format!("P{i:03}"), &rank.to_string(), start)
+            })
+            .collect();
+        let mut e = event(entrants, 6);
+        let mut spent = std::time::Duration::ZERO;
+        for round in 0..6 {
+            let present: Vec<bool> = (0..n).map(|_| !rng.chance(5)).collect();
+            let start = std::time::Instant::now();
+            let pairing = pair(&e, &system, round, &present, round as u64).expect("paired");
+            spent += start.elapsed();
+            play(&mut rng, &mut e, round, &present, &pairing);
+        }
+        println!("400 players, 6 {name} rounds: {spent:?}");
     }
-    println!("400 players, 6 McMahon rounds: {spent:?}");
 }
