@@ -1,9 +1,10 @@
 //! Maximum cardinality matching in a general graph (Edmonds' blossom algorithm, in the
 //! breadth-first form with blossom bases, O(n³)). The Swiss and McMahon pairing asks it one
-//! question: can the players still unpaired all be paired without a repeated game? OpenGotha
-//! answers the whole pairing with a weighted matching (Gabow's O(n³) Edmonds, see its help page
-//! "Pairing algorithm"); Tengen pairs the ordered list greedily and uses this to never take a
-//! step that would force a repeat later.
+//! question: can the players still unpaired all be paired within a graph of allowed pairs
+//! (no repeat and no colour clash, or no repeat)? OpenGotha answers the whole pairing with a
+//! weighted matching (Gabow's O(n³) Edmonds, see its help page "Pairing algorithm"); Tengen
+//! pairs the ordered list greedily and uses this to never take a step that would force a
+//! repeat, or a clash, later.
 
 use std::rc::Rc;
 
@@ -36,6 +37,21 @@ impl Matcher {
         }
     }
 
+    /// The same players over `allowed`, keeping the pairs of the matching it allows.
+    pub fn regraph(&self, allowed: Vec<Vec<bool>>) -> Matcher {
+        let mate = self
+            .mate
+            .iter()
+            .enumerate()
+            .map(|(v, m)| m.filter(|&m| allowed[v][m]))
+            .collect();
+        Matcher {
+            allowed: Rc::new(allowed),
+            alive: self.alive.clone(),
+            mate,
+        }
+    }
+
     /// Takes a player out of the graph (paired, or given the bye), freeing their mate.
     pub fn remove(&mut self, v: usize) {
         self.alive[v] = false;
@@ -46,13 +62,21 @@ impl Matcher {
 
     /// Whether every alive player can be matched; keeps the largest matching found.
     pub fn perfect(&mut self) -> bool {
+        self.unmatched() == 0
+    }
+
+    /// How many alive players a largest matching leaves unmatched; keeps that matching. (One
+    /// pass suffices: a player from whom no augmenting path starts never gains one later.)
+    pub fn unmatched(&mut self) -> usize {
         let n = self.alive.len();
         for v in 0..n {
             if self.alive[v] && self.mate[v].is_none() {
                 self.augment_from(v);
             }
         }
-        (0..n).all(|v| !self.alive[v] || self.mate[v].is_some())
+        (0..n)
+            .filter(|&v| self.alive[v] && self.mate[v].is_none())
+            .count()
     }
 
     /// The matcher without `a` and `b` (who would meet), if the alive players left can all be

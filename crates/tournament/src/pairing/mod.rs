@@ -9,7 +9,8 @@
 //!
 //! Layout:
 //! - [`history`]: what the rounds before this one say: who met whom, colours, byes, scores.
-//! - [`matching`]: Edmonds' matching, which keeps the Swiss pairing free of repeats.
+//! - [`matching`]: Edmonds' matching, which keeps the Swiss pairing free of repeats and of
+//!   colour clashes whenever that can be done.
 //! - [`swiss`]: Swiss and McMahon.
 //! - [`berger`]: round robin.
 //! - [`knockout`]: single elimination.

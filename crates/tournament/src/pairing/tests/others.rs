@@ -281,6 +281,49 @@ fn matching_agrees_with_brute_force() {
 }
 
 #[test]
+fn matching_leaves_one_unmatched_exactly_when_some_player_can_sit_out() {
+    let mut rng = Rng::new(43);
+    for _ in 0..2000 {
+        let n = 1 + 2 * rng.below(5) as usize;
+        let density = 20 + rng.below(70);
+        let mut met = vec![vec![false; n]; n];
+        for (a, b) in (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))) {
+            let m = rng.chance(density);
+            met[a][b] = m;
+            met[b][a] = m;
+        }
+        let allowed: Vec<Vec<bool>> = (0..n)
+            .map(|a| (0..n).map(|b| a != b && !met[a][b]).collect())
+            .collect();
+        let mut matcher = Matcher::new(allowed.clone());
+        let unmatched = matcher.unmatched();
+        let sitters: Vec<usize> = (0..n)
+            .filter(|&out| {
+                let rest: Vec<usize> = (0..n).filter(|&p| p != out).collect();
+                brute_force(&met, &rest)
+            })
+            .collect();
+        assert_eq!(unmatched == 1, !sitters.is_empty(), "{met:?}");
+        for out in 0..n {
+            let mut trial = matcher.clone();
+            trial.remove(out);
+            assert_eq!(
+                trial.perfect(),
+                sitters.contains(&out),
+                "{met:?} less {out}"
+            );
+        }
+        // The same players over a smaller graph keep only the pairs it allows.
+        let fewer: Vec<Vec<bool>> = (0..n)
+            .map(|a| (0..n).map(|b| allowed[a][b] && (a + b) % 3 != 0).collect())
+            .collect();
+        let mut narrowed = matcher.regraph(fewer.clone());
+        let mut fresh = Matcher::new(fewer);
+        assert_eq!(narrowed.unmatched(), fresh.unmatched(), "{met:?}");
+    }
+}
+
+#[test]
 fn knockouts_of_every_size_play_down_to_one_winner() {
     let mut rng = Rng::new(7);
     for n in 2..=64usize {

@@ -7,16 +7,24 @@
 //!   players, by the matching beyond), counting the bye rule;
 //! - the bye goes to a player with the fewest byes among those present;
 //! - in an even game White had no more extra Whites than Black before the round;
+//! - no colour clash (an even game between two players who both have an extra White, or both
+//!   an extra Black) when a pairing without a clash or a repeat exists (found as for repeats),
+//!   counting the bye rule, and then no such pairing with the same bye keeps every score
+//!   difference below the largest of the one made; in an event where every round had such a
+//!   pairing, every player's colours are within one after every round;
 //! - no two players of the same score could exchange opponents to leave fewer colour clashes
 //!   (an even game between two players both with an extra White, or both with an extra Black)
 //!   without a repeat;
 //! - a McMahon handicap goes to the player with the lower McMahon score, at most the ceiling;
 //! - the same inputs give the same pairing.
+//!
+//! Each test prints its counts: unavoidable repeats, seats two colours apart, rounds where a
+//! clash was unavoidable, games across score groups and the score differences summed.
 
 use super::{entrant, event, Rng};
 use crate::pairing::history::{main_scores, History};
 use crate::pairing::matching::Matcher;
-use crate::pairing::swiss::exchanges;
+use crate::pairing::swiss::{exchanges, handicap, Score};
 use crate::pairing::{mcmahon_start, pair, HandicapPolicy, Pairing, System};
 use crate::standings::{Event, Game, Outcome, ABSENT, BYE};
 use crate::Rank;
@@ -49,13 +57,31 @@ struct Stats {
     repeats: usize,
     seats: usize,
     beyond_one: usize,
+    /// Rounds in which no pairing kept the bye rule, no repeat and no colour clash.
+    clashes_unavoidable: usize,
+    /// Of those, the rounds with at most eight players present.
+    clashes_unavoidable_small: usize,
+    /// Games between players of different main scores, and the score differences summed (in
+    /// points).
+    across: usize,
+    gaps: i64,
 }
 
 impl Stats {
     fn report(&self, name: &str) {
         println!(
-            "{name}: {} rounds, {} games, {} repeats (unavoidable), {} of {} colour balances beyond one",
-            self.rounds, self.games, self.repeats, self.beyond_one, self.seats
+            "{name}: {} rounds, {} games, {} repeats (unavoidable), {} of {} colour balances \
+             beyond one, {} rounds where a clash was unavoidable ({} with at most 8 present), {} games across score groups, \
+             score differences summing to {} points",
+            self.rounds,
+            self.games,
+            self.repeats,
+            self.beyond_one,
+            self.seats,
+            self.clashes_unavoidable,
+            self.clashes_unavoidable_small,
+            self.across,
+            self.gaps
         );
     }
 }
@@ -87,12 +113,19 @@ fn run_event(rng: &mut Rng, mcmahon: bool, stats: &mut Stats) {
     } else {
         System::Swiss
     };
+    // Whether every round so far could be paired without a clash or a repeat: then every
+    // player's colours are within one.
+    let mut clean = true;
     for round in 0..rounds {
         let present: Vec<bool> = (0..n).map(|_| !rng.chance(10)).collect();
         let seed = rng.next();
         match pair(&e, &system, round, &present, seed) {
             Ok(pairing) => {
-                check_round(&e, &system, round, &present, &pairing, stats);
+                let achievable = check_round(&e, &system, round, &present, &pairing, stats);
+                clean &= achievable;
+                if clean {
+                    check_within_one(&e, round, &pairing);
+                }
                 assert_eq!(
                     pair(&e, &system, round, &present, seed),
                     Ok(pairing.clone())
@@ -146,16 +179,38 @@ fn check_round(
     present: &[bool],
     pairing: &Pairing,
     stats: &mut Stats,
-) {
+) -> bool {
     let history = History::before(e, round);
     let scores = main_scores(e, round, matches!(system, System::McMahon { .. }));
     check_seats(present, pairing);
     check_bye(&history, present, pairing);
     check_repeats(&history, present, pairing, stats);
+    let achievable = check_clashes(system, &scores, &history, present, pairing, stats);
     check_colours(system, &scores, &history, pairing, stats);
     check_exchanges(&scores, &history, pairing);
     stats.rounds += 1;
     stats.games += pairing.games.len();
+    for g in &pairing.games {
+        let gap = (scores[g.white] - scores[g.black]).abs();
+        stats.across += usize::from(gap > 0);
+        stats.gaps += gap / 2;
+    }
+    achievable
+}
+
+/// Every entrant's whites less blacks in even games, this round's games counted, is within one.
+fn check_within_one(e: &Event, round: usize, pairing: &Pairing) {
+    let mut balance = History::before(e, round).balance;
+    for g in pairing.games.iter().filter(|g| g.handicap == 0) {
+        balance[g.white] += 1;
+        balance[g.black] -= 1;
+    }
+    for (p, b) in balance.iter().enumerate() {
+        assert!(
+            b.abs() <= 1,
+            "player {p} is {b} after round {round}: {pairing:?}"
+        );
+    }
 }
 
 /// Everyone present plays once or has the bye; nobody absent is paired.
@@ -202,15 +257,78 @@ fn check_repeats(history: &History, present: &[bool], pairing: &Pairing, stats: 
     stats.repeats += repeats;
     if repeats > 0 {
         assert!(
-            !repeat_free_exists(history, present),
+            !pairable(history, present, &history.met),
             "an avoidable repeat: {pairing:?}"
         );
     }
 }
 
-/// Whether some pairing of the present players has no repeat and gives the bye (if any) to a
-/// player with the fewest byes.
-fn repeat_free_exists(history: &History, present: &[bool]) -> bool {
+/// No colour clash (an even game between two players who both have an extra White, or both
+/// an extra Black) when a pairing without a clash or a repeat exists, the bye rule kept; so
+/// nobody within one before the round is beyond one after it. Returns whether such a pairing
+/// existed.
+fn check_clashes(
+    system: &System,
+    scores: &[i64],
+    history: &History,
+    present: &[bool],
+    pairing: &Pairing,
+    stats: &mut Stats,
+) -> bool {
+    let score = match system {
+        System::McMahon { handicap, .. } => Score::McMahon(*handicap),
+        _ => Score::Wins,
+    };
+    let clash = |a: usize, b: usize| {
+        handicap(score, scores[a], scores[b]) == 0
+            && history.balance[a].signum() * history.balance[b].signum() > 0
+    };
+    let n = present.len();
+    let forbidden: Vec<Vec<bool>> = (0..n)
+        .map(|a| (0..n).map(|b| history.met[a][b] || clash(a, b)).collect())
+        .collect();
+    let achievable = pairable(history, present, &forbidden);
+    if achievable {
+        for g in &pairing.games {
+            assert!(
+                !clash(g.white, g.black),
+                "an avoidable colour clash {g:?}: {pairing:?}"
+            );
+        }
+        // And no pairing without a clash or a repeat, with the same bye, keeps every score
+        // difference below this one's largest.
+        let gap = |a: usize, b: usize| (scores[a] - scores[b]).abs();
+        let widest = pairing
+            .games
+            .iter()
+            .map(|g| gap(g.white, g.black))
+            .max()
+            .unwrap_or(0);
+        let narrower: Vec<Vec<bool>> = (0..n)
+            .map(|a| {
+                (0..n)
+                    .map(|b| forbidden[a][b] || gap(a, b) >= widest)
+                    .collect()
+            })
+            .collect();
+        let players: Vec<usize> = (0..n)
+            .filter(|&p| present[p] && Some(p) != pairing.bye)
+            .collect();
+        assert!(
+            !perfect(&narrower, &players),
+            "a narrower pairing without a clash exists: {pairing:?}"
+        );
+    } else {
+        stats.clashes_unavoidable += 1;
+        let count = present.iter().filter(|&&p| p).count();
+        stats.clashes_unavoidable_small += usize::from(count <= 8);
+    }
+    achievable
+}
+
+/// Whether some pairing of the present players meets none of the `forbidden` pairs and gives
+/// the bye (if any) to a player with the fewest byes.
+fn pairable(history: &History, present: &[bool], forbidden: &[Vec<bool>]) -> bool {
     let players: Vec<usize> = (0..present.len()).filter(|&p| present[p]).collect();
     let fewest = players.iter().map(|&p| history.byes[p]).min().unwrap_or(0);
     let byes: Vec<Option<usize>> = if players.len() % 2 == 0 {
@@ -228,20 +346,31 @@ fn repeat_free_exists(history: &History, present: &[bool]) -> bool {
             .copied()
             .filter(|&p| Some(p) != bye)
             .collect();
-        if rest.len() <= 12 {
-            brute_force(&history.met, &rest)
-        } else {
-            let allowed = rest
-                .iter()
-                .map(|&a| rest.iter().map(|&b| a != b && !history.met[a][b]).collect())
-                .collect();
-            Matcher::new(allowed).perfect()
-        }
+        perfect(forbidden, &rest)
     })
 }
 
-/// Whether `players` can all be paired with nobody meeting again, by trying every partner of
-/// the first.
+/// Whether `players` can all be paired with no pair `forbidden`: by brute force up to 12
+/// players, by the matching beyond.
+fn perfect(forbidden: &[Vec<bool>], players: &[usize]) -> bool {
+    if players.len() <= 12 {
+        brute_force(forbidden, players)
+    } else {
+        let allowed = players
+            .iter()
+            .map(|&a| {
+                players
+                    .iter()
+                    .map(|&b| a != b && !forbidden[a][b])
+                    .collect()
+            })
+            .collect();
+        Matcher::new(allowed).perfect()
+    }
+}
+
+/// Whether `players` can all be paired with no pair `met` (or otherwise forbidden), by trying
+/// every partner of the first.
 pub(super) fn brute_force(met: &[Vec<bool>], players: &[usize]) -> bool {
     let Some((&first, rest)) = players.split_first() else {
         return true;
@@ -309,5 +438,43 @@ fn check_exchanges(scores: &[i64], history: &History, pairing: &Pairing) {
                 );
             }
         }
+    }
+}
+
+/// 400 players over 6 McMahon rounds with handicaps, and over 6 Swiss rounds, timed (pairing
+/// only). Run it in release:
+/// `cargo test --release -p tengen-tournament large_mcmahon -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing, meaningful in release"]
+fn large_mcmahon_event_is_quick() {
+    let (bar, floor) = (Rank::from_number(0), Rank::from_number(-20));
+    let mcmahon = System::McMahon {
+        bar,
+        floor,
+        handicap: Some(HandicapPolicy::default()),
+    };
+    for (name, system) in [("McMahon", mcmahon), ("Swiss", System::Swiss)] {
+        let mut rng = Rng::new(400);
+        let n = 400;
+        let entrants = (0..n)
+            .map(|i| {
+                let rank = Rank::from_number(rng.below(39) as i32 - 30);
+                let start = match system {
+                    System::McMahon { .. } => mcmahon_start(rank, bar, floor),
+                    _ => 0,
+                };
+                entrant(&format!("P{i:03}"), &rank.to_string(), start)
+            })
+            .collect();
+        let mut e = event(entrants, 6);
+        let mut spent = std::time::Duration::ZERO;
+        for round in 0..6 {
+            let present: Vec<bool> = (0..n).map(|_| !rng.chance(5)).collect();
+            let start = std::time::Instant::now();
+            let pairing = pair(&e, &system, round, &present, round as u64).expect("paired");
+            spent += start.elapsed();
+            play(&mut rng, &mut e, round, &present, &pairing);
+        }
+        println!("400 players, 6 {name} rounds: {spent:?}");
     }
 }

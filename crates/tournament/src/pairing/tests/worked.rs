@@ -111,7 +111,9 @@ fn mcmahon_rounds_by_hand() {
 
     // Round 0 as played: A(W) beat B, C(W) beat D with one stone, E had the bye. McMahon
     // scores: A 31, B 30, C 29, D 26, E 21. The bye goes to the lowest without one: D (A, B, C
-    // and E can still be paired without a repeat). A cannot meet B again: A meets C. A's 31
+    // and E can still be paired without a repeat or a colour clash: A v C and B v E, whose
+    // largest difference, 9, is also the smallest such a pairing allows, A v E being 10).
+    // A cannot meet B again: A meets C. A's 31
     // is held at the no-handicap rank's 30, so the difference is 1, less 1: even; C has fewer
     // extra Whites (a handicap game does not count): C White. B meets E: the difference is
     // 30 - 21 = 9, less 1: eight stones, E Black.
@@ -130,4 +132,26 @@ fn mcmahon_rounds_by_hand() {
             }
         ]
     );
+}
+
+#[test]
+fn swiss_colours_before_score_groups_when_nothing_else_keeps_them_within_one() {
+    // Round 0: A(W) beat C, B(W) beat D. A and B have a win and an extra White; C and D no win
+    // and an extra Black. Within the groups, A v B and C v D would each put a player two
+    // Whites (or two Blacks) up; A v C and B v D are repeats. The one pairing without a
+    // repeat or a clash crosses the groups: A v D and B v C, the players with the extra Black
+    // taking White.
+    let names = ["A", "B", "C", "D"];
+    let ranks = ["3d", "2d", "1d", "1k"];
+    let mut e = event(
+        names
+            .iter()
+            .zip(ranks)
+            .map(|(n, r)| entrant(n, r, 0))
+            .collect(),
+        3,
+    );
+    e.games = vec![game(0, 0, 2, 0, true), game(0, 1, 3, 0, true)];
+    let pairing = pair(&e, &System::Swiss, 1, &[true; 4], 7).expect("paired");
+    assert_eq!(pairing.games, vec![even(3, 0), even(2, 1)]);
 }
