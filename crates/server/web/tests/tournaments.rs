@@ -703,3 +703,42 @@ async fn profiles(server: &TestServer, names: &[&str]) -> Vec<Value> {
     }
     out
 }
+
+#[tokio::test]
+async fn a_restart_loses_no_round() {
+    // The server stops with round 1's games in play; the restarted server restores them, their
+    // results move the event on, and round 1 is not paired again.
+    let url = common::sqlite_url("tournament-restart");
+    let server = TestServer::start(&url).await;
+    let org = server.register("Organiser", "1d").await;
+    let id = organise(
+        &org,
+        json!({"name": "Night", "system": "swiss", "rounds": 2, "size": 9}),
+    )
+    .await;
+    let field = [("ann", "2d"), ("bob", "1k"), ("cat", "3k"), ("dan", "6k")];
+    let (clients, _) = enter(&server, id, &field).await;
+    assert_eq!(
+        org.post_empty(&format!("/api/tournaments/{id}/start"))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let (_, before) = server.get(&format!("/api/tournaments/{id}")).await;
+    server.stop().await;
+
+    let server = TestServer::start(&url).await;
+    let mut sockets = HashMap::new();
+    for ((name, _), c) in field.iter().zip(&clients) {
+        sockets.insert(name.to_string(), server.client(&c.token).socket().await);
+    }
+    let (_, after) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(after["pairings"], before["pairings"]);
+    tournaments::tick(&server.state).await.unwrap();
+    let t = play_round(&server, id, 1, &mut sockets).await;
+    assert_eq!(t["round"], 2, "{t}");
+    assert_eq!(
+        t["pairings"][0], before["pairings"][0],
+        "round 1 as it was paired"
+    );
+}
