@@ -8,7 +8,8 @@
 //! needs.
 //!
 //! - [`accounts`]: registration, login, sessions, guests; [`online`]: who is connected;
-//!   [`own_account`]: a player's password, data export and account deletion.
+//!   [`own_account`]: a player's password, data export and account deletion; [`blocks`]:
+//!   players' blocks.
 //! - [`games`]: the one way a game starts; [`rooms`]: rooms, joining, game type, colours,
 //!   komi and handicap.
 //! - [`quick_match`]: the queue of match requests (in memory, or shared by a cluster).
@@ -20,6 +21,7 @@
 //!   checks of a player's sanctions (log in, chat, new games).
 
 pub mod accounts;
+pub mod blocks;
 pub mod bots;
 pub mod correspondence;
 pub mod error;

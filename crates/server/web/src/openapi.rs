@@ -64,6 +64,13 @@ pub fn document() -> Value {
         "get": op("The logged-in account", "accounts", None, ("200", "the account"), &["401"]),
         "delete": op("Delete one's account (the password once more): live games resigned, sessions ended, the account renamed deleted-ID with its games kept; 403 `wrong_password`, `no_password` for guests", "accounts", Some("Confirm"), ("204", "deleted"), &["401", "403"]),
     }));
+    paths.insert("/api/me/blocks".into(), json!({
+        "get": op("The players one blocks: { blocks: [name] }", "accounts", None, ("200", "the names"), &["401"]),
+        "post": op("Block a player: no room join or quick match between the two (403 `blocked`, either way round), no chat line of theirs in one's games (`blocked`); 400 `block_self`", "accounts", Some("Block"), ("204", "blocked"), &["401", "404"]),
+    }));
+    let mut unblock = json!({ "delete": op("Lift a block", "accounts", None, ("204", "lifted"), &["401", "404"]) });
+    unblock["parameters"] = id_param("name");
+    paths.insert("/api/me/blocks/{name}".into(), unblock);
     paths.insert("/api/me/password".into(), json!({ "post": op("Change one's password: every other session ends and its sockets close (403 `wrong_password`, `no_password`; 400 `weak_password`)", "accounts", Some("NewPassword"), ("204", "changed"), &["401", "403"]) }));
     paths.insert("/api/me/export".into(), json!({ "get": op("Everything kept about the logged-in player, as JSON: { account, games, ratings, moderation }", "accounts", None, ("200", "the data"), &["401"]) }));
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
@@ -207,6 +214,7 @@ pub fn document() -> Value {
                     "path": { "type": "array", "items": { "type": "integer" }, "description": "child indices from the root" },
                     "point": { "type": "string", "example": "D4" }, "text": { "type": "string" } } },
                 "NewPassword": { "type": "object", "required": ["current", "new"], "properties": { "current": { "type": "string" }, "new": { "type": "string", "minLength": 6, "maxLength": 200 } } },
+                "Block": { "type": "object", "required": ["user"], "properties": { "user": { "type": "string" } } },
                 "Confirm": { "type": "object", "required": ["password"], "properties": { "password": { "type": "string" } } },
                 "Report": { "type": "object", "required": ["user", "reason"], "properties": { "user": { "type": "string" }, "game": { "type": "integer" }, "chat": { "type": "integer", "description": "the chat line's seq in the game's events; needs game" }, "reason": { "type": "string", "maxLength": 1000 } } },
                 "ModerationAction": { "type": "object", "required": ["user", "action", "reason"], "properties": { "user": { "type": "string" }, "action": { "type": "string", "enum": ["warn", "mute", "suspend", "ban", "unban"] }, "until": { "type": "integer", "description": "seconds since 1970: when a mute, suspension or ban ends (a suspension needs it; a mute or ban without it lasts for good)" }, "reason": { "type": "string", "maxLength": 1000 } } },

@@ -1,6 +1,6 @@
 //! `/api/me/...`: what the logged-in player needs beside the board: the games waiting for their
-//! move, vacations from their correspondence games; and their own account: a new password, an
-//! export of their data, the account's deletion.
+//! move, vacations from their correspondence games, the players they block; and their own
+//! account: a new password, an export of their data, the account's deletion.
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -87,5 +87,40 @@ pub(super) async fn delete_account(
     for digest in own_account::delete(&state, &user, req).await? {
         let _ = state.logouts.send(digest);
     }
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/me/blocks`: the players one blocks.
+pub(super) async fn blocks(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>, HttpError> {
+    Ok(Json(tengen_app::blocks::list(&state.store, &user).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BlockBody {
+    user: String,
+}
+
+/// `POST /api/me/blocks` `{"user"}`: no games and no chat with that player any more.
+pub(super) async fn block(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<BlockBody>, JsonRejection>,
+) -> Result<axum::http::StatusCode, HttpError> {
+    let b = json_body(body)?;
+    tengen_app::blocks::block(&state.store, &user, &b.user).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/me/blocks/{name}`: the block is lifted.
+pub(super) async fn unblock(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<axum::http::StatusCode, HttpError> {
+    tengen_app::blocks::unblock(&state.store, &user, &name).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
