@@ -83,7 +83,7 @@ export async function userPage(main, app, name) {
       <div id="chart"></div>
       <p class="muted small" id="chart-note"></p>
       ${own && !user.guest ? `<form class="row" id="upload"><label>Review an SGF record <input type="file" name="sgf" accept=".sgf,application/x-go-sgf,text/plain"></label><button type="submit">Open the review board</button></form>` : ''}
-      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button></div>` : ''}
+      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button><button class="link" id="block-user" hidden></button></div>` : ''}
       ${own && !user.guest ? `<div class="row" id="vacation"><button id="vacation-on">Vacation: stop my correspondence clocks for 7 days</button><button id="vacation-off">End my vacation</button></div>` : ''}
       ${own && !user.guest ? `<details class="panel" id="account"><summary>My account</summary>
         <form class="row" id="password"><input type="password" name="current" required autocomplete="current-password" placeholder="Password now" aria-label="Password now"><input type="password" name="new" required minlength="6" maxlength="200" autocomplete="new-password" placeholder="New password" aria-label="New password"><button type="submit">Change the password</button></form>
@@ -117,6 +117,27 @@ export async function userPage(main, app, name) {
   for (const b of main.querySelectorAll('[data-review]')) b.onclick = () => openReview({ game: Number(b.dataset.review) });
   const reportUser = main.querySelector('#report-user');
   if (reportUser) reportUser.onclick = () => app.report(user.username);
+  // Block or unblock: no games and no chat between the two while it lasts.
+  const blockUser = main.querySelector('#block-user');
+  if (blockUser) {
+    let blocked = false;
+    const show = () => {
+      blockUser.textContent = blocked ? `Unblock ${user.username}` : `Block ${user.username}`;
+      blockUser.hidden = false;
+    };
+    api.blocks().then((b) => { blocked = b.blocks.includes(user.username); show(); }, app.error);
+    blockUser.onclick = async () => {
+      try {
+        if (blocked) await api.unblock(user.username);
+        else await api.block(user.username);
+        blocked = !blocked;
+        show();
+        app.toast(blocked ? `${user.username} is blocked: no games and no chat between you.` : `${user.username} is unblocked.`);
+      } catch (e) {
+        app.error(e);
+      }
+    };
+  }
   const password = main.querySelector('#password');
   if (password) {
     password.onsubmit = async (e) => {

@@ -1,5 +1,6 @@
 // One's own account from the player page: a new password (the other browser is logged out), the
-// data export, and deleting the account (its name is free again; its games stay).
+// data export, and deleting the account (its name is free again; its games stay); blocking a
+// player from theirs.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +29,16 @@ test('a player changes the password, exports the data and deletes the account', 
   assert.equal(await me(other), 401, 'the other browser is logged out');
   const data = await page.evaluate(async () => (await fetch('/api/me/export')).json());
   assert.equal(data.account.username, 'ann');
+
+  // Another player blocks Ann from her page, and unblocks her.
+  const bob = await newPage(browser);
+  await register(bob, server.url, 'bob', '5k');
+  await bob.goto(`${server.url}/#/user/ann`);
+  await bob.getByRole('button', { name: 'Block ann' }).click();
+  await bob.getByText('ann is blocked').waitFor();
+  assert.deepEqual((await bob.evaluate(async () => (await fetch('/api/me/blocks')).json())).blocks, ['ann']);
+  await bob.getByRole('button', { name: 'Unblock ann' }).click();
+  await bob.getByText('ann is unblocked').waitFor();
 
   page.once('dialog', (d) => d.accept());
   await page.locator('#delete-account input[name=password]').fill('better-secret');

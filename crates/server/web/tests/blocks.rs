@@ -12,7 +12,19 @@ use serde_json::json;
 
 #[tokio::test]
 async fn a_block_keeps_two_players_apart_until_it_is_lifted() {
-    let server = TestServer::sqlite("blocks").await;
+    keep_apart(&common::sqlite_url("blocks")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+async fn a_block_keeps_two_players_apart_until_it_is_lifted_on_postgres() {
+    if let Some(url) = common::postgres_url().await {
+        keep_apart(&url).await;
+    }
+}
+
+async fn keep_apart(url: &str) {
+    let server = TestServer::start(url).await;
     let ann = server.register("ann", "2d").await;
     let bob = server.register("bob", "2d").await;
     let carol = server.register("carol", "2d").await;
