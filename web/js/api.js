@@ -82,3 +82,8 @@ export const modAct = (body) => api('POST', '/api/moderation/actions', body);
 export const modAnnul = (game, reason) => api('POST', `/api/moderation/games/${game}/annul`, { reason });
 export const modHideChat = (game, seq, reason) => api('POST', `/api/moderation/games/${game}/chat/${seq}/hide`, { reason });
 export const modLog = () => api('GET', '/api/moderation/log');
+export const changePassword = (current, next) => api('POST', '/api/me/password', { current, new: next });
+export const deleteAccount = (password) => api('DELETE', '/api/me', { password });
+export const blocks = () => api('GET', '/api/me/blocks');
+export const block = (user) => api('POST', '/api/me/blocks', { user });
+export const unblock = (user) => api('DELETE', `/api/me/blocks/${encodeURIComponent(user)}`);

@@ -1,6 +1,8 @@
 // A player's page: the seeds' rank and promotion points beside the Glicko-2 rating, its
 // history as a chart, the record by board size and by how games ended, and recent games with
-// links to each game and its SGF. On one's own page: a vacation for correspondence games.
+// links to each game and its SGF. On one's own page: a vacation for correspondence games, and
+// the account itself (a new password, an export of one's data, deleting the account); on
+// another's, a report to the moderators.
 
 import * as api from './api.js';
 
@@ -81,8 +83,15 @@ export async function userPage(main, app, name) {
       <div id="chart"></div>
       <p class="muted small" id="chart-note"></p>
       ${own && !user.guest ? `<form class="row" id="upload"><label>Review an SGF record <input type="file" name="sgf" accept=".sgf,application/x-go-sgf,text/plain"></label><button type="submit">Open the review board</button></form>` : ''}
-      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button></div>` : ''}
+      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button><button class="link" id="block-user" hidden></button></div>` : ''}
       ${own && !user.guest ? `<div class="row" id="vacation"><button id="vacation-on">Vacation: stop my correspondence clocks for 7 days</button><button id="vacation-off">End my vacation</button></div>` : ''}
+      ${own && !user.guest ? `<details class="panel" id="account"><summary>My account</summary>
+        <form class="row" id="password"><input type="password" name="current" required autocomplete="current-password" placeholder="Password now" aria-label="Password now"><input type="password" name="new" required minlength="6" maxlength="200" autocomplete="new-password" placeholder="New password" aria-label="New password"><button type="submit">Change the password</button></form>
+        <p class="small">Changing it logs out every other browser and device.</p>
+        <p><a href="/api/me/export" download="tengen-data.json">Download my data (JSON)</a></p>
+        <form class="row" id="delete-account"><input type="password" name="password" required autocomplete="current-password" placeholder="Password" aria-label="Password to delete the account"><button type="submit" class="danger">Delete my account</button></form>
+        <p class="small">Your games stay, under the name deleted-N; live games are resigned.</p>
+      </details>` : ''}
       <div class="grid">
         <div><h2>By board</h2><div class="scroll-x"><table data-testid="by-size"><thead><tr><th></th><th>won</th><th>lost</th><th>drawn</th></tr></thead><tbody>${Object.entries(record.by_size).map(([s, t]) => tallyRow(`${s}×${s}`, t)).join('') || '<tr><td colspan="4" class="muted">No finished games.</td></tr>'}</tbody></table></div></div>
         <div><h2>By result</h2><div class="scroll-x"><table data-testid="by-result"><thead><tr><th></th><th>won</th><th>lost</th><th>drawn</th></tr></thead><tbody>${Object.entries(record.by_result).map(([k, t]) => tallyRow(ENDINGS[k] || k, t)).join('') || '<tr><td colspan="4" class="muted">No finished games.</td></tr>'}</tbody></table></div></div>
@@ -108,6 +117,54 @@ export async function userPage(main, app, name) {
   for (const b of main.querySelectorAll('[data-review]')) b.onclick = () => openReview({ game: Number(b.dataset.review) });
   const reportUser = main.querySelector('#report-user');
   if (reportUser) reportUser.onclick = () => app.report(user.username);
+  // Block or unblock: no games and no chat between the two while it lasts.
+  const blockUser = main.querySelector('#block-user');
+  if (blockUser) {
+    let blocked = false;
+    const show = () => {
+      blockUser.textContent = blocked ? `Unblock ${user.username}` : `Block ${user.username}`;
+      blockUser.hidden = false;
+    };
+    api.blocks().then((b) => { blocked = b.blocks.includes(user.username); show(); }, app.error);
+    blockUser.onclick = async () => {
+      try {
+        if (blocked) await api.unblock(user.username);
+        else await api.block(user.username);
+        blocked = !blocked;
+        show();
+        app.toast(blocked ? `${user.username} is blocked: no games and no chat between you.` : `${user.username} is unblocked.`);
+      } catch (e) {
+        app.error(e);
+      }
+    };
+  }
+  const password = main.querySelector('#password');
+  if (password) {
+    password.onsubmit = async (e) => {
+      e.preventDefault();
+      try {
+        await api.changePassword(password.elements.current.value, password.elements.new.value);
+        password.reset();
+        app.toast('Password changed; your other sessions are logged out.');
+      } catch (err) {
+        app.error(err);
+      }
+    };
+    const del = main.querySelector('#delete-account');
+    del.onsubmit = async (e) => {
+      e.preventDefault();
+      if (!window.confirm('Delete your account for good? Your games stay, under an anonymous name.')) return;
+      try {
+        await api.deleteAccount(del.elements.password.value);
+        app.socket && app.socket.close();
+        app.socket = null;
+        await app.refreshUser();
+        app.go('#/login');
+      } catch (err) {
+        app.error(err);
+      }
+    };
+  }
   if (own && !user.guest) {
     main.querySelector('#upload').onsubmit = async (e) => {
       e.preventDefault();

@@ -105,7 +105,12 @@ async fn backup(out: &std::path::Path, database: &Database) -> anyhow::Result<()
     }
     let partial = out.with_extension("partial");
     let _ = std::fs::remove_file(&partial);
-    let store = database.open().await?;
+    // Opened without migrating: a newer binary backing up a running older server's database
+    // must not change its schema underneath it.
+    let url = format!("sqlite:{}", database.db.display());
+    let store = tengen_store::Store::open_raw(&url)
+        .await
+        .with_context(|| format!("cannot open the database {url}"))?;
     store
         .backup_into(&partial)
         .await

@@ -134,7 +134,9 @@ pub async fn register(
     password: &str,
     rank: &str,
 ) -> Result<(User, String), ApiError> {
-    if !valid_username(username) || username.to_ascii_lowercase().starts_with("guest") {
+    let folded = username.to_ascii_lowercase();
+    // Kept for guests and for deleted accounts' games.
+    if !valid_username(username) || folded.starts_with("guest") || folded.starts_with("deleted") {
         return Err(ApiError::InvalidUsername);
     }
     if !(6..=200).contains(&password.chars().count()) {
@@ -150,17 +152,7 @@ pub async fn register(
                 .into(),
         ));
     }
-    let password = password.to_string();
-    // argon2id takes tens of milliseconds on purpose: keep it off the async executor.
-    let hash = tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?
-    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let hash = hash_password(password).await?;
     let standing = Standing::new(rank);
     if store.username_taken(username).await? {
         return Err(ApiError::UsernameTaken);
@@ -186,6 +178,41 @@ pub async fn register(
         .ok_or(ApiError::Internal("user vanished".into()))?;
     let token = new_session(store, user.id).await?;
     Ok((user, token))
+}
+
+/// `password`'s argon2id hash, once it is long enough (`weak_password`).
+pub async fn hash_password(password: &str) -> Result<String, ApiError> {
+    if !(6..=200).contains(&password.chars().count()) {
+        return Err(ApiError::WeakPassword);
+    }
+    let password = password.to_string();
+    // argon2id takes tens of milliseconds on purpose: keep it off the async executor.
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?
+    .map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// Whether `password` is `user`'s (never for guests and bots, who have none).
+pub async fn password_is(store: &Store, user: &User, password: &str) -> Result<bool, ApiError> {
+    let Some((_, Some(hash))) = store.password_of(&user.username).await? else {
+        return Ok(false);
+    };
+    let password = password.to_string();
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash).is_ok_and(|h| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 /// Checks a password and opens a session.

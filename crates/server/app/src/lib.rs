@@ -7,7 +7,9 @@
 //! quick match's queue and the review boards); each function takes it, or only the part it
 //! needs.
 //!
-//! - [`accounts`]: registration, login, sessions, guests; [`online`]: who is connected.
+//! - [`accounts`]: registration, login, sessions, guests; [`online`]: who is connected;
+//!   [`own_account`]: a player's password, data export and account deletion; [`blocks`]:
+//!   players' blocks.
 //! - [`games`]: the one way a game starts; [`rooms`]: rooms, joining, game type, colours,
 //!   komi and handicap.
 //! - [`quick_match`]: the queue of match requests (in memory, or shared by a cluster).
@@ -20,6 +22,7 @@
 //!   checks of a player's sanctions (log in, chat, new games).
 
 pub mod accounts;
+pub mod blocks;
 pub mod bots;
 pub mod correspondence;
 pub mod error;
@@ -28,6 +31,7 @@ pub mod games;
 pub mod metrics;
 pub mod moderation;
 pub mod online;
+pub mod own_account;
 pub mod profile;
 pub mod quick_match;
 pub mod records;

@@ -133,9 +133,10 @@ fn rank_of(role: Role) -> u8 {
     }
 }
 
-/// A banned player's play ends: their quick-match request is withdrawn and their live games
-/// resigned. Failures are logged: the ban stands (their sessions are gone) whatever happens here.
-async fn end_play(services: &Services, player: &User) {
+/// A banned (or deleted) player's play ends: their quick-match request is withdrawn and their
+/// live games resigned. Failures are logged: the ban stands (their sessions are gone) whatever
+/// happens here.
+pub(crate) async fn end_play(services: &Services, player: &User) {
     withdraw_request(services, player).await;
     let games = match services.store.live_games_of(player.id).await {
         Ok(g) => g,

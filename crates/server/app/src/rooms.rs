@@ -188,6 +188,7 @@ pub async fn join(
             "this room's owner may not start games now".into(),
         ));
     }
+    crate::blocks::check_may_meet(&state.store, owner.id, partner.id).await?;
     let t: RoomTerms =
         serde_json::from_str(&room.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
     start_paired(&state.store, &state.games, id, &owner, partner, &t, j).await

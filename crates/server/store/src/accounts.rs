@@ -220,6 +220,75 @@ impl Store {
         Ok(done.rows_affected() > 0)
     }
 
+    /// The token digests of `user_id`'s open sessions.
+    pub async fn sessions_of(&self, user_id: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT token FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("token"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Sets `user_id`'s password hash and ends every session of theirs but `keep` (a digest),
+    /// in one transaction.
+    pub async fn set_password(
+        &self,
+        user_id: i64,
+        hash: &str,
+        keep: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(hash)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
+            .bind(user_id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Deletes `user_id`'s account as far as its games allow: renamed `name`, no password, no
+    /// sessions, no open rooms, in one transaction (games, ratings and reports keep the row).
+    /// `false` when the name is taken.
+    pub async fn anonymise_user(&self, user_id: i64, name: &str) -> Result<bool, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let renamed =
+            sqlx::query("UPDATE users SET username = $1, password_hash = NULL WHERE id = $2")
+                .bind(name)
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await;
+        match renamed {
+            Err(e)
+                if e.as_database_error()
+                    .is_some_and(|d| d.is_unique_violation()) =>
+            {
+                return Ok(false)
+            }
+            r => r?,
+        };
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE rooms SET status = 'cancelled' WHERE owner_id = $1 AND status = 'open'",
+        )
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Sets a bot's rank (its points stay).
     pub async fn set_bot_rank(&self, id: i64, rank: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE users SET rank = $1 WHERE id = $2")

@@ -2,7 +2,8 @@
 //! default or PostgreSQL by URL, through one pool. Above it the live games and the use cases
 //! read and write through these functions only; below it is the pure core.
 //!
-//! - [`accounts`]: users and sessions; [`games`]: games and their event logs; [`commit`]: the
+//! - [`accounts`]: users and sessions; [`blocks`]: players' blocks; [`games`]: games and their
+//!   event logs; [`commit`]: the
 //!   group committer that writes every game's events (and, on SQLite, [`direct`]'s own
 //!   connection); [`lease`]: cluster ownership of live games; [`ratings`]: Glicko-2 updates;
 //!   [`reviews`]: review boards; [`matches`]: the cluster's quick-match queue; [`metrics`]: the
@@ -15,6 +16,7 @@
 
 pub mod accounts;
 mod append;
+pub mod blocks;
 pub mod commit;
 mod direct;
 pub mod games;

@@ -125,6 +125,14 @@ const SHARED: &[Step] = &[
         points_before BIGINT NOT NULL,
         PRIMARY KEY (user_id, game_id)
     )"),
+    // Players' blocks (store/blocks.rs): `user_id` wants nothing more to do with `blocked_id`.
+    Sql("CREATE TABLE blocks (
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        blocked_id BIGINT NOT NULL REFERENCES users(id),
+        at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, blocked_id)
+    )"),
+    Sql("CREATE INDEX blocks_blocked ON blocks (blocked_id)"),
 ];
 
 /// The tournaments' tables whose ids each database generates its own way.

@@ -60,7 +60,19 @@ pub fn document() -> Value {
     let mut resolve = json!({ "post": op("Moderators: resolve an open report with a note (409 `report_resolved`)", "moderation", Some("Note"), ("200", "{ id, resolved }"), &["401", "403", "404", "409"]) });
     resolve["parameters"] = id_param("id");
     paths.insert("/api/moderation/reports/{id}/resolve".into(), resolve);
-    paths.insert("/api/me".into(), json!({ "get": op("The logged-in account", "accounts", None, ("200", "the account"), &["401"]) }));
+    paths.insert("/api/me".into(), json!({
+        "get": op("The logged-in account", "accounts", None, ("200", "the account"), &["401"]),
+        "delete": op("Delete one's account (the password once more): live games resigned, sessions ended, the account renamed deleted-ID with its games kept; 403 `wrong_password`, `no_password` for guests", "accounts", Some("Confirm"), ("204", "deleted"), &["401", "403"]),
+    }));
+    paths.insert("/api/me/blocks".into(), json!({
+        "get": op("The players one blocks: { blocks: [name] }", "accounts", None, ("200", "the names"), &["401"]),
+        "post": op("Block a player: no room join or quick match between the two (403 `blocked`, either way round), no chat line of theirs in one's games (`blocked`); 400 `block_self`", "accounts", Some("Block"), ("204", "blocked"), &["401", "404"]),
+    }));
+    let mut unblock = json!({ "delete": op("Lift a block", "accounts", None, ("204", "lifted"), &["401", "404"]) });
+    unblock["parameters"] = id_param("name");
+    paths.insert("/api/me/blocks/{name}".into(), unblock);
+    paths.insert("/api/me/password".into(), json!({ "post": op("Change one's password: every other session ends and its sockets close (403 `wrong_password`, `no_password`; 400 `weak_password`)", "accounts", Some("NewPassword"), ("204", "changed"), &["401", "403"]) }));
+    paths.insert("/api/me/export".into(), json!({ "get": op("Everything kept about the logged-in player, as JSON: { account, games, ratings, moderation }", "accounts", None, ("200", "the data"), &["401"]) }));
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
     user["parameters"] = id_param("name");
     paths.insert("/api/users/{name}".into(), user);
@@ -202,6 +214,9 @@ pub fn document() -> Value {
                     "type": { "type": "string", "enum": ["play", "comment", "navigate", "delete"] },
                     "path": { "type": "array", "items": { "type": "integer" }, "description": "child indices from the root" },
                     "point": { "type": "string", "example": "D4" }, "text": { "type": "string" } } },
+                "NewPassword": { "type": "object", "required": ["current", "new"], "properties": { "current": { "type": "string" }, "new": { "type": "string", "minLength": 6, "maxLength": 200 } } },
+                "Block": { "type": "object", "required": ["user"], "properties": { "user": { "type": "string" } } },
+                "Confirm": { "type": "object", "required": ["password"], "properties": { "password": { "type": "string" } } },
                 "Report": { "type": "object", "required": ["user", "reason"], "properties": { "user": { "type": "string" }, "game": { "type": "integer" }, "chat": { "type": "integer", "description": "the chat line's seq in the game's events; needs game" }, "reason": { "type": "string", "maxLength": 1000 } } },
                 "ModerationAction": { "type": "object", "required": ["user", "action", "reason"], "properties": { "user": { "type": "string" }, "action": { "type": "string", "enum": ["warn", "mute", "suspend", "ban", "unban"] }, "until": { "type": "integer", "description": "seconds since 1970: when a mute, suspension or ban ends (a suspension needs it; a mute or ban without it lasts for good)" }, "reason": { "type": "string", "maxLength": 1000 } } },
                 "Reason": { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "maxLength": 1000 } } },

@@ -665,9 +665,7 @@ impl Conn {
         };
         // A mute is read afresh for each line: one set since the socket opened holds at once.
         if matches!(action, Action::Chat(_)) {
-            if let Err(e) =
-                tengen_app::sanctions::check_may_chat(&self.state.store, self.user.id).await
-            {
+            if let Err(e) = self.may_chat(game).await {
                 return self.send(error(&reference, e.code(), &e.to_string())).await;
             }
         }
@@ -684,6 +682,18 @@ impl Conn {
             }
             Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
         }
+    }
+
+    /// Whether this player may chat in `game` now: not muted (read afresh, so that a mute set
+    /// since the socket opened holds at once), and blocked by neither of its players.
+    async fn may_chat(&self, game: i64) -> Result<(), ApiError> {
+        let store = &self.state.store;
+        tengen_app::sanctions::check_may_chat(store, self.user.id).await?;
+        if let Some(g) = store.game(game).await? {
+            tengen_app::blocks::check_may_chat(store, self.user.id, &[g.black_id, g.white_id])
+                .await?;
+        }
+        Ok(())
     }
 
     /// Stops watching `game`, if this connection watches it: the game hears that one of the

@@ -289,7 +289,7 @@ async fn refusals_axum_answers_itself_come_in_the_json_error_format() {
             "bad_request",
         ),
         (
-            "DELETE",
+            "PUT",
             "/api/me",
             StatusCode::METHOD_NOT_ALLOWED,
             "method_not_allowed",

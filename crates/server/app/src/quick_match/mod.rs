@@ -154,13 +154,19 @@ struct Waiting {
     level: i32,
     ask: Checked,
     since_ms: i64,
+    /// The players this one has a block with, either way, as of the request: only the newer
+    /// request of a pair is checked, with its list fresh (empty for a request read back from
+    /// the cluster's queue, which is always the older).
+    avoid: Vec<i64>,
 }
 
 /// The board size two requests agree on (the first of `a`'s that `b` accepts), if they are
-/// compatible: other players, the same speed and rules, and each one's rank in the other's
-/// range.
+/// compatible: other players, no block between them, the same speed and rules, and each one's
+/// rank in the other's range. `b` is the newer request, whose blocks (either way) were read
+/// just now; the older one's may have been lifted since.
 fn agree(a: &Waiting, b: &Waiting) -> Option<u8> {
     if a.user.id == b.user.id
+        || b.avoid.contains(&a.user.id)
         || a.ask.req.speed != b.ask.req.speed
         || a.ask.req.rules != b.ask.req.rules
         || !(a.ask.min..=a.ask.max).contains(&b.level)
@@ -298,6 +304,7 @@ pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result
         ));
     }
     let level = user.standing()?.rank.level();
+    let avoid = state.store.blocks_either_way(user.id).await?;
     let qm = &state.quick_match;
     let (me, partner) = if let Some(shared) = &qm.shared {
         let me = Waiting {
@@ -307,6 +314,7 @@ pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result
             level,
             ask,
             since_ms: tengen_store::games::now_ms(),
+            avoid: avoid.clone(),
         };
         let bot_at = me
             .ask
@@ -326,6 +334,7 @@ pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result
             level,
             ask,
             since_ms: tengen_store::games::now_ms(),
+            avoid: avoid.clone(),
         };
         // The longest waiting compatible request.
         let found = q.waiting.iter().position(|w| agree(w, &me).is_some());
@@ -569,6 +578,7 @@ mod tests {
             level: rank.parse::<Rank>().unwrap().level(),
             ask,
             since_ms: 0,
+            avoid: Vec::new(),
         }
     }
 

@@ -39,6 +39,7 @@ fn waiting_of(row: &MatchRow) -> Option<Waiting> {
         level: row.level as i32,
         ask: check(req).ok()?,
         since_ms: row.since_ms,
+        avoid: Vec::new(),
     })
 }
 

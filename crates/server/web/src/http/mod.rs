@@ -40,7 +40,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/accounts/login", post(accounts::login))
         .route("/api/accounts/guest", post(accounts::guest))
         .route("/api/accounts/logout", post(accounts::logout))
-        .route("/api/me", get(accounts::me))
+        .route("/api/me", get(accounts::me).delete(me::delete_account))
+        .route("/api/me/password", post(me::change_password))
+        .route("/api/me/export", get(me::export))
+        .route("/api/me/blocks", get(me::blocks).post(me::block))
+        .route("/api/me/blocks/{name}", axum::routing::delete(me::unblock))
         .route("/api/session", get(accounts::session))
         .route("/api/me/turns", get(me::turns))
         .route(
