@@ -41,6 +41,10 @@ POSITIONS = [
      ["B D5", "W E5", "B E6", "W K10", "B F4", "W K3"], 0, [], ["0", "w 0"]),
     ("ladder-atari-13-japanese", 13, "japanese", "6.5",
      ["B D5", "W E5", "B E6", "W K10", "B F4", "W K3", "B F5"], 0, [], ["0", "b 3"]),
+    # Group tax: the independent-life area planes (stone scoring), and territory with tax.
+    ("endgame-9-stone-scoring", 9, "stone-scoring", "7.5", [], 56, [], ["0", "5"]),
+    ("late-13-stone-scoring", 13, "stone-scoring", "7.5", [], 110, [], ["0"]),
+    ("middle-9-ancient-territory", 9, "ancient-territory", "6.5", [], 30, [], ["0"]),
 ]
 
 
