@@ -6,6 +6,8 @@
 //! rules (after two passes under territory scoring this history stays in the main phase), and
 //! the draw utility (komi is taken as it is, as KataGo does by default).
 
+use std::collections::HashSet;
+
 use tengen_rules::{game::Step, Board, Color, Game, HandicapBonus, Point, PointSet};
 
 use super::rules::{KataKo, KataRules, KataScoring};
@@ -32,7 +34,7 @@ pub struct History {
     /// Points that ever held a stone or a move: a move elsewhere cannot repeat a position.
     ever_occupied: PointSet,
     /// Positions (hash, player to move) since the ko history was last cleared.
-    ko_hashes: Vec<(u64, Color)>,
+    ko_hashes: HashSet<(u64, Color)>,
     /// Positions each colour passed from (for the "same situation passed twice" ending).
     passed_from: [Vec<(u64, Color)>; 2],
     /// Passes in a row that count towards ending the game.
@@ -77,6 +79,12 @@ impl History {
             }
         }
         h.to_move = game.to_move();
+        // Only the final position's bans and bonus are read: computed once, here, as KataGo
+        // leaves them after the last move (no bans before any move).
+        if !h.moves.is_empty() {
+            h.update_superko_bans();
+        }
+        h.handicap_bonus = h.compute_handicap_bonus();
         h
     }
 
@@ -93,7 +101,7 @@ impl History {
         }
         let mut h = History {
             rules,
-            ko_hashes: vec![ko_key(&rules, board.hash(), to_move)],
+            ko_hashes: HashSet::from([ko_key(&rules, board.hash(), to_move)]),
             start: board.clone(),
             board,
             to_move,
@@ -192,15 +200,13 @@ impl History {
         }
         self.recent = [Some(before), self.recent[0].take()];
         self.ko_hashes
-            .push(ko_key(&self.rules, self.board.hash(), c.opponent()));
+            .insert(ko_key(&self.rules, self.board.hash(), c.opponent()));
         self.moves.push((c, p));
         self.valid_turns += 1;
         self.to_move = c.opponent();
-        self.update_superko_bans();
         if self.rules.scoring == KataScoring::Territory && p.is_some() {
             self.white_bonus += if c == Color::Black { 1.0 } else { -1.0 };
         }
-        self.handicap_bonus = self.compute_handicap_bonus();
         if (self.ending_passes >= 2 || spight) && self.rules.scoring == KataScoring::Area {
             self.finished = true;
         }
