@@ -43,7 +43,7 @@ pub(super) fn gemm(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: u
 }
 
 /// A batch of positions on a `size`x`size` board, and scratch reused between layers.
-pub(super) struct Pass {
+struct Pass {
     n: usize,
     size: usize,
     cols: Vec<f32>,
