@@ -3,8 +3,9 @@
 //! the komi the player to move sees) and which moves the policy may give weight to.
 //!
 //! Written after `cpp/game/boardhistory.cpp`. Not modelled: the encore of KataGo's territory
-//! rules (after two passes under territory scoring this history stays in the main phase), and
-//! the draw utility (komi is taken as it is, as KataGo does by default).
+//! rules, which KataGo's GTP engine does not enter either (after two passes play is "past the
+//! normal phase end", as here), and the draw utility (komi is taken as it is, as KataGo does by
+//! default).
 
 use std::collections::HashSet;
 
@@ -48,7 +49,7 @@ pub struct History {
     handicap_bonus: f32,
     /// The button is still to be taken.
     pub has_button: bool,
-    /// Two passes ended the game.
+    /// Two passes ended the game (or, under territory scoring, the main phase).
     pub finished: bool,
 }
 
@@ -207,7 +208,9 @@ impl History {
         if self.rules.scoring == KataScoring::Territory && p.is_some() {
             self.white_bonus += if c == Color::Black { 1.0 } else { -1.0 };
         }
-        if (self.ending_passes >= 2 || spight) && self.rules.scoring == KataScoring::Area {
+        // Area scoring ends the game; territory scoring would begin KataGo's encore, which its
+        // GTP engine prevents (`preventCleanupPhase`, on by default): play is past its end.
+        if self.ending_passes >= 2 || spight {
             self.finished = true;
         }
     }

@@ -45,6 +45,9 @@ POSITIONS = [
     ("endgame-9-stone-scoring", 9, "stone-scoring", "7.5", [], 56, [], ["0", "5"]),
     ("late-13-stone-scoring", 13, "stone-scoring", "7.5", [], 110, [], ["0"]),
     ("middle-9-ancient-territory", 9, "ancient-territory", "6.5", [], 30, [], ["0"]),
+    # Two passes under territory scoring: KataGo's GTP stays out of the encore.
+    ("two-passes-9-japanese", 9, "japanese", "6.5", [], 40, ["B pass", "W pass"], ["0"]),
+    ("three-passes-9-korean", 9, "korean", "6.5", [], 40, ["B pass", "W pass", "B pass"], ["0"]),
     # A ko taken, then both pass: retaking is no simple-ko ban but repeats a position (superko).
     ("superko-9-chinese-ogs", 9, "chinese-ogs", "7",
      ["B D5", "W E5", "B E6", "W F6", "B E4", "W F4", "B C3", "W G5", "B F5", "W pass", "B pass"],
