@@ -257,11 +257,15 @@ impl Evaluator {
             .iter()
             .map(|(h, _)| features(h))
             .collect::<Result<Vec<_>, _>>()?;
-        let keys: Vec<u64> = items
-            .iter()
-            .zip(&feats)
-            .map(|((h, s), f)| cache_key(f, *s, h))
-            .collect();
+        // Hashing the features costs a few percent of an evaluation: only with a cache.
+        let keys: Vec<u64> = match &self.cache {
+            Some(_) => items
+                .iter()
+                .zip(&feats)
+                .map(|((h, s), f)| cache_key(f, *s, h))
+                .collect(),
+            None => Vec::new(),
+        };
         let mut found: Vec<Option<Arc<Evaluation>>> = match &self.cache {
             Some(c) => {
                 let cache = c.lock().unwrap_or_else(|e| e.into_inner());
