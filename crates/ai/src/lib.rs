@@ -25,6 +25,8 @@
 //!   chains an ownership map calls dead (shared by the estimate and the search).
 //! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari), kept
 //!   for clean-up play.
+//! - [`nn`]: KataGo's neural networks on the CPU: the model format, input features, forward
+//!   pass, post-processing, symmetries and cache (docs/engine.md).
 
 pub mod chains;
 #[cfg(test)]

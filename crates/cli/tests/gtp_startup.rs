@@ -1,6 +1,7 @@
 //! Every preset starts in GTP: the board size comes from the preset unless one is asked for,
 //! a size the preset forbids is a clear start-up error, and `boardsize` the preset forbids is
-//! refused without ending the session. The same for `tengen match`.
+//! refused without ending the session. The same for `tengen match`. A `--model` that cannot be
+//! read or used stops the engine at start with the reason.
 
 #![allow(clippy::unwrap_used)]
 
@@ -192,4 +193,28 @@ fn lz_analyze_streams_until_the_next_command() {
         kata.starts_with("info move ") && kata.contains(" winrate 0."),
         "{kata}"
     );
+}
+
+#[test]
+fn a_model_that_cannot_be_used_is_a_clear_start_up_error() {
+    let dir = std::env::temp_dir().join(format!("tengen-model-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.bin.gz");
+    let (ok, _, err) = gtp(&["--model", missing.to_str().unwrap()], "quit\n");
+    assert!(!ok && err.contains("cannot read model"), "{err}");
+    // Half of the built-in net: the gzip stream ends early.
+    let net = include_bytes!("../../ai/nets/g170-b6c96-s175395328-d26788732.bin.gz");
+    let cut = dir.join("cut.bin.gz");
+    std::fs::write(&cut, &net[..net.len() / 2]).unwrap();
+    let (ok, _, err) = gtp(&["--model", cut.to_str().unwrap()], "quit\n");
+    assert!(!ok && err.contains("cannot use model"), "{err}");
+    // The built-in net given as a file works like the built-in one.
+    let whole = dir.join("b6.bin.gz");
+    std::fs::write(&whole, net).unwrap();
+    let (ok, out, _) = gtp(
+        &["--model", whole.to_str().unwrap()],
+        "boardsize 9\nkata-raw-nn 0\nquit\n",
+    );
+    assert!(ok && out.contains("whiteOwnership"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -158,3 +158,43 @@ pub fn area(board: &Board, suicide_legal: bool) -> Vec<Option<Color>> {
     }
     area
 }
+
+/// KataGo's area under a group tax (`calculateIndependentLifeArea` with `keepStones`, as the
+/// features of area scoring with a tax use it): the [`area`] regions of one colour that touch
+/// no dame and hold no stone of their owner in atari (independent life), plus every stone
+/// standing in its own colour's area.
+pub fn independent_life_area(board: &Board, suicide_legal: bool) -> Vec<Option<Color>> {
+    let basic = area(board, suicide_legal);
+    let dame = |q: Point| board.get(q).is_none() && basic[q.index()].is_none();
+    let mut seki = vec![false; super::CELLS];
+    for p in board.points() {
+        let Some(owner) = basic[p.index()] else {
+            continue;
+        };
+        if seki[p.index()] {
+            continue;
+        }
+        let atari = board.get(p) == Some(owner) && board.liberty_count(p) == 1;
+        if !(atari || board.neighbors(p).any(dame)) {
+            continue;
+        }
+        seki[p.index()] = true;
+        let mut queue = vec![p];
+        while let Some(q) = queue.pop() {
+            for r in board.neighbors(q) {
+                if basic[r.index()] == Some(owner) && !seki[r.index()] {
+                    seki[r.index()] = true;
+                    queue.push(r);
+                }
+            }
+        }
+    }
+    let mut out = vec![None; super::CELLS];
+    for p in board.points() {
+        let own = basic[p.index()];
+        if own.is_some() && (!seki[p.index()] || own == board.get(p)) {
+            out[p.index()] = own;
+        }
+    }
+    out
+}

@@ -257,11 +257,15 @@ impl Evaluator {
             .iter()
             .map(|(h, _)| features(h))
             .collect::<Result<Vec<_>, _>>()?;
-        let keys: Vec<u64> = items
-            .iter()
-            .zip(&feats)
-            .map(|((h, s), f)| cache_key(f, *s, h))
-            .collect();
+        // Hashing the features costs a few percent of an evaluation: only with a cache.
+        let keys: Vec<u64> = match &self.cache {
+            Some(_) => items
+                .iter()
+                .zip(&feats)
+                .map(|((h, s), f)| cache_key(f, *s, h))
+                .collect(),
+            None => Vec::new(),
+        };
         let mut found: Vec<Option<Arc<Evaluation>>> = match &self.cache {
             Some(c) => {
                 let cache = c.lock().unwrap_or_else(|e| e.into_inner());
@@ -300,7 +304,58 @@ impl Evaluator {
 
 #[cfg(test)]
 mod tests {
-    use super::sym_map;
+    use super::*;
+    use crate::nn::KataRules;
+    use tengen_rules::coord::gtp;
+    use tengen_rules::{Game, Handicap, Move, Preset};
+
+    fn history(moves: &[&str]) -> History {
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        for m in moves {
+            let c = g.to_move();
+            g.play(c, Move::Play(gtp::parse_point(9, m).unwrap()))
+                .unwrap();
+        }
+        History::new(&g, KataRules::parse("chinese").unwrap())
+    }
+
+    #[test]
+    fn a_batch_gives_each_position_what_it_gets_alone() {
+        let a = history(&["E5", "C3", "G7"]);
+        let b = history(&["D4", "F6"]);
+        let alone = Evaluator::without_cache(Model::builtin().unwrap());
+        let batch = alone.evaluate_batch(&[(&a, 0), (&b, 5), (&a, 3)]).unwrap();
+        for (e, (h, s)) in batch.iter().zip([(&a, 0), (&b, 5), (&a, 3)]) {
+            let one = alone.evaluate(h, s).unwrap();
+            assert!((e.white_win - one.white_win).abs() < 1e-5);
+            assert!((e.white_lead - one.white_lead).abs() < 1e-4);
+            for (x, y) in e.policy.iter().zip(&one.policy) {
+                assert!((x - y).abs() < 1e-5);
+            }
+        }
+        // The two symmetries of one position agree about as closely as the net is symmetric.
+        assert!((batch[0].white_win - batch[2].white_win).abs() < 0.05);
+    }
+
+    #[test]
+    fn the_cache_answers_a_repeated_position_with_the_same_evaluation() {
+        let eval = Evaluator::new(Model::builtin().unwrap());
+        let h = history(&["E5"]);
+        let first = eval.evaluate(&h, 2).unwrap();
+        let again = eval.evaluate(&h, 2).unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        assert!(!Arc::ptr_eq(&first, &eval.evaluate(&h, 1).unwrap()));
+    }
+
+    #[test]
+    fn a_batch_of_two_board_sizes_is_refused() {
+        let eval = Evaluator::new(Model::builtin().unwrap());
+        let g13 = Game::new(13, Preset::Chinese.rules(13), Handicap::None).unwrap();
+        let h13 = History::new(&g13, KataRules::parse("chinese").unwrap());
+        let h9 = history(&[]);
+        let err = eval.evaluate_batch(&[(&h9, 0), (&h13, 0)]).unwrap_err();
+        assert_eq!(err, NnError::BadBatch);
+    }
 
     #[test]
     fn every_symmetry_is_undone_by_its_reverse() {

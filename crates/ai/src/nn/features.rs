@@ -15,7 +15,7 @@
 
 use tengen_rules::{Board, Color};
 
-use super::area::area;
+use super::area::{area, independent_life_area};
 use super::history::History;
 use super::ladders::for_each_laddered;
 use super::rules::{KataKo, KataScoring, KataTax};
@@ -50,11 +50,6 @@ impl Features {
 
 /// The features of the position `h` describes, for the player to move.
 pub fn features(h: &History) -> Result<Features, super::NnError> {
-    if h.rules.scoring == KataScoring::Area && h.rules.tax != KataTax::None {
-        return Err(super::NnError::UnsupportedRules(
-            "area scoring with a group tax (stone scoring)".into(),
-        ));
-    }
     let board = &h.board;
     let size = board.size() as usize;
     let mut f = Features {
@@ -91,14 +86,19 @@ fn stones(f: &mut Features, board: &Board, pla: Color) {
     }
 }
 
-/// Planes 18 and 19 under area scoring without tax (territory scoring shows them only in the
-/// encore, which is not modelled).
+/// Planes 18 and 19 under area scoring: KataGo's area, or under a group tax the
+/// independently living part of it (territory scoring shows them only in the encore, which is
+/// not modelled).
 fn area_planes(f: &mut Features, h: &History, pla: Color) {
     if h.rules.scoring != KataScoring::Area {
         return;
     }
     let board = &h.board;
-    let a = area(board, h.rules.multi_stone_suicide);
+    let a = if h.rules.tax == KataTax::None {
+        area(board, h.rules.multi_stone_suicide)
+    } else {
+        independent_life_area(board, h.rules.multi_stone_suicide)
+    };
     for p in board.points() {
         if let Some(c) = a[p.index()] {
             f.set(board, p, if c == pla { 18 } else { 19 });

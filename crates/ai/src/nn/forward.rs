@@ -43,10 +43,11 @@ pub(super) fn gemm(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: u
 }
 
 /// A batch of positions on a `size`x`size` board, and scratch reused between layers.
-pub(super) struct Pass {
+struct Pass {
     n: usize,
     size: usize,
     cols: Vec<f32>,
+    wino: super::winograd::Scratch,
 }
 
 impl Pass {
@@ -58,8 +59,9 @@ impl Pass {
     fn conv(&mut self, x: &[f32], conv: &Conv) -> Vec<f32> {
         let p = self.pixels();
         if !conv.winograd.is_empty() {
-            let (n, s) = (self.n, self.size);
-            return super::winograd::conv3x3(x, n, s, &conv.winograd, conv.in_c, conv.out_c);
+            let shape = (self.n, self.size);
+            let channels = (conv.in_c, conv.out_c);
+            return super::winograd::conv3x3(x, shape, &conv.winograd, channels, &mut self.wino);
         }
         let mut out = vec![0.0; p * conv.out_c];
         if conv.ksize == 1 {
@@ -255,6 +257,7 @@ pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> V
         n,
         size,
         cols: Vec::new(),
+        wino: Default::default(),
     };
     let mut trunk = pass.conv(spatial, &model.initial_conv);
     let gbias = matmul(global, n, &model.initial_matmul);

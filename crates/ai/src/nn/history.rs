@@ -3,8 +3,11 @@
 //! the komi the player to move sees) and which moves the policy may give weight to.
 //!
 //! Written after `cpp/game/boardhistory.cpp`. Not modelled: the encore of KataGo's territory
-//! rules (after two passes under territory scoring this history stays in the main phase), and
-//! the draw utility (komi is taken as it is, as KataGo does by default).
+//! rules, which KataGo's GTP engine does not enter either (after two passes play is "past the
+//! normal phase end", as here), and the draw utility (komi is taken as it is, as KataGo does by
+//! default).
+
+use std::collections::HashSet;
 
 use tengen_rules::{game::Step, Board, Color, Game, HandicapBonus, Point, PointSet};
 
@@ -32,7 +35,7 @@ pub struct History {
     /// Points that ever held a stone or a move: a move elsewhere cannot repeat a position.
     ever_occupied: PointSet,
     /// Positions (hash, player to move) since the ko history was last cleared.
-    ko_hashes: Vec<(u64, Color)>,
+    ko_hashes: HashSet<(u64, Color)>,
     /// Positions each colour passed from (for the "same situation passed twice" ending).
     passed_from: [Vec<(u64, Color)>; 2],
     /// Passes in a row that count towards ending the game.
@@ -46,7 +49,7 @@ pub struct History {
     handicap_bonus: f32,
     /// The button is still to be taken.
     pub has_button: bool,
-    /// Two passes ended the game.
+    /// Two passes ended the game (or, under territory scoring, the main phase).
     pub finished: bool,
 }
 
@@ -77,6 +80,12 @@ impl History {
             }
         }
         h.to_move = game.to_move();
+        // Only the final position's bans and bonus are read: computed once, here, as KataGo
+        // leaves them after the last move (no bans before any move).
+        if !h.moves.is_empty() {
+            h.update_superko_bans();
+        }
+        h.handicap_bonus = h.compute_handicap_bonus();
         h
     }
 
@@ -93,7 +102,7 @@ impl History {
         }
         let mut h = History {
             rules,
-            ko_hashes: vec![ko_key(&rules, board.hash(), to_move)],
+            ko_hashes: HashSet::from([ko_key(&rules, board.hash(), to_move)]),
             start: board.clone(),
             board,
             to_move,
@@ -192,16 +201,16 @@ impl History {
         }
         self.recent = [Some(before), self.recent[0].take()];
         self.ko_hashes
-            .push(ko_key(&self.rules, self.board.hash(), c.opponent()));
+            .insert(ko_key(&self.rules, self.board.hash(), c.opponent()));
         self.moves.push((c, p));
         self.valid_turns += 1;
         self.to_move = c.opponent();
-        self.update_superko_bans();
         if self.rules.scoring == KataScoring::Territory && p.is_some() {
             self.white_bonus += if c == Color::Black { 1.0 } else { -1.0 };
         }
-        self.handicap_bonus = self.compute_handicap_bonus();
-        if (self.ending_passes >= 2 || spight) && self.rules.scoring == KataScoring::Area {
+        // Area scoring ends the game; territory scoring would begin KataGo's encore, which its
+        // GTP engine prevents (`preventCleanupPhase`, on by default): play is past its end.
+        if self.ending_passes >= 2 || spight {
             self.finished = true;
         }
     }

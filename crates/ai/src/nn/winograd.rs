@@ -42,12 +42,28 @@ pub fn transform_weights(w: &[f32], in_c: usize, out_c: usize) -> Vec<f32> {
     u
 }
 
+/// Buffers kept from one convolution to the next (every element is written before it is
+/// read, so they are only grown, never cleared).
+#[derive(Default)]
+pub struct Scratch {
+    v: Vec<f32>,
+    m: Vec<f32>,
+}
+
 /// A 3x3 convolution (zero padding) of `x` (`[n * size * size, in_c]`) with transformed
 /// weights `u`, into `[n * size * size, out_c]`.
-pub fn conv3x3(x: &[f32], n: usize, size: usize, u: &[f32], in_c: usize, out_c: usize) -> Vec<f32> {
+pub fn conv3x3(
+    x: &[f32],
+    (n, size): (usize, usize),
+    u: &[f32],
+    (in_c, out_c): (usize, usize),
+    scratch: &mut Scratch,
+) -> Vec<f32> {
     let t = size.div_ceil(2);
     let tiles = n * t * t;
-    let mut v = vec![0.0f32; 16 * tiles * in_c];
+    let Scratch { v, m } = scratch;
+    v.resize(v.len().max(16 * tiles * in_c), 0.0);
+    m.resize(m.len().max(16 * tiles * out_c), 0.0);
     let mut d = vec![0.0f32; 16 * in_c];
     let mut tmp = vec![0.0f32; 16 * in_c.max(out_c)];
     for b in 0..n {
@@ -55,11 +71,10 @@ pub fn conv3x3(x: &[f32], n: usize, size: usize, u: &[f32], in_c: usize, out_c: 
             for tx in 0..t {
                 let tile = (b * t + ty) * t + tx;
                 gather(x, b, size, ty, tx, in_c, &mut d);
-                input_transform(&d, in_c, tile, tiles, &mut v, &mut tmp);
+                input_transform(&d, in_c, tile, tiles, v, &mut tmp);
             }
         }
     }
-    let mut m = vec![0.0f32; 16 * tiles * out_c];
     for k in 0..16 {
         let vk = &v[k * tiles * in_c..(k + 1) * tiles * in_c];
         let uk = &u[k * in_c * out_c..(k + 1) * in_c * out_c];
@@ -77,7 +92,7 @@ pub fn conv3x3(x: &[f32], n: usize, size: usize, u: &[f32], in_c: usize, out_c: 
         for ty in 0..t {
             for tx in 0..t {
                 let tile = (b * t + ty) * t + tx;
-                output_transform(&m, tile, tiles, out_c, b, size, ty, tx, &mut out, &mut tmp);
+                output_transform(m, tile, tiles, out_c, b, size, ty, tx, &mut out, &mut tmp);
             }
         }
     }
@@ -235,7 +250,7 @@ mod tests {
             let x: Vec<f32> = (0..n * s * s * ic).map(|_| next()).collect();
             let w: Vec<f32> = (0..9 * ic * oc).map(|_| next()).collect();
             let u = transform_weights(&w, ic, oc);
-            let got = conv3x3(&x, n, s, &u, ic, oc);
+            let got = conv3x3(&x, (n, s), &u, (ic, oc), &mut Scratch::default());
             let want = direct(&x, n, s, &w, ic, oc);
             for (a, b) in got.iter().zip(&want) {
                 assert!((a - b).abs() < 1e-4, "{n} {s}: {a} vs {b}");

@@ -15,7 +15,8 @@ import sys
 KATAGO, MODEL, CONFIG = sys.argv[1:4]
 ONLY = set(sys.argv[4:])
 
-# name, size, rules, komi, moves before KataGo's, KataGo's moves, moves after, raw-nn args
+# name, size, rules, komi, moves before KataGo's ("!" marks another command), KataGo's moves,
+# moves after, raw-nn args
 POSITIONS = [
     ("empty-9-chinese", 9, "chinese", "7", [], 0, [], ["0", "5"]),
     ("opening-9-japanese", 9, "japanese", "6.5", [], 12, [], ["0", "3"]),
@@ -41,6 +42,24 @@ POSITIONS = [
      ["B D5", "W E5", "B E6", "W K10", "B F4", "W K3"], 0, [], ["0", "w 0"]),
     ("ladder-atari-13-japanese", 13, "japanese", "6.5",
      ["B D5", "W E5", "B E6", "W K10", "B F4", "W K3", "B F5"], 0, [], ["0", "b 3"]),
+    # Group tax: the independent-life area planes (stone scoring), and territory with tax.
+    ("endgame-9-stone-scoring", 9, "stone-scoring", "7.5", [], 56, [], ["0", "5"]),
+    ("late-13-stone-scoring", 13, "stone-scoring", "7.5", [], 110, [], ["0"]),
+    ("middle-9-ancient-territory", 9, "ancient-territory", "6.5", [], 30, [], ["0"]),
+    # Two passes under territory scoring: KataGo's GTP stays out of the encore.
+    ("two-passes-9-japanese", 9, "japanese", "6.5", [], 40, ["B pass", "W pass"], ["0"]),
+    ("three-passes-9-korean", 9, "korean", "6.5", [], 40, ["B pass", "W pass", "B pass"], ["0"]),
+    # Handicap stones: White's bonus under Chinese (N) and AGA (N-1) rules, and Japanese (none).
+    ("handicap-19-chinese", 19, "chinese", "0.5", ["!fixed_handicap 4"], 10, [], ["0"]),
+    ("handicap-13-aga", 13, "aga", "0.5", ["!fixed_handicap 3"], 6, [], ["0"]),
+    ("handicap-9-japanese", 9, "japanese", "0.5", ["!fixed_handicap 2"], 4, [], ["0"]),
+    # A ko taken, then both pass: retaking is no simple-ko ban but repeats a position (superko).
+    ("superko-9-chinese-ogs", 9, "chinese-ogs", "7",
+     ["B D5", "W E5", "B E6", "W F6", "B E4", "W F4", "B C3", "W G5", "B F5", "W pass", "B pass"],
+     0, [], ["0"]),
+    ("superko-9-aga", 9, "aga", "7",
+     ["B D5", "W E5", "B E6", "W F6", "B E4", "W F4", "B C3", "W G5", "B F5", "W pass", "B pass"],
+     0, [], ["0"]),
 ]
 
 
@@ -83,7 +102,7 @@ def main():
     for name, size, rules, komi, before, n, after, syms in POSITIONS:
         if ONLY and name not in ONLY:
             continue
-        moves = [f"play {m}" for m in before]
+        moves = [m[1:] if m.startswith("!") else f"play {m}" for m in before]
         colors = "BW" if len(before) % 2 == 0 else "WB"
         s = Session(["-override-config", "maxVisits=8,allowResignation=false"])
         for c in setup(size, rules, komi) + moves:
