@@ -7,9 +7,7 @@
 //! what zero padding at the edge of the real board computes, so no mask is needed here; the
 //! pooled means divide by the board's area as KataGo's `maskSum` does.
 
-use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2};
-
+use super::gemm::gemm;
 use super::model::{Activation, Block, Conv, MatMul, Model, Norm};
 
 /// What the network says about one position, raw (before KataGo's post-processing), from the
@@ -27,19 +25,6 @@ pub struct RawOutput {
     pub score: [f32; 6],
     /// Ownership logits, one a point.
     pub ownership: Vec<f32>,
-}
-
-/// `c[m,n] = a[m,k] * b[k,n]` (overwrites `c`).
-pub(super) fn gemm(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
-    let (Ok(a), Ok(b), Ok(mut c)) = (
-        ArrayView2::from_shape((m, k), a),
-        ArrayView2::from_shape((k, n), b),
-        ArrayViewMut2::from_shape((m, n), c),
-    ) else {
-        // Shapes are checked when the model is read; a mismatch here is a bug in this file.
-        unreachable!("gemm shapes {m}x{k} by {k}x{n}");
-    };
-    general_mat_mul(1.0, &a, &b, 0.0, &mut c);
 }
 
 /// A batch of positions on a `size`x`size` board, and scratch reused between layers.

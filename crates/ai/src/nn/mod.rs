@@ -32,6 +32,7 @@ pub mod area;
 pub mod eval;
 pub mod features;
 pub mod forward;
+mod gemm;
 pub mod history;
 pub mod ladders;
 pub mod model;

@@ -12,7 +12,7 @@
 // The transforms index 4x4 and 4x3 matrices by row and column, as the formulas above do.
 #![allow(clippy::needless_range_loop)]
 
-use super::forward::gemm;
+use super::gemm::gemm;
 
 /// The 16 transformed filters, `[16][in][out]`, of 3x3 weights laid out `[ky][kx][in][out]`.
 pub fn transform_weights(w: &[f32], in_c: usize, out_c: usize) -> Vec<f32> {
