@@ -2,7 +2,7 @@
 //! thinking time here; [`write_all`] adds the store's and the live games' and what is read at
 //! scrape time (players online). Process-wide statics, as every scrape is of the whole process.
 
-use tengen_core::metrics::{Exposition, Gauge, Histogram, THINKING_SECONDS};
+use tengen_core::metrics::{Counter, Exposition, Gauge, Histogram, THINKING_SECONDS};
 
 use crate::Services;
 
@@ -14,6 +14,13 @@ pub(crate) static BOT_GAMES: Gauge = Gauge::new();
 pub(crate) static BUILTIN_THINKING: Histogram = Histogram::new(THINKING_SECONDS);
 /// Time a GTP engine took for a move (`genmove`, and `time_left` before it).
 pub(crate) static GTP_THINKING: Histogram = Histogram::new(THINKING_SECONDS);
+
+/// Tournaments open for registration, as the last tick counted them.
+pub(crate) static TOURNAMENTS_OPEN: Gauge = Gauge::new();
+/// Tournaments running, as the last tick counted them.
+pub(crate) static TOURNAMENTS_RUNNING: Gauge = Gauge::new();
+/// Rounds (and ladder challenges) this process paired.
+pub(crate) static ROUNDS_PAIRED: Counter = Counter::new();
 
 /// Every metric below the web floor, as Prometheus text families: the use cases', the live
 /// games' and the store's (the web floor adds its own).
@@ -44,6 +51,19 @@ pub fn write_all(services: &Services, out: &mut Exposition) {
         "tengen_engine_thinking_seconds_gtp",
         "Time a GTP engine took for one move of a bot.",
         &GTP_THINKING,
+    );
+    out.gauge_family(
+        "tengen_tournaments",
+        "Tournaments by status, as this node's last tick counted them.",
+        &[
+            (&[("status", "open")], TOURNAMENTS_OPEN.get() as f64),
+            (&[("status", "running")], TOURNAMENTS_RUNNING.get() as f64),
+        ],
+    );
+    out.counter(
+        "tengen_tournament_rounds_paired_total",
+        "Tournament rounds (and ladder challenges) this node paired.",
+        ROUNDS_PAIRED.get(),
     );
     out.gauge(
         "tengen_players_online",

@@ -67,6 +67,11 @@ impl Gauge {
         self.0.fetch_sub(1, Ordering::Relaxed);
     }
 
+    /// Sets the value (a count taken afresh, as the tournaments' tick takes it).
+    pub fn set(&self, v: i64) {
+        self.0.store(v, Ordering::Relaxed);
+    }
+
     /// The value.
     pub fn get(&self) -> i64 {
         self.0.load(Ordering::Relaxed)

@@ -142,6 +142,8 @@ async fn metrics_count_moves_connections_and_commits() {
         "tengen_engine_thinking_seconds_builtin",
         "tengen_players_online",
         "tengen_http_responses_total",
+        "tengen_tournaments",
+        "tengen_tournament_rounds_paired_total",
     ] {
         assert!(
             text.contains(&format!("# TYPE {family} ")),

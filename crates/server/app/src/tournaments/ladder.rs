@@ -127,6 +127,7 @@ pub async fn challenge(
         .copied()
         .flatten()
         .ok_or(ApiError::Internal("no game".into()))?;
+    crate::metrics::ROUNDS_PAIRED.inc();
     start_game(services, game_id, terms, me_id, them_id).await?;
     Ok(json!({ "challenge": number, "game_id": game_id }))
 }

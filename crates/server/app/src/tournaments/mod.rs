@@ -775,6 +775,7 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
     let Some(ids) = services.store.pair_round(t.row.id, next, &boards).await? else {
         return Ok(()); // Paired already, elsewhere.
     };
+    crate::metrics::ROUNDS_PAIRED.inc();
     for ((board, game_id), terms) in boards.iter().zip(ids).zip(terms) {
         let (Some(game_id), Some(terms), Some(black)) = (game_id, terms, board.black_id) else {
             continue;
@@ -812,7 +813,13 @@ pub(crate) async fn start_game(
 pub async fn tick(services: &Services) -> Result<(), ApiError> {
     let now = tengen_store::games::now();
     for status in ["open", "running"] {
-        for row in services.store.tournaments(Some(status), 1000).await? {
+        let rows = services.store.tournaments(Some(status), 1000).await?;
+        let gauge = match status {
+            "open" => &crate::metrics::TOURNAMENTS_OPEN,
+            _ => &crate::metrics::TOURNAMENTS_RUNNING,
+        };
+        gauge.set(rows.len() as i64);
+        for row in rows {
             let t = load(&services.store, row.id).await?;
             // Round r's own time, if it has one, must have come too.
             let next_time = t.terms.round_starts.get(row.round as usize).copied();
