@@ -192,7 +192,8 @@ pub fn document() -> Value {
                     "rules": { "type": "string", "default": "japanese" },
                     "min_rank": { "type": "string", "example": "10k", "description": "the weakest opponent accepted" },
                     "max_rank": { "type": "string", "example": "1d", "description": "the strongest opponent accepted" },
-                    "bot_after_s": { "type": "integer", "maximum": 600, "description": "seconds to wait for a person before playing a bot" } } },
+                    "bot_after_s": { "type": "integer", "maximum": 600, "description": "seconds to wait for a person before playing a bot" },
+                    "persist": { "type": "boolean", "default": false, "description": "keep a blitz or live request when the player's last WebSocket has been closed 10 s (else it is withdrawn; correspondence requests always stay)" } } },
                 "EventTerms": event_terms(),
                 "Challenge": { "type": "object", "required": ["opponent"], "properties": { "opponent": { "type": "string" } } },
                 "Correction": { "type": "object", "required": ["round", "board", "result", "reason"], "properties": {

@@ -325,7 +325,10 @@ async fn refusals_carry_codes_and_change_nothing() {
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["pairings"][0]["boards"][0]["result"], "W+R");
     assert_eq!(t["log"][0]["by"], "Organiser");
-    assert_eq!(t["log"][0]["detail"], "round 1 board 1: W+R (scoring error)");
+    assert_eq!(
+        t["log"][0]["detail"],
+        "round 1 board 1: W+R (scoring error)"
+    );
 }
 
 on_both_stores!(a_round_is_paired_once_by_two_nodes, two_nodes, "two-nodes");

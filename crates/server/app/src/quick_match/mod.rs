@@ -54,7 +54,23 @@ pub struct MatchRequest {
     /// Seconds to wait for a person before playing a bot; `null` never.
     #[serde(default)]
     pub bot_after_s: Option<u64>,
+    /// Whether the request stays when the player's last connection closes (see
+    /// [`UNATTENDED_AFTER`]); correspondence requests always stay.
+    #[serde(default)]
+    pub persist: bool,
 }
+
+impl MatchRequest {
+    /// Whether the request outlives its player's connections.
+    pub fn persists(&self) -> bool {
+        self.persist || self.speed == Speed::Correspondence
+    }
+}
+
+/// How long a blitz or live request waits after its player's last connection closed before it
+/// is withdrawn (unless it persists): a closed tab must not pair its player into a game they
+/// never see, while a reload or a short network drop keeps the place in the queue.
+pub const UNATTENDED_AFTER: Duration = Duration::from_secs(10);
 
 fn default_rules() -> String {
     "japanese".into()
@@ -244,6 +260,18 @@ impl QuickMatch {
         let mut q = lock(&self.inner);
         let before = q.waiting.len();
         q.waiting.retain(|w| w.user.id != user_id);
+        Ok(before != q.waiting.len())
+    }
+
+    /// Withdraws the player's waiting request unless it persists; true when one was withdrawn.
+    async fn withdraw_unattended(&self, user_id: i64) -> Result<bool, ApiError> {
+        if let Some(shared) = &self.shared {
+            return shared.withdraw_unattended(user_id).await;
+        }
+        let mut q = lock(&self.inner);
+        let before = q.waiting.len();
+        q.waiting
+            .retain(|w| w.user.id != user_id || w.ask.req.persists());
         Ok(before != q.waiting.len())
     }
 
@@ -496,6 +524,33 @@ pub async fn upkeep(state: &Services) {
     }
 }
 
+/// `user`'s last connection on this node closed: after [`UNATTENDED_AFTER`], if they still
+/// have no connection anywhere, their blitz or live request is withdrawn (a request that asked
+/// to persist, and every correspondence request, stays), and they find `withdrawn` as its
+/// outcome when they come back.
+pub fn player_left(state: &Services, user: &User) {
+    let state = state.clone();
+    let user_id = user.id;
+    let at = tokio::time::Instant::now() + UNATTENDED_AFTER;
+    tokio::spawn(async move {
+        tokio::time::sleep_until(at).await;
+        if state.online.connections(user_id) > 0 {
+            return;
+        }
+        match state.quick_match.withdraw_unattended(user_id).await {
+            Ok(true) => {
+                let outcome = json!({
+                    "state": "withdrawn",
+                    "message": "your request was withdrawn when you left; ask again",
+                });
+                state.quick_match.tell(user_id, outcome).await;
+            }
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, user_id, "could not withdraw a request"),
+        }
+    });
+}
+
 /// Withdraws `user`'s waiting request (`no_match_request` if none waits).
 pub async fn cancel(state: &Services, user: &User) -> Result<(), ApiError> {
     if state.quick_match.cancel(user.id).await? {
@@ -538,6 +593,7 @@ mod tests {
             min_rank: range.0.map(String::from),
             max_rank: range.1.map(String::from),
             bot_after_s: None,
+            persist: false,
         })
         .unwrap();
         Waiting {
@@ -604,6 +660,7 @@ mod tests {
                 min_rank: min.map(String::from),
                 max_rank: max.map(String::from),
                 bot_after_s: wait,
+                persist: false,
             }
         };
         assert_eq!(
