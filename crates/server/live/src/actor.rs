@@ -3,7 +3,10 @@
 //!
 //! The actor also keeps the players' presence: when a player's last connection to the game
 //! closes, a grace period starts; if no connection comes back in time, the player loses by
-//! forfeit (a grace of zero gives seed 002's immediate loss).
+//! forfeit (a grace of zero gives seed 002's immediate loss). The opponent hears of it at once:
+//! a `disconnected` event with the deadline, and `reconnected` when the player is back (stored
+//! like every event, so a watcher that reconnects with `since` gets them too). A player who
+//! never arrived gets no event: the snapshot's `presence` shows them absent, with the deadline.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -219,6 +222,14 @@ struct GameActor {
     present: [u32; 2],
     /// When a disconnected player loses.
     deadline: [Option<Instant>; 2],
+    /// When each player's last connection closed, while they are away (never arriving is not
+    /// a departure): told once they have been away [`TELL_AWAY_AFTER`].
+    left_at: [Option<Instant>; 2],
+    /// Whether each player has been here (watched or acted) since the actor started.
+    arrived: [bool; 2],
+    /// The deadline last told in a `disconnected` event, ms since the epoch, until the player
+    /// is told back.
+    told_away: [Option<i64>; 2],
     grace: Duration,
     /// When the player to move started thinking; `None` when no clock runs (untimed game,
     /// dead-stone phase, game over).
@@ -249,6 +260,10 @@ pub mod lag {
     /// Refill per move, ms.
     pub const REFILL: u64 = 1_000;
 }
+
+/// How long a player is away before the opponent is told (`disconnected`): a client watching
+/// again, or a page reloaded, is back within it.
+pub const TELL_AWAY_AFTER: Duration = Duration::from_secs(2);
 
 /// The least time a player has to connect to a game whose actor has just started (a new game,
 /// or one restored after a restart), whatever the grace period.
@@ -288,6 +303,9 @@ pub fn spawn_owned(
         events,
         present: [0; 2],
         deadline: [None; 2],
+        left_at: [None; 2],
+        arrived: [false; 2],
+        told_away: [None; 2],
         grace,
         turn_start: None,
         lag_bank: [lag::BANK; 2],
@@ -336,6 +354,7 @@ impl GameActor {
                         if self.on_wake().await.is_break() {
                             return;
                         }
+                        self.tell_presence().await;
                         continue;
                     }
                     c = rx.recv() => c,
@@ -346,6 +365,44 @@ impl GameActor {
             self.last_command = Instant::now();
             if self.on_command(cmd).await.is_break() {
                 return;
+            }
+            self.tell_presence().await;
+        }
+    }
+
+    /// Tells the watchers of a departure (with its deadline) or a return since they last
+    /// heard: a `disconnected` or `reconnected` event, stored like any other. A departure is
+    /// told once the player has been away [`TELL_AWAY_AFTER`]: a client that watches again,
+    /// or a quick reload, is no news. A game over tells nothing more.
+    async fn tell_presence(&mut self) {
+        if self.live.game.phase() == Phase::Finished || self.stopped {
+            return;
+        }
+        let now = Instant::now();
+        for c in Color::ALL {
+            let i = c.index();
+            if self.deadline[i].is_none() {
+                self.left_at[i] = None;
+            }
+            let until = match (self.deadline[i], self.left_at[i]) {
+                (Some(d), Some(t)) if t + TELL_AWAY_AFTER <= now => {
+                    Some(now_ms() + d.saturating_duration_since(now).as_millis() as i64)
+                }
+                _ => None,
+            };
+            let event = match (until, self.told_away[i]) {
+                (Some(until), None) => Event::Disconnected {
+                    color: c.into(),
+                    until,
+                },
+                (None, Some(_)) if self.deadline[i].is_none() => {
+                    Event::Reconnected { color: c.into() }
+                }
+                _ => continue,
+            };
+            // A failed store leaves it untold; the next change tries again.
+            if self.commit_with(vec![event], None).await.is_ok() {
+                self.told_away[i] = until;
             }
         }
     }
@@ -362,6 +419,17 @@ impl GameActor {
             .chain(self.presence_expiry())
             .chain(self.vacation_end())
             .chain(self.retire_at())
+            .chain(self.tell_away_at())
+            .min()
+    }
+
+    /// When a departure not yet told is due to be told.
+    fn tell_away_at(&self) -> Option<Instant> {
+        Color::ALL
+            .iter()
+            .filter(|c| self.deadline[c.index()].is_some() && self.told_away[c.index()].is_none())
+            .filter_map(|c| self.left_at[c.index()])
+            .map(|t| t + TELL_AWAY_AFTER)
             .min()
     }
 
@@ -426,6 +494,7 @@ impl GameActor {
         // A player who acts is there, socket or not (a bot's driver, a client
         // acting through the server's API).
         if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
+            self.arrived[c.index()] = true;
             if self.present_total(c) == 0 {
                 self.deadline[c.index()] = None;
             }
@@ -443,6 +512,7 @@ impl GameActor {
         if let Some(c) = self.color_of(user) {
             self.present[c.index()] += 1;
             self.deadline[c.index()] = None;
+            self.arrived[c.index()] = true;
         }
         let live = self.events.subscribe();
         let (snapshot, missed) = match since {
@@ -469,6 +539,7 @@ impl GameActor {
             *n = n.saturating_sub(1);
             if self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished && !waits {
                 self.deadline[c.index()] = Some(Instant::now() + self.grace);
+                self.left_at[c.index()] = Some(Instant::now());
                 if self.grace.is_zero() {
                     self.on_deadline().await;
                 }
@@ -537,6 +608,7 @@ impl GameActor {
             && self.deadline[c.index()].is_none()
         {
             self.deadline[c.index()] = Some(Instant::now() + self.grace);
+            self.left_at[c.index()] = Some(Instant::now());
         }
     }
 
@@ -598,7 +670,28 @@ impl GameActor {
     fn snapshot(&self) -> serde_json::Value {
         let mut v = view::snapshot(self.id, &self.live, &self.players, self.log.len() as u64);
         v["clocks"] = self.clock_view();
+        v["presence"] = self.presence_view();
         v
+    }
+
+    /// Each player's connection to the game: `connected`, and, while they are away, `until`
+    /// (ms since the epoch: when the grace period ends) and whether they ever `arrived`.
+    fn presence_view(&self) -> serde_json::Value {
+        let one = |c: Color| {
+            let i = c.index();
+            // The deadline as told, so that the event and the snapshot say the same.
+            let until = self.deadline[i].map(|d| {
+                self.told_away[i].unwrap_or_else(|| {
+                    now_ms() + d.saturating_duration_since(Instant::now()).as_millis() as i64
+                })
+            });
+            serde_json::json!({
+                "connected": self.players[i].bot || self.present_total(c) > 0,
+                "until": until,
+                "arrived": self.arrived[i] || self.present_total(c) > 0 || self.players[i].bot,
+            })
+        };
+        serde_json::json!({ "black": one(Color::Black), "white": one(Color::White) })
     }
 
     /// Both clocks now, which one runs, and the server's time, for clients' ticking displays.
@@ -929,11 +1022,23 @@ impl GameActor {
                 self.live.game.phase() != Phase::Finished && a.game.phase() == Phase::Finished
             })
             .and_then(|a| a.game.result())?;
+        // An annulled game (a no-show, too few moves) moves nobody's points or rating.
+        let annulled = after.and_then(LiveGame::annulment);
+        if let Some(why) = annulled {
+            return Some(Finish {
+                result: result.to_string(),
+                outcomes: Vec::new(),
+                at: at_ms / 1000,
+                rated: None,
+                annulled: Some(why.to_string()),
+            });
+        }
         Some(Finish {
             result: result.to_string(),
             outcomes: self.promotion_outcomes(result.winner()),
             at: at_ms / 1000,
             rated: self.rated_game(&result.to_string()),
+            annulled: None,
         })
     }
 

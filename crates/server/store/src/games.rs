@@ -97,6 +97,8 @@ pub struct GameRow {
     pub result: Option<String>,
     /// Seconds since the epoch.
     pub created_at: i64,
+    /// Why the finished game counts for nobody (`no_show`, `too_few_moves`, `abandoned`).
+    pub annulled: Option<String>,
 }
 
 /// A stored event.
@@ -146,6 +148,7 @@ fn game_from(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
             })?,
         result: r.try_get("result")?,
         created_at: r.try_get("created_at")?,
+        annulled: r.try_get("annulled")?,
     })
 }
 
@@ -244,7 +247,7 @@ impl Store {
 
     /// One game.
     pub async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE id = $1")
+        let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
@@ -257,7 +260,7 @@ impl Store {
         status: GameStatus,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
             .bind(status.as_str())
             .bind(limit)
             .fetch_all(self.pool())
@@ -267,7 +270,7 @@ impl Store {
 
     /// A player's games, newest first.
     pub async fn games_of(&self, user_id: i64, limit: i64) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE black_id = $1 OR white_id = $1 ORDER BY id DESC LIMIT $2")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled FROM games WHERE black_id = $1 OR white_id = $1 ORDER BY id DESC LIMIT $2")
             .bind(user_id)
             .bind(limit)
             .fetch_all(self.pool())
@@ -277,7 +280,7 @@ impl Store {
 
     /// A player's finished games, all of them (for their record).
     pub async fn finished_games_of(&self, user_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished'")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished'")
             .bind(user_id)
             .fetch_all(self.pool())
             .await?;

@@ -99,6 +99,9 @@ const SHARED: &[Step] = &[
         sqlite: tournament_tables::LOG_SQLITE,
         postgres: tournament_tables::LOG_POSTGRES,
     },
+    // Why a finished game counts for nobody's points or rating, when it does not (fair play:
+    // a no-show, too few moves, abandoned; core's `LiveGame::annulment`).
+    Sql("ALTER TABLE games ADD COLUMN annulled TEXT"),
 ];
 
 /// The tournaments' tables whose ids each database generates its own way.

@@ -39,6 +39,7 @@ async fn old_game(
                 outcomes: Vec::new(),
                 at,
                 rated: None,
+                annulled: None,
             }),
             fence: None,
         })
@@ -71,8 +72,9 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // Unrated: a guest played.
     old_game(&store, ann.id, guest.id, &even, "B+R", 400).await;
     // As a database from before ratings: no rating, no history, the data step not done (nor
-    // the steps after it, the reviews table, its version, quick match's queue and the cluster's
-    // heartbeats, undone here too).
+    // the steps after it, undone here too: the reviews table, its version, quick match's
+    // queue, the cluster's heartbeats and their index, the tournaments' four tables, the
+    // games' annulment). Each step appended to the migrations adds its undoing here.
     for sql in [
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
         "DELETE FROM rating_history",
@@ -80,7 +82,12 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "DROP TABLE match_requests",
         "DROP TABLE cluster_nodes",
         "DROP INDEX game_owners_node",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 5 FROM schema_version)",
+        "DROP TABLE tournament_log",
+        "DROP TABLE tournament_pairings",
+        "DROP TABLE tournament_players",
+        "DROP TABLE tournaments",
+        "ALTER TABLE games DROP COLUMN annulled",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 10 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }
