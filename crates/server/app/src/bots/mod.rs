@@ -4,6 +4,7 @@
 //! wait for an engine.
 
 pub mod gtp;
+pub mod manners;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -177,9 +178,14 @@ pub struct BotGame {
     /// 21 and 25 on 19x19 as seed 002 allows). Komi defaults to 0.5.
     #[serde(default)]
     pub handicap: Option<u8>,
-    /// Whether the player may take moves back (the bot always agrees). Default: yes.
+    /// Whether the player may take moves back (the bot always agrees). Default: yes, unless
+    /// the game is rated.
     #[serde(default)]
     pub take_back: Option<bool>,
+    /// A rated game (both ratings move, as any game's): take-backs are then off, and asking
+    /// for both is refused (`rated_takeback`). Default: no.
+    #[serde(default)]
+    pub rated: Option<bool>,
 }
 
 /// Starts a game between `user` and the bot `name`; returns the game id and its snapshot.
@@ -193,7 +199,16 @@ pub async fn start_game(
     let size = req.size.unwrap_or(9);
     let rules = req.rules.unwrap_or_else(|| "chinese".into());
     let handicap = req.handicap.filter(|&h| h >= 2);
-    let take_back = req.take_back.unwrap_or(true);
+    let take_back = match (req.rated.unwrap_or(false), req.take_back) {
+        (true, Some(true)) => {
+            return Err(ApiError::Rejected(
+                "rated_takeback",
+                "a rated game has no take-backs".into(),
+            ))
+        }
+        (true, _) => false,
+        (false, t) => t.unwrap_or(true),
+    };
     let terms = crate::rooms::validate(crate::rooms::RoomTerms {
         size,
         rules,
@@ -564,6 +579,8 @@ async fn drive(
     }
     let mut rx = watch.live;
     let mut rng = Rng::new(0xB07 ^ handle.id as u64);
+    // The move count at which the bot last declined a request to count (once a request).
+    let mut declined = None;
     loop {
         if live.game.phase() == Phase::Finished {
             if let Some(e) = &gtp {
@@ -571,7 +588,10 @@ async fn drive(
             }
             return Ok(());
         }
-        let action = next_action(&live, color, &terms, &engine, gtp.as_ref(), &mut rng).await?;
+        let action = match answer_count_request(&live, color, &mut declined).await? {
+            Some(a) => Some(a),
+            None => next_action(&live, color, &terms, &engine, gtp.as_ref(), &mut rng).await?,
+        };
         if let Some(a) = action {
             act_or_pass(handle, bot, color, gtp.as_ref(), a).await?;
         }
@@ -622,17 +642,69 @@ async fn next_action(
         Phase::Play if live.takeback == Some(color.opponent()) => {
             Some(Action::AnswerTakeback(true))
         }
-        Phase::Play if live.game.to_move() == color => Some(match gtp {
-            None => {
-                let Engine::Builtin(level) = *engine else {
-                    return Err("no engine".into());
-                };
-                builtin_move(live, color, level, terms, rng).await?
-            }
-            Some(e) => gtp_move(e, live, color, terms).await?,
-        }),
+        Phase::Play if live.game.to_move() == color => {
+            Some(match manners_move(live, color).await? {
+                Some(a) => a,
+                None => match gtp {
+                    None => {
+                        let Engine::Builtin(level) = *engine else {
+                            return Err("no engine".into());
+                        };
+                        builtin_move(live, color, level, terms, rng).await?
+                    }
+                    Some(e) => gtp_move(e, live, color, terms).await?,
+                },
+            })
+        }
         Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
         _ => None,
+    })
+}
+
+/// The partner asked to count during play: agreed to when the game is settled (the estimator
+/// doubts nothing and no move can change the winner), else declined once, with a chat line.
+async fn answer_count_request(
+    live: &LiveGame,
+    color: Color,
+    declined: &mut Option<usize>,
+) -> Result<Option<Action>, String> {
+    let asked =
+        live.scoring_requests[color.opponent().index()] && !live.scoring_requests[color.index()];
+    let ply = live.game.moves().count();
+    if live.game.phase() != Phase::Play || !asked || *declined == Some(ply) {
+        return Ok(None);
+    }
+    let game = live.game.clone();
+    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+        .await
+        .map_err(|e| e.to_string())?;
+    if judged.settled() {
+        return Ok(Some(Action::RequestScoring));
+    }
+    *declined = Some(ply);
+    Ok(Some(Action::Chat(manners::NOT_SETTLED.into())))
+}
+
+/// What manners decide before the engine is asked, at every level and for every engine:
+/// resign a game clearly lost, pass back after the partner's pass when no move can change the
+/// winner. `None`: the engine plays.
+async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, String> {
+    let game = &live.game;
+    let passed = manners::opponent_passed(game, color);
+    if !manners::counted(game) || !(passed || manners::past_opening(game)) {
+        return Ok(None);
+    }
+    let size = game.size();
+    let game = game.clone();
+    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(if judged.hopeless(size) {
+        Some(Action::Resign)
+    } else if passed && judged.decided() {
+        Some(Action::Pass)
+    } else {
+        None
     })
 }
 
