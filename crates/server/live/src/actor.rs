@@ -3,7 +3,9 @@
 //!
 //! The actor also keeps the players' presence: when a player's last connection to the game
 //! closes, a grace period starts; if no connection comes back in time, the player loses by
-//! forfeit (a grace of zero gives seed 002's immediate loss). The opponent hears of it at once:
+//! forfeit (a grace of zero gives seed 002's immediate loss); an untimed game against a bot waits
+//! [`ABANDONED_AFTER`] and then ends with no result, and a correspondence game waits for its
+//! clock. The opponent hears of it at once:
 //! a `disconnected` event with the deadline, and `reconnected` when the player is back (stored
 //! like every event, so a watcher that reconnects with `since` gets them too). A player who
 //! never arrived gets no event: the snapshot's `presence` shows them absent, with the deadline.
@@ -261,6 +263,10 @@ pub mod lag {
     pub const REFILL: u64 = 1_000;
 }
 
+/// How long the player of an untimed game against a bot may be away before the game ends as
+/// abandoned (`Void`, annulled): it leaves the live games and frees its player for quick match.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(15 * 60);
+
 /// How long a player is away before the opponent is told (`disconnected`): a client watching
 /// again, or a page reloaded, is back within it.
 pub const TELL_AWAY_AFTER: Duration = Duration::from_secs(2);
@@ -323,10 +329,9 @@ pub fn spawn_owned(
     // restart, or one joined over HTTP whose players never open a socket) is absent from the
     // start, and the grace rule runs at once; at least `CONNECT_GRACE`, to come (back) in.
     if actor.live.game.phase() != Phase::Finished {
-        let at = Instant::now() + grace.max(CONNECT_GRACE);
         for c in Color::ALL {
-            if !actor.players[c.index()].bot && !actor.waits_for(c) {
-                actor.deadline[c.index()] = Some(at);
+            if let (false, Some(away)) = (actor.players[c.index()].bot, actor.allowed_absence(c)) {
+                actor.deadline[c.index()] = Some(Instant::now() + away.max(CONNECT_GRACE));
             }
         }
     }
@@ -534,13 +539,14 @@ impl GameActor {
     /// grace period (a grace of zero loses at once).
     async fn on_gone(&mut self, user: i64) {
         if let Some(c) = self.color_of(Some(user)) {
-            let waits = self.waits_for(c);
+            let allowed = self.allowed_absence(c);
             let n = &mut self.present[c.index()];
             *n = n.saturating_sub(1);
-            if self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished && !waits {
-                self.deadline[c.index()] = Some(Instant::now() + self.grace);
+            let away = self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished;
+            if let (true, Some(allowed)) = (away, allowed) {
+                self.deadline[c.index()] = Some(Instant::now() + allowed);
                 self.left_at[c.index()] = Some(Instant::now());
-                if self.grace.is_zero() {
+                if allowed.is_zero() {
                     self.on_deadline().await;
                 }
             }
@@ -604,10 +610,12 @@ impl GameActor {
             self.deadline[c.index()] = None;
         } else if before > 0
             && self.live.game.phase() != Phase::Finished
-            && !self.waits_for(c)
             && self.deadline[c.index()].is_none()
         {
-            self.deadline[c.index()] = Some(Instant::now() + self.grace);
+            let Some(allowed) = self.allowed_absence(c) else {
+                return;
+            };
+            self.deadline[c.index()] = Some(Instant::now() + allowed);
             self.left_at[c.index()] = Some(Instant::now());
         }
     }
@@ -648,12 +656,24 @@ impl GameActor {
         }
     }
 
-    /// True when the game waits for `c` however long they are away: an untimed game against a
-    /// bot (it is not rated and nobody else is kept waiting), and every correspondence game
-    /// (its clock decides). Other games follow the grace rule.
-    fn waits_for(&self, c: Color) -> bool {
+    /// How long `c` may be away before the game ends: `None`, however long, in a
+    /// correspondence game (its clock decides); [`ABANDONED_AFTER`] in an untimed game against a
+    /// bot (unrated, keeping nobody waiting: the player may step away, but an abandoned game
+    /// ends, annulled); the grace period in every other game.
+    fn allowed_absence(&self, c: Color) -> Option<Duration> {
         let time = &self.live.terms.time;
-        (self.players[c.opponent().index()].bot && time.is_untimed()) || time.is_correspondence()
+        if time.is_correspondence() {
+            None
+        } else if self.untimed_against_bot(c) {
+            Some(ABANDONED_AFTER)
+        } else {
+            Some(self.grace)
+        }
+    }
+
+    /// Whether `c` plays an untimed game against a bot.
+    fn untimed_against_bot(&self, c: Color) -> bool {
+        self.players[c.opponent().index()].bot && self.live.terms.time.is_untimed()
     }
 
     fn color_of(&self, user: Option<i64>) -> Option<Color> {
@@ -740,9 +760,18 @@ impl GameActor {
             if self.deadline[c.index()].is_some_and(|d| d <= now) {
                 self.deadline[c.index()] = None;
                 if self.live.game.phase() != Phase::Finished {
-                    let e = Event::Finished {
-                        result: GameResult::Forfeit(c.opponent()).to_string(),
-                        reason: "disconnected".into(),
+                    // An abandoned game that waited for its player ends with no result; any
+                    // other is lost by the one who did not come back.
+                    let e = if self.untimed_against_bot(c) {
+                        Event::Finished {
+                            result: GameResult::NoResult.to_string(),
+                            reason: "abandoned".into(),
+                        }
+                    } else {
+                        Event::Finished {
+                            result: GameResult::Forfeit(c.opponent()).to_string(),
+                            reason: "disconnected".into(),
+                        }
                     };
                     // If storing fails the player is not declared lost; the next disconnect
                     // check tries again.

@@ -209,3 +209,48 @@ async fn a_live_request_is_withdrawn_when_its_player_has_been_gone_ten_seconds()
         .await;
     assert_eq!(v["state"], "waiting", "{v}");
 }
+
+// Regression (issue 29, item 5): an abandoned untimed bot game stayed among the live games for
+// ever and refused its player every quick match with `already_playing`.
+#[tokio::test]
+async fn an_untimed_bot_game_never_blocks_quick_match_and_ends_when_abandoned() {
+    let server = TestServer::sqlite("qm-abandoned").await;
+    let ann = server.register("ann", "10k").await;
+    let (_, started) = ann
+        .post("/api/bots/tengen-bot/play", json!({"size": 9}))
+        .await;
+    let game = started["game_id"].as_i64().unwrap();
+    let live = |v: &Value| {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == game)
+    };
+    assert!(live(&server.get("/api/games").await.1));
+    // Quick match is open to Ann beside it.
+    let (st, v) = ann
+        .post("/api/match", json!({"sizes": [19], "speed": "live"}))
+        .await;
+    assert_eq!(
+        (st, v["state"].as_str()),
+        (StatusCode::ACCEPTED, Some("waiting")),
+        "{v}"
+    );
+    // Ann never comes to the game: after 15 minutes it ends, annulled, and leaves the list.
+    common::think(Duration::from_secs(15 * 60 + 1)).await;
+    let mut snap = server.game(game).await;
+    for _ in 0..500 {
+        if snap["phase"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        snap = server.game(game).await;
+    }
+    assert_eq!(
+        (snap["result"].as_str(), snap["annulled"].as_str()),
+        (Some("Void"), Some("abandoned")),
+        "{snap}"
+    );
+    assert!(!live(&server.get("/api/games").await.1));
+}

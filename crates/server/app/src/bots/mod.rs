@@ -644,7 +644,14 @@ async fn next_action(
         }
         Phase::Play if live.game.to_move() == color => {
             Some(match manners_move(live, color).await? {
-                Some(a) => a,
+                Some(a) => {
+                    // A GTP engine's board follows the bot's own moves from `genmove`: a pass
+                    // decided here is told to it.
+                    if let (Action::Pass, Some(e)) = (&a, gtp) {
+                        gtp_call(e, format!("play {} pass", color.letter())).await?;
+                    }
+                    a
+                }
                 None => match gtp {
                     None => {
                         let Engine::Builtin(level) = *engine else {

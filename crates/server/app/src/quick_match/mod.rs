@@ -30,7 +30,6 @@ use crate::Services;
 use tengen_core::domain::clock::{Speed, TimeControl, DAY};
 use tengen_core::domain::rank::Rank;
 use tengen_store::games::GameStatus;
-use tengen_store::Store;
 
 /// The longest a player may wait before a bot is offered, seconds.
 pub const MAX_BOT_WAIT_S: u64 = 600;
@@ -287,17 +286,28 @@ impl QuickMatch {
     }
 }
 
-/// Whether `user` plays a live (not correspondence) game now.
-async fn in_live_game(store: &Store, user: &User) -> Result<bool, ApiError> {
-    for row in store.games_of(user.id, 50).await? {
+/// Whether `user` plays a live game now: one with a clock that is not a correspondence one, or
+/// an untimed game against a person. An untimed game against a bot never blocks quick match:
+/// it waits for its player, and ends by itself when abandoned.
+async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
+    for row in state.store.games_of(user.id, 50).await? {
         if row.status != GameStatus::Live {
             continue;
         }
-        let correspondence = serde_json::from_str::<tengen_core::game::Terms>(&row.terms)
-            .is_ok_and(|t| t.time.is_correspondence());
-        if !correspondence {
+        // Terms this version cannot read: a live game, to be safe.
+        let Ok(terms) = serde_json::from_str::<tengen_core::game::Terms>(&row.terms) else {
             return Ok(true);
+        };
+        let opponent = if row.black_id == user.id {
+            row.white_id
+        } else {
+            row.black_id
+        };
+        let against_bot = state.bots.by_user(opponent).is_some();
+        if terms.time.is_correspondence() || (terms.time.is_untimed() && against_bot) {
+            continue;
         }
+        return Ok(true);
     }
     Ok(false)
 }
@@ -307,7 +317,7 @@ async fn in_live_game(store: &Store, user: &User) -> Result<bool, ApiError> {
 /// the wait.
 pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
     let ask = check(req)?;
-    if ask.req.speed != Speed::Correspondence && in_live_game(&state.store, user).await? {
+    if ask.req.speed != Speed::Correspondence && in_live_game(state, user).await? {
         return Err(ApiError::Conflict(
             "already_playing",
             "finish your live game first (correspondence games may be asked for beside it)".into(),
