@@ -263,8 +263,9 @@ pub mod lag {
     pub const REFILL: u64 = 1_000;
 }
 
-/// How long the player of an untimed game against a bot may be away before the game ends as
-/// abandoned (`Void`, annulled): it leaves the live games and frees its player for quick match.
+/// How long the player of an untimed game against a bot may be away before the game ends: as
+/// abandoned (`Void`, annulled) when casual, lost by forfeit when rated. It then leaves the
+/// live games.
 pub const ABANDONED_AFTER: Duration = Duration::from_secs(15 * 60);
 
 /// How long a player is away before the opponent is told (`disconnected`): a client watching
@@ -760,9 +761,10 @@ impl GameActor {
             if self.deadline[c.index()].is_some_and(|d| d <= now) {
                 self.deadline[c.index()] = None;
                 if self.live.game.phase() != Phase::Finished {
-                    // An abandoned game that waited for its player ends with no result; any
-                    // other is lost by the one who did not come back.
-                    let e = if self.untimed_against_bot(c) {
+                    // An abandoned casual game that waited for its player ends with no
+                    // result; any other (a rated bot game included: leaving it must not save
+                    // a lost rating) is lost by the one who did not come back.
+                    let e = if self.untimed_against_bot(c) && !self.is_rated() {
                         Event::Finished {
                             result: GameResult::NoResult.to_string(),
                             reason: "abandoned".into(),
@@ -987,11 +989,16 @@ impl GameActor {
         clocks
     }
 
-    /// The rating update of this game ending with `result`, if it is rated.
-    fn rated_game(&self, result: &str) -> Option<RatedGame> {
+    /// Whether this game moves ratings.
+    fn is_rated(&self) -> bool {
         let guest = [self.players[0].guest, self.players[1].guest];
         let bot = [self.players[0].bot, self.players[1].bot];
-        if !tengen_core::rating::is_rated(&self.live.terms, guest, bot) {
+        tengen_core::rating::is_rated(&self.live.terms, guest, bot)
+    }
+
+    /// The rating update of this game ending with `result`, if it is rated.
+    fn rated_game(&self, result: &str) -> Option<RatedGame> {
+        if !self.is_rated() {
             return None;
         }
         Some(RatedGame {
