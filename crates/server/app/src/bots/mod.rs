@@ -841,6 +841,93 @@ mod tests {
     use super::*;
     use tengen_core::domain::rank::Rank;
 
+    /// A 9x9 Chinese game set up with `rows` (top row first; `X` black, `O` white), `to_move`
+    /// to play.
+    fn live_position(rows: [&str; 9], to_move: Color) -> (LiveGame, Terms) {
+        let terms = Terms {
+            size: 9,
+            rules: Preset::Chinese,
+            komi: Komi::from_halves(15),
+            handicap: 0,
+            take_back: false,
+            estimate: false,
+            game_type: GameType::HoSun,
+            time: TimeControl::None,
+        };
+        let mut live = LiveGame::new(terms.clone()).expect("terms");
+        let mut stones = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let v = format!("{}{}", "ABCDEFGHJ".as_bytes()[c] as char, 9 - r);
+                let p = coord::parse_point(9, &v).expect("a point");
+                match ch {
+                    'X' => stones.push((p, Some(Color::Black))),
+                    'O' => stones.push((p, Some(Color::White))),
+                    _ => {}
+                }
+            }
+        }
+        live.game.edit(&stones, to_move).expect("set up");
+        (live, terms)
+    }
+
+    /// Black walled in three rooms, White in two columns: Black far ahead, nothing open.
+    const BLACK_FAR_AHEAD: [&str; 9] = ["..X...XO."; 9];
+
+    async fn action(live: &LiveGame, color: Color, terms: &Terms, level: u8) -> Option<Action> {
+        let mut rng = Rng::new(7);
+        let engine = Engine::Builtin(level);
+        next_action(live, color, terms, &engine, None, &mut rng)
+            .await
+            .expect("an action")
+    }
+
+    // Regression (issue 29, item 4): the weakest bot never searched the playouts its own
+    // resignation needs, and played a lost game to the end.
+    #[tokio::test]
+    async fn a_bot_resigns_a_lost_game_at_every_level() {
+        let (live, terms) = live_position(BLACK_FAR_AHEAD, Color::White);
+        for level in [1, 3, 5, 7, 9, 10] {
+            let a = action(&live, Color::White, &terms, level).await;
+            assert_eq!(a, Some(Action::Resign), "level {level}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_bot_passes_back_when_no_move_changes_the_winner_at_every_level() {
+        let (mut live, terms) = live_position(BLACK_FAR_AHEAD, Color::White);
+        live.apply(&Event::Pass {
+            color: Color::White.into(),
+        });
+        for level in [1, 3, 5, 7, 9, 10] {
+            let a = action(&live, Color::Black, &terms, level).await;
+            assert_eq!(a, Some(Action::Pass), "level {level}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_bot_agrees_to_count_a_settled_game_and_declines_an_open_one_once() {
+        let (mut live, _) = live_position(BLACK_FAR_AHEAD, Color::White);
+        live.apply(&Event::ScoringRequested {
+            color: Color::White.into(),
+        });
+        let mut declined = None;
+        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        assert_eq!(a, Ok(Some(Action::RequestScoring)));
+        let mut open = ["........."; 9];
+        open[2] = "..X...O..";
+        open[6] = "..O...X..";
+        let (mut live, _) = live_position(open, Color::White);
+        live.apply(&Event::ScoringRequested {
+            color: Color::White.into(),
+        });
+        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        assert_eq!(a, Ok(Some(Action::Chat(manners::NOT_SETTLED.into()))));
+        // Declined once: the same request gets no second answer.
+        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        assert_eq!(a, Ok(None));
+    }
+
     #[test]
     fn the_built_in_bots_are_ranked_by_their_level() {
         let bots = builtins();
