@@ -544,21 +544,28 @@ pub fn player_left(state: &Services, user: &User) {
     let at = tokio::time::Instant::now() + UNATTENDED_AFTER;
     tokio::spawn(async move {
         tokio::time::sleep_until(at).await;
-        if state.online.connections(user_id) > 0 {
-            return;
-        }
-        match state.quick_match.withdraw_unattended(user_id).await {
-            Ok(true) => {
-                let outcome = json!({
-                    "state": "withdrawn",
-                    "message": "your request was withdrawn when you left; ask again",
-                });
-                state.quick_match.tell(user_id, outcome).await;
-            }
-            Ok(false) => {}
-            Err(e) => tracing::warn!(error = %e, user_id, "could not withdraw a request"),
+        if let Err(e) = withdraw_if_unattended(&state, user_id).await {
+            tracing::warn!(error = %e, user_id, "could not withdraw a request");
         }
     });
+}
+
+/// If the player `user_id` has no connection on any node now, withdraws their blitz or live
+/// request unless it persists, and keeps `withdrawn` as its outcome. True when one was
+/// withdrawn. (What [`player_left`] does once the player has been gone [`UNATTENDED_AFTER`].)
+pub async fn withdraw_if_unattended(state: &Services, user_id: i64) -> Result<bool, ApiError> {
+    if state.online.connections(user_id) > 0 {
+        return Ok(false);
+    }
+    if !state.quick_match.withdraw_unattended(user_id).await? {
+        return Ok(false);
+    }
+    let outcome = json!({
+        "state": "withdrawn",
+        "message": "your request was withdrawn when you left; ask again",
+    });
+    state.quick_match.tell(user_id, outcome).await;
+    Ok(true)
 }
 
 /// Withdraws `user`'s waiting request (`no_match_request` if none waits).
