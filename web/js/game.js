@@ -307,6 +307,13 @@ export async function gamePage(main, app, id) {
       how.className = 'muted small';
       how.textContent = `${snap.result}${snap.end_reason ? ` · ${reasonText(snap.end_reason)}` : ''}`;
       box.append(r, how);
+      if (snap.annulled) {
+        const a = document.createElement('div');
+        a.className = 'muted small';
+        a.dataset.testid = 'annulled';
+        a.textContent = `Annulled: no effect on points or rating (${{ no_show: 'a player never came', too_few_moves: 'fewer than 3 moves each', abandoned: 'abandoned' }[snap.annulled] || snap.annulled}).`;
+        box.append(a);
+      }
       if (snap.score && snap.end_reason === 'count') {
         const p = document.createElement('div');
         p.className = 'score panel';
@@ -499,7 +506,7 @@ export async function gamePage(main, app, id) {
   }
 
   function reasonText(r) {
-    return { count: 'by counting', rule: 'by the rules', resign: 'by resignation', left: 'a player left', disconnected: 'a player did not come back', time: 'on time' }[r] || r;
+    return { count: 'by counting', rule: 'by the rules', resign: 'by resignation', left: 'a player left', disconnected: 'a player did not come back', time: 'on time', abandoned: 'abandoned' }[r] || r;
   }
 
   function renderBanners() {
@@ -605,8 +612,12 @@ export async function gamePage(main, app, id) {
       const away = q(`[data-testid=vacation-${side}]`);
       const c = snap.clocks;
       const until = c && c.vacation && c.vacation[side];
-      away.hidden = !until;
-      away.textContent = until ? `On vacation until ${vacationDate(until)}` : '';
+      // A disconnected player: the grace period's countdown, until they are back.
+      const p = snap.presence && snap.presence[side];
+      const gone = snap.phase !== 'finished' && p && !p.connected && p.until;
+      away.hidden = !until && !gone;
+      away.textContent = until ? `On vacation until ${vacationDate(until)}`
+        : gone ? `${p.arrived ? 'Disconnected' : 'Not here yet'}: ${Math.max(0, Math.ceil((p.until - Date.now()) / 1000))} s to come back` : '';
       if (!c) {
         el.querySelector('.main').textContent = '';
         el.querySelector('.extra').textContent = '';

@@ -134,7 +134,7 @@ export async function lobbyPage(main, app) {
     qmSince = waiting ? m.since : null;
     qmCancel.hidden = !waiting;
     qmGo.disabled = waiting;
-    qmStatus.textContent = waiting ? 'Looking for an opponent…' : m.state === 'failed' ? m.message : '';
+    qmStatus.textContent = waiting ? 'Looking for an opponent…' : (m.state === 'failed' || m.state === 'withdrawn') ? m.message : '';
   }
   const stopMatched = app.socket ? app.socket.onMatched((m) => showMatch(m.match)) : () => {};
   qmForm.onsubmit = async (e) => {

@@ -48,6 +48,11 @@ test('two players asking for the same quick match are paired and rated', { timeo
   await mover.locator(`[data-turn="${id}"]`).waitFor();
   await other.goto(`${server.url}/#/`);
   await other.getByText('No game waits for you.').waitFor();
+  // Three moves each, so that the game counts (fewer, and a resignation annuls it).
+  for (const [b, w] of [['C3', 'G7'], ['C4', 'G6'], ['C5', 'G5']]) {
+    await act(mover, { type: 'move', game: id, point: b });
+    await act(other, { type: 'move', game: id, point: w });
+  }
   // White resigns; both ratings move.
   await resign(game.white.username === 'ann' ? ann : bob, id);
   await ann.goto(`${server.url}/#/user/ann`);

@@ -756,6 +756,11 @@ impl Game {
         self.end_by(GameResult::Forfeit(c.opponent()))
     }
 
+    /// Ends the game with no result (`Void`): a game a server annuls, abandoned by its players.
+    pub fn void(&mut self) -> Result<(), GameError> {
+        self.end_by(GameResult::NoResult)
+    }
+
     fn end_by(&mut self, result: GameResult) -> Result<(), GameError> {
         if self.phase == Phase::Finished {
             return Err(GameError::GameOver);

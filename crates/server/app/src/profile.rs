@@ -86,6 +86,10 @@ pub async fn record(store: &Store, name: &str) -> Result<Value, ApiError> {
     let u = accounts::named(store, name).await?;
     let mut rec = Record::default();
     for g in store.finished_games_of(u.id).await? {
+        // An annulled game counts for nobody.
+        if g.annulled.is_some() {
+            continue;
+        }
         let size = serde_json::from_str::<Value>(&g.terms)
             .ok()
             .and_then(|t| t["size"].as_u64())

@@ -90,5 +90,7 @@ pub fn snapshot(id: i64, live: &LiveGame, players: &[Player; 2], seq: u64) -> Va
         "score": score,
         "result": g.result().map(|r| r.to_string()),
         "end_reason": live.end_reason,
+        // Why the result counts for nobody's points or rating (`null` when it counts).
+        "annulled": live.annulment(),
     })
 }

@@ -3,7 +3,12 @@
 //!
 //! The actor also keeps the players' presence: when a player's last connection to the game
 //! closes, a grace period starts; if no connection comes back in time, the player loses by
-//! forfeit (a grace of zero gives seed 002's immediate loss).
+//! forfeit (a grace of zero gives seed 002's immediate loss); an untimed game against a bot waits
+//! [`ABANDONED_AFTER`] and then ends with no result, and a correspondence game waits for its
+//! clock. The opponent hears of it at once:
+//! a `disconnected` event with the deadline, and `reconnected` when the player is back (stored
+//! like every event, so a watcher that reconnects with `since` gets them too). A player who
+//! never arrived gets no event: the snapshot's `presence` shows them absent, with the deadline.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -219,6 +224,14 @@ struct GameActor {
     present: [u32; 2],
     /// When a disconnected player loses.
     deadline: [Option<Instant>; 2],
+    /// When each player's last connection closed, while they are away (never arriving is not
+    /// a departure): told once they have been away [`TELL_AWAY_AFTER`].
+    left_at: [Option<Instant>; 2],
+    /// Whether each player has been here (watched or acted) since the actor started.
+    arrived: [bool; 2],
+    /// The deadline last told in a `disconnected` event, ms since the epoch, until the player
+    /// is told back.
+    told_away: [Option<i64>; 2],
     grace: Duration,
     /// When the player to move started thinking; `None` when no clock runs (untimed game,
     /// dead-stone phase, game over).
@@ -249,6 +262,15 @@ pub mod lag {
     /// Refill per move, ms.
     pub const REFILL: u64 = 1_000;
 }
+
+/// How long the player of an untimed game against a bot may be away before the game ends: as
+/// abandoned (`Void`, annulled) when casual, lost by forfeit when rated. It then leaves the
+/// live games.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(15 * 60);
+
+/// How long a player is away before the opponent is told (`disconnected`): a client watching
+/// again, or a page reloaded, is back within it.
+pub const TELL_AWAY_AFTER: Duration = Duration::from_secs(2);
 
 /// The least time a player has to connect to a game whose actor has just started (a new game,
 /// or one restored after a restart), whatever the grace period.
@@ -288,6 +310,9 @@ pub fn spawn_owned(
         events,
         present: [0; 2],
         deadline: [None; 2],
+        left_at: [None; 2],
+        arrived: [false; 2],
+        told_away: [None; 2],
         grace,
         turn_start: None,
         lag_bank: [lag::BANK; 2],
@@ -305,10 +330,9 @@ pub fn spawn_owned(
     // restart, or one joined over HTTP whose players never open a socket) is absent from the
     // start, and the grace rule runs at once; at least `CONNECT_GRACE`, to come (back) in.
     if actor.live.game.phase() != Phase::Finished {
-        let at = Instant::now() + grace.max(CONNECT_GRACE);
         for c in Color::ALL {
-            if !actor.players[c.index()].bot && !actor.waits_for(c) {
-                actor.deadline[c.index()] = Some(at);
+            if let (false, Some(away)) = (actor.players[c.index()].bot, actor.allowed_absence(c)) {
+                actor.deadline[c.index()] = Some(Instant::now() + away.max(CONNECT_GRACE));
             }
         }
     }
@@ -340,6 +364,7 @@ impl GameActor {
                         if self.on_wake().await.is_break() {
                             return;
                         }
+                        self.tell_presence().await;
                         continue;
                     }
                     c = rx.recv() => c,
@@ -350,6 +375,44 @@ impl GameActor {
             self.last_command = Instant::now();
             if self.on_command(cmd).await.is_break() {
                 return;
+            }
+            self.tell_presence().await;
+        }
+    }
+
+    /// Tells the watchers of a departure (with its deadline) or a return since they last
+    /// heard: a `disconnected` or `reconnected` event, stored like any other. A departure is
+    /// told once the player has been away [`TELL_AWAY_AFTER`]: a client that watches again,
+    /// or a quick reload, is no news. A game over tells nothing more.
+    async fn tell_presence(&mut self) {
+        if self.live.game.phase() == Phase::Finished || self.stopped {
+            return;
+        }
+        let now = Instant::now();
+        for c in Color::ALL {
+            let i = c.index();
+            if self.deadline[i].is_none() {
+                self.left_at[i] = None;
+            }
+            let until = match (self.deadline[i], self.left_at[i]) {
+                (Some(d), Some(t)) if t + TELL_AWAY_AFTER <= now => {
+                    Some(now_ms() + d.saturating_duration_since(now).as_millis() as i64)
+                }
+                _ => None,
+            };
+            let event = match (until, self.told_away[i]) {
+                (Some(until), None) => Event::Disconnected {
+                    color: c.into(),
+                    until,
+                },
+                (None, Some(_)) if self.deadline[i].is_none() => {
+                    Event::Reconnected { color: c.into() }
+                }
+                _ => continue,
+            };
+            // A failed store leaves it untold; the next change tries again.
+            if self.commit_with(vec![event], None).await.is_ok() {
+                self.told_away[i] = until;
             }
         }
     }
@@ -366,6 +429,17 @@ impl GameActor {
             .chain(self.presence_expiry())
             .chain(self.vacation_end())
             .chain(self.retire_at())
+            .chain(self.tell_away_at())
+            .min()
+    }
+
+    /// When a departure not yet told is due to be told.
+    fn tell_away_at(&self) -> Option<Instant> {
+        Color::ALL
+            .iter()
+            .filter(|c| self.deadline[c.index()].is_some() && self.told_away[c.index()].is_none())
+            .filter_map(|c| self.left_at[c.index()])
+            .map(|t| t + TELL_AWAY_AFTER)
             .min()
     }
 
@@ -430,6 +504,7 @@ impl GameActor {
         // A player who acts is there, socket or not (a bot's driver, a client
         // acting through the server's API).
         if let (Ok(_), Some(c)) = (&r, self.color_of(Some(user))) {
+            self.arrived[c.index()] = true;
             if self.present_total(c) == 0 {
                 self.deadline[c.index()] = None;
             }
@@ -447,6 +522,7 @@ impl GameActor {
         if let Some(c) = self.color_of(user) {
             self.present[c.index()] += 1;
             self.deadline[c.index()] = None;
+            self.arrived[c.index()] = true;
         }
         let live = self.events.subscribe();
         let (snapshot, missed) = match since {
@@ -468,12 +544,14 @@ impl GameActor {
     /// grace period (a grace of zero loses at once).
     async fn on_gone(&mut self, user: i64) {
         if let Some(c) = self.color_of(Some(user)) {
-            let waits = self.waits_for(c);
+            let allowed = self.allowed_absence(c);
             let n = &mut self.present[c.index()];
             *n = n.saturating_sub(1);
-            if self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished && !waits {
-                self.deadline[c.index()] = Some(Instant::now() + self.grace);
-                if self.grace.is_zero() {
+            let away = self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished;
+            if let (true, Some(allowed)) = (away, allowed) {
+                self.deadline[c.index()] = Some(Instant::now() + allowed);
+                self.left_at[c.index()] = Some(Instant::now());
+                if allowed.is_zero() {
                     self.on_deadline().await;
                 }
             }
@@ -537,10 +615,13 @@ impl GameActor {
             self.deadline[c.index()] = None;
         } else if before > 0
             && self.live.game.phase() != Phase::Finished
-            && !self.waits_for(c)
             && self.deadline[c.index()].is_none()
         {
-            self.deadline[c.index()] = Some(Instant::now() + self.grace);
+            let Some(allowed) = self.allowed_absence(c) else {
+                return;
+            };
+            self.deadline[c.index()] = Some(Instant::now() + allowed);
+            self.left_at[c.index()] = Some(Instant::now());
         }
     }
 
@@ -580,12 +661,24 @@ impl GameActor {
         }
     }
 
-    /// True when the game waits for `c` however long they are away: an untimed game against a
-    /// bot (it is not rated and nobody else is kept waiting), and every correspondence game
-    /// (its clock decides). Other games follow the grace rule.
-    fn waits_for(&self, c: Color) -> bool {
+    /// How long `c` may be away before the game ends: `None`, however long, in a
+    /// correspondence game (its clock decides); [`ABANDONED_AFTER`] in an untimed game against a
+    /// bot (unrated, keeping nobody waiting: the player may step away, but an abandoned game
+    /// ends, annulled); the grace period in every other game.
+    fn allowed_absence(&self, c: Color) -> Option<Duration> {
         let time = &self.live.terms.time;
-        (self.players[c.opponent().index()].bot && time.is_untimed()) || time.is_correspondence()
+        if time.is_correspondence() {
+            None
+        } else if self.untimed_against_bot(c) {
+            Some(ABANDONED_AFTER)
+        } else {
+            Some(self.grace)
+        }
+    }
+
+    /// Whether `c` plays an untimed game against a bot.
+    fn untimed_against_bot(&self, c: Color) -> bool {
+        self.players[c.opponent().index()].bot && self.live.terms.time.is_untimed()
     }
 
     fn color_of(&self, user: Option<i64>) -> Option<Color> {
@@ -602,7 +695,28 @@ impl GameActor {
     fn snapshot(&self) -> serde_json::Value {
         let mut v = view::snapshot(self.id, &self.live, &self.players, self.log.len() as u64);
         v["clocks"] = self.clock_view();
+        v["presence"] = self.presence_view();
         v
+    }
+
+    /// Each player's connection to the game: `connected`, and, while they are away, `until`
+    /// (ms since the epoch: when the grace period ends) and whether they ever `arrived`.
+    fn presence_view(&self) -> serde_json::Value {
+        let one = |c: Color| {
+            let i = c.index();
+            // The deadline as told, so that the event and the snapshot say the same.
+            let until = self.deadline[i].map(|d| {
+                self.told_away[i].unwrap_or_else(|| {
+                    now_ms() + d.saturating_duration_since(Instant::now()).as_millis() as i64
+                })
+            });
+            serde_json::json!({
+                "connected": self.players[i].bot || self.present_total(c) > 0,
+                "until": until,
+                "arrived": self.arrived[i] || self.present_total(c) > 0 || self.players[i].bot,
+            })
+        };
+        serde_json::json!({ "black": one(Color::Black), "white": one(Color::White) })
     }
 
     /// Both clocks now, which one runs, and the server's time, for clients' ticking displays.
@@ -651,9 +765,19 @@ impl GameActor {
             if self.deadline[c.index()].is_some_and(|d| d <= now) {
                 self.deadline[c.index()] = None;
                 if self.live.game.phase() != Phase::Finished {
-                    let e = Event::Finished {
-                        result: GameResult::Forfeit(c.opponent()).to_string(),
-                        reason: "disconnected".into(),
+                    // An abandoned casual game that waited for its player ends with no
+                    // result; any other (a rated bot game included: leaving it must not save
+                    // a lost rating) is lost by the one who did not come back.
+                    let e = if self.untimed_against_bot(c) && !self.is_rated() {
+                        Event::Finished {
+                            result: GameResult::NoResult.to_string(),
+                            reason: "abandoned".into(),
+                        }
+                    } else {
+                        Event::Finished {
+                            result: GameResult::Forfeit(c.opponent()).to_string(),
+                            reason: "disconnected".into(),
+                        }
                     };
                     // If storing fails the player is not declared lost; the next disconnect
                     // check tries again.
@@ -872,11 +996,16 @@ impl GameActor {
         clocks
     }
 
-    /// The rating update of this game ending with `result`, if it is rated.
-    fn rated_game(&self, result: &str) -> Option<RatedGame> {
+    /// Whether this game moves ratings.
+    fn is_rated(&self) -> bool {
         let guest = [self.players[0].guest, self.players[1].guest];
         let bot = [self.players[0].bot, self.players[1].bot];
-        if !tengen_core::rating::is_rated(&self.live.terms, guest, bot) {
+        tengen_core::rating::is_rated(&self.live.terms, guest, bot)
+    }
+
+    /// The rating update of this game ending with `result`, if it is rated.
+    fn rated_game(&self, result: &str) -> Option<RatedGame> {
+        if !self.is_rated() {
             return None;
         }
         Some(RatedGame {
@@ -936,11 +1065,23 @@ impl GameActor {
                 self.live.game.phase() != Phase::Finished && a.game.phase() == Phase::Finished
             })
             .and_then(|a| a.game.result())?;
+        // An annulled game (a no-show, too few moves) moves nobody's points or rating.
+        let annulled = after.and_then(LiveGame::annulment);
+        if let Some(why) = annulled {
+            return Some(Finish {
+                result: result.to_string(),
+                outcomes: Vec::new(),
+                at: at_ms / 1000,
+                rated: None,
+                annulled: Some(why.to_string()),
+            });
+        }
         Some(Finish {
             result: result.to_string(),
             outcomes: self.promotion_outcomes(result.winner()),
             at: at_ms / 1000,
             rated: self.rated_game(&result.to_string()),
+            annulled: None,
         })
     }
 

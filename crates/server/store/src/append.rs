@@ -16,6 +16,9 @@ pub struct Finish {
     pub at: i64,
     /// Both players' ratings move, when the game is rated.
     pub rated: Option<RatedGame>,
+    /// Why the game counts for nobody, when it does not (then `outcomes` is empty and `rated`
+    /// is `None`).
+    pub annulled: Option<String>,
 }
 
 /// Events of one game to store, from `first_seq` on.

@@ -428,6 +428,16 @@ async fn record_results(
         q = q.bind(*game).bind(f.result.as_str()).bind(f.at);
     }
     q.execute(&mut **tx).await?;
+    // Few games are annulled: a statement each.
+    for (game, f) in finishes {
+        if let Some(why) = &f.annulled {
+            sqlx::query("UPDATE games SET annulled = 1, annul_reason = $1 WHERE id = $2")
+                .bind(why.as_str())
+                .bind(*game)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
     Ok(())
 }
 

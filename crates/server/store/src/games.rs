@@ -97,6 +97,8 @@ pub struct GameRow {
     pub result: Option<String>,
     /// Seconds since the epoch.
     pub created_at: i64,
+    /// Why the finished game counts for nobody (`no_show`, `too_few_moves`, `abandoned`).
+    pub annulled: Option<String>,
 }
 
 /// A stored event.
@@ -146,6 +148,14 @@ fn game_from(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
             })?,
         result: r.try_get("result")?,
         created_at: r.try_get("created_at")?,
+        // Moderation's flag, with fair play's reason (a moderator's annulment has its own).
+        annulled: match r.try_get::<i64, _>("annulled")? {
+            0 => None,
+            _ => Some(
+                r.try_get::<Option<String>, _>("annul_reason")?
+                    .unwrap_or_else(|| "moderator".into()),
+            ),
+        },
     })
 }
 
@@ -244,7 +254,7 @@ impl Store {
 
     /// One game.
     pub async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE id = $1")
+        let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
@@ -257,7 +267,7 @@ impl Store {
         status: GameStatus,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
             .bind(status.as_str())
             .bind(limit)
             .fetch_all(self.pool())
@@ -267,7 +277,7 @@ impl Store {
 
     /// A player's games, newest first.
     pub async fn games_of(&self, user_id: i64, limit: i64) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE black_id = $1 OR white_id = $1 ORDER BY id DESC LIMIT $2")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE black_id = $1 OR white_id = $1 ORDER BY id DESC LIMIT $2")
             .bind(user_id)
             .bind(limit)
             .fetch_all(self.pool())
@@ -278,7 +288,7 @@ impl Store {
     /// A player's finished games that count, all of them (for their record): annulled ones
     /// do not.
     pub async fn finished_games_of(&self, user_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished' AND annulled = 0")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished' AND annulled = 0")
             .bind(user_id)
             .fetch_all(self.pool())
             .await?;

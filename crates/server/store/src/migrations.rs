@@ -133,6 +133,10 @@ const SHARED: &[Step] = &[
         PRIMARY KEY (user_id, blocked_id)
     )"),
     Sql("CREATE INDEX blocks_blocked ON blocks (blocked_id)"),
+    // Why a finished game counts for nobody's points or rating, beside moderation's `annulled`
+    // flag (fair play: a no-show, too few moves, abandoned; core's `LiveGame::annulment`; a
+    // moderator's annulment says `moderator`).
+    Sql("ALTER TABLE games ADD COLUMN annul_reason TEXT"),
 ];
 
 /// The tournaments' tables whose ids each database generates its own way.

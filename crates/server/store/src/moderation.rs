@@ -262,7 +262,7 @@ impl Store {
             return Err(AnnulError::Already);
         }
         let finished_at: i64 = row.try_get::<Option<i64>, _>("finished_at")?.unwrap_or(0);
-        sqlx::query("UPDATE games SET annulled = 1 WHERE id = $1")
+        sqlx::query("UPDATE games SET annulled = 1, annul_reason = 'moderator' WHERE id = $1")
             .bind(game_id)
             .execute(&mut *tx)
             .await?;

@@ -228,7 +228,8 @@ pub fn document() -> Value {
                     "rules": { "type": "string", "default": "japanese" },
                     "min_rank": { "type": "string", "example": "10k", "description": "the weakest opponent accepted" },
                     "max_rank": { "type": "string", "example": "1d", "description": "the strongest opponent accepted" },
-                    "bot_after_s": { "type": "integer", "maximum": 600, "description": "seconds to wait for a person before playing a bot" } } },
+                    "bot_after_s": { "type": "integer", "maximum": 600, "description": "seconds to wait for a person before playing a bot" },
+                    "persist": { "type": "boolean", "default": false, "description": "keep a blitz or live request when the player's last WebSocket has been closed 10 s (else it is withdrawn; correspondence requests always stay)" } } },
                 "EventTerms": event_terms(),
                 "Challenge": { "type": "object", "required": ["opponent"], "properties": { "opponent": { "type": "string" } } },
                 "Correction": { "type": "object", "required": ["round", "board", "result", "reason"], "properties": {
@@ -236,7 +237,7 @@ pub fn document() -> Value {
                     "result": { "type": "string", "enum": ["B+", "W+", "B+F", "W+F", "0", "Void"], "description": "0 is a jigo; F a result by default; Void counts for nobody" },
                     "reason": { "type": "string" } } },
                 "JoinTerms": { "type": "object", "properties": { "guess": { "type": "string", "enum": ["odd", "even"] }, "handicap": { "type": "integer" } } },
-                "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] }, "time": { "$ref": "#/components/schemas/TimeControl" }, "handicap": { "type": "integer", "description": "stones for the player, who then plays black (komi 0.5 unless given)" }, "take_back": { "type": "boolean", "default": true, "description": "the bot accepts every take-back request" } } }
+                "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] }, "time": { "$ref": "#/components/schemas/TimeControl" }, "handicap": { "type": "integer", "description": "stones for the player, who then plays black (komi 0.5 unless given)" }, "take_back": { "type": "boolean", "default": true, "description": "the bot accepts every take-back request" }, "rated": { "type": "boolean", "default": false, "description": "a rated game: take-backs off (400 rated_takeback if asked for too)" } } }
             }
         }
     })

@@ -235,6 +235,10 @@ async fn connection(
         }
     }
     drop(seat);
+    if conn.state.online.connections(conn.user.id) == 0 {
+        // The player's last connection: a quick-match request of theirs may follow them out.
+        tengen_app::quick_match::player_left(&conn.state.services, &conn.user);
+    }
     conn.leave_all().await;
     drop(conn);
     let _ = writer.await;

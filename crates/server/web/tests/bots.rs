@@ -262,3 +262,110 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
         ["tengen-bot", "tengen-3", "tengen-5", "tengen-7", "tengen-9"]
     );
 }
+
+// Regression (issue 29, item 4): the weakest bot, far ahead, went on throwing stones into its
+// own settled area while the player passed again and again. It passes back once no move can
+// change the winner (judged by the estimator, the same at every level and every time).
+#[tokio::test]
+async fn a_bot_passes_back_once_the_game_is_decided() {
+    let server = serve("bots-pass-back", Vec::new()).await;
+    let guest = server.guest().await;
+    let (_, started) = guest
+        .post(
+            "/api/bots/tengen-bot/play",
+            json!({"size": 9, "color": "black", "rules": "chinese"}),
+        )
+        .await;
+    let game = started["game_id"].as_i64().unwrap();
+    let mut ws = watch(&guest, game).await;
+    let mut passes = 0;
+    loop {
+        let v = ws.recv_within(Duration::from_secs(120)).await;
+        assert_ne!(v["type"], "error", "{v}");
+        let e = &v["event"];
+        let pass_now = match (v["type"].as_str(), e["type"].as_str()) {
+            (Some("snapshot"), _) => v["state"]["to_move"] == "black",
+            (Some("event"), Some("move")) => e["color"] == "white",
+            (Some("event"), Some("scoring_started")) => break,
+            _ => false,
+        };
+        if pass_now {
+            ws.send(json!({"type": "pass", "game": game})).await;
+            passes += 1;
+            assert!(passes < 60, "the bot never passes back");
+        }
+    }
+    let snap = server.game(game).await;
+    let white: usize = snap["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().matches('O').count())
+        .sum();
+    // A bot that played on would fill its area but for two eyes (some 70 stones).
+    assert!(white < 45, "{white} white stones: {snap}");
+}
+
+// A request to count in the opening is declined with a word; the game goes on, and the bot
+// asks nothing twice for one request.
+#[tokio::test]
+async fn a_bot_declines_a_count_while_the_game_is_open() {
+    let server = serve("bots-count", Vec::new()).await;
+    let guest = server.guest().await;
+    let (_, started) = guest
+        .post(
+            "/api/bots/tengen-bot/play",
+            json!({"size": 9, "color": "black"}),
+        )
+        .await;
+    let game = started["game_id"].as_i64().unwrap();
+    let mut ws = watch(&guest, game).await;
+    ws.next_of_type("snapshot").await;
+    ws.send(json!({"type": "score_request", "game": game}))
+        .await;
+    let chat = ws.event(game, "chat").await;
+    assert_eq!(chat["event"]["user"], "tengen-bot", "{chat}");
+    assert!(
+        chat["event"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Not yet"),
+        "{chat}"
+    );
+    let snap = server.game(game).await;
+    assert_eq!(snap["phase"], "play");
+    assert_eq!(snap["scoring_requested"]["white"], false);
+    // The game goes on: Black plays, the bot answers with a move.
+    ws.send(json!({"type": "move", "game": game, "point": "E5"}))
+        .await;
+    let reply = ws.event(game, "move").await;
+    let reply = if reply["event"]["color"] == "black" {
+        ws.event(game, "move").await
+    } else {
+        reply
+    };
+    assert_eq!(reply["event"]["color"], "white", "{reply}");
+}
+
+// Bot games may be timed and rated like any game: a rated one has no take-backs.
+#[tokio::test]
+async fn a_bot_game_can_be_timed_and_rated() {
+    let server = serve("bots-rated", Vec::new()).await;
+    let ann = server.register("ann", "10k").await;
+    let (_, refused) = ann
+        .post(
+            "/api/bots/tengen-bot/play",
+            json!({"size": 9, "rated": true, "take_back": true}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], "rated_takeback", "{refused}");
+    let (_, started) = ann
+        .post(
+            "/api/bots/tengen-bot/play",
+            json!({"size": 9, "rated": true, "time": canadian()}),
+        )
+        .await;
+    let terms = &started["game"]["terms"];
+    assert_eq!(terms["take_back"], false, "{started}");
+    assert_eq!(terms["time"]["system"], "canadian", "{started}");
+}

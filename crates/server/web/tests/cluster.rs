@@ -388,6 +388,27 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
     assert_eq!(v["opponent"]["bot"], true, "{v}");
     let live = a.store().games_of(dave.id(), 10).await.unwrap();
     assert_eq!(live.len(), 1, "one bot game, not one per node");
+
+    // A request whose player has gone (no connection on any node) is withdrawn from the
+    // shared queue, by any node, unless it persists; correspondence requests always persist.
+    let erin = a.register("erin", "5k").await;
+    let fay = a.register("fay", "5k").await;
+    let gus = a.register("gus", "5k").await;
+    let (_, v) = gus
+        .post("/api/match", json!({"sizes": [13], "speed": "blitz"}))
+        .await;
+    assert_eq!(v["state"], "waiting", "{v}");
+    let persist = json!({"sizes": [13], "speed": "live", "persist": true});
+    assert_eq!(erin.post("/api/match", persist).await.1["state"], "waiting");
+    let slow = json!({"sizes": [13], "speed": "correspondence"});
+    assert_eq!(fay.post("/api/match", slow).await.1["state"], "waiting");
+    let withdraw = |id| tengen_app::quick_match::withdraw_if_unattended(&b.state, id);
+    assert!(withdraw(gus.id()).await.unwrap());
+    assert!(!withdraw(erin.id()).await.unwrap(), "persists");
+    assert!(!withdraw(fay.id()).await.unwrap(), "correspondence");
+    let (_, v) = gus.get("/api/match").await;
+    assert_eq!(v["state"], "withdrawn", "seen on a: {v}");
+    assert_eq!(erin.get("/api/match").await.1["state"], "waiting");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

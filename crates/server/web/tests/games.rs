@@ -399,8 +399,13 @@ async fn handicap_first_capture(url: &str) {
     assert_eq!(stones, 4);
     let game = j["game_id"].as_i64().unwrap();
     let mut w = bob.socket().await;
-    err(&ann.socket().await.play(game, "K10").await, "not_your_turn");
-    ok(&w.play(game, "K10").await);
+    let mut b = ann.socket().await;
+    err(&b.play(game, "K10").await, "not_your_turn");
+    // Three moves each, so that the game counts (fewer, and a resignation annuls it).
+    for (white, black) in [("K10", "C3"), ("K11", "C4"), ("K12", "C5")] {
+        ok(&w.play(game, white).await);
+        ok(&b.play(game, black).await);
+    }
     ok(&w.resign(game).await);
     let (_, a) = server.get("/api/users/ann").await;
     assert_eq!(
@@ -824,4 +829,168 @@ on_both_stores!(
     a_missed_logout_still_closes_the_socket,
     lagged_logout,
     "lagged-logout"
+);
+
+/// Plays `n` moves each on a 9x9 board: Black up the A column, White up the J column.
+async fn moves_each(b: &mut common::Socket, w: &mut common::Socket, game: i64, n: usize) {
+    for i in 1..=n {
+        ok(&b.play(game, &format!("A{i}")).await);
+        ok(&w.play(game, &format!("J{i}")).await);
+    }
+}
+
+/// A new 9x9 game between Ann and Bob (3k each): its id, and whether Ann plays Black.
+async fn ann_and_bob(server: &TestServer, ann: &Client, bob: &Client) -> (i64, bool) {
+    let j = server
+        .new_game(
+            ann,
+            bob,
+            json!({"size": 9, "rules": "japanese"}),
+            json!({"guess": "odd"}),
+        )
+        .await;
+    let game = j["game_id"].as_i64().unwrap();
+    (game, j["game"]["black"]["username"] == "ann")
+}
+
+/// Sockets of Black and White.
+async fn sockets(ann: &Client, bob: &Client, ann_black: bool) -> (common::Socket, common::Socket) {
+    let (a, b) = (ann.socket().await, bob.socket().await);
+    if ann_black {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// Waits (real time, bounded polls) until the server has seen `user`'s last socket close.
+async fn until_offline(server: &TestServer, user: i64) {
+    for _ in 0..500 {
+        if server.state.online.connections(user) == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the server never saw the socket close");
+}
+
+/// A player's promotion points and rating now.
+async fn standing(server: &TestServer, name: &str) -> (i64, f64) {
+    let (_, u) = server.get(&format!("/api/users/{name}")).await;
+    (u["points"].as_i64().unwrap(), u["rating"].as_f64().unwrap())
+}
+
+// Regression (issue 29, item 2): a player lost points and rating for a game they never saw, and
+// lost a live game while the opponent was not told of the disconnection.
+async fn fair_play(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
+    let bob = server.register("bob", "3k").await;
+    let before = (
+        standing(&server, "ann").await,
+        standing(&server, "bob").await,
+    );
+    // Game 1: White drops after a move each; Black hears at once, with the deadline, and hears
+    // the return. Then White resigns: too few moves, annulled.
+    let (game, ann_black) = ann_and_bob(&server, &ann, &bob).await;
+    let (mut b, mut w) = sockets(&ann, &bob, ann_black).await;
+    b.watch(game).await;
+    w.watch(game).await;
+    moves_each(&mut b, &mut w, game, 1).await;
+    drop(w);
+    // Told once White has been away 2 s.
+    let white_id = if ann_black { bob.id() } else { ann.id() };
+    until_offline(&server, white_id).await;
+    common::think(Duration::from_secs(3)).await;
+    let gone = b.event(game, "disconnected").await;
+    assert_eq!(gone["event"]["color"], "white", "{gone}");
+    let until = gone["event"]["until"].as_i64().unwrap();
+    let at = gone["at"].as_i64().unwrap();
+    // The grace's end: 30 s after the drop, told 2 to 3 s after it.
+    assert!(
+        (26_500..=28_500).contains(&(until - at)),
+        "a 30 s grace: {gone}"
+    );
+    let snap = server.game(game).await;
+    assert_eq!(snap["presence"]["white"]["connected"], false, "{snap}");
+    assert_eq!(snap["presence"]["white"]["until"], until);
+    let mut w = if ann_black {
+        bob.socket().await
+    } else {
+        ann.socket().await
+    };
+    w.watch(game).await;
+    let back = b.event(game, "reconnected").await;
+    assert_eq!(back["event"]["color"], "white");
+    assert_eq!(
+        server.game(game).await["presence"]["white"]["until"],
+        Value::Null
+    );
+    ok(&w.resign(game).await);
+    let snap = server.game(game).await;
+    assert_eq!(
+        (snap["result"].as_str(), snap["annulled"].as_str()),
+        (Some("B+R"), Some("too_few_moves"))
+    );
+
+    // Game 2: nobody else comes: the absent player never arrived, and loses by disconnection
+    // after the grace period: a no-show, annulled.
+    let (game2, ann_black) = ann_and_bob(&server, &ann, &bob).await;
+    let mut b = if ann_black {
+        ann.socket().await
+    } else {
+        bob.socket().await
+    };
+    let snap = b.watch(game2).await;
+    assert_eq!(
+        snap["state"]["presence"]["white"]["arrived"], false,
+        "{snap}"
+    );
+    common::think(Duration::from_secs(31)).await;
+    let fin = b.event(game2, "finished").await;
+    assert_eq!(fin["event"]["reason"], "disconnected");
+    assert_eq!(server.game(game2).await["annulled"], "no_show");
+    drop(b);
+
+    // Neither game moved points or ratings, and the lists show them annulled.
+    let after = (
+        standing(&server, "ann").await,
+        standing(&server, "bob").await,
+    );
+    assert_eq!(before, after);
+    let (_, list) = server.get("/api/games?status=finished").await;
+    let annulled: Vec<&Value> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["annulled"])
+        .collect();
+    assert_eq!(annulled, [&json!("no_show"), &json!("too_few_moves")]);
+
+    // Game 3: three moves each, then White leaves: seed 002's runaway rule, it counts.
+    let (game3, ann_black) = ann_and_bob(&server, &ann, &bob).await;
+    let (mut b, mut w) = sockets(&ann, &bob, ann_black).await;
+    b.watch(game3).await;
+    w.watch(game3).await;
+    moves_each(&mut b, &mut w, game3, 3).await;
+    ok(&w.call(json!({"type": "leave", "game": game3})).await);
+    let snap = server.game(game3).await;
+    assert_eq!(
+        (snap["result"].as_str(), snap["annulled"].clone()),
+        (Some("B+F"), Value::Null)
+    );
+    let (black, white) = if ann_black {
+        ("ann", "bob")
+    } else {
+        ("bob", "ann")
+    };
+    assert_eq!(standing(&server, black).await.0, 55);
+    assert_eq!(standing(&server, white).await.0, 45);
+    server.stop().await;
+}
+
+on_both_stores!(
+    no_shows_and_short_games_are_annulled_and_disconnections_told,
+    fair_play,
+    "fair"
 );

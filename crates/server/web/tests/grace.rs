@@ -8,6 +8,8 @@
 
 use std::time::Duration;
 
+use serde_json::json;
+
 mod common;
 
 async fn game(grace: Duration) -> (tengen_live::actor::GameHandle, i64, i64) {
@@ -74,7 +76,8 @@ async fn one_of_two_connections_closing_is_not_a_disconnection() {
 }
 
 #[tokio::test]
-async fn leaving_an_untimed_bot_game_keeps_it_waiting_and_a_timed_one_follows_the_grace_rule() {
+async fn leaving_an_untimed_bot_game_keeps_it_waiting_a_while_and_a_timed_one_follows_the_grace_rule(
+) {
     use tengen_core::domain::clock::TimeControl;
     let untimed = common::actor_game_against(
         "grace-bot-untimed",
@@ -88,12 +91,27 @@ async fn leaving_an_untimed_bot_game_keeps_it_waiting_and_a_timed_one_follows_th
     let _w = h.watch(Some(untimed.black), None).await.unwrap();
     tokio::time::pause();
     gone(&h, untimed.black).await;
-    tokio::time::advance(Duration::from_secs(3600)).await;
+    tokio::time::advance(Duration::from_secs(14 * 60)).await;
     tokio::time::resume();
     assert!(result(&h).await.is_null(), "the game waits for its player");
-    // Back an hour later, the game goes on where it was.
+    // Back 14 minutes later, the game goes on where it was.
     let again = h.watch(Some(untimed.black), None).await.unwrap();
     assert!(again.snapshot.is_some());
+    // Gone again, for 15 minutes: abandoned, it ends (issue 29, item 5: an abandoned bot game
+    // blocked its player's quick match and stayed among the live games for ever). This one is
+    // rated (no take-backs): lost by forfeit, as leaving any rated game is, and annulled here
+    // since no move was played. A casual one ends `Void` (tests/quick_match.rs).
+    drop(again);
+    gone(&h, untimed.black).await;
+    common::think(Duration::from_secs(15 * 60 - 1)).await;
+    assert!(result(&h).await.is_null());
+    common::think(Duration::from_secs(2)).await;
+    let snap = h.snapshot().await.unwrap();
+    assert_eq!(
+        (&snap["result"], &snap["end_reason"], &snap["annulled"]),
+        (&json!("W+F"), &json!("disconnected"), &json!("no_show")),
+        "{snap}"
+    );
 
     let timed = common::actor_game_against(
         "grace-bot-timed",

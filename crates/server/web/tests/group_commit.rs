@@ -103,6 +103,7 @@ async fn many_games_share_transactions_and_a_bad_write_fails_alone() {
             black_score: 1.0,
             head_start: 0.0,
         }),
+        annulled: None,
     };
     store.append(append(ids[0], 2, Some(finish))).await.unwrap();
     for t in tasks {
@@ -205,6 +206,7 @@ async fn games_end_together(url: &str) {
             outcomes: Vec::new(),
             at: 100 + i as i64,
             rated: None,
+            annulled: None,
         });
         tasks.push(tokio::spawn(async move {
             s.append(append(id, 1, finish)).await

@@ -138,3 +138,119 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     assert_eq!(g["terms"]["time"]["system"], "byoyomi");
     assert!(g["terms"]["handicap"].as_u64().unwrap_or(0) >= 2, "{g}");
 }
+
+/// Waits (in real time, a bounded number of short polls) until the server has seen the last
+/// connection of `user` close.
+async fn until_offline(server: &TestServer, user: i64) {
+    for _ in 0..500 {
+        if server.state.online.connections(user) == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the server never saw the connection close");
+}
+
+/// Polls the player's quick-match state until it is not `waiting` (bounded).
+async fn state_after_wait(client: &common::Client) -> Value {
+    for _ in 0..500 {
+        let (_, v) = client.get("/api/match").await;
+        if v["state"] != "waiting" {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    client.get("/api/match").await.1
+}
+
+// Regression: a player closed the tab while searching, was paired two minutes later and lost
+// the game by forfeit with no move played (issue 29, item 1).
+#[tokio::test]
+async fn a_live_request_is_withdrawn_when_its_player_has_been_gone_ten_seconds() {
+    let server = TestServer::sqlite("qm-unattended").await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "5k").await;
+    let cid = server.register("cid", "5k").await;
+    let dan = server.register("dan", "5k").await;
+    // Ann asks on her socket and closes it; Bob asks for the same, persisting; Cid asks for
+    // a correspondence game (those always persist).
+    let mut a = ann.socket().await;
+    a.send(json!({"type": "match", "sizes": [19], "speed": "live"}))
+        .await;
+    assert_eq!(a.next_of_type("match").await["match"]["state"], "waiting");
+    let mut b = bob.socket().await;
+    b.send(json!({"type": "match", "sizes": [13], "speed": "blitz", "persist": true}))
+        .await;
+    assert_eq!(b.next_of_type("match").await["match"]["state"], "waiting");
+    let mut c = cid.socket().await;
+    c.send(json!({"type": "match", "sizes": [9], "speed": "correspondence"}))
+        .await;
+    assert_eq!(c.next_of_type("match").await["match"]["state"], "waiting");
+    drop((a, b, c));
+    for u in [&ann, &bob, &cid] {
+        until_offline(&server, u.id()).await;
+    }
+    // A reload within the ten seconds keeps the place: Ann comes back after 9 s.
+    common::think(Duration::from_secs(9)).await;
+    let a = ann.socket().await;
+    common::think(Duration::from_secs(2)).await;
+    assert_eq!(ann.get("/api/match").await.1["state"], "waiting");
+    drop(a);
+    until_offline(&server, ann.id()).await;
+    common::think(Duration::from_secs(11)).await;
+    let v = state_after_wait(&ann).await;
+    assert_eq!(v["state"], "withdrawn", "{v}");
+    for u in [&bob, &cid] {
+        assert_eq!(u.get("/api/match").await.1["state"], "waiting");
+    }
+    // Nobody is paired with the player who left: Dan's request waits.
+    let (_, v) = dan
+        .post("/api/match", json!({"sizes": [19], "speed": "live"}))
+        .await;
+    assert_eq!(v["state"], "waiting", "{v}");
+}
+
+// Regression (issue 29, item 5): an abandoned untimed bot game stayed among the live games for
+// ever and refused its player every quick match with `already_playing`.
+#[tokio::test]
+async fn an_untimed_bot_game_never_blocks_quick_match_and_ends_when_abandoned() {
+    let server = TestServer::sqlite("qm-abandoned").await;
+    let ann = server.register("ann", "10k").await;
+    let (_, started) = ann
+        .post("/api/bots/tengen-bot/play", json!({"size": 9}))
+        .await;
+    let game = started["game_id"].as_i64().unwrap();
+    let live = |v: &Value| {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == game)
+    };
+    assert!(live(&server.get("/api/games").await.1));
+    // Quick match is open to Ann beside it.
+    let (st, v) = ann
+        .post("/api/match", json!({"sizes": [19], "speed": "live"}))
+        .await;
+    assert_eq!(
+        (st, v["state"].as_str()),
+        (StatusCode::ACCEPTED, Some("waiting")),
+        "{v}"
+    );
+    // Ann never comes to the game: after 15 minutes it ends, annulled, and leaves the list.
+    common::think(Duration::from_secs(15 * 60 + 1)).await;
+    let mut snap = server.game(game).await;
+    for _ in 0..500 {
+        if snap["phase"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        snap = server.game(game).await;
+    }
+    assert_eq!(
+        (snap["result"].as_str(), snap["annulled"].as_str()),
+        (Some("Void"), Some("abandoned")),
+        "{snap}"
+    );
+    assert!(!live(&server.get("/api/games").await.1));
+}

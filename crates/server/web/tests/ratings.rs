@@ -39,6 +39,7 @@ async fn old_game(
                 outcomes: Vec::new(),
                 at,
                 rated: None,
+                annulled: None,
             }),
             fence: None,
         })
@@ -71,9 +72,10 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // Unrated: a guest played.
     old_game(&store, ann.id, guest.id, &even, "B+R", 400).await;
     // As a database from before ratings: no rating, no history, the data step not done (nor
-    // the steps after it, the reviews table, its version, quick match's queue, the cluster's
-    // heartbeats, the tournaments' tables, moderation's columns and tables and players' blocks,
-    // undone here too).
+    // the steps after it, undone here too: the reviews table, its version, quick match's
+    // queue, the cluster's heartbeats and their index, the tournaments' four tables,
+    // moderation's columns and tables, players' blocks, the games' annulment reason). Each step
+    // appended to the migrations adds its undoing here.
     for sql in [
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
         "DELETE FROM rating_history",
@@ -85,6 +87,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "DROP TABLE tournament_pairings",
         "DROP TABLE tournament_players",
         "DROP TABLE tournaments",
+        "ALTER TABLE games DROP COLUMN annul_reason",
         "DROP TABLE blocks",
         "DROP TABLE promotion_history",
         "ALTER TABLE games DROP COLUMN annulled",
@@ -94,7 +97,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 20 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 21 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

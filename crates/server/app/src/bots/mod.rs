@@ -4,6 +4,7 @@
 //! wait for an engine.
 
 pub mod gtp;
+pub mod manners;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -182,9 +183,14 @@ pub struct BotGame {
     /// 21 and 25 on 19x19 as seed 002 allows). Komi defaults to 0.5.
     #[serde(default)]
     pub handicap: Option<u8>,
-    /// Whether the player may take moves back (the bot always agrees). Default: yes.
+    /// Whether the player may take moves back (the bot always agrees). Default: yes, unless
+    /// the game is rated.
     #[serde(default)]
     pub take_back: Option<bool>,
+    /// A rated game (both ratings move, as any game's): take-backs are then off, and asking
+    /// for both is refused (`rated_takeback`). Default: no.
+    #[serde(default)]
+    pub rated: Option<bool>,
 }
 
 /// Starts a game between `user` and the bot `name`; returns the game id and its snapshot.
@@ -199,7 +205,16 @@ pub async fn start_game(
     let size = req.size.unwrap_or(9);
     let rules = req.rules.unwrap_or_else(|| "chinese".into());
     let handicap = req.handicap.filter(|&h| h >= 2);
-    let take_back = req.take_back.unwrap_or(true);
+    let take_back = match (req.rated.unwrap_or(false), req.take_back) {
+        (true, Some(true)) => {
+            return Err(ApiError::Rejected(
+                "rated_takeback",
+                "a rated game has no take-backs".into(),
+            ))
+        }
+        (true, _) => false,
+        (false, t) => t.unwrap_or(true),
+    };
     let terms = crate::rooms::validate(crate::rooms::RoomTerms {
         size,
         rules,
@@ -574,6 +589,8 @@ async fn drive(
     }
     let mut rx = watch.live;
     let mut rng = Rng::new(0xB07 ^ handle.id as u64);
+    // The move count at which the bot last declined a request to count (once a request).
+    let mut declined = None;
     loop {
         if live.game.phase() == Phase::Finished {
             if let Some(e) = &gtp {
@@ -581,7 +598,10 @@ async fn drive(
             }
             return Ok(());
         }
-        let action = next_action(&live, color, &terms, &engine, gtp.as_ref(), &mut rng).await?;
+        let action = match answer_count_request(&live, color, &mut declined).await? {
+            Some(a) => Some(a),
+            None => next_action(&live, color, &terms, &engine, gtp.as_ref(), &mut rng).await?,
+        };
         if let Some(a) = action {
             act_or_pass(handle, bot, color, gtp.as_ref(), a).await?;
         }
@@ -632,30 +652,97 @@ async fn next_action(
         Phase::Play if live.takeback == Some(color.opponent()) => {
             Some(Action::AnswerTakeback(true))
         }
-        Phase::Play if live.game.to_move() == color => Some(match gtp {
-            None => {
-                let Engine::Builtin(level) = *engine else {
-                    return Err("no engine".into());
-                };
-                let started = std::time::Instant::now();
-                crate::metrics::ENGINES_BUSY.inc();
-                let a = builtin_move(live, color, level, terms, rng).await;
-                crate::metrics::ENGINES_BUSY.dec();
-                crate::metrics::BUILTIN_THINKING.observe_duration(started.elapsed());
-                a?
-            }
-            Some(e) => {
-                let started = std::time::Instant::now();
-                crate::metrics::ENGINES_BUSY.inc();
-                let a = gtp_move(e, live, color, terms).await;
-                crate::metrics::ENGINES_BUSY.dec();
-                crate::metrics::GTP_THINKING.observe_duration(started.elapsed());
-                a?
-            }
-        }),
+        Phase::Play if live.game.to_move() == color => {
+            Some(match manners_move(live, color).await? {
+                Some(a) => {
+                    // A GTP engine's board follows the bot's own moves from `genmove`: a pass
+                    // decided here is told to it.
+                    if let (Action::Pass, Some(e)) = (&a, gtp) {
+                        gtp_call(e, format!("play {} pass", color.letter())).await?;
+                    }
+                    a
+                }
+                None => engine_move(live, color, engine, gtp, terms, rng).await?,
+            })
+        }
         Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
         _ => None,
     })
+}
+
+/// The partner asked to count during play: agreed to when the game is settled (the estimator
+/// doubts nothing and no move can change the winner), else declined once, with a chat line.
+async fn answer_count_request(
+    live: &LiveGame,
+    color: Color,
+    declined: &mut Option<usize>,
+) -> Result<Option<Action>, String> {
+    let asked =
+        live.scoring_requests[color.opponent().index()] && !live.scoring_requests[color.index()];
+    let ply = live.game.moves().count();
+    if live.game.phase() != Phase::Play || !asked || *declined == Some(ply) {
+        return Ok(None);
+    }
+    let game = live.game.clone();
+    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+        .await
+        .map_err(|e| e.to_string())?;
+    if judged.settled() {
+        return Ok(Some(Action::RequestScoring));
+    }
+    *declined = Some(ply);
+    Ok(Some(Action::Chat(manners::NOT_SETTLED.into())))
+}
+
+/// What manners decide before the engine is asked, at every level and for every engine:
+/// resign a game clearly lost, pass back after the partner's pass when no move can change the
+/// winner. `None`: the engine plays.
+async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, String> {
+    let game = &live.game;
+    let passed = manners::opponent_passed(game, color);
+    if !manners::counted(game) || !(passed || manners::past_opening(game)) {
+        return Ok(None);
+    }
+    let size = game.size();
+    let game = game.clone();
+    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(if judged.hopeless(size) {
+        Some(Action::Resign)
+    } else if passed && judged.decided() {
+        Some(Action::Pass)
+    } else {
+        None
+    })
+}
+
+/// The engine's move: the built-in engine at its level, or the GTP engine's `genmove`, with
+/// the time it took and the engines busy counted for the metrics.
+async fn engine_move(
+    live: &LiveGame,
+    color: Color,
+    engine: &Engine,
+    gtp: Option<&SharedEngine>,
+    terms: &Terms,
+    rng: &mut Rng,
+) -> Result<Action, String> {
+    let started = std::time::Instant::now();
+    crate::metrics::ENGINES_BUSY.inc();
+    let a = match gtp {
+        None => match *engine {
+            Engine::Builtin(level) => builtin_move(live, color, level, terms, rng).await,
+            _ => Err("no engine".into()),
+        },
+        Some(e) => gtp_move(e, live, color, terms).await,
+    };
+    crate::metrics::ENGINES_BUSY.dec();
+    let thinking = match gtp {
+        None => &crate::metrics::BUILTIN_THINKING,
+        Some(_) => &crate::metrics::GTP_THINKING,
+    };
+    thinking.observe_duration(started.elapsed());
+    a
 }
 
 /// The built-in engine's move at `level` for `color`, searched on the blocking pool within the
@@ -783,6 +870,93 @@ async fn sync(
 mod tests {
     use super::*;
     use tengen_core::domain::rank::Rank;
+
+    /// A 9x9 Chinese game set up with `rows` (top row first; `X` black, `O` white), `to_move`
+    /// to play.
+    fn live_position(rows: [&str; 9], to_move: Color) -> (LiveGame, Terms) {
+        let terms = Terms {
+            size: 9,
+            rules: Preset::Chinese,
+            komi: Komi::from_halves(15),
+            handicap: 0,
+            take_back: false,
+            estimate: false,
+            game_type: GameType::HoSun,
+            time: TimeControl::None,
+        };
+        let mut live = LiveGame::new(terms.clone()).expect("terms");
+        let mut stones = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let v = format!("{}{}", "ABCDEFGHJ".as_bytes()[c] as char, 9 - r);
+                let p = coord::parse_point(9, &v).expect("a point");
+                match ch {
+                    'X' => stones.push((p, Some(Color::Black))),
+                    'O' => stones.push((p, Some(Color::White))),
+                    _ => {}
+                }
+            }
+        }
+        live.game.edit(&stones, to_move).expect("set up");
+        (live, terms)
+    }
+
+    /// Black walled in three rooms, White in two columns: Black far ahead, nothing open.
+    const BLACK_FAR_AHEAD: [&str; 9] = ["..X...XO."; 9];
+
+    async fn action(live: &LiveGame, color: Color, terms: &Terms, level: u8) -> Option<Action> {
+        let mut rng = Rng::new(7);
+        let engine = Engine::Builtin(level);
+        next_action(live, color, terms, &engine, None, &mut rng)
+            .await
+            .expect("an action")
+    }
+
+    // Regression (issue 29, item 4): the weakest bot never searched the playouts its own
+    // resignation needs, and played a lost game to the end.
+    #[tokio::test]
+    async fn a_bot_resigns_a_lost_game_at_every_level() {
+        let (live, terms) = live_position(BLACK_FAR_AHEAD, Color::White);
+        for level in [1, 3, 5, 7, 9, 10] {
+            let a = action(&live, Color::White, &terms, level).await;
+            assert_eq!(a, Some(Action::Resign), "level {level}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_bot_passes_back_when_no_move_changes_the_winner_at_every_level() {
+        let (mut live, terms) = live_position(BLACK_FAR_AHEAD, Color::White);
+        live.apply(&Event::Pass {
+            color: Color::White.into(),
+        });
+        for level in [1, 3, 5, 7, 9, 10] {
+            let a = action(&live, Color::Black, &terms, level).await;
+            assert_eq!(a, Some(Action::Pass), "level {level}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_bot_agrees_to_count_a_settled_game_and_declines_an_open_one_once() {
+        let (mut live, _) = live_position(BLACK_FAR_AHEAD, Color::White);
+        live.apply(&Event::ScoringRequested {
+            color: Color::White.into(),
+        });
+        let mut declined = None;
+        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        assert_eq!(a, Ok(Some(Action::RequestScoring)));
+        let mut open = ["........."; 9];
+        open[2] = "..X...O..";
+        open[6] = "..O...X..";
+        let (mut live, _) = live_position(open, Color::White);
+        live.apply(&Event::ScoringRequested {
+            color: Color::White.into(),
+        });
+        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        assert_eq!(a, Ok(Some(Action::Chat(manners::NOT_SETTLED.into()))));
+        // Declined once: the same request gets no second answer.
+        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        assert_eq!(a, Ok(None));
+    }
 
     #[test]
     fn the_built_in_bots_are_ranked_by_their_level() {

@@ -30,7 +30,6 @@ use crate::Services;
 use tengen_core::domain::clock::{Speed, TimeControl, DAY};
 use tengen_core::domain::rank::Rank;
 use tengen_store::games::GameStatus;
-use tengen_store::Store;
 
 /// The longest a player may wait before a bot is offered, seconds.
 pub const MAX_BOT_WAIT_S: u64 = 600;
@@ -54,7 +53,23 @@ pub struct MatchRequest {
     /// Seconds to wait for a person before playing a bot; `null` never.
     #[serde(default)]
     pub bot_after_s: Option<u64>,
+    /// Whether the request stays when the player's last connection closes (see
+    /// [`UNATTENDED_AFTER`]); correspondence requests always stay.
+    #[serde(default)]
+    pub persist: bool,
 }
+
+impl MatchRequest {
+    /// Whether the request outlives its player's connections.
+    pub fn persists(&self) -> bool {
+        self.persist || self.speed == Speed::Correspondence
+    }
+}
+
+/// How long a blitz or live request waits after its player's last connection closed before it
+/// is withdrawn (unless it persists): a closed tab must not pair its player into a game they
+/// never see, while a reload or a short network drop keeps the place in the queue.
+pub const UNATTENDED_AFTER: Duration = Duration::from_secs(10);
 
 fn default_rules() -> String {
     "japanese".into()
@@ -264,6 +279,18 @@ impl QuickMatch {
         }
     }
 
+    /// Withdraws the player's waiting request unless it persists; true when one was withdrawn.
+    async fn withdraw_unattended(&self, user_id: i64) -> Result<bool, ApiError> {
+        if let Some(shared) = &self.shared {
+            return shared.withdraw_unattended(user_id).await;
+        }
+        let mut q = lock(&self.inner);
+        let before = q.waiting.len();
+        q.waiting
+            .retain(|w| w.user.id != user_id || w.ask.req.persists());
+        Ok(before != q.waiting.len())
+    }
+
     async fn tell(&self, user_id: i64, outcome: Value) {
         if let Some(shared) = &self.shared {
             return shared.tell(user_id, outcome).await;
@@ -276,17 +303,28 @@ impl QuickMatch {
     }
 }
 
-/// Whether `user` plays a live (not correspondence) game now.
-async fn in_live_game(store: &Store, user: &User) -> Result<bool, ApiError> {
-    for row in store.games_of(user.id, 50).await? {
+/// Whether `user` plays a live game now: one with a clock that is not a correspondence one, or
+/// an untimed game against a person. An untimed game against a bot never blocks quick match:
+/// it waits for its player, and ends by itself when abandoned.
+async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
+    for row in state.store.games_of(user.id, 50).await? {
         if row.status != GameStatus::Live {
             continue;
         }
-        let correspondence = serde_json::from_str::<tengen_core::game::Terms>(&row.terms)
-            .is_ok_and(|t| t.time.is_correspondence());
-        if !correspondence {
+        // Terms this version cannot read: a live game, to be safe.
+        let Ok(terms) = serde_json::from_str::<tengen_core::game::Terms>(&row.terms) else {
             return Ok(true);
+        };
+        let opponent = if row.black_id == user.id {
+            row.white_id
+        } else {
+            row.black_id
+        };
+        let against_bot = state.bots.by_user(opponent).is_some();
+        if terms.time.is_correspondence() || (terms.time.is_untimed() && against_bot) {
+            continue;
         }
+        return Ok(true);
     }
     Ok(false)
 }
@@ -297,7 +335,7 @@ async fn in_live_game(store: &Store, user: &User) -> Result<bool, ApiError> {
 pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
     let ask = check(req)?;
     crate::sanctions::check_may_play(&state.store, user.id).await?;
-    if ask.req.speed != Speed::Correspondence && in_live_game(&state.store, user).await? {
+    if ask.req.speed != Speed::Correspondence && in_live_game(state, user).await? {
         return Err(ApiError::Conflict(
             "already_playing",
             "finish your live game first (correspondence games may be asked for beside it)".into(),
@@ -517,6 +555,40 @@ pub async fn upkeep(state: &Services) {
     }
 }
 
+/// `user`'s last connection on this node closed: after [`UNATTENDED_AFTER`], if they still
+/// have no connection anywhere, their blitz or live request is withdrawn (a request that asked
+/// to persist, and every correspondence request, stays), and they find `withdrawn` as its
+/// outcome when they come back.
+pub fn player_left(state: &Services, user: &User) {
+    let state = state.clone();
+    let user_id = user.id;
+    let at = tokio::time::Instant::now() + UNATTENDED_AFTER;
+    tokio::spawn(async move {
+        tokio::time::sleep_until(at).await;
+        if let Err(e) = withdraw_if_unattended(&state, user_id).await {
+            tracing::warn!(error = %e, user_id, "could not withdraw a request");
+        }
+    });
+}
+
+/// If the player `user_id` has no connection on any node now, withdraws their blitz or live
+/// request unless it persists, and keeps `withdrawn` as its outcome. True when one was
+/// withdrawn. (What [`player_left`] does once the player has been gone [`UNATTENDED_AFTER`].)
+pub async fn withdraw_if_unattended(state: &Services, user_id: i64) -> Result<bool, ApiError> {
+    if state.online.connections(user_id) > 0 {
+        return Ok(false);
+    }
+    if !state.quick_match.withdraw_unattended(user_id).await? {
+        return Ok(false);
+    }
+    let outcome = json!({
+        "state": "withdrawn",
+        "message": "your request was withdrawn when you left; ask again",
+    });
+    state.quick_match.tell(user_id, outcome).await;
+    Ok(true)
+}
+
 /// Withdraws `user`'s waiting request (`no_match_request` if none waits).
 pub async fn cancel(state: &Services, user: &User) -> Result<(), ApiError> {
     if state.quick_match.cancel(user.id).await? {
@@ -559,6 +631,7 @@ mod tests {
             min_rank: range.0.map(String::from),
             max_rank: range.1.map(String::from),
             bot_after_s: None,
+            persist: false,
         })
         .unwrap();
         Waiting {
@@ -627,6 +700,7 @@ mod tests {
                 min_rank: min.map(String::from),
                 max_rank: max.map(String::from),
                 bot_after_s: wait,
+                persist: false,
             }
         };
         assert_eq!(

@@ -102,6 +102,24 @@ impl Shared {
         Ok(self.store.cancel_match(user_id).await?)
     }
 
+    /// Withdraws the player's waiting request unless it persists; true when one was withdrawn.
+    /// By its ticket: a request made again meanwhile is a new one, and stays.
+    pub async fn withdraw_unattended(&self, user_id: i64) -> Result<bool, ApiError> {
+        let Some(row) = self.store.match_status(user_id).await? else {
+            return Ok(false);
+        };
+        let request = row
+            .request
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<MatchRequest>(r).ok());
+        match (row.state.as_str(), request, row.ticket) {
+            ("waiting", Some(req), Some(ticket)) if !req.persists() => {
+                Ok(self.store.take_match(ticket).await?)
+            }
+            _ => Ok(false),
+        }
+    }
+
     /// Takes the request with `ticket` out of the queue if it still waits: true for the one
     /// node that gets it.
     pub async fn take(&self, ticket: u64) -> Result<bool, ApiError> {

@@ -15,6 +15,13 @@ use crate::domain::game_type::GameType;
 
 mod text;
 
+/// Moves (passes included) each player must have made for a game that ends by resignation,
+/// time, leaving or disconnection to count: fewer, and it is annulled (OGS annuls games of a
+/// handful of moves the same way). A player who never came, or who left at once, costs the
+/// opponent nothing and gains nothing; seed 002's runaway rule (leaving loses) decides every
+/// game past the opening moves.
+pub const MIN_MOVES_EACH: usize = 3;
+
 /// The engine's proposal when the dead-stone phase begins.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Proposal {
@@ -166,7 +173,8 @@ pub enum Event {
     Finished {
         /// The SGF result (`B+3.5`, `W+R`, `B+T`, `0`, `Void`).
         result: String,
-        /// Why: `count`, `rule`, `time`, `left`, `disconnected`.
+        /// Why: `count`, `rule`, `time`, `left`, `disconnected`, `resign`, `abandoned` (a
+        /// game that waited for a player who did not come back: `Void`).
         reason: String,
     },
     /// A chat line.
@@ -180,6 +188,20 @@ pub enum Event {
     ChatHidden {
         /// The hidden line's seq.
         seq: u64,
+    },
+    /// A player's last connection closed: unless one comes back by `until` (ms since the
+    /// epoch), they lose by forfeit (or, in a game that waits for them, the game is annulled).
+    /// Nothing of the game changes; it tells the opponent at once.
+    Disconnected {
+        /// Who left.
+        color: Side,
+        /// When the grace period ends.
+        until: i64,
+    },
+    /// A disconnected player is back within the grace period.
+    Reconnected {
+        /// Who came back.
+        color: Side,
     },
     /// Correspondence: a player's clock stops until `until` (ms since the epoch); an `until`
     /// at or before the event's own time ends the vacation.
@@ -625,11 +647,15 @@ impl LiveGame {
                         Ok(GameResult::Forfeit(w)) => self.game.forfeit(w.opponent()),
                         Ok(GameResult::Time(w)) => self.game.timeout(w.opponent()),
                         Ok(GameResult::Resign(w)) => self.game.resign(w.opponent()),
+                        Ok(GameResult::NoResult) => self.game.void(),
                         _ => self.game.finish_scoring().map(|_| ()),
                     }
                 }
             }
-            Event::Chat { .. } | Event::ChatHidden { .. } => Ok(()),
+            Event::Chat { .. }
+            | Event::ChatHidden { .. }
+            | Event::Disconnected { .. }
+            | Event::Reconnected { .. } => Ok(()),
             Event::Vacation { color, until } => {
                 self.vacation[Color::from(*color).index()] = *until;
                 Ok(())
@@ -637,6 +663,36 @@ impl LiveGame {
         };
         if let Err(e) = outcome {
             tracing::error!(?event, error = %e, "an event from the log did not apply");
+        }
+    }
+
+    /// Why this finished game counts for nobody's promotion points or rating, if it does not
+    /// (see [`MIN_MOVES_EACH`]): `no_show` (a player lost by disconnection without a move),
+    /// `too_few_moves` (it ended by resignation, time, leaving or disconnection before each
+    /// player had made [`MIN_MOVES_EACH`] moves), `abandoned` (it waited for a player who did not
+    /// come back). A game ended by the count or by a rule always counts.
+    pub fn annulment(&self) -> Option<&'static str> {
+        if self.game.phase() != Phase::Finished {
+            return None;
+        }
+        let reason = self.end_reason.as_deref()?;
+        if reason == "abandoned" {
+            return Some("abandoned");
+        }
+        if !matches!(reason, "resign" | "time" | "left" | "disconnected") {
+            return None;
+        }
+        let mut made = [0usize; 2];
+        for (c, _) in self.game.moves() {
+            made[c.index()] += 1;
+        }
+        let loser = self.game.result()?.winner()?.opponent();
+        if reason == "disconnected" && made[loser.index()] == 0 {
+            Some("no_show")
+        } else if made.iter().any(|&n| n < MIN_MOVES_EACH) {
+            Some("too_few_moves")
+        } else {
+            None
         }
     }
 

@@ -358,3 +358,75 @@ fn terms_with_an_unknown_preset_komi_or_game_type_are_refused_clearly() {
         "{e}"
     );
 }
+
+/// Plays `n` moves each, Black up the A column, White up the J column.
+fn play_each(g: &mut LiveGame, log: &mut Vec<Event>, n: usize) {
+    for i in 0..n {
+        act(
+            g,
+            log,
+            Color::Black,
+            Action::Move(pt(&format!("A{}", i + 1))),
+        )
+        .unwrap();
+        act(
+            g,
+            log,
+            Color::White,
+            Action::Move(pt(&format!("J{}", i + 1))),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_game_lost_before_each_side_made_three_moves_is_annulled() {
+    let finished = |reason: &str, result: &str| Event::Finished {
+        result: result.into(),
+        reason: reason.into(),
+    };
+    // A no-show: White never came, and lost by disconnection.
+    let mut g = LiveGame::new(terms(false)).unwrap();
+    let mut log = Vec::new();
+    act(&mut g, &mut log, Color::Black, Action::Move(pt("E5"))).unwrap();
+    assert_eq!(g.annulment(), None, "not finished");
+    g.apply(&finished("disconnected", "B+F"));
+    assert_eq!(g.annulment(), Some("no_show"));
+    // Resigned after two moves each: too few.
+    let mut g = LiveGame::new(terms(false)).unwrap();
+    play_each(&mut g, &mut log, 2);
+    act(&mut g, &mut log, Color::Black, Action::Resign).unwrap();
+    assert_eq!(g.annulment(), Some("too_few_moves"));
+    // Left after three moves each: seed 002's runaway rule, the game counts.
+    let mut g = LiveGame::new(terms(false)).unwrap();
+    play_each(&mut g, &mut log, 3);
+    act(&mut g, &mut log, Color::White, Action::Leave).unwrap();
+    assert_eq!(
+        g.game.result().map(|r| r.to_string()).as_deref(),
+        Some("B+F")
+    );
+    assert_eq!(g.annulment(), None);
+    // Disconnected after three moves each: counts too.
+    let mut g = LiveGame::new(terms(false)).unwrap();
+    play_each(&mut g, &mut log, 3);
+    g.apply(&finished("disconnected", "W+F"));
+    assert_eq!(g.annulment(), None);
+    // A game that waited for a player who never came back: void, annulled however long.
+    let mut g = LiveGame::new(terms(false)).unwrap();
+    play_each(&mut g, &mut log, 4);
+    g.apply(&finished("abandoned", "Void"));
+    assert_eq!(g.game.phase(), Phase::Finished);
+    assert_eq!(
+        g.game.result().map(|r| r.to_string()).as_deref(),
+        Some("Void")
+    );
+    assert_eq!(g.annulment(), Some("abandoned"));
+    // Presence events change nothing of the game.
+    let before = g.game.moves().count();
+    g.apply(&Event::Disconnected {
+        color: Side::Black,
+        until: 5,
+    });
+    g.apply(&Event::Reconnected { color: Side::Black });
+    assert_eq!(g.game.moves().count(), before);
+}

@@ -34,6 +34,7 @@ pub(super) async fn game_list(
             "terms": terms,
             "status": g.status.as_str(),
             "result": g.result,
+            "annulled": g.annulled,
             "created_at": g.created_at,
             "sgf": format!("/api/games/{}/sgf", g.id),
         }));
