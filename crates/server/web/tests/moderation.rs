@@ -320,9 +320,19 @@ async fn mute_and_suspend(url: &str) {
     assert_eq!(status, StatusCode::CREATED);
 }
 
-/// Plays `game` to its end: `loser` resigns.
-async fn resign(id: i64, loser: &Client) {
-    let mut s = loser.socket().await;
+/// Plays `game` to its end: three moves each (fewer and fair play annuls the game by
+/// itself), then `loser` resigns. `players` are Black and White.
+async fn resign(id: i64, players: &[Client; 2], loser: &Client) {
+    let (mut b, mut w) = (players[0].socket().await, players[1].socket().await);
+    for (at_b, at_w) in [("C3", "G7"), ("C4", "G6"), ("C5", "G5")] {
+        ok(&b.play(id, at_b).await);
+        ok(&w.play(id, at_w).await);
+    }
+    let s = if loser.user["username"] == players[0].user["username"] {
+        &mut b
+    } else {
+        &mut w
+    };
     ok(&s.resign(id).await);
 }
 
@@ -337,10 +347,10 @@ async fn annulment(url: &str) {
     let ann = server.register("ann", "2d").await;
     let bob = server.register("bob", "2d").await;
     // Ann loses the first game and wins the second.
-    let (first, _) = game(&server, &ann, &bob).await;
-    resign(first, &ann).await;
+    let (first, first_players) = game(&server, &ann, &bob).await;
+    resign(first, &first_players, &ann).await;
     let (second, [black, white]) = game(&server, &ann, &bob).await;
-    resign(second, &bob).await;
+    resign(second, &[black.clone(), white.clone()], &bob).await;
     assert_eq!(account(&server, "ann").await["points"], 50);
     let (status, v) = moderator
         .post(
@@ -360,12 +370,13 @@ async fn annulment(url: &str) {
     let fresh = TestServer::start(&common::sqlite_url(&format!("annul-fresh-{}", url.len()))).await;
     let a2 = fresh.register("ann", "2d").await;
     let b2 = fresh.register("bob", "2d").await;
-    let (g, [fb, _]) = game(&fresh, &a2, &b2).await;
+    let (g, fresh_players) = game(&fresh, &a2, &b2).await;
+    let fb = &fresh_players[0];
     assert_eq!(
         fb.user["username"], black.user["username"],
         "the same colours"
     );
-    resign(g, &b2).await;
+    resign(g, &fresh_players, &b2).await;
     for name in ["ann", "bob"] {
         let (a, b) = (account(&server, name).await, account(&fresh, name).await);
         assert_eq!(

@@ -26,14 +26,18 @@ async fn play_round(
         .unwrap()
         .clone();
     for b in boards.iter().filter(|b| b["bye"] == false) {
-        // The player registered later (weaker, here) resigns: results are known in advance.
+        // Three moves each (a shorter game would be annulled for ratings and points), then the
+        // player registered later (weaker, here) resigns: results are known in advance.
         let (white, black) = (b["white"].as_str().unwrap(), b["black"].as_str().unwrap());
+        let game = b["game_id"].as_i64().unwrap();
+        for (at_b, at_w) in [("C3", "G7"), ("C4", "G6"), ("C5", "G5")] {
+            for (who, at) in [(black, at_b), (white, at_w)] {
+                let reply = sockets.get_mut(who).unwrap().play(game, at).await;
+                assert_eq!(reply["type"], "ack", "{reply}");
+            }
+        }
         let loser = white.max(black);
-        let reply = sockets
-            .get_mut(loser)
-            .unwrap()
-            .resign(b["game_id"].as_i64().unwrap())
-            .await;
+        let reply = sockets.get_mut(loser).unwrap().resign(game).await;
         assert_eq!(reply["type"], "ack", "{reply}");
     }
     tournaments::tick(&server.state).await.unwrap();
