@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use tengen_ai::nn::search::Puct;
 use tengen_ai::nn::KataRules;
 use tengen_ai::time::{self, Clock};
 use tengen_ai::{estimate, policy, search};
@@ -118,7 +119,24 @@ pub struct Strength {
     pub threads: usize,
     /// Resign hopeless games.
     pub resign: bool,
+    /// Which engine plays.
+    pub engine: EngineKind,
+    /// Visits a move for the network's search (a fixed count, as `playouts` for the other).
+    pub visits: Option<u32>,
 }
+
+/// The engine that chooses moves (`tengen gtp --engine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// The network's PUCT search where the net plays the rules and the board size, else the
+    /// Monte Carlo engine.
+    Nn,
+    /// The Monte Carlo engine with playouts, always.
+    Mcts,
+}
+
+/// Board sides the network's search plays (KataGo's nets are trained on 7x7 to 19x19).
+const NN_SIZES: std::ops::RangeInclusive<u8> = 7..=19;
 
 impl Default for Strength {
     fn default() -> Strength {
@@ -127,11 +145,16 @@ impl Default for Strength {
             move_time: None,
             threads: 1,
             resign: true,
+            engine: EngineKind::Nn,
+            visits: None,
         }
     }
 }
 
 pub use tengen_ai::search::level_playouts;
+
+/// Visits in all and through the best move before the network's search may resign.
+const NN_RESIGN_VISITS: (u32, u32) = (100, 50);
 
 /// Seconds a move when nothing else is said.
 const DEFAULT_MOVE_TIME: f64 = 1.0;
@@ -149,6 +172,8 @@ pub struct Engine {
     strength: Strength,
     /// The last move's search, kept for the next (tree reuse).
     search: Option<search::Search>,
+    /// The network search's last tree, kept for the next move.
+    puct: Option<Puct>,
     /// Seconds and stones left per colour, from `time_left`.
     time_left: [Option<(f64, u32)>; 2],
     /// The last estimate, with the position and rules it is of.
@@ -196,6 +221,7 @@ impl Engine {
             estimate: None,
             strength: Strength::default(),
             search: None,
+            puct: None,
             net: super::nn::Net::default(),
             kata_rules: None,
             quit: false,
@@ -221,6 +247,7 @@ impl Engine {
                 self.kata_rules = Some(rules);
                 self.game = game;
                 self.search = None;
+                self.puct = None;
                 Response::success("")
             }
             Err(r) => r,
@@ -422,6 +449,11 @@ impl Engine {
         let mv = match mode {
             // Clean-up play captures the dead stones the estimate finds before passing.
             policy::Mode::Cleanup => policy::choose(&self.game, color, &mut self.rng, mode),
+            policy::Mode::Normal if self.nn_plays() => match self.nn_genmove(color) {
+                Ok(search::Decision::Move(m)) => m,
+                Ok(search::Decision::Resign) => return Response::success("resign"),
+                Err(r) => return r,
+            },
             policy::Mode::Normal => {
                 let budget = self.budget(color);
                 let style = search::Style {
@@ -455,6 +487,32 @@ impl Engine {
         }
     }
 
+    /// Whether the network's search chooses the moves: asked for, and the net plays these
+    /// rules (not First Capture) on this board.
+    fn nn_plays(&self) -> bool {
+        self.strength.engine == EngineKind::Nn
+            && NN_SIZES.contains(&self.size)
+            && self.net_rules().is_some()
+    }
+
+    /// The network's search for `color`'s move (reusing the last move's tree), and its
+    /// decision under the Monte Carlo engine's rules for passing and resigning.
+    fn nn_genmove(&mut self, color: Color) -> Result<search::Decision, Response> {
+        let rules = self.net_rules().ok_or_else(|| fail("the network does not play these rules"))?;
+        let eval = self.net.evaluator()?;
+        let budget = self.budget(color);
+        let visits = self.strength.visits.or(budget.playouts);
+        let mut p = Puct::reuse(self.puct.take(), &self.game, color, rules, budget.seed);
+        p.run(&eval, &self.game, visits, budget.time)
+            .map_err(|e| fail(&e.to_string()))?;
+        let a = p.analysis();
+        let style = search::Style {
+            resign_below: self.strength.resign.then_some(0.1),
+        };
+        self.puct = Some(p);
+        Ok(search::judge(&self.game, color, &a, &style, NN_RESIGN_VISITS))
+    }
+
     /// The search budget for `color`'s move: the fixed playout count if one was set, the time
     /// the clock allows if the controller announced one (both when both are set: whichever
     /// ends first), else `--time`, else one second.
@@ -465,8 +523,12 @@ impl Engine {
                 .map(|(seconds, stones)| time::Left { seconds, stones });
             time::budget(clock, left, empty)
         });
+        let fixed = match self.nn_plays() {
+            true => self.strength.visits.is_some(),
+            false => self.strength.playouts.is_some(),
+        };
         let time = clock_time.or_else(|| {
-            if self.strength.playouts.is_some() {
+            if fixed {
                 None
             } else {
                 Some(Duration::from_secs_f64(
