@@ -12,7 +12,15 @@ use std::process::{Command, Stdio};
 fn run_transcript(dir: &Path, script: &Path) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args([
-            "gtp", "--engine", "mcts", "--seed", "1", "--playouts", "300", "--threads", "1",
+            "gtp",
+            "--engine",
+            "mcts",
+            "--seed",
+            "1",
+            "--playouts",
+            "300",
+            "--threads",
+            "1",
         ])
         .current_dir(dir)
         .stdin(Stdio::piped())

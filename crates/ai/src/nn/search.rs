@@ -174,7 +174,9 @@ impl Puct {
         }
         fresh.nodes = copy_subtree(&prev.nodes, node);
         // The game's own rules decide the root's moves (superko of the game, not the net's).
-        fresh.nodes[0].edges.retain(|e| root_legal(game, color, e.mv));
+        fresh.nodes[0]
+            .edges
+            .retain(|e| root_legal(game, color, e.mv));
         fresh.reused = fresh.nodes[0].visits;
         fresh
     }
@@ -437,4 +439,162 @@ fn copy_subtree(from: &[Node], root: usize) -> Vec<Node> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagram::{at, board};
+    use crate::nn::features::features;
+    use crate::nn::Model;
+    use crate::search::{judge, Decision, Style};
+    use tengen_rules::{Handicap, Preset};
+
+    fn evaluator() -> Evaluator {
+        Evaluator::new(Model::builtin().unwrap())
+    }
+
+    fn chinese(rows: &[&str], to_move: Color) -> Game {
+        let b = board(rows);
+        Game::from_board(b, to_move, Preset::Chinese.rules(9)).unwrap()
+    }
+
+    fn kata(g: &Game) -> KataRules {
+        KataRules::nearest(g.rules()).unwrap()
+    }
+
+    /// The best move after `visits` visits, seed 1.
+    fn best(game: &Game, visits: u32) -> (Move, Analysis) {
+        let color = game.to_move();
+        let mut p = Puct::new(game, color, kata(game), 1);
+        p.run(&evaluator(), game, Some(visits), None).unwrap();
+        let a = p.analysis();
+        (a.best().unwrap().mv, a)
+    }
+
+    #[test]
+    fn an_extended_history_is_the_replayed_one() {
+        let mut g = Game::new(9, Preset::Japanese.rules(9), Handicap::None).unwrap();
+        let rules = kata(&g);
+        let mut h = History::new(&g, rules);
+        for m in ["E5", "C3", "G7", "pass", "D4", "pass", "pass"] {
+            let c = g.to_move();
+            let mv = match m {
+                "pass" => Move::Pass,
+                v => Move::Play(tengen_rules::coord::gtp::parse_point(9, v).unwrap()),
+            };
+            g.play(c, mv).unwrap();
+            h.extend(c, mv.point());
+            let (a, b) = (
+                features(&h).unwrap(),
+                features(&History::new(&g, rules)).unwrap(),
+            );
+            assert_eq!((a.spatial, a.global), (b.spatial, b.global), "after {m}");
+        }
+    }
+
+    #[test]
+    fn every_preset_the_net_plays_gets_legal_moves() {
+        let eval = evaluator();
+        for preset in Preset::ALL {
+            let Some(rules) = KataRules::nearest(&preset.rules(9)) else {
+                assert_eq!(preset, Preset::FirstCapture);
+                continue;
+            };
+            let mut g = Game::new(9, preset.rules(9), Handicap::None).unwrap();
+            let mut tree = None;
+            for i in 0..16 {
+                let c = g.to_move();
+                let mut p = Puct::reuse(tree.take(), &g, c, rules, i);
+                p.run(&eval, &g, Some(12), None).unwrap();
+                let mv = p.analysis().best().unwrap().mv;
+                g.play(c, mv)
+                    .unwrap_or_else(|e| panic!("{preset}: {mv:?}: {e}"));
+                tree = Some(p);
+            }
+        }
+    }
+
+    #[test]
+    fn a_group_in_atari_is_captured_and_ones_own_is_saved() {
+        let rows = [
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . X . . . .",
+            ". . . X O X . . .",
+            ". . . X O X . . .",
+            ". . . X O X . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        let g = chinese(&rows, Color::Black);
+        assert_eq!(best(&g, 40).0, Move::Play(at(g.board(), "E3")));
+        let g = chinese(&rows, Color::White);
+        assert_eq!(best(&g, 40).0, Move::Play(at(g.board(), "E3")));
+    }
+
+    #[test]
+    fn the_game_over_after_the_opponents_pass_is_passed_out() {
+        let rows = [
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+        ];
+        let mut g = chinese(&rows, Color::White);
+        g.play(Color::White, Move::Pass).unwrap();
+        let (_, a) = best(&g, 60);
+        let d = judge(&g, Color::Black, &a, &Style::default(), (100, 10));
+        assert_eq!(d, Decision::Move(Move::Pass));
+    }
+
+    #[test]
+    fn a_hopeless_game_is_resigned() {
+        let rows = [
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+            ". X O . . . O . .",
+        ];
+        let g = chinese(&rows, Color::Black);
+        let (_, a) = best(&g, 150);
+        let d = judge(&g, Color::Black, &a, &Style::default(), (100, 10));
+        assert_eq!(d, Decision::Resign, "{:?}", a.best());
+    }
+
+    #[test]
+    fn the_subtree_of_the_moves_played_is_kept() {
+        let eval = evaluator();
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let rules = kata(&g);
+        let mut p = Puct::new(&g, Color::Black, rules, 3);
+        p.run(&eval, &g, Some(120), None).unwrap();
+        let a = p.analysis();
+        let pv = &a.best().unwrap().pv;
+        g.play(Color::Black, pv[0]).unwrap();
+        g.play(Color::White, pv[1]).unwrap();
+        let q = Puct::reuse(Some(p), &g, Color::Black, rules, 4);
+        assert!(q.reused() > 1, "{}", q.reused());
+        let mut q = q;
+        let kept = q.reused();
+        q.run(&eval, &g, Some(20), None).unwrap();
+        assert_eq!(q.analysis().playouts, kept + 20);
+        // Another line keeps nothing.
+        let g2 = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        assert_eq!(
+            Puct::reuse(Some(q), &g2, Color::Black, rules, 5).reused(),
+            0
+        );
+    }
 }

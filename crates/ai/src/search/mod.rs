@@ -301,7 +301,13 @@ pub fn decide(
 /// The decision after a search's analysis `a`: its best move, a pass, or a resignation, which
 /// needs `enough.0` playouts in all and `enough.1` through the best move (the network's search
 /// judges from fewer than the playouts do).
-pub fn judge(game: &Game, color: Color, a: &Analysis, style: &Style, enough: (u32, u32)) -> Decision {
+pub fn judge(
+    game: &Game,
+    color: Color,
+    a: &Analysis,
+    style: &Style,
+    enough: (u32, u32),
+) -> Decision {
     let Some(best) = a.best().cloned() else {
         return Decision::Move(Move::Pass);
     };

@@ -153,8 +153,9 @@ impl Default for Strength {
 
 pub use tengen_ai::search::level_playouts;
 
-/// Visits in all and through the best move before the network's search may resign.
-const NN_RESIGN_VISITS: (u32, u32) = (100, 50);
+/// Visits in all and through the best move before the network's search may resign (in a lost
+/// game its visits spread over many equally lost moves, so few go through the best).
+const NN_RESIGN_VISITS: (u32, u32) = (100, 10);
 
 /// Seconds a move when nothing else is said.
 const DEFAULT_MOVE_TIME: f64 = 1.0;
@@ -498,7 +499,9 @@ impl Engine {
     /// The network's search for `color`'s move (reusing the last move's tree), and its
     /// decision under the Monte Carlo engine's rules for passing and resigning.
     fn nn_genmove(&mut self, color: Color) -> Result<search::Decision, Response> {
-        let rules = self.net_rules().ok_or_else(|| fail("the network does not play these rules"))?;
+        let rules = self
+            .net_rules()
+            .ok_or_else(|| fail("the network does not play these rules"))?;
         let eval = self.net.evaluator()?;
         let budget = self.budget(color);
         let visits = self.strength.visits.or(budget.playouts);
@@ -510,7 +513,13 @@ impl Engine {
             resign_below: self.strength.resign.then_some(0.1),
         };
         self.puct = Some(p);
-        Ok(search::judge(&self.game, color, &a, &style, NN_RESIGN_VISITS))
+        Ok(search::judge(
+            &self.game,
+            color,
+            &a,
+            &style,
+            NN_RESIGN_VISITS,
+        ))
     }
 
     /// The search budget for `color`'s move: the fixed playout count if one was set, the time

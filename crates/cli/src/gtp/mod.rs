@@ -85,11 +85,13 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
         move_time: opt.time,
         threads: threads.max(1),
         resign: !opt.no_resign,
-        engine: opt.engine.unwrap_or(if opt.playouts.is_some() || opt.level.is_some() {
-            engine::EngineKind::Mcts
-        } else {
-            engine::EngineKind::Nn
-        }),
+        engine: opt
+            .engine
+            .unwrap_or(if opt.playouts.is_some() || opt.level.is_some() {
+                engine::EngineKind::Mcts
+            } else {
+                engine::EngineKind::Nn
+            }),
         visits: opt.visits.map(|n| n.max(1)),
     });
     // Lines are read on their own thread, so that a running analysis notices the next command.
