@@ -218,3 +218,33 @@ fn a_model_that_cannot_be_used_is_a_clear_start_up_error() {
     assert!(ok && out.contains("whiteOwnership"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The network's search plays by default: the same seed and visits give the same moves, and
+/// first-capture (which the net does not play) falls back to the Monte Carlo engine.
+#[test]
+fn the_network_engine_plays_reproducibly_and_steps_aside_where_it_cannot() {
+    let input = "boardsize 9\nclear_board\ngenmove b\ngenmove w\ngenmove b\nquit\n";
+    let args = ["--visits", "16", "--seed", "3", "--threads", "1"];
+    let (ok, first, err) = gtp(&args, input);
+    assert!(ok, "{err}");
+    let (_, again, _) = gtp(&args, input);
+    assert_eq!(first, again);
+    let moves = first.lines().filter(|l| l.starts_with("= ")).count();
+    assert_eq!(moves, 3, "{first}");
+    let (ok, out, err) = gtp(
+        &[
+            "--rules",
+            "first-capture",
+            "--engine",
+            "nn",
+            "--visits",
+            "16",
+        ],
+        "boardsize 9\ngenmove b\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.lines().any(|l| l.starts_with("= ")) && !out.contains('?'),
+        "{out}"
+    );
+}
