@@ -5,10 +5,11 @@
 //! clean-up play. A game decided outright (a first capture, a third repetition under simple ko)
 //! refuses further moves.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tengen_ai::nn::search::Puct;
-use tengen_ai::nn::KataRules;
+use tengen_ai::nn::{Evaluator, KataRules, NnError};
 use tengen_ai::time::{self, Clock};
 use tengen_ai::{estimate, policy, search};
 use tengen_gtp::args::{self, ArgError};
@@ -55,11 +56,56 @@ pub const COMMANDS: &[&str] = &[
     "kata-set-rules",
 ];
 
+/// The search behind an analysis: the Monte Carlo engine's, or the network's.
+pub enum Searcher {
+    /// Playouts.
+    Mcts(Box<search::Search>),
+    /// The network's PUCT search of `game`.
+    Nn {
+        /// The search.
+        puct: Box<Puct>,
+        /// The network.
+        eval: Arc<Evaluator>,
+        /// The position searched.
+        game: Box<Game>,
+    },
+}
+
+impl Searcher {
+    /// Searches for `time` more.
+    pub fn run(&mut self, time: Duration) -> Result<(), NnError> {
+        match self {
+            Searcher::Mcts(s) => {
+                s.run(None, Some(time));
+                Ok(())
+            }
+            Searcher::Nn { puct, eval, game } => puct.run(eval, game, None, Some(time)),
+        }
+    }
+
+    /// What the search knows now.
+    pub fn analysis(&self) -> search::Analysis {
+        match self {
+            Searcher::Mcts(s) => s.analysis(),
+            Searcher::Nn { puct, .. } => puct.analysis(),
+        }
+    }
+
+    /// Playouts or visits after which the analysis stops growing its tree (a GUI left open
+    /// must not exhaust memory; the network's nodes are larger and slower to make).
+    pub fn limit(&self) -> u32 {
+        match self {
+            Searcher::Mcts(_) => 2_000_000,
+            Searcher::Nn { .. } => 100_000,
+        }
+    }
+}
+
 /// A running analysis (`lz-analyze`, `kata-analyze`): the search, how often to report, and in
 /// which dialect.
 pub struct Analysis {
     /// The search, continued a slice at a time.
-    pub search: search::Search,
+    pub search: Searcher,
     /// Time between reports.
     pub interval: Duration,
     /// KataGo's dialect (`kata-analyze`) rather than Leela Zero's.
@@ -274,13 +320,26 @@ impl Engine {
         if self.game.phase() == Phase::Finished {
             return Err(fail("game is over"));
         }
-        Ok(Analysis {
-            search: search::Search::new(
+        let seed = self.rng.next_u64();
+        let searcher = match self.net_rules().filter(|_| self.nn_plays()) {
+            Some(rules) => {
+                let mut game = self.game.clone();
+                game.set_to_move(color);
+                Searcher::Nn {
+                    puct: Box::new(Puct::new(&game, color, rules, seed)),
+                    eval: self.net.evaluator()?,
+                    game: Box::new(game),
+                }
+            }
+            None => Searcher::Mcts(Box::new(search::Search::new(
                 &self.game,
                 color,
                 self.strength.threads,
-                self.rng.next_u64(),
-            ),
+                seed,
+            ))),
+        };
+        Ok(Analysis {
+            search: searcher,
             interval: Duration::from_millis(interval * 10),
             kata: cmd.name == "kata-analyze",
             size: self.size,

@@ -59,10 +59,6 @@ pub struct GtpOpt {
     pub model: Option<std::path::PathBuf>,
 }
 
-/// Playouts after which a running analysis stops searching (and only waits for the next
-/// command): the tree must not grow without bound while a GUI is left open.
-const ANALYSIS_PLAYOUTS: u32 = 2_000_000;
-
 /// Runs the engine on stdin and stdout until `quit` or the end of input.
 pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
     if let Some(t) = opt.time {
@@ -152,8 +148,12 @@ fn analyze(
     writeln!(out, "{head}")?;
     out.flush()?;
     let next = loop {
-        if a.search.analysis().playouts < ANALYSIS_PLAYOUTS {
-            a.search.run(None, Some(a.interval));
+        if a.search.analysis().playouts < a.search.limit() {
+            if let Err(e) = a.search.run(a.interval) {
+                // The network failed: say why once, then wait for the next command.
+                writeln!(out, "info error {e}")?;
+                break rx.recv().ok();
+            }
             writeln!(out, "{}", a.report())?;
             out.flush()?;
             match rx.try_recv() {
