@@ -154,10 +154,16 @@ fn match_takes_the_size_from_the_preset_and_engines_of_other_rules_join() {
 
 #[test]
 fn lz_analyze_streams_until_the_next_command() {
+    // The network's search (the default) and the Monte Carlo engine's.
+    analysis_streams(&["--threads", "1"]);
+    analysis_streams(&["--threads", "1", "--engine", "mcts"]);
+}
+
+fn analysis_streams(args: &[&str]) {
     // All input at once: the analysis reports after its first interval, finds the next command
     // waiting, ends with an empty line, and the next command is answered.
     let (ok, out, _) = gtp(
-        &["--threads", "1"],
+        args,
         "boardsize 9\n7 lz-analyze b 5\nname\n8 kata-analyze w 5\nquit\n",
     );
     assert!(ok);
