@@ -46,7 +46,8 @@ const DEFAULT_VISITS: u32 = 200;
 struct Edge {
     mv: Option<Point>,
     prior: f32,
-    child: Option<usize>,
+    /// An index into the tree (32 bits: edges are most of the tree's memory).
+    child: Option<u32>,
 }
 
 /// A position in the tree; its sums are from White's point of view.
@@ -57,8 +58,9 @@ struct Node {
     utility: f64,
     winloss: f64,
     lead: f64,
-    /// The net's view of this position; `None` until first visited.
-    eval: Option<Arc<Evaluation>>,
+    /// White's utility, win/loss value and lead as the net saw this position; `None` until
+    /// first visited.
+    value: Option<(f64, f64, f64)>,
     /// Moves, best prior first; empty until evaluated, and always at the game's end.
     edges: Vec<Edge>,
 }
@@ -71,7 +73,7 @@ impl Node {
             utility: 0.0,
             winloss: 0.0,
             lead: 0.0,
-            eval: None,
+            value: None,
             edges: Vec::new(),
         }
     }
@@ -101,6 +103,8 @@ fn values(e: &Evaluation) -> (f64, f64, f64) {
 pub struct Puct {
     nodes: Vec<Node>,
     root: History,
+    /// The net's evaluation of the root (its ownership is the analysis's).
+    root_eval: Option<Arc<Evaluation>>,
     /// The root's game: start, moves and rules, to know what a later search can reuse.
     moves: Vec<(Color, Move)>,
     start_hash: u64,
@@ -122,6 +126,7 @@ impl Puct {
         Puct {
             nodes: vec![Node::new(color)],
             root,
+            root_eval: None,
             moves: game.moves().collect(),
             start_hash: game.start().0.hash(),
             rules: *game.rules(),
@@ -165,11 +170,11 @@ impl Puct {
                 _ => None,
             };
             match prev.nodes[node].edges.iter().find(|e| e.mv == p) {
-                Some(Edge { child: Some(c), .. }) => node = *c,
+                Some(Edge { child: Some(c), .. }) => node = *c as usize,
                 _ => return fresh,
             }
         }
-        if prev.nodes[node].to_move != color || prev.nodes[node].eval.is_none() {
+        if prev.nodes[node].to_move != color || prev.nodes[node].value.is_none() {
             return fresh;
         }
         fresh.nodes = copy_subtree(&prev.nodes, node);
@@ -196,6 +201,11 @@ impl Puct {
         time: Option<Duration>,
     ) -> Result<(), NnError> {
         let start = Instant::now();
+        if self.nodes[0].value.is_some() && self.root_eval.is_none() {
+            // A reused root: its evaluation (ownership) again, most likely from the cache.
+            let symmetry = self.rng.below(8) as u8;
+            self.root_eval = Some(eval.evaluate(&self.root, symmetry)?);
+        }
         let visits = match (visits, time) {
             (None, None) => Some(DEFAULT_VISITS),
             (v, _) => v.map(|n| n.max(1)),
@@ -204,7 +214,7 @@ impl Puct {
         loop {
             let out_of_time = time.is_some_and(|t| start.elapsed() >= t);
             let enough = visits.is_some_and(|v| done >= v);
-            if (out_of_time || enough) && self.nodes[0].eval.is_some() {
+            if (out_of_time || enough) && self.nodes[0].value.is_some() {
                 break;
             }
             self.visit(eval, game)?;
@@ -220,32 +230,35 @@ impl Puct {
         let mut h = self.root.clone();
         let mut path = vec![0];
         let mut node = 0;
-        while self.nodes[node].eval.is_some() && !self.nodes[node].edges.is_empty() {
+        while self.nodes[node].value.is_some() && !self.nodes[node].edges.is_empty() {
             let e = self.select(node);
             let mv = self.nodes[node].edges[e].mv;
             h.extend(h.to_move, mv);
             node = match self.nodes[node].edges[e].child {
-                Some(c) => c,
+                Some(c) => c as usize,
                 None => {
                     self.nodes.push(Node::new(h.to_move));
                     let c = self.nodes.len() - 1;
-                    self.nodes[node].edges[e].child = Some(c);
+                    self.nodes[node].edges[e].child = Some(c as u32);
                     c
                 }
             };
             path.push(node);
         }
-        let e = match &self.nodes[node].eval {
-            Some(e) => e.clone(),
+        let (u, wl, lead) = match self.nodes[node].value {
+            Some(v) => v,
             None => {
                 let symmetry = self.rng.below(8) as u8;
                 let e = eval.evaluate(&h, symmetry)?;
                 self.expand(node, &h, &e, game);
-                self.nodes[node].eval = Some(e.clone());
-                e
+                let v = values(&e);
+                self.nodes[node].value = Some(v);
+                if node == 0 {
+                    self.root_eval = Some(e);
+                }
+                v
             }
         };
-        let (u, wl, lead) = values(&e);
         for &n in &path {
             let n = &mut self.nodes[n];
             n.visits += 1;
@@ -297,7 +310,7 @@ impl Puct {
         let explored: f64 = n
             .edges
             .iter()
-            .filter(|e| e.child.is_some_and(|k| self.nodes[k].visits > 0))
+            .filter(|e| e.child.is_some_and(|k| self.nodes[k as usize].visits > 0))
             .map(|e| e.prior as f64)
             .sum();
         let reduction = if node == 0 {
@@ -311,7 +324,7 @@ impl Puct {
         let explore = cpuct * (total - 1.0).max(0.01).sqrt();
         let mut best = (0, f64::NEG_INFINITY);
         for (i, e) in n.edges.iter().enumerate() {
-            let (q, visits) = match e.child.map(|k| &self.nodes[k]) {
+            let (q, visits) = match e.child.map(|k| &self.nodes[k as usize]) {
                 Some(k) if k.visits > 0 => (k.mean_utility(c).unwrap_or(fpu), k.visits),
                 _ => (fpu, 0),
             };
@@ -331,7 +344,7 @@ impl Puct {
             .edges
             .iter()
             .map(|e| {
-                let child = e.child.map(|k| &self.nodes[k]);
+                let child = e.child.map(|k| &self.nodes[k as usize]);
                 let visits = child.map_or(0, |k| k.visits);
                 let winrate = match child {
                     Some(k) if k.visits > 0 => {
@@ -342,7 +355,7 @@ impl Puct {
                 let mv = to_move(e.mv);
                 let mut pv = vec![mv];
                 if let Some(k) = e.child {
-                    pv.extend(self.pv(k));
+                    pv.extend(self.pv(k as usize));
                 }
                 MoveStats {
                     mv,
@@ -375,7 +388,10 @@ impl Puct {
             let best = self.nodes[node]
                 .edges
                 .iter()
-                .filter_map(|e| e.child.map(|k| (e.mv, k, self.nodes[k].visits)))
+                .filter_map(|e| {
+                    e.child
+                        .map(|k| (e.mv, k as usize, self.nodes[k as usize].visits))
+                })
                 .filter(|&(_, _, v)| v > 0)
                 .max_by_key(|&(_, _, v)| v);
             let Some((mv, k, _)) = best else { break };
@@ -388,7 +404,7 @@ impl Puct {
     /// The root evaluation's ownership, +1 Black, by [`Point::index`].
     fn ownership(&self) -> Vec<f32> {
         let mut out = vec![0.0; CELLS];
-        if let Some(e) = &self.nodes[0].eval {
+        if let Some(e) = &self.root_eval {
             let n = e.size;
             for (i, &o) in e.white_ownership.iter().enumerate() {
                 if let Some(p) = Point::new(n as u8, (i % n) as u8, (i / n) as u8) {
@@ -430,11 +446,11 @@ fn copy_subtree(from: &[Node], root: usize) -> Vec<Node> {
         let new = out.len();
         out.push(from[old].clone());
         if let Some((parent, edge)) = link {
-            out[parent].edges[edge].child = Some(new);
+            out[parent].edges[edge].child = Some(new as u32);
         }
         for (i, e) in from[old].edges.iter().enumerate() {
             if let Some(c) = e.child {
-                stack.push((c, Some((new, i))));
+                stack.push((c as usize, Some((new, i))));
             }
         }
     }
