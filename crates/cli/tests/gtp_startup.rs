@@ -154,10 +154,16 @@ fn match_takes_the_size_from_the_preset_and_engines_of_other_rules_join() {
 
 #[test]
 fn lz_analyze_streams_until_the_next_command() {
+    // The network's search (the default) and the Monte Carlo engine's.
+    analysis_streams(&["--threads", "1"]);
+    analysis_streams(&["--threads", "1", "--engine", "mcts"]);
+}
+
+fn analysis_streams(args: &[&str]) {
     // All input at once: the analysis reports after its first interval, finds the next command
     // waiting, ends with an empty line, and the next command is answered.
     let (ok, out, _) = gtp(
-        &["--threads", "1"],
+        args,
         "boardsize 9\n7 lz-analyze b 5\nname\n8 kata-analyze w 5\nquit\n",
     );
     assert!(ok);
@@ -217,4 +223,34 @@ fn a_model_that_cannot_be_used_is_a_clear_start_up_error() {
     );
     assert!(ok && out.contains("whiteOwnership"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The network's search plays by default: the same seed and visits give the same moves, and
+/// first-capture (which the net does not play) falls back to the Monte Carlo engine.
+#[test]
+fn the_network_engine_plays_reproducibly_and_steps_aside_where_it_cannot() {
+    let input = "boardsize 9\nclear_board\ngenmove b\ngenmove w\ngenmove b\nquit\n";
+    let args = ["--visits", "16", "--seed", "3", "--threads", "1"];
+    let (ok, first, err) = gtp(&args, input);
+    assert!(ok, "{err}");
+    let (_, again, _) = gtp(&args, input);
+    assert_eq!(first, again);
+    let moves = first.lines().filter(|l| l.starts_with("= ")).count();
+    assert_eq!(moves, 3, "{first}");
+    let (ok, out, err) = gtp(
+        &[
+            "--rules",
+            "first-capture",
+            "--engine",
+            "nn",
+            "--visits",
+            "16",
+        ],
+        "boardsize 9\ngenmove b\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.lines().any(|l| l.starts_with("= ")) && !out.contains('?'),
+        "{out}"
+    );
 }

@@ -1,5 +1,5 @@
-//! Golden GTP transcripts: each `tests/gtp/NAME.gtp` is fed to `tengen gtp --seed 1 --playouts
-//! 300 --threads 1` (a fixed search, so the moves are the same on every machine) and the
+//! Golden GTP transcripts: each `tests/gtp/NAME.gtp` is fed to `tengen gtp --engine mcts --seed 1
+//! --playouts 300 --threads 1` (a fixed search, so the moves are the same on every machine) and the
 //! output must equal `tests/gtp/NAME.out` byte for byte. Set `TENGEN_BLESS=1` to rewrite the
 //! expected files after a deliberate change (then read the diff).
 
@@ -11,7 +11,17 @@ use std::process::{Command, Stdio};
 
 fn run_transcript(dir: &Path, script: &Path) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["gtp", "--seed", "1", "--playouts", "300", "--threads", "1"])
+        .args([
+            "gtp",
+            "--engine",
+            "mcts",
+            "--seed",
+            "1",
+            "--playouts",
+            "300",
+            "--threads",
+            "1",
+        ])
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -89,6 +89,15 @@ impl History {
         h
     }
 
+    /// The history after `c` plays `p` (`None` passes): what [`History::new`] gives for the
+    /// game one move longer, without replaying the game (the search extends its histories a
+    /// move at a time). The move must be legal for `c` ([`History::is_legal`]).
+    pub fn extend(&mut self, c: Color, p: Option<Point>) {
+        self.play(c, p);
+        self.update_superko_bans();
+        self.handicap_bonus = self.compute_handicap_bonus();
+    }
+
     fn fresh(board: Board, to_move: Color, rules: KataRules, komi: f32) -> History {
         let mut ever_occupied = PointSet::default();
         let mut white_bonus = 0.0;

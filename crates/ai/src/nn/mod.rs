@@ -37,6 +37,7 @@ pub mod history;
 pub mod ladders;
 pub mod model;
 pub mod rules;
+pub mod search;
 pub mod winograd;
 
 pub use eval::{Evaluation, Evaluator};

@@ -295,31 +295,44 @@ pub fn decide(
 ) -> (Decision, Analysis) {
     search.run(budget.playouts, budget.time);
     let a = search.analysis();
+    (judge(game, color, &a, style, (1000, 200)), a)
+}
+
+/// The decision after a search's analysis `a`: its best move, a pass, or a resignation, which
+/// needs `enough.0` playouts in all and `enough.1` through the best move (the network's search
+/// judges from fewer than the playouts do).
+pub fn judge(
+    game: &Game,
+    color: Color,
+    a: &Analysis,
+    style: &Style,
+    enough: (u32, u32),
+) -> Decision {
     let Some(best) = a.best().cloned() else {
-        return (Decision::Move(Move::Pass), a);
+        return Decision::Move(Move::Pass);
     };
     let first_capture = game.rules().end == GameEnd::FirstCapture;
     if let Some(limit) = style.resign_below {
-        let enough = a.playouts >= 1000 && best.visits >= 200;
+        let enough = a.playouts >= enough.0 && best.visits >= enough.1;
         // Not in the opening, where a few hundred playouts judge noisily.
         let area = game.size() as usize * game.size() as usize;
         let late =
             game.ply_count() >= game.size() as usize || game.board().empty_count() * 4 < area * 3;
         if enough && late && best.winrate < limit && !first_capture {
-            return (Decision::Resign, a);
+            return Decision::Resign;
         }
     }
     if first_capture {
-        return (Decision::Move(best.mv), a);
+        return Decision::Move(best.mv);
     }
     let opponent_passed = matches!(game.moves().last(), Some((c, Move::Pass)) if c != color);
     // Pass when it does not lose: after the opponent's pass if the count now wins, or when
     // nothing is left to play (every empty point settled, no own chain in atari) and the
     // count wins. Never pass after the opponent's pass while behind.
-    if (opponent_passed || is_settled(game, color, &a)) && margin_if_passed(game, color, &a) > 0.0 {
-        return (Decision::Move(Move::Pass), a);
+    if (opponent_passed || is_settled(game, color, a)) && margin_if_passed(game, color, a) > 0.0 {
+        return Decision::Move(Move::Pass);
     }
-    (Decision::Move(best.mv), a)
+    Decision::Move(best.mv)
 }
 
 /// True when nothing is left to play for `color`: every empty point belongs to one side in

@@ -5,9 +5,11 @@
 //! clean-up play. A game decided outright (a first capture, a third repetition under simple ko)
 //! refuses further moves.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use tengen_ai::nn::KataRules;
+use tengen_ai::nn::search::Puct;
+use tengen_ai::nn::{Evaluator, KataRules, NnError};
 use tengen_ai::time::{self, Clock};
 use tengen_ai::{estimate, policy, search};
 use tengen_gtp::args::{self, ArgError};
@@ -54,11 +56,56 @@ pub const COMMANDS: &[&str] = &[
     "kata-set-rules",
 ];
 
+/// The search behind an analysis: the Monte Carlo engine's, or the network's.
+pub enum Searcher {
+    /// Playouts.
+    Mcts(Box<search::Search>),
+    /// The network's PUCT search of `game`.
+    Nn {
+        /// The search.
+        puct: Box<Puct>,
+        /// The network.
+        eval: Arc<Evaluator>,
+        /// The position searched.
+        game: Box<Game>,
+    },
+}
+
+impl Searcher {
+    /// Searches for `time` more.
+    pub fn run(&mut self, time: Duration) -> Result<(), NnError> {
+        match self {
+            Searcher::Mcts(s) => {
+                s.run(None, Some(time));
+                Ok(())
+            }
+            Searcher::Nn { puct, eval, game } => puct.run(eval, game, None, Some(time)),
+        }
+    }
+
+    /// What the search knows now.
+    pub fn analysis(&self) -> search::Analysis {
+        match self {
+            Searcher::Mcts(s) => s.analysis(),
+            Searcher::Nn { puct, .. } => puct.analysis(),
+        }
+    }
+
+    /// Playouts or visits after which the analysis stops growing its tree (a GUI left open
+    /// must not exhaust memory; the network's nodes are larger and slower to make).
+    pub fn limit(&self) -> u32 {
+        match self {
+            Searcher::Mcts(_) => 2_000_000,
+            Searcher::Nn { .. } => 100_000,
+        }
+    }
+}
+
 /// A running analysis (`lz-analyze`, `kata-analyze`): the search, how often to report, and in
 /// which dialect.
 pub struct Analysis {
     /// The search, continued a slice at a time.
-    pub search: search::Search,
+    pub search: Searcher,
     /// Time between reports.
     pub interval: Duration,
     /// KataGo's dialect (`kata-analyze`) rather than Leela Zero's.
@@ -118,7 +165,24 @@ pub struct Strength {
     pub threads: usize,
     /// Resign hopeless games.
     pub resign: bool,
+    /// Which engine plays.
+    pub engine: EngineKind,
+    /// Visits a move for the network's search (a fixed count, as `playouts` for the other).
+    pub visits: Option<u32>,
 }
+
+/// The engine that chooses moves (`tengen gtp --engine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// The network's PUCT search where the net plays the rules and the board size, else the
+    /// Monte Carlo engine.
+    Nn,
+    /// The Monte Carlo engine with playouts, always.
+    Mcts,
+}
+
+/// Board sides the network's search plays (KataGo's nets are trained on 7x7 to 19x19).
+const NN_SIZES: std::ops::RangeInclusive<u8> = 7..=19;
 
 impl Default for Strength {
     fn default() -> Strength {
@@ -127,11 +191,17 @@ impl Default for Strength {
             move_time: None,
             threads: 1,
             resign: true,
+            engine: EngineKind::Nn,
+            visits: None,
         }
     }
 }
 
 pub use tengen_ai::search::level_playouts;
+
+/// Visits in all and through the best move before the network's search may resign (in a lost
+/// game its visits spread over many equally lost moves, so few go through the best).
+const NN_RESIGN_VISITS: (u32, u32) = (100, 10);
 
 /// Seconds a move when nothing else is said.
 const DEFAULT_MOVE_TIME: f64 = 1.0;
@@ -149,6 +219,8 @@ pub struct Engine {
     strength: Strength,
     /// The last move's search, kept for the next (tree reuse).
     search: Option<search::Search>,
+    /// The network search's last tree, kept for the next move.
+    puct: Option<Puct>,
     /// Seconds and stones left per colour, from `time_left`.
     time_left: [Option<(f64, u32)>; 2],
     /// The last estimate, with the position and rules it is of.
@@ -196,6 +268,7 @@ impl Engine {
             estimate: None,
             strength: Strength::default(),
             search: None,
+            puct: None,
             net: super::nn::Net::default(),
             kata_rules: None,
             quit: false,
@@ -221,6 +294,7 @@ impl Engine {
                 self.kata_rules = Some(rules);
                 self.game = game;
                 self.search = None;
+                self.puct = None;
                 Response::success("")
             }
             Err(r) => r,
@@ -246,13 +320,26 @@ impl Engine {
         if self.game.phase() == Phase::Finished {
             return Err(fail("game is over"));
         }
-        Ok(Analysis {
-            search: search::Search::new(
+        let seed = self.rng.next_u64();
+        let searcher = match self.net_rules().filter(|_| self.nn_plays()) {
+            Some(rules) => {
+                let mut game = self.game.clone();
+                game.set_to_move(color);
+                Searcher::Nn {
+                    puct: Box::new(Puct::new(&game, color, rules, seed)),
+                    eval: self.net.evaluator()?,
+                    game: Box::new(game),
+                }
+            }
+            None => Searcher::Mcts(Box::new(search::Search::new(
                 &self.game,
                 color,
                 self.strength.threads,
-                self.rng.next_u64(),
-            ),
+                seed,
+            ))),
+        };
+        Ok(Analysis {
+            search: searcher,
             interval: Duration::from_millis(interval * 10),
             kata: cmd.name == "kata-analyze",
             size: self.size,
@@ -422,6 +509,11 @@ impl Engine {
         let mv = match mode {
             // Clean-up play captures the dead stones the estimate finds before passing.
             policy::Mode::Cleanup => policy::choose(&self.game, color, &mut self.rng, mode),
+            policy::Mode::Normal if self.nn_plays() => match self.nn_genmove(color) {
+                Ok(search::Decision::Move(m)) => m,
+                Ok(search::Decision::Resign) => return Response::success("resign"),
+                Err(r) => return r,
+            },
             policy::Mode::Normal => {
                 let budget = self.budget(color);
                 let style = search::Style {
@@ -455,6 +547,40 @@ impl Engine {
         }
     }
 
+    /// Whether the network's search chooses the moves: asked for, and the net plays these
+    /// rules (not First Capture) on this board.
+    fn nn_plays(&self) -> bool {
+        self.strength.engine == EngineKind::Nn
+            && NN_SIZES.contains(&self.size)
+            && self.net_rules().is_some()
+    }
+
+    /// The network's search for `color`'s move (reusing the last move's tree), and its
+    /// decision under the Monte Carlo engine's rules for passing and resigning.
+    fn nn_genmove(&mut self, color: Color) -> Result<search::Decision, Response> {
+        let rules = self
+            .net_rules()
+            .ok_or_else(|| fail("the network does not play these rules"))?;
+        let eval = self.net.evaluator()?;
+        let budget = self.budget(color);
+        let visits = self.strength.visits.or(budget.playouts);
+        let mut p = Puct::reuse(self.puct.take(), &self.game, color, rules, budget.seed);
+        p.run(&eval, &self.game, visits, budget.time)
+            .map_err(|e| fail(&e.to_string()))?;
+        let a = p.analysis();
+        let style = search::Style {
+            resign_below: self.strength.resign.then_some(0.1),
+        };
+        self.puct = Some(p);
+        Ok(search::judge(
+            &self.game,
+            color,
+            &a,
+            &style,
+            NN_RESIGN_VISITS,
+        ))
+    }
+
     /// The search budget for `color`'s move: the fixed playout count if one was set, the time
     /// the clock allows if the controller announced one (both when both are set: whichever
     /// ends first), else `--time`, else one second.
@@ -465,8 +591,12 @@ impl Engine {
                 .map(|(seconds, stones)| time::Left { seconds, stones });
             time::budget(clock, left, empty)
         });
+        let fixed = match self.nn_plays() {
+            true => self.strength.visits.is_some(),
+            false => self.strength.playouts.is_some(),
+        };
         let time = clock_time.or_else(|| {
-            if self.strength.playouts.is_some() {
+            if fixed {
                 None
             } else {
                 Some(Duration::from_secs_f64(

@@ -40,6 +40,16 @@ pub struct GtpOpt {
     /// sets the playout count unless --playouts does.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
     pub level: Option<u8>,
+    /// Which engine plays: `nn`, the network's PUCT search (where the net plays: every rule
+    /// set but first-capture, boards 7x7 to 19x19; the Monte Carlo engine elsewhere), or
+    /// `mcts`, the Monte Carlo engine. Default: `nn`, but `mcts` when --playouts or --level is
+    /// given (those are the Monte Carlo engine's).
+    #[arg(long, value_enum)]
+    pub engine: Option<engine::EngineKind>,
+    /// Visits a move for the network's search: a fixed count, for reproducible tests and
+    /// matches (with the controller's clock, whichever ends first).
+    #[arg(long)]
+    pub visits: Option<u32>,
     /// Never resign.
     #[arg(long)]
     pub no_resign: bool,
@@ -48,10 +58,6 @@ pub struct GtpOpt {
     #[arg(long, value_name = "PATH")]
     pub model: Option<std::path::PathBuf>,
 }
-
-/// Playouts after which a running analysis stops searching (and only waits for the next
-/// command): the tree must not grow without bound while a GUI is left open.
-const ANALYSIS_PLAYOUTS: u32 = 2_000_000;
 
 /// Runs the engine on stdin and stdout until `quit` or the end of input.
 pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
@@ -75,6 +81,14 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
         move_time: opt.time,
         threads: threads.max(1),
         resign: !opt.no_resign,
+        engine: opt
+            .engine
+            .unwrap_or(if opt.playouts.is_some() || opt.level.is_some() {
+                engine::EngineKind::Mcts
+            } else {
+                engine::EngineKind::Nn
+            }),
+        visits: opt.visits.map(|n| n.max(1)),
     });
     // Lines are read on their own thread, so that a running analysis notices the next command.
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
@@ -134,8 +148,12 @@ fn analyze(
     writeln!(out, "{head}")?;
     out.flush()?;
     let next = loop {
-        if a.search.analysis().playouts < ANALYSIS_PLAYOUTS {
-            a.search.run(None, Some(a.interval));
+        if a.search.analysis().playouts < a.search.limit() {
+            if let Err(e) = a.search.run(a.interval) {
+                // The network failed: say why once, then wait for the next command.
+                writeln!(out, "info error {e}")?;
+                break rx.recv().ok();
+            }
             writeln!(out, "{}", a.report())?;
             out.flush()?;
             match rx.try_recv() {
