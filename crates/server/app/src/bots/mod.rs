@@ -883,6 +883,7 @@ mod tests {
             estimate: false,
             game_type: GameType::HoSun,
             time: TimeControl::None,
+            unrated: false,
         };
         let mut live = LiveGame::new(terms.clone()).expect("terms");
         let mut stones = Vec::new();
