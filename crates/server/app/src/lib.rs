@@ -9,7 +9,7 @@
 //!
 //! - [`accounts`]: registration, login, sessions, guests; [`online`]: who is connected;
 //!   [`own_account`]: a player's password, data export and account deletion; [`blocks`]:
-//!   players' blocks.
+//!   players' blocks; [`social`]: private messages and friends.
 //! - [`games`]: the one way a game starts; [`rooms`]: rooms, joining, game type, colours,
 //!   komi and handicap.
 //! - [`quick_match`]: the queue of match requests (in memory, or shared by a cluster).
@@ -39,6 +39,7 @@ pub mod reports;
 pub mod review;
 pub mod rooms;
 pub mod sanctions;
+pub mod social;
 pub mod tournaments;
 
 use std::sync::Arc;

@@ -72,7 +72,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     old_game(&store, ann.id, guest.id, &even, "B+R", 400).await;
     // As a database from before ratings: no rating, no history, the data step not done (nor
     // the steps after it, the reviews table, its version, quick match's queue, the cluster's
-    // heartbeats, the tournaments' tables, moderation's columns and tables and players' blocks,
+    // heartbeats, the tournaments' tables, moderation's columns and tables, players' blocks, messages and friends,
     // undone here too).
     for sql in [
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
@@ -85,6 +85,8 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "DROP TABLE tournament_pairings",
         "DROP TABLE tournament_players",
         "DROP TABLE tournaments",
+        "DROP TABLE friends",
+        "DROP TABLE messages",
         "DROP TABLE blocks",
         "DROP TABLE promotion_history",
         "ALTER TABLE games DROP COLUMN annulled",
@@ -94,7 +96,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 20 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 23 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

@@ -1,0 +1,222 @@
+//! Players' own tools: private messages (stored, told live to the recipient's sockets, refused
+//! between players who block each other, to the muted and to guests, and past ten a minute) and
+//! friends with whether they are online. Each scenario runs on SQLite, and on PostgreSQL where
+//! it runs.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use axum::http::StatusCode;
+use common::TestServer;
+use serde_json::json;
+
+/// One scenario as `NAME::on_sqlite`, and `NAME::on_postgres`, ignored unless asked for.
+macro_rules! on_both_stores {
+    ($name:ident, $scenario:ident, $tag:literal) => {
+        mod $name {
+            #[tokio::test]
+            async fn on_sqlite() {
+                super::$scenario(&super::common::sqlite_url(concat!("social-", $tag))).await;
+            }
+
+            #[tokio::test]
+            #[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+            async fn on_postgres() {
+                if let Some(url) = super::common::postgres_url().await {
+                    super::$scenario(&url).await;
+                }
+            }
+        }
+    };
+}
+
+on_both_stores!(messages_are_stored_told_and_read, messages, "messages");
+on_both_stores!(messages_are_refused_when_they_must_be, refusals, "refusals");
+on_both_stores!(friends_show_who_is_online, friends, "friends");
+
+async fn messages(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "2d").await;
+    let bob = server.register("bob", "2d").await;
+    let carol = server.register("carol", "2d").await;
+    let mut bob_socket = bob.socket().await;
+    let mut bob_tab = bob.socket().await;
+
+    let (status, m) = ann
+        .post(
+            "/api/messages",
+            json!({"to": "bob", "text": "  good game? "}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{m}");
+    assert_eq!(
+        (m["from"].as_str(), m["to"].as_str()),
+        (Some("ann"), Some("bob"))
+    );
+    assert_eq!(m["text"], "good game?", "trimmed");
+    // Every connection of Bob's hears it.
+    for s in [&mut bob_socket, &mut bob_tab] {
+        let live = s.next_of_type("message").await;
+        assert_eq!(
+            (live["id"].clone(), live["from"].clone()),
+            (m["id"].clone(), json!("ann"))
+        );
+        assert_eq!(live["text"], "good game?");
+    }
+    ann.post("/api/messages", json!({"to": "bob", "text": "again?"}))
+        .await;
+    carol
+        .post("/api/messages", json!({"to": "bob", "text": "hi"}))
+        .await;
+    let (_, v) = bob
+        .post("/api/messages", json!({"to": "ann", "text": "sure"}))
+        .await;
+    assert_eq!(v["from"], "bob", "{v}");
+
+    // Bob's conversations: Ann's is the newest (his answer), Carol's next, unread counted.
+    let (status, v) = bob.get("/api/messages").await;
+    assert_eq!(status, StatusCode::OK);
+    let list = v["conversations"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{v}");
+    assert_eq!(list[0]["with"], "ann");
+    assert_eq!(list[0]["last"]["text"], "sure");
+    assert_eq!(list[0]["unread"], 2);
+    assert_eq!(list[1]["with"], "carol");
+    assert_eq!(list[1]["unread"], 1);
+    // The thread, oldest first; opening it marks Ann's lines read.
+    let (_, t) = bob.get("/api/messages/ann").await;
+    let texts: Vec<&str> = t["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["good game?", "again?", "sure"]);
+    let (_, v) = bob.get("/api/messages").await;
+    assert_eq!(v["conversations"][0]["unread"], 0);
+    assert_eq!(v["conversations"][1]["unread"], 1, "Carol's still unread");
+    // Ann sees hers read.
+    let (_, t) = ann.get("/api/messages/bob").await;
+    assert_eq!(t["messages"][0]["read"], true, "{t}");
+    assert_eq!(
+        ann.get("/api/messages/nobody").await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        server.get("/api/messages").await.0,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+async fn refusals(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "2d").await;
+    let bob = server.register("bob", "2d").await;
+    let carol = server.register("carol", "2d").await;
+    let code = |v: &serde_json::Value| v["error"]["code"].as_str().unwrap_or("").to_string();
+    let send = |c: &common::Client, to: &str, text: &str| {
+        let c = c.clone();
+        let body = json!({"to": to, "text": text});
+        async move { c.post("/api/messages", body).await }
+    };
+    // Length, oneself, no such player.
+    assert_eq!(code(&send(&ann, "bob", "   ").await.1), "bad_message");
+    assert_eq!(
+        code(&send(&ann, "bob", &"x".repeat(1001)).await.1),
+        "bad_message"
+    );
+    assert_eq!(
+        send(&ann, "bob", &"é".repeat(1000)).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(code(&send(&ann, "ann", "me").await.1), "message_self");
+    assert_eq!(send(&ann, "nobody", "hi").await.0, StatusCode::NOT_FOUND);
+    // Guests neither send nor receive.
+    let guest = server.guest().await;
+    let (status, v) = send(&guest, "bob", "hi").await;
+    assert_eq!(
+        (status, code(&v).as_str()),
+        (StatusCode::FORBIDDEN, "guest")
+    );
+    // A block refuses messages either way round, until lifted.
+    ann.post("/api/me/blocks", json!({"user": "bob"})).await;
+    let (status, v) = send(&bob, "ann", "hey").await;
+    assert_eq!(
+        (status, code(&v).as_str()),
+        (StatusCode::FORBIDDEN, "blocked")
+    );
+    assert_eq!(code(&send(&ann, "bob", "hey").await.1), "blocked");
+    ann.delete("/api/me/blocks/bob").await;
+    assert_eq!(send(&bob, "ann", "hey").await.0, StatusCode::CREATED);
+    // A muted player sends none.
+    let moder = server.register("moder", "2d").await;
+    tengen_app::moderation::set_role(server.store(), "moder", "moderator")
+        .await
+        .unwrap();
+    let (status, v) = moder
+        .post(
+            "/api/moderation/actions",
+            json!({"user": "carol", "action": "mute", "reason": "insults"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let (status, v) = send(&carol, "ann", "hey").await;
+    assert_eq!(
+        (status, code(&v).as_str()),
+        (StatusCode::FORBIDDEN, "muted")
+    );
+    // Ten a minute: Ann sent one, nine more pass, the next is refused.
+    for i in 0..9 {
+        assert_eq!(
+            send(&ann, "bob", &format!("{i}")).await.0,
+            StatusCode::CREATED
+        );
+    }
+    let (status, v) = send(&ann, "bob", "one more").await;
+    assert_eq!(
+        (status, code(&v).as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
+    );
+}
+
+async fn friends(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "2d").await;
+    let bob = server.register("bob", "2d").await;
+    server.register("carol", "2d").await;
+    for name in ["carol", "bob", "bob"] {
+        let (status, v) = ann.post("/api/me/friends", json!({"name": name})).await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{v}");
+    }
+    let (_, v) = ann.post("/api/me/friends", json!({"name": "ann"})).await;
+    assert_eq!(v["error"]["code"], "friend_self");
+    assert_eq!(
+        ann.post("/api/me/friends", json!({"name": "nobody"}))
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    let (_, v) = ann.get("/api/me/friends").await;
+    assert_eq!(
+        v["friends"],
+        json!([{"name": "bob", "online": false}, {"name": "carol", "online": false}])
+    );
+    // Bob connects: online while his socket is open.
+    let socket = bob.socket().await;
+    let (_, v) = ann.get("/api/me/friends").await;
+    assert_eq!(v["friends"][0], json!({"name": "bob", "online": true}));
+    drop(socket);
+    // Dropped.
+    assert_eq!(
+        ann.delete("/api/me/friends/carol").await.0,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        ann.delete("/api/me/friends/carol").await.0,
+        StatusCode::NOT_FOUND
+    );
+    let (_, v) = ann.get("/api/me/friends").await;
+    assert_eq!(v["friends"].as_array().unwrap().len(), 1);
+    assert_eq!(bob.get("/api/me/friends").await.1["friends"], json!([]));
+}
