@@ -1,6 +1,6 @@
 // The shell: who is logged in, the header, messages, the socket, and the hash router
 // (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID,
-// #/moderation).
+// #/moderation, #/messages, #/messages/NAME).
 
 import * as api from './api.js';
 import { Socket } from './socket.js';
@@ -11,6 +11,7 @@ import { userPage } from './user.js';
 import { reviewPage } from './review.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
+import { messagesPage } from './messages.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -80,6 +81,7 @@ function renderNav() {
     who.dataset.testid = 'who';
     nav.appendChild(who);
     link('My page', `#/user/${encodeURIComponent(app.user.username)}`);
+    if (!app.user.guest) link('Messages', '#/messages');
     if (app.moderates()) link('Moderation', '#/moderation');
     const out = document.createElement('button');
     out.textContent = 'Log out';
@@ -119,6 +121,11 @@ function ensureSocket() {
         }
       },
     });
+    // A private message: a toast, unless its thread is open (that page shows it).
+    app.socket.onPrivateMessage((m) => {
+      if (location.hash === `#/messages/${encodeURIComponent(m.from)}`) return;
+      app.toast(`Message from ${m.from}: ${m.text.length > 80 ? `${m.text.slice(0, 80)}…` : m.text}`);
+    });
   }
 }
 
@@ -151,6 +158,7 @@ async function route() {
     else if (parts[0] === 'tournaments') cleanup = await tournamentsPage(view, app);
     else if (parts[0] === 'tournament' && parts[1]) cleanup = await tournamentPage(view, app, Number(parts[1]));
     else if (parts[0] === 'moderation') cleanup = await moderationPage(view, app);
+    else if (parts[0] === 'messages') cleanup = await messagesPage(view, app, parts[1] || null);
     else cleanup = await lobbyPage(view, app);
   } catch (e) {
     const p = document.createElement('p');

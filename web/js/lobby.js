@@ -107,6 +107,7 @@ export async function lobbyPage(main, app) {
       <section class="panel"><h2>Open rooms</h2><ul class="list" id="rooms"></ul></section>
       <section class="panel"><h2>Live games</h2><ul class="list" id="live"></ul></section>
       <section class="panel"><h2>Players online</h2><ul class="list" id="online"></ul></section>
+      ${app.user && !app.user.guest ? '<section class="panel"><h2>Friends</h2><ul class="list" id="friends"></ul></section>' : ''}
     </div>`;
 
   // The clock fields that apply to the chosen system.
@@ -227,12 +228,13 @@ export async function lobbyPage(main, app) {
   let alive = true;
   async function refresh() {
     try {
-      const [{ rooms }, { games }, { users }, turns, match] = await Promise.all([
+      const [{ rooms }, { games }, { users }, turns, match, { friends }] = await Promise.all([
         api.rooms(),
         api.liveGames(),
         api.online(),
         app.user && !app.user.guest ? api.turns() : { games: [] },
         app.user ? api.matchStatus() : null,
+        app.user && !app.user.guest ? api.friends() : { friends: [] },
       ]);
       // The player may have left the lobby while the answers were on their way.
       if (!alive) return;
@@ -296,6 +298,12 @@ export async function lobbyPage(main, app) {
       liveEl.innerHTML = games.length
         ? games.map((g) => `<li><span>${esc(g.black)} – ${esc(g.white)} · ${g.terms.size}×${g.terms.size}</span><a href="#/game/${g.id}">${app.user && (g.black === app.user.username || g.white === app.user.username) ? 'Play' : 'Watch'}</a></li>`).join('')
         : '<li class="muted">No game is being played.</li>';
+      // Friends, online first, each with a dot.
+      const friendsEl = main.querySelector('#friends');
+      if (friendsEl) {
+        const sorted = [...friends].sort((a, b) => Number(b.online) - Number(a.online));
+        friendsEl.innerHTML = sorted.map((f) => `<li data-friend="${esc(f.name)}" data-online="${f.online}"><span><span class="dot ${f.online ? 'on' : 'off'}" title="${f.online ? 'online' : 'offline'}">●</span> <a href="#/user/${encodeURIComponent(f.name)}">${esc(f.name)}</a></span><a href="#/messages/${encodeURIComponent(f.name)}">Message</a></li>`).join('') || '<li class="muted">No friends yet: add them from their pages.</li>';
+      }
       main.querySelector('#online').innerHTML = users.map((u) => `<li><a href="#/user/${encodeURIComponent(u.username)}">${esc(u.username)}</a><span class="muted">${esc(u.rank)}</span></li>`).join('') || '<li class="muted">Nobody yet.</li>';
     } catch (err) {
       app.error(err);
