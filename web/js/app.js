@@ -28,6 +28,19 @@ export const app = {
     document.getElementById('toasts').appendChild(t);
     setTimeout(() => t.remove(), kind === 'error' ? 6000 : 3500);
   },
+  /** A toast that links to `hash` (the your-turn notice). */
+  linkToast(text, hash) {
+    const t = document.createElement('div');
+    t.className = 'toast info';
+    t.dataset.testid = 'your-turn';
+    const a = document.createElement('a');
+    a.href = hash;
+    a.textContent = text;
+    a.style.color = 'inherit';
+    t.appendChild(a);
+    document.getElementById('toasts').appendChild(t);
+    setTimeout(() => t.remove(), 10000);
+  },
   error(e) {
     app.toast(e && e.message ? e.message : String(e), 'error');
   },
@@ -103,6 +116,17 @@ function renderNav() {
   }
 }
 
+/** A browser notification, when the player allowed them and the page is not in view. */
+function notify(title, hash) {
+  if (!('Notification' in window) || Notification.permission !== 'granted' || !document.hidden) return;
+  const n = new Notification(title, { tag: hash });
+  n.onclick = () => {
+    window.focus();
+    app.go(hash);
+    n.close();
+  };
+}
+
 function ensureSocket() {
   if (app.user && !app.socket) {
     app.socket = new Socket({
@@ -121,10 +145,19 @@ function ensureSocket() {
         }
       },
     });
-    // A private message: a toast, unless its thread is open (that page shows it).
+    // A private message: a toast, unless its thread is open (that page shows it). Your turn in
+    // a correspondence game: a toast with a link, unless that game is open, and a browser
+    // notification when the player allowed them (the lobby's button asks).
     app.socket.onPrivateMessage((m) => {
+      if (m.type === 'your_turn') {
+        if (location.hash === `#/game/${m.game}`) return;
+        app.linkToast(`${m.opponent} moved: your turn`, `#/game/${m.game}`);
+        notify(`Your turn against ${m.opponent}`, `#/game/${m.game}`);
+        return;
+      }
       if (location.hash === `#/messages/${encodeURIComponent(m.from)}`) return;
       app.toast(`Message from ${m.from}: ${m.text.length > 80 ? `${m.text.slice(0, 80)}…` : m.text}`);
+      notify(`Message from ${m.from}`, `#/messages/${encodeURIComponent(m.from)}`);
     });
   }
 }

@@ -61,6 +61,7 @@ export async function lobbyPage(main, app) {
       <section class="panel stack" aria-labelledby="turns-h">
         <h2 id="turns-h">Your move</h2>
         <ul class="list" id="turns"></ul>
+        <button class="link" id="notify-allow" hidden>Tell me through the browser's notifications when it is my turn</button>
       </section>
       <section class="panel stack" aria-labelledby="bots-h">
         <h2 id="bots-h">Play a bot</h2>
@@ -325,6 +326,19 @@ export async function lobbyPage(main, app) {
     }, 1000));
   }
 
+  // Browser notifications for one's turn (and messages), asked behind a button as browsers want.
+  const allow = main.querySelector('#notify-allow');
+  if (allow && 'Notification' in window && Notification.permission === 'default') {
+    allow.hidden = false;
+    allow.onclick = async () => {
+      const answer = await Notification.requestPermission();
+      allow.hidden = true;
+      app.toast(answer === 'granted' ? 'You will be notified when it is your turn.' : 'Notifications stay off.');
+    };
+  }
+  // Your turn somewhere: the list is out of date.
+  const stopTurns = app.socket ? app.socket.onPrivateMessage((m) => m.type === 'your_turn' && refresh()) : () => {};
+
   await refresh();
   const timer = setInterval(refresh, 3000);
   return () => {
@@ -332,6 +346,7 @@ export async function lobbyPage(main, app) {
     clearInterval(timer);
     clearInterval(qmTicker);
     stopMatched();
+    stopTurns();
     watching.forEach(clearInterval);
   };
 }

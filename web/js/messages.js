@@ -35,7 +35,7 @@ export async function messagesPage(main, app, name) {
     if (to) app.go(`#/messages/${encodeURIComponent(to)}`);
   };
   // A message to this player: the list is out of date; read it again.
-  const stop = app.socket ? app.socket.onPrivateMessage(() => app.go('#/messages')) : null;
+  const stop = app.socket ? app.socket.onPrivateMessage((m) => m.type === 'message' && app.go('#/messages')) : null;
   return () => stop && stop();
 }
 
@@ -84,7 +84,7 @@ async function threadPage(main, app, name) {
   // Their new messages appear here (and are read: the thread is open).
   const stop = app.socket
     ? app.socket.onPrivateMessage((m) => {
-        if (m.from === thread.with) add(m);
+        if (m.type === 'message' && m.from === thread.with) add(m);
       })
     : null;
   return () => stop && stop();

@@ -181,6 +181,9 @@ struct Conn {
     epoch: Instant,
     /// Smoothed round trip of this connection, ms, measured by WebSocket pings.
     rtt_ms: u64,
+    /// Per game this player moved in: the opponent to tell it is their move (a live
+    /// correspondence game), or `None`; read from the store once per game.
+    turn_of: HashMap<i64, Option<i64>>,
 }
 
 /// How often the server pings each connection to measure its round trip.
@@ -317,6 +320,7 @@ impl Conn {
             last: Instant::now(),
             epoch,
             rtt_ms: 0,
+            turn_of: HashMap::new(),
         }
     }
 
@@ -650,7 +654,7 @@ impl Conn {
     }
 
     /// The player's `action` in `game`, acknowledged with its seq once the game has stored it.
-    async fn act(&self, game: i64, action: ActionArg, reference: Value) {
+    async fn act(&mut self, game: i64, action: ActionArg, reference: Value) {
         let handle = match self.handle_of(game).await {
             Some(h) => h,
             None => {
@@ -669,11 +673,17 @@ impl Conn {
                 return self.send(error(&reference, e.code(), &e.to_string())).await;
             }
         }
+        let turn = matches!(action, Action::Move(_) | Action::Pass);
         match handle
             .act(self.user.id, &self.user.username, action, self.rtt_ms)
             .await
         {
             Ok(seq) => {
+                // Told before the ack: once the mover has its ack, the opponent's notice is on
+                // its way.
+                if turn {
+                    self.tell_turn(game).await;
+                }
                 self.send(
                     json!({ "type": "ack", "ref": reference, "game": game, "seq": seq })
                         .to_string(),
@@ -681,6 +691,28 @@ impl Conn {
                 .await
             }
             Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+        }
+    }
+
+    /// After this player's move or pass in `game`: in a live correspondence game, the
+    /// opponent hears on every connection that it is their move (`your_turn`).
+    async fn tell_turn(&mut self, game: i64) {
+        let opponent = match self.turn_of.get(&game) {
+            Some(o) => *o,
+            None => {
+                let store = &self.state.store;
+                let Ok(o) =
+                    tengen_app::correspondence::opponent_to_tell(store, game, self.user.id).await
+                else {
+                    return;
+                };
+                self.turn_of.insert(game, o);
+                o
+            }
+        };
+        if let Some(opponent) = opponent {
+            tengen_app::correspondence::tell_turn(&self.state, game, opponent, &self.user.username)
+                .await;
         }
     }
 

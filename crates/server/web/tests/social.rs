@@ -1,6 +1,6 @@
 //! Players' own tools: private messages (stored, told live to the recipient's sockets, refused
 //! between players who block each other, to the muted and to guests, and past ten a minute) and
-//! friends with whether they are online. Each scenario runs on SQLite, and on PostgreSQL where
+//! friends with whether they are online; the your-turn notice of correspondence games. Each scenario runs on SQLite, and on PostgreSQL where
 //! it runs.
 
 #![allow(clippy::unwrap_used)]
@@ -34,6 +34,7 @@ macro_rules! on_both_stores {
 on_both_stores!(messages_are_stored_told_and_read, messages, "messages");
 on_both_stores!(messages_are_refused_when_they_must_be, refusals, "refusals");
 on_both_stores!(friends_show_who_is_online, friends, "friends");
+on_both_stores!(a_correspondence_move_tells_the_opponent, your_turn, "turn");
 
 async fn messages(url: &str) {
     let server = TestServer::start(url).await;
@@ -219,4 +220,66 @@ async fn friends(url: &str) {
     let (_, v) = ann.get("/api/me/friends").await;
     assert_eq!(v["friends"].as_array().unwrap().len(), 1);
     assert_eq!(bob.get("/api/me/friends").await.1["friends"], json!([]));
+}
+
+/// A room of three days a move.
+fn correspondence_room() -> serde_json::Value {
+    json!({"size": 9, "rules": "japanese", "parity": "odd",
+        "time": {"system": "correspondence", "per_move_ms": 259_200_000}})
+}
+
+/// The next `your_turn` or `message` on `socket`.
+async fn next_notice(socket: &mut common::Socket) -> serde_json::Value {
+    loop {
+        let v = socket.recv().await;
+        if v["type"] == "your_turn" || v["type"] == "message" {
+            return v;
+        }
+    }
+}
+
+async fn your_turn(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "4k").await;
+    let bob = server.register("bob", "4k").await;
+    let j = server
+        .new_game(&ann, &bob, correspondence_room(), json!({"guess": "odd"}))
+        .await;
+    let game = j["game_id"].as_i64().unwrap();
+    // Bob guessed right: Black. His move tells Ann's every connection it is hers.
+    let mut ann_socket = ann.socket().await;
+    let mut ann_tab = ann.socket().await;
+    let mut bob_socket = bob.socket().await;
+    common::ok(&bob_socket.play(game, "E5").await);
+    for s in [&mut ann_socket, &mut ann_tab] {
+        let v = next_notice(s).await;
+        assert_eq!(
+            v,
+            json!({"type": "your_turn", "game": game, "opponent": "bob"})
+        );
+    }
+    common::ok(&ann_socket.pass(game).await);
+    let v = next_notice(&mut bob_socket).await;
+    assert_eq!(
+        v,
+        json!({"type": "your_turn", "game": game, "opponent": "ann"})
+    );
+
+    // A live game: no notice (the message sent after the move is the next thing Ann hears).
+    let carol = server.register("carol", "4k").await;
+    let j = server
+        .new_game(
+            &ann,
+            &carol,
+            json!({"size": 9, "rules": "japanese", "parity": "odd"}),
+            json!({"guess": "odd"}),
+        )
+        .await;
+    let live = j["game_id"].as_i64().unwrap();
+    let mut carol_socket = carol.socket().await;
+    common::ok(&carol_socket.play(live, "E5").await);
+    carol
+        .post("/api/messages", json!({"to": "ann", "text": "your move"}))
+        .await;
+    assert_eq!(next_notice(&mut ann_socket).await["type"], "message");
 }
