@@ -1,6 +1,6 @@
 //! Players' own tools: private messages (stored, told live to the recipient's sockets, refused
 //! between players who block each other, to the muted and to guests, and past ten a minute) and
-//! friends with whether they are online; the your-turn notice of correspondence games. Each scenario runs on SQLite, and on PostgreSQL where
+//! friends with whether they are online; the your-turn notice of correspondence games; the lobby's chat. Each scenario runs on SQLite, and on PostgreSQL where
 //! it runs.
 
 #![allow(clippy::unwrap_used)]
@@ -35,6 +35,11 @@ on_both_stores!(messages_are_stored_told_and_read, messages, "messages");
 on_both_stores!(messages_are_refused_when_they_must_be, refusals, "refusals");
 on_both_stores!(friends_show_who_is_online, friends, "friends");
 on_both_stores!(a_correspondence_move_tells_the_opponent, your_turn, "turn");
+on_both_stores!(
+    the_lobby_chat_reaches_everyone_but_the_blocked,
+    lobby_chat,
+    "lobby"
+);
 
 async fn messages(url: &str) {
     let server = TestServer::start(url).await;
@@ -282,4 +287,59 @@ async fn your_turn(url: &str) {
         .post("/api/messages", json!({"to": "ann", "text": "your move"}))
         .await;
     assert_eq!(next_notice(&mut ann_socket).await["type"], "message");
+}
+
+async fn lobby_chat(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "4k").await;
+    let bob = server.register("bob", "4k").await;
+    let carol = server.register("carol", "4k").await;
+    let (mut a, mut b, mut c) = (ann.socket().await, bob.socket().await, carol.socket().await);
+    let say = |text: &str| json!({"type": "lobby_chat", "text": text});
+    common::ok(&a.call(say(" hello all ")).await);
+    // (Ann's own copy may come before her ack, which `call` reads past.)
+    for s in [&mut b, &mut c] {
+        let line = s.next_of_type("lobby_chat").await;
+        assert_eq!(
+            (line["from"].clone(), line["text"].clone()),
+            (json!("ann"), json!("hello all"))
+        );
+    }
+    common::err(&a.call(say("  ")).await, "bad_chat");
+    common::err(&a.call(say(&"x".repeat(501))).await, "bad_chat");
+    // Carol blocks Ann: Ann's lines no longer reach her, in the history or live.
+    carol.post("/api/me/blocks", json!({"user": "ann"})).await;
+    let v = c.call(json!({"type": "lobby_join"})).await;
+    assert_eq!(v["type"], "lobby", "{v}");
+    assert_eq!(v["lines"], json!([]));
+    let v = b.call(json!({"type": "lobby_join"})).await;
+    assert_eq!(v["lines"].as_array().unwrap().len(), 1);
+    common::ok(&a.call(say("anyone?")).await);
+    common::ok(&b.call(say("me")).await);
+    assert_eq!(
+        c.next_of_type("lobby_chat").await["text"],
+        "me",
+        "Ann's line skipped"
+    );
+    // Five lines in ten seconds: Ann said two, three more pass, the next is refused.
+    for i in 0..3 {
+        common::ok(&a.call(say(&format!("{i}"))).await);
+    }
+    common::err(&a.call(say("too many")).await, "rate_limited");
+    // Guests and the muted do not chat.
+    let guest = server.guest().await;
+    let mut g = guest.socket().await;
+    common::err(&g.call(say("hi")).await, "guest");
+    let moder = server.register("moder", "2d").await;
+    tengen_app::moderation::set_role(server.store(), "moder", "moderator")
+        .await
+        .unwrap();
+    let (status, v) = moder
+        .post(
+            "/api/moderation/actions",
+            json!({"user": "bob", "action": "mute", "reason": "spam"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    common::err(&b.call(say("hi")).await, "muted");
 }
