@@ -155,7 +155,7 @@ function ensureSocket() {
         notify(`Your turn against ${m.opponent}`, `#/game/${m.game}`);
         return;
       }
-      if (location.hash === `#/messages/${encodeURIComponent(m.from)}`) return;
+      if (m.type !== 'message' || location.hash === `#/messages/${encodeURIComponent(m.from)}`) return;
       app.toast(`Message from ${m.from}: ${m.text.length > 80 ? `${m.text.slice(0, 80)}…` : m.text}`);
       notify(`Message from ${m.from}`, `#/messages/${encodeURIComponent(m.from)}`);
     });

@@ -1,6 +1,6 @@
 // The lobby: quick match, the games waiting for your move, play a bot, open a room, join a
-// room, watch a live game, see who is online. It refreshes every few seconds. On phones the
-// panels stack in this order: the quick ways to a game come before the long room form.
+// room, watch a live game, see who is online (and which friends), chat in the lobby. It
+// refreshes every few seconds. On phones the panels stack in this order: the quick ways to a game come before the long room form.
 
 import * as api from './api.js';
 
@@ -109,6 +109,10 @@ export async function lobbyPage(main, app) {
       <section class="panel"><h2>Live games</h2><ul class="list" id="live"></ul></section>
       <section class="panel"><h2>Players online</h2><ul class="list" id="online"></ul></section>
       ${app.user && !app.user.guest ? '<section class="panel"><h2>Friends</h2><ul class="list" id="friends"></ul></section>' : ''}
+      <section class="panel stack"><h2>Lobby chat</h2>
+        <ol class="thread" id="lobby-chat" data-testid="lobby-chat"></ol>
+        ${app.user && !app.user.guest ? '<form class="row" id="lobby-say"><input name="text" required maxlength="500" placeholder="Say something to everyone" aria-label="Lobby chat"><button type="submit">Say</button></form>' : '<p class="muted small">Register to chat.</p>'}
+      </section>
     </div>`;
 
   // The clock fields that apply to the chosen system.
@@ -336,8 +340,48 @@ export async function lobbyPage(main, app) {
       app.toast(answer === 'granted' ? 'You will be notified when it is your turn.' : 'Notifications stay off.');
     };
   }
-  // Your turn somewhere: the list is out of date.
-  const stopTurns = app.socket ? app.socket.onPrivateMessage((m) => m.type === 'your_turn' && refresh()) : () => {};
+  // The lobby chat: the last lines, then each as it is said.
+  const chatEl = main.querySelector('#lobby-chat');
+  const addLine = (l) => {
+    const li = document.createElement('li');
+    li.className = app.user && l.from === app.user.username ? 'mine' : 'theirs';
+    const who = document.createElement('a');
+    who.href = `#/user/${encodeURIComponent(l.from)}`;
+    who.textContent = l.from;
+    li.append(who, `: ${l.text}`);
+    chatEl.appendChild(li);
+    while (chatEl.children.length > 50) chatEl.firstChild.remove();
+    li.scrollIntoView({ block: 'nearest' });
+  };
+  if (app.socket) {
+    const join = () => app.socket.request({ type: 'lobby_join' }).then((r) => {
+      chatEl.replaceChildren();
+      r.lines.forEach(addLine);
+    });
+    // The socket may still be opening: try again in a moment.
+    join().catch(() => setTimeout(() => alive && join().catch(() => {}), 1000));
+  }
+  const sayForm = main.querySelector('#lobby-say');
+  if (sayForm) {
+    sayForm.onsubmit = async (e) => {
+      e.preventDefault();
+      const text = sayForm.text.value.trim();
+      if (!text) return;
+      try {
+        await app.socket.request({ type: 'lobby_chat', text });
+        sayForm.text.value = '';
+      } catch (err) {
+        app.error(err);
+      }
+    };
+  }
+  // Your turn somewhere: the list is out of date. A lobby line: shown.
+  const stopTurns = app.socket
+    ? app.socket.onPrivateMessage((m) => {
+        if (m.type === 'your_turn') refresh();
+        else if (m.type === 'lobby_chat') addLine(m);
+      })
+    : () => {};
 
   await refresh();
   const timer = setInterval(refresh, 3000);

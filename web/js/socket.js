@@ -11,7 +11,7 @@ export class Socket {
     this.games = new Map(); // game id -> {handler, seq}
     this.listeners = new Set(); // handlers of messages about no game (quick match's `matched`)
     this.tournaments = new Map(); // tournament id -> handler of its `tournament` messages
-    this.messageListeners = new Set(); // handlers of private messages and turns (`message`, `your_turn`)
+    this.messageListeners = new Set(); // handlers of `message`, `your_turn` and `lobby_chat`
     this.delay = 500;
     this.closed = false;
     this.connect();
@@ -59,7 +59,7 @@ export class Socket {
       this.tournaments.get(m.tournament.id)(m.tournament);
     } else if (m.type === 'moderation') {
       this.onNotice(m);
-    } else if (m.type === 'message' || m.type === 'your_turn') {
+    } else if (m.type === 'message' || m.type === 'your_turn' || m.type === 'lobby_chat') {
       for (const l of this.messageListeners) l(m);
     }
     if (m.game != null && this.games.has(m.game)) {
@@ -116,7 +116,7 @@ export class Socket {
     this.sendWatch(game, g);
   }
 
-  /** Calls `handler` with every private `message` and `your_turn`; returns the function that stops it. */
+  /** Calls `handler` with every `message`, `your_turn` and `lobby_chat`; returns the function that stops it. */
   onPrivateMessage(handler) {
     this.messageListeners.add(handler);
     return () => this.messageListeners.delete(handler);
