@@ -1,6 +1,7 @@
 // The lobby: quick match, the games waiting for your move, play a bot, open a room, join a
 // room, watch a live game, see who is online (and which friends), chat in the lobby. It
-// refreshes every few seconds. On phones the panels stack in this order: the quick ways to a game come before the long room form.
+// refreshes every few seconds. On phones the panels stack in this order: the quick ways to a
+// game come before the long room form.
 
 import * as api from './api.js';
 
