@@ -87,3 +87,9 @@ export const deleteAccount = (password) => api('DELETE', '/api/me', { password }
 export const blocks = () => api('GET', '/api/me/blocks');
 export const block = (user) => api('POST', '/api/me/blocks', { user });
 export const unblock = (user) => api('DELETE', `/api/me/blocks/${encodeURIComponent(user)}`);
+export const friends = () => api('GET', '/api/me/friends');
+export const addFriend = (name) => api('POST', '/api/me/friends', { name });
+export const removeFriend = (name) => api('DELETE', `/api/me/friends/${encodeURIComponent(name)}`);
+export const conversations = () => api('GET', '/api/messages');
+export const thread = (name) => api('GET', `/api/messages/${encodeURIComponent(name)}`);
+export const sendMessage = (to, text) => api('POST', '/api/messages', { to, text });

@@ -1,6 +1,6 @@
 // The shell: who is logged in, the header, messages, the socket, and the hash router
 // (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID,
-// #/moderation).
+// #/moderation, #/messages, #/messages/NAME).
 
 import * as api from './api.js';
 import { Socket } from './socket.js';
@@ -11,6 +11,7 @@ import { userPage } from './user.js';
 import { reviewPage } from './review.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
+import { messagesPage } from './messages.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -26,6 +27,19 @@ export const app = {
     t.textContent = text;
     document.getElementById('toasts').appendChild(t);
     setTimeout(() => t.remove(), kind === 'error' ? 6000 : 3500);
+  },
+  /** A toast that links to `hash` (the your-turn notice). */
+  linkToast(text, hash) {
+    const t = document.createElement('div');
+    t.className = 'toast info';
+    t.dataset.testid = 'your-turn';
+    const a = document.createElement('a');
+    a.href = hash;
+    a.textContent = text;
+    a.style.color = 'inherit';
+    t.appendChild(a);
+    document.getElementById('toasts').appendChild(t);
+    setTimeout(() => t.remove(), 10000);
   },
   error(e) {
     app.toast(e && e.message ? e.message : String(e), 'error');
@@ -80,6 +94,7 @@ function renderNav() {
     who.dataset.testid = 'who';
     nav.appendChild(who);
     link('My page', `#/user/${encodeURIComponent(app.user.username)}`);
+    if (!app.user.guest) link('Messages', '#/messages');
     if (app.moderates()) link('Moderation', '#/moderation');
     const out = document.createElement('button');
     out.textContent = 'Log out';
@@ -101,6 +116,17 @@ function renderNav() {
   }
 }
 
+/** A browser notification, when the player allowed them and the page is not in view. */
+function notify(title, hash) {
+  if (!('Notification' in window) || Notification.permission !== 'granted' || !document.hidden) return;
+  const n = new Notification(title, { tag: hash });
+  n.onclick = () => {
+    window.focus();
+    app.go(hash);
+    n.close();
+  };
+}
+
 function ensureSocket() {
   if (app.user && !app.socket) {
     app.socket = new Socket({
@@ -118,6 +144,20 @@ function ensureSocket() {
           renderNav();
         }
       },
+    });
+    // A private message: a toast, unless its thread is open (that page shows it). Your turn in
+    // a correspondence game: a toast with a link, unless that game is open, and a browser
+    // notification when the player allowed them (the lobby's button asks).
+    app.socket.onPrivateMessage((m) => {
+      if (m.type === 'your_turn') {
+        if (location.hash === `#/game/${m.game}`) return;
+        app.linkToast(`${m.opponent} moved: your turn`, `#/game/${m.game}`);
+        notify(`Your turn against ${m.opponent}`, `#/game/${m.game}`);
+        return;
+      }
+      if (m.type !== 'message' || location.hash === `#/messages/${encodeURIComponent(m.from)}`) return;
+      app.toast(`Message from ${m.from}: ${m.text.length > 80 ? `${m.text.slice(0, 80)}…` : m.text}`);
+      notify(`Message from ${m.from}`, `#/messages/${encodeURIComponent(m.from)}`);
     });
   }
 }
@@ -151,6 +191,7 @@ async function route() {
     else if (parts[0] === 'tournaments') cleanup = await tournamentsPage(view, app);
     else if (parts[0] === 'tournament' && parts[1]) cleanup = await tournamentPage(view, app, Number(parts[1]));
     else if (parts[0] === 'moderation') cleanup = await moderationPage(view, app);
+    else if (parts[0] === 'messages') cleanup = await messagesPage(view, app, parts[1] || null);
     else cleanup = await lobbyPage(view, app);
   } catch (e) {
     const p = document.createElement('p');

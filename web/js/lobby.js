@@ -1,6 +1,7 @@
 // The lobby: quick match, the games waiting for your move, play a bot, open a room, join a
-// room, watch a live game, see who is online. It refreshes every few seconds. On phones the
-// panels stack in this order: the quick ways to a game come before the long room form.
+// room, watch a live game, see who is online (and which friends), chat in the lobby. It
+// refreshes every few seconds. On phones the panels stack in this order: the quick ways to a
+// game come before the long room form.
 
 import * as api from './api.js';
 
@@ -61,6 +62,7 @@ export async function lobbyPage(main, app) {
       <section class="panel stack" aria-labelledby="turns-h">
         <h2 id="turns-h">Your move</h2>
         <ul class="list" id="turns"></ul>
+        <button class="link" id="notify-allow" hidden>Tell me through the browser's notifications when it is my turn</button>
       </section>
       <section class="panel stack" aria-labelledby="bots-h">
         <h2 id="bots-h">Play a bot</h2>
@@ -107,6 +109,11 @@ export async function lobbyPage(main, app) {
       <section class="panel"><h2>Open rooms</h2><ul class="list" id="rooms"></ul></section>
       <section class="panel"><h2>Live games</h2><ul class="list" id="live"></ul></section>
       <section class="panel"><h2>Players online</h2><ul class="list" id="online"></ul></section>
+      ${app.user && !app.user.guest ? '<section class="panel"><h2>Friends</h2><ul class="list" id="friends"></ul></section>' : ''}
+      <section class="panel stack"><h2>Lobby chat</h2>
+        <ol class="thread" id="lobby-chat" data-testid="lobby-chat"></ol>
+        ${app.user && !app.user.guest ? '<form class="row" id="lobby-say"><input name="text" required maxlength="500" placeholder="Say something to everyone" aria-label="Lobby chat"><button type="submit">Say</button></form>' : '<p class="muted small">Register to chat.</p>'}
+      </section>
     </div>`;
 
   // The clock fields that apply to the chosen system.
@@ -227,12 +234,13 @@ export async function lobbyPage(main, app) {
   let alive = true;
   async function refresh() {
     try {
-      const [{ rooms }, { games }, { users }, turns, match] = await Promise.all([
+      const [{ rooms }, { games }, { users }, turns, match, { friends }] = await Promise.all([
         api.rooms(),
         api.liveGames(),
         api.online(),
         app.user && !app.user.guest ? api.turns() : { games: [] },
         app.user ? api.matchStatus() : null,
+        app.user && !app.user.guest ? api.friends() : { friends: [] },
       ]);
       // The player may have left the lobby while the answers were on their way.
       if (!alive) return;
@@ -296,6 +304,12 @@ export async function lobbyPage(main, app) {
       liveEl.innerHTML = games.length
         ? games.map((g) => `<li><span>${esc(g.black)} – ${esc(g.white)} · ${g.terms.size}×${g.terms.size}</span><a href="#/game/${g.id}">${app.user && (g.black === app.user.username || g.white === app.user.username) ? 'Play' : 'Watch'}</a></li>`).join('')
         : '<li class="muted">No game is being played.</li>';
+      // Friends, online first, each with a dot.
+      const friendsEl = main.querySelector('#friends');
+      if (friendsEl) {
+        const sorted = [...friends].sort((a, b) => Number(b.online) - Number(a.online));
+        friendsEl.innerHTML = sorted.map((f) => `<li data-friend="${esc(f.name)}" data-online="${f.online}"><span><span class="dot ${f.online ? 'on' : 'off'}" title="${f.online ? 'online' : 'offline'}">●</span> <a href="#/user/${encodeURIComponent(f.name)}">${esc(f.name)}</a></span><a href="#/messages/${encodeURIComponent(f.name)}">Message</a></li>`).join('') || '<li class="muted">No friends yet: add them from their pages.</li>';
+      }
       main.querySelector('#online').innerHTML = users.map((u) => `<li><a href="#/user/${encodeURIComponent(u.username)}">${esc(u.username)}</a><span class="muted">${esc(u.rank)}</span></li>`).join('') || '<li class="muted">Nobody yet.</li>';
     } catch (err) {
       app.error(err);
@@ -317,6 +331,59 @@ export async function lobbyPage(main, app) {
     }, 1000));
   }
 
+  // Browser notifications for one's turn (and messages), asked behind a button as browsers want.
+  const allow = main.querySelector('#notify-allow');
+  if (allow && 'Notification' in window && Notification.permission === 'default') {
+    allow.hidden = false;
+    allow.onclick = async () => {
+      const answer = await Notification.requestPermission();
+      allow.hidden = true;
+      app.toast(answer === 'granted' ? 'You will be notified when it is your turn.' : 'Notifications stay off.');
+    };
+  }
+  // The lobby chat: the last lines, then each as it is said.
+  const chatEl = main.querySelector('#lobby-chat');
+  const addLine = (l) => {
+    const li = document.createElement('li');
+    li.className = app.user && l.from === app.user.username ? 'mine' : 'theirs';
+    const who = document.createElement('a');
+    who.href = `#/user/${encodeURIComponent(l.from)}`;
+    who.textContent = l.from;
+    li.append(who, `: ${l.text}`);
+    chatEl.appendChild(li);
+    while (chatEl.children.length > 50) chatEl.firstChild.remove();
+    li.scrollIntoView({ block: 'nearest' });
+  };
+  if (app.socket) {
+    const join = () => app.socket.request({ type: 'lobby_join' }).then((r) => {
+      chatEl.replaceChildren();
+      r.lines.forEach(addLine);
+    });
+    // The socket may still be opening: try again in a moment.
+    join().catch(() => setTimeout(() => alive && join().catch(() => {}), 1000));
+  }
+  const sayForm = main.querySelector('#lobby-say');
+  if (sayForm) {
+    sayForm.onsubmit = async (e) => {
+      e.preventDefault();
+      const text = sayForm.text.value.trim();
+      if (!text) return;
+      try {
+        await app.socket.request({ type: 'lobby_chat', text });
+        sayForm.text.value = '';
+      } catch (err) {
+        app.error(err);
+      }
+    };
+  }
+  // Your turn somewhere: the list is out of date. A lobby line: shown.
+  const stopTurns = app.socket
+    ? app.socket.onPrivateMessage((m) => {
+        if (m.type === 'your_turn') refresh();
+        else if (m.type === 'lobby_chat') addLine(m);
+      })
+    : () => {};
+
   await refresh();
   const timer = setInterval(refresh, 3000);
   return () => {
@@ -324,6 +391,7 @@ export async function lobbyPage(main, app) {
     clearInterval(timer);
     clearInterval(qmTicker);
     stopMatched();
+    stopTurns();
     watching.forEach(clearInterval);
   };
 }

@@ -11,6 +11,7 @@ export class Socket {
     this.games = new Map(); // game id -> {handler, seq}
     this.listeners = new Set(); // handlers of messages about no game (quick match's `matched`)
     this.tournaments = new Map(); // tournament id -> handler of its `tournament` messages
+    this.messageListeners = new Set(); // handlers of `message`, `your_turn` and `lobby_chat`
     this.delay = 500;
     this.closed = false;
     this.connect();
@@ -58,6 +59,8 @@ export class Socket {
       this.tournaments.get(m.tournament.id)(m.tournament);
     } else if (m.type === 'moderation') {
       this.onNotice(m);
+    } else if (m.type === 'message' || m.type === 'your_turn' || m.type === 'lobby_chat') {
+      for (const l of this.messageListeners) l(m);
     }
     if (m.game != null && this.games.has(m.game)) {
       const g = this.games.get(m.game);
@@ -111,6 +114,12 @@ export class Socket {
     const g = { handler, seq: null };
     this.games.set(game, g);
     this.sendWatch(game, g);
+  }
+
+  /** Calls `handler` with every `message`, `your_turn` and `lobby_chat`; returns the function that stops it. */
+  onPrivateMessage(handler) {
+    this.messageListeners.add(handler);
+    return () => this.messageListeners.delete(handler);
   }
 
   /** Calls `handler` with every `matched` message; returns the function that stops it. */

@@ -2,7 +2,7 @@
 // history as a chart, the record by board size and by how games ended, and recent games with
 // links to each game and its SGF. On one's own page: a vacation for correspondence games, and
 // the account itself (a new password, an export of one's data, deleting the account); on
-// another's, a report to the moderators.
+// another's, a report to the moderators, a block, a message and adding them as a friend.
 
 import * as api from './api.js';
 
@@ -83,7 +83,8 @@ export async function userPage(main, app, name) {
       <div id="chart"></div>
       <p class="muted small" id="chart-note"></p>
       ${own && !user.guest ? `<form class="row" id="upload"><label>Review an SGF record <input type="file" name="sgf" accept=".sgf,application/x-go-sgf,text/plain"></label><button type="submit">Open the review board</button></form>` : ''}
-      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button><button class="link" id="block-user" hidden></button></div>` : ''}
+      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button><button class="link" id="block-user" hidden></button></div>
+        <div class="row">${kind ? '' : `<a class="button" id="message-user" href="#/messages/${encodeURIComponent(user.username)}">Message</a>`}<button id="friend-user" hidden></button></div>` : ''}
       ${own && !user.guest ? `<div class="row" id="vacation"><button id="vacation-on">Vacation: stop my correspondence clocks for 7 days</button><button id="vacation-off">End my vacation</button></div>` : ''}
       ${own && !user.guest ? `<details class="panel" id="account"><summary>My account</summary>
         <form class="row" id="password"><input type="password" name="current" required autocomplete="current-password" placeholder="Password now" aria-label="Password now"><input type="password" name="new" required minlength="6" maxlength="200" autocomplete="new-password" placeholder="New password" aria-label="New password"><button type="submit">Change the password</button></form>
@@ -133,6 +134,27 @@ export async function userPage(main, app, name) {
         blocked = !blocked;
         show();
         app.toast(blocked ? `${user.username} is blocked: no games and no chat between you.` : `${user.username} is unblocked.`);
+      } catch (e) {
+        app.error(e);
+      }
+    };
+  }
+  // Friends: one's list in the lobby shows who of them is online.
+  const friendUser = main.querySelector('#friend-user');
+  if (friendUser) {
+    let friend = false;
+    const show = () => {
+      friendUser.textContent = friend ? 'Remove friend' : 'Add friend';
+      friendUser.hidden = false;
+    };
+    api.friends().then((f) => { friend = f.friends.some((x) => x.name === user.username); show(); }, app.error);
+    friendUser.onclick = async () => {
+      try {
+        if (friend) await api.removeFriend(user.username);
+        else await api.addFriend(user.username);
+        friend = !friend;
+        show();
+        app.toast(friend ? `${user.username} is one of your friends.` : `${user.username} is no longer among your friends.`);
       } catch (e) {
         app.error(e);
       }

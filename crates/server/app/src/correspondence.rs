@@ -158,3 +158,34 @@ async fn set_vacation(state: &Services, user: &User, until: i64) -> Result<Value
         "games": games,
     }))
 }
+
+/// The opponent of `mover` in `game` when it is a live correspondence game (the one to tell
+/// that it is their move after `mover` plays), else `None`.
+pub async fn opponent_to_tell(
+    store: &Store,
+    game: i64,
+    mover: i64,
+) -> Result<Option<i64>, ApiError> {
+    let Some(row) = store.game(game).await? else {
+        return Ok(None);
+    };
+    let correspondence =
+        serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
+    if !correspondence || row.status != GameStatus::Live {
+        return Ok(None);
+    }
+    Ok(if row.black_id == mover {
+        Some(row.white_id)
+    } else if row.white_id == mover {
+        Some(row.black_id)
+    } else {
+        None
+    })
+}
+
+/// Tells every connection of `opponent`'s (on every node) that it is their move in `game`,
+/// which `mover` just played: `{"type": "your_turn", "game", "opponent"}`.
+pub async fn tell_turn(services: &Services, game: i64, opponent: i64, mover: &str) {
+    let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
+    services.quick_match.say(opponent, msg.to_string()).await;
+}

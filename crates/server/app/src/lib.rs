@@ -9,7 +9,8 @@
 //!
 //! - [`accounts`]: registration, login, sessions, guests; [`online`]: who is connected;
 //!   [`own_account`]: a player's password, data export and account deletion; [`blocks`]:
-//!   players' blocks.
+//!   players' blocks; [`social`]: private messages and friends; [`lobby_chat`]: the lobby's
+//!   chat.
 //! - [`games`]: the one way a game starts; [`rooms`]: rooms, joining, game type, colours,
 //!   komi and handicap.
 //! - [`quick_match`]: the queue of match requests (in memory, or shared by a cluster).
@@ -28,6 +29,7 @@ pub mod correspondence;
 pub mod error;
 pub mod estimate;
 pub mod games;
+pub mod lobby_chat;
 pub mod metrics;
 pub mod moderation;
 pub mod online;
@@ -39,6 +41,7 @@ pub mod reports;
 pub mod review;
 pub mod rooms;
 pub mod sanctions;
+pub mod social;
 pub mod tournaments;
 
 use std::sync::Arc;
@@ -67,6 +70,8 @@ pub struct Services {
     pub reviews: review::Reviews,
     /// Who hears of changes to the tournaments.
     pub tournaments: tournaments::Hub,
+    /// The lobby's chat (this node's).
+    pub lobby_chat: lobby_chat::LobbyChat,
 }
 
 impl Services {
@@ -104,6 +109,7 @@ impl Services {
             quick_match,
             reviews: Default::default(),
             tournaments: Default::default(),
+            lobby_chat: Default::default(),
         };
         match taken.filter(|_| services.games.peers().is_some()) {
             Some(taken) => bots::drive_taken(services.clone(), taken),

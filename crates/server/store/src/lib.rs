@@ -27,6 +27,7 @@ mod migrations;
 pub mod moderation;
 pub mod ratings;
 pub mod reviews;
+pub mod social;
 pub mod tournaments;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};

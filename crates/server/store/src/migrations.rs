@@ -137,7 +137,40 @@ const SHARED: &[Step] = &[
     // flag (fair play: a no-show, too few moves, abandoned; core's `LiveGame::annulment`; a
     // moderator's annulment says `moderator`).
     Sql("ALTER TABLE games ADD COLUMN annul_reason TEXT"),
+    // Private messages (store/social.rs); `read_at` is when the recipient opened the thread.
+    Each {
+        sqlite: social_tables::MESSAGES_SQLITE,
+        postgres: social_tables::MESSAGES_POSTGRES,
+    },
+    Sql("CREATE INDEX messages_pair ON messages (sender_id, recipient_id, id)"),
+    // Friends (store/social.rs): `user_id` follows `friend_id` (one way, like a bookmark).
+    Sql("CREATE TABLE friends (
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        friend_id BIGINT NOT NULL REFERENCES users(id),
+        at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, friend_id)
+    )"),
 ];
+
+/// The private messages' table, whose ids each database generates its own way.
+mod social_tables {
+    pub const MESSAGES_SQLITE: &str = "CREATE TABLE messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        sender_id BIGINT NOT NULL REFERENCES users(id),
+        recipient_id BIGINT NOT NULL REFERENCES users(id),
+        text TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        read_at BIGINT
+    )";
+    pub const MESSAGES_POSTGRES: &str = "CREATE TABLE messages (
+        id BIGSERIAL PRIMARY KEY,
+        sender_id BIGINT NOT NULL REFERENCES users(id),
+        recipient_id BIGINT NOT NULL REFERENCES users(id),
+        text TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        read_at BIGINT
+    )";
+}
 
 /// The tournaments' tables whose ids each database generates its own way.
 mod tournament_tables {

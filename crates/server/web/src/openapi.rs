@@ -71,6 +71,20 @@ pub fn document() -> Value {
     let mut unblock = json!({ "delete": op("Lift a block", "accounts", None, ("204", "lifted"), &["401", "404"]) });
     unblock["parameters"] = id_param("name");
     paths.insert("/api/me/blocks/{name}".into(), unblock);
+    paths.insert("/api/me/friends".into(), json!({
+        "get": op("One's friends by name, each with whether they are online (on any node): { friends: [{ name, online }] }", "social", None, ("200", "the friends"), &["401"]),
+        "post": op("Add a player to one's friends (400 `friend_self`)", "social", Some("Friend"), ("204", "added"), &["401", "404"]),
+    }));
+    let mut unfriend = json!({ "delete": op("Drop a player from one's friends", "social", None, ("204", "dropped"), &["401", "404"]) });
+    unfriend["parameters"] = id_param("name");
+    paths.insert("/api/me/friends/{name}".into(), unfriend);
+    paths.insert("/api/messages".into(), json!({
+        "get": op("One's conversations, the newest first: { conversations: [{ with, last: message, unread }] }", "social", None, ("200", "the conversations"), &["401"]),
+        "post": op("Send a private message (1 to 1000 characters), stored and told live to the recipient's sockets as `message`: 201 { id, from, to, text, at, read }; 403 `blocked` (either way round), `muted`, `guest`; 400 `bad_message`, `message_self`, `not_a_player`; 429 `rate_limited` past 10 a minute", "social", Some("Message"), ("201", "the message"), &["400", "401", "403", "404", "429"]),
+    }));
+    let mut thread = json!({ "get": op("The thread with one player, oldest first (the last 200), the other's messages marked read: { with, messages: [message] }", "social", None, ("200", "the thread"), &["401", "404"]) });
+    thread["parameters"] = id_param("name");
+    paths.insert("/api/messages/{name}".into(), thread);
     paths.insert("/api/me/password".into(), json!({ "post": op("Change one's password: every other session ends and its sockets close (403 `wrong_password`, `no_password`; 400 `weak_password`)", "accounts", Some("NewPassword"), ("204", "changed"), &["401", "403"]) }));
     paths.insert("/api/me/export".into(), json!({ "get": op("Everything kept about the logged-in player, as JSON: { account, games, ratings, moderation }", "accounts", None, ("200", "the data"), &["401"]) }));
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
@@ -182,7 +196,7 @@ pub fn document() -> Value {
         "/api/openapi.json".into(),
         json!({ "get": op("This document", "server", None, ("200", "OpenAPI 3"), &[]) }),
     );
-    json!({
+    let mut doc = json!({
         "openapi": "3.0.3",
         "info": { "title": "Tengen", "version": env!("CARGO_PKG_VERSION"), "description": "The Tengen Go server. Sessions: the tengen_session cookie or Authorization: Bearer TOKEN. Live games use the WebSocket protocol of docs/protocol.md." },
         "paths": paths,
@@ -240,7 +254,11 @@ pub fn document() -> Value {
                 "BotGame": { "type": "object", "properties": { "size": { "type": "integer", "default": 9 }, "rules": { "type": "string", "default": "chinese" }, "komi": { "type": "string" }, "color": { "type": "string", "enum": ["black", "white"] }, "time": { "$ref": "#/components/schemas/TimeControl" }, "handicap": { "type": "integer", "description": "stones for the player, who then plays black (komi 0.5 unless given)" }, "take_back": { "type": "boolean", "default": true, "description": "the bot accepts every take-back request" }, "rated": { "type": "boolean", "default": false, "description": "a rated game: take-backs off (400 rated_takeback if asked for too)" } } }
             }
         }
-    })
+    });
+    // The social tools' bodies (the document's literal is at the macro's recursion limit).
+    doc["components"]["schemas"]["Friend"] = json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } });
+    doc["components"]["schemas"]["Message"] = json!({ "type": "object", "required": ["to", "text"], "properties": { "to": { "type": "string" }, "text": { "type": "string", "minLength": 1, "maxLength": 1000 } } });
+    doc
 }
 
 /// The tournaments' routes.

@@ -76,6 +76,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/moderation.js"),
     ),
+    (
+        "/js/messages.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/messages.js"),
+    ),
 ];
 
 /// Serves an embedded file, or 404.

@@ -137,6 +137,12 @@ enum ClientMsg {
     UnwatchTournament {
         tournament: i64,
     },
+    /// A line in the lobby's chat.
+    LobbyChat {
+        text: String,
+    },
+    /// The lobby's last lines, to one who comes into the lobby.
+    LobbyJoin,
 }
 
 const TYPES: &[&str] = &[
@@ -159,6 +165,8 @@ const TYPES: &[&str] = &[
     "match_cancel",
     "watch_tournament",
     "unwatch_tournament",
+    "lobby_chat",
+    "lobby_join",
 ];
 
 fn error(reference: &Value, code: &str, message: &str) -> String {
@@ -181,6 +189,12 @@ struct Conn {
     epoch: Instant,
     /// Smoothed round trip of this connection, ms, measured by WebSocket pings.
     rtt_ms: u64,
+    /// Per game this player moved in: the opponent to tell it is their move (a live
+    /// correspondence game), or `None`; read from the store once per game.
+    turn_of: HashMap<i64, Option<i64>>,
+    /// The players this one has a block with (either way), read when the first lobby line
+    /// arrives and again at each `lobby_join`: their lobby lines are not passed on.
+    blocks: Option<HashSet<i64>>,
 }
 
 /// How often the server pings each connection to measure its round trip.
@@ -202,6 +216,7 @@ async fn connection(
     let mut logouts = state.logouts.subscribe();
     let mut matches = state.quick_match.notify.0.subscribe();
     let mut events = state.tournaments.notify.subscribe();
+    let mut lobby = state.lobby_chat.lines.subscribe();
     let (sink, mut stream) = socket.split();
     let (out, out_rx) = mpsc::channel::<Message>(1024);
     let epoch = Instant::now();
@@ -220,6 +235,10 @@ async fn connection(
             }
             changed = events.recv() => {
                 conn.on_tournament(changed, &mut events).await;
+                continue;
+            }
+            line = lobby.recv() => {
+                conn.on_lobby_line(line, &mut lobby).await;
                 continue;
             }
             ended = logouts.recv() => {
@@ -321,6 +340,8 @@ impl Conn {
             last: Instant::now(),
             epoch,
             rtt_ms: 0,
+            turn_of: HashMap::new(),
+            blocks: None,
         }
     }
 
@@ -365,6 +386,65 @@ impl Conn {
             }
             _ => {}
         }
+    }
+
+    /// A line of the lobby's chat: passed on unless this player has a block with its writer.
+    async fn on_lobby_line(
+        &mut self,
+        line: Result<Arc<tengen_app::lobby_chat::Line>, broadcast::error::RecvError>,
+        lobby: &mut broadcast::Receiver<Arc<tengen_app::lobby_chat::Line>>,
+    ) {
+        match line {
+            Ok(line) => {
+                if line.from_id != self.user.id && self.has_block_with(line.from_id).await {
+                    return;
+                }
+                self.send(line.msg.to_string()).await
+            }
+            Err(broadcast::error::RecvError::Closed) => {
+                *lobby = self.state.lobby_chat.lines.subscribe();
+            }
+            Err(broadcast::error::RecvError::Lagged(_)) => {}
+        }
+    }
+
+    /// Whether this player blocks `other` or is blocked by them (read once, see `blocks`).
+    async fn has_block_with(&mut self, other: i64) -> bool {
+        if self.blocks.is_none() {
+            let ids = self
+                .state
+                .store
+                .blocks_either_way(self.user.id)
+                .await
+                .unwrap_or_default();
+            self.blocks = Some(ids.into_iter().collect());
+        }
+        self.blocks.as_ref().is_some_and(|b| b.contains(&other))
+    }
+
+    /// A line from this player in the lobby's chat, acknowledged (everyone gets the line).
+    async fn lobby_chat(&self, text: &str, reference: Value) {
+        match tengen_app::lobby_chat::say(&self.state, &self.user, text).await {
+            Ok(line) => {
+                let ack = json!({ "type": "ack", "ref": reference, "lobby_chat": line["id"] });
+                self.send(ack.to_string()).await
+            }
+            Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+        }
+    }
+
+    /// The lobby's last lines (those of players one has a block with left out); the blocks
+    /// are read afresh.
+    async fn lobby_join(&mut self, reference: Value) {
+        self.blocks = None;
+        let mut lines = Vec::new();
+        for line in self.state.lobby_chat.recent() {
+            if line.from_id == self.user.id || !self.has_block_with(line.from_id).await {
+                lines.push(line.msg.clone());
+            }
+        }
+        let msg = json!({ "type": "lobby", "ref": reference, "lines": lines });
+        self.send(msg.to_string()).await
     }
 
     /// Follows tournament `id`: its state now, then at each change.
@@ -576,6 +656,8 @@ impl Conn {
             ClientMsg::WatchTournament { tournament } => {
                 return self.watch_tournament(tournament, reference).await
             }
+            ClientMsg::LobbyChat { text } => return self.lobby_chat(&text, reference).await,
+            ClientMsg::LobbyJoin => return self.lobby_join(reference).await,
             ClientMsg::UnwatchTournament { tournament } => {
                 self.tournaments.remove(&tournament);
                 let msg = json!({ "type": "ack", "ref": reference, "tournament": tournament });
@@ -654,7 +736,7 @@ impl Conn {
     }
 
     /// The player's `action` in `game`, acknowledged with its seq once the game has stored it.
-    async fn act(&self, game: i64, action: ActionArg, reference: Value) {
+    async fn act(&mut self, game: i64, action: ActionArg, reference: Value) {
         let handle = match self.handle_of(game).await {
             Some(h) => h,
             None => {
@@ -673,11 +755,17 @@ impl Conn {
                 return self.send(error(&reference, e.code(), &e.to_string())).await;
             }
         }
+        let turn = matches!(action, Action::Move(_) | Action::Pass);
         match handle
             .act(self.user.id, &self.user.username, action, self.rtt_ms)
             .await
         {
             Ok(seq) => {
+                // Told before the ack: once the mover has its ack, the opponent's notice is on
+                // its way.
+                if turn {
+                    self.tell_turn(game).await;
+                }
                 self.send(
                     json!({ "type": "ack", "ref": reference, "game": game, "seq": seq })
                         .to_string(),
@@ -685,6 +773,28 @@ impl Conn {
                 .await
             }
             Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+        }
+    }
+
+    /// After this player's move or pass in `game`: in a live correspondence game, the
+    /// opponent hears on every connection that it is their move (`your_turn`).
+    async fn tell_turn(&mut self, game: i64) {
+        let opponent = match self.turn_of.get(&game) {
+            Some(o) => *o,
+            None => {
+                let store = &self.state.store;
+                let Ok(o) =
+                    tengen_app::correspondence::opponent_to_tell(store, game, self.user.id).await
+                else {
+                    return;
+                };
+                self.turn_of.insert(game, o);
+                o
+            }
+        };
+        if let Some(opponent) = opponent {
+            tengen_app::correspondence::tell_turn(&self.state, game, opponent, &self.user.username)
+                .await;
         }
     }
 

@@ -74,8 +74,8 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // As a database from before ratings: no rating, no history, the data step not done (nor
     // the steps after it, undone here too: the reviews table, its version, quick match's
     // queue, the cluster's heartbeats and their index, the tournaments' four tables,
-    // moderation's columns and tables, players' blocks, the games' annulment reason). Each step
-    // appended to the migrations adds its undoing here.
+    // moderation's columns and tables, players' blocks, the games' annulment reason, messages
+    // and friends). Each step appended to the migrations adds its undoing here.
     for sql in [
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
         "DELETE FROM rating_history",
@@ -87,6 +87,8 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "DROP TABLE tournament_pairings",
         "DROP TABLE tournament_players",
         "DROP TABLE tournaments",
+        "DROP TABLE friends",
+        "DROP TABLE messages",
         "ALTER TABLE games DROP COLUMN annul_reason",
         "DROP TABLE blocks",
         "DROP TABLE promotion_history",
@@ -97,7 +99,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 21 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 24 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

@@ -1,6 +1,6 @@
 //! The HTTP JSON API: every route in one `Router` chain, the handlers beside it in a file per
 //! resource (accounts, me, users, rooms, games, matches, reviews, records, estimate,
-//! moderation). A handler
+//! moderation, social). A handler
 //! extracts the request, calls one use case of `tengen-app` and writes its answer.
 
 mod accounts;
@@ -12,6 +12,7 @@ mod moderation;
 mod records;
 mod reviews;
 mod rooms;
+mod social;
 mod tournaments;
 mod users;
 
@@ -45,6 +46,19 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me/export", get(me::export))
         .route("/api/me/blocks", get(me::blocks).post(me::block))
         .route("/api/me/blocks/{name}", axum::routing::delete(me::unblock))
+        .route(
+            "/api/me/friends",
+            get(social::friends).post(social::add_friend),
+        )
+        .route(
+            "/api/me/friends/{name}",
+            axum::routing::delete(social::remove_friend),
+        )
+        .route(
+            "/api/messages",
+            get(social::conversations).post(social::send),
+        )
+        .route("/api/messages/{name}", get(social::thread))
         .route("/api/session", get(accounts::session))
         .route("/api/me/turns", get(me::turns))
         .route(

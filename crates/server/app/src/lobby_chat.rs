@@ -1,0 +1,130 @@
+//! The lobby's chat: one room everyone connected to this node talks in, over the WebSocket.
+//! The last [`KEEP`] lines are kept in memory for those who come in (`lobby_join`). A line is
+//! refused to guests (`guest`) and the muted (`muted`), past [`BURST`] lines in [`WINDOW`] from
+//! one player (`rate_limited`), and when empty or over [`MAX_CHARS`] (`bad_chat`); a line is not
+//! shown to a player who blocks its writer or whom its writer blocks (the connection filters).
+//!
+//! Not relayed across a cluster: each node has its own lobby chat.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::broadcast;
+use tokio::time::Instant;
+
+use crate::accounts::User;
+use crate::error::ApiError;
+use crate::Services;
+
+/// Lines kept for newcomers.
+pub const KEEP: usize = 50;
+/// The longest line, in characters.
+pub const MAX_CHARS: usize = 500;
+/// Lines one player may write in [`WINDOW`].
+pub const BURST: usize = 5;
+/// The window of the rate limit.
+pub const WINDOW: Duration = Duration::from_secs(10);
+
+/// One line as it goes out: its writer's id (for blocks) and the message.
+pub struct Line {
+    /// The writer's account.
+    pub from_id: i64,
+    /// `{"type": "lobby_chat", "id", "from", "text", "at"}`.
+    pub msg: Value,
+}
+
+#[derive(Default)]
+struct Inner {
+    next: u64,
+    last: VecDeque<Arc<Line>>,
+    sent: HashMap<i64, VecDeque<Instant>>,
+}
+
+/// The lobby chat of this node.
+#[derive(Clone)]
+pub struct LobbyChat {
+    inner: Arc<Mutex<Inner>>,
+    /// Every line as it is said, to every connection.
+    pub lines: broadcast::Sender<Arc<Line>>,
+}
+
+impl Default for LobbyChat {
+    fn default() -> LobbyChat {
+        LobbyChat {
+            inner: Arc::default(),
+            lines: broadcast::channel(256).0,
+        }
+    }
+}
+
+impl LobbyChat {
+    /// The lines kept, oldest first.
+    pub fn recent(&self) -> Vec<Arc<Line>> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.last.iter().cloned().collect()
+    }
+}
+
+/// `user` says `text` in the lobby: kept, and sent to every connection. Returns the line.
+pub async fn say(services: &Services, user: &User, text: &str) -> Result<Value, ApiError> {
+    if user.guest {
+        return Err(ApiError::Forbidden(
+            "guest",
+            "guests cannot chat in the lobby; register first".into(),
+        ));
+    }
+    let text = text.trim();
+    let chars = text.chars().count();
+    if chars == 0 || chars > MAX_CHARS {
+        return Err(ApiError::Rejected(
+            "bad_chat",
+            format!("chat lines have 1 to {MAX_CHARS} characters"),
+        ));
+    }
+    crate::sanctions::check_may_chat(&services.store, user.id).await?;
+    let chat = &services.lobby_chat;
+    let line = {
+        let mut inner = chat.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let sent = inner.sent.entry(user.id).or_default();
+        while sent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= WINDOW)
+        {
+            sent.pop_front();
+        }
+        if sent.len() >= BURST {
+            return Err(ApiError::Limited(
+                "rate_limited",
+                format!("at most {BURST} lobby lines in {} s", WINDOW.as_secs()),
+            ));
+        }
+        sent.push_back(now);
+        // Players who went quiet are forgotten, so that the table stays small.
+        if inner.sent.len() > 10_000 {
+            inner
+                .sent
+                .retain(|_, s| s.back().is_some_and(|t| now.duration_since(*t) < WINDOW));
+        }
+        inner.next += 1;
+        let line = Arc::new(Line {
+            from_id: user.id,
+            msg: json!({
+                "type": "lobby_chat",
+                "id": inner.next,
+                "from": user.username,
+                "text": text,
+                "at": crate::sanctions::now(),
+            }),
+        });
+        inner.last.push_back(line.clone());
+        while inner.last.len() > KEEP {
+            inner.last.pop_front();
+        }
+        line
+    };
+    let _ = chat.lines.send(line.clone());
+    Ok(line.msg.clone())
+}
