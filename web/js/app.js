@@ -48,12 +48,13 @@ export const app = {
   moderates() {
     return !!app.user && (app.user.role === 'moderator' || app.user.role === 'admin');
   },
-  /** Asks why, then reports `user` (in `game`, for chat line `chat`) to the moderators. */
-  async report(user, game, chat) {
+  /** Asks why, then reports `user` (in `game`, for chat line `chat`, or for private message
+   * `message`) to the moderators. */
+  async report(user, game, chat, message) {
     const reason = window.prompt(`Why do you report ${user}? A moderator will read it.`);
     if (!reason || !reason.trim()) return;
     try {
-      await api.report({ user, game: game ?? undefined, chat: chat ?? undefined, reason });
+      await api.report({ user, game: game ?? undefined, chat: chat ?? undefined, message: message ?? undefined, reason });
       app.toast('Reported. Thank you.');
     } catch (e) {
       app.error(e);

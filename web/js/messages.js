@@ -65,6 +65,14 @@ async function threadPage(main, app, name) {
     at.className = 'small muted';
     at.textContent = when(m.at);
     li.append(who, text, at);
+    // Another's message may be reported to the moderators.
+    if (m.from !== app.user.username) {
+      const b = document.createElement('button');
+      b.className = 'link small';
+      b.textContent = 'report';
+      b.onclick = () => app.report(m.from, null, null, m.id);
+      at.append(' ', b);
+    }
     list.appendChild(li);
     li.scrollIntoView({ block: 'nearest' });
   };

@@ -24,6 +24,7 @@ function reportHtml(r) {
     <p>${esc(r.reason)}</p>
     ${c.game && c.game.id ? `<p>Game <a href="#/game/${c.game.id}">${c.game.id}</a>: ${esc(c.game.result || c.game.status)}${c.game.annulled ? ' (annulled)' : ''}</p>` : ''}
     ${chat ? `<ol class="chat-log">${chat}</ol>` : ''}
+    ${c.message ? `<blockquote class="reported" data-testid="reported-message"><strong>${esc(c.message.from)} to ${esc(c.message.to)}:</strong> ${esc(c.message.text)}</blockquote>` : ''}
     <p class="small">Recent games: ${games || 'none'}. Ratings: ${ratings || 'none'}.</p>
     <p class="small">Escapes among them: ${c.escapes ?? 0}. Largest rating jump in one game: ${Math.round(c.largest_rating_jump ?? 0)}.</p>
     ${earlier ? `<p class="small">Earlier: ${earlier}</p>` : ''}

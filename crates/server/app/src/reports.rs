@@ -1,6 +1,6 @@
-//! Players' reports about a player, a game or a chat line, and the moderators' queue: each
-//! report with its context (the chat lines, the game, the reported player's recent games,
-//! rating changes and earlier sanctions), resolved with a note.
+//! Players' reports about a player, a game, a chat line or a private message, and the
+//! moderators' queue: each report with its context (the chat lines, the message, the game, the
+//! reported player's recent games, rating changes and earlier sanctions), resolved with a note.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -24,6 +24,9 @@ pub struct ReportRequest {
     /// The chat line it is about: its `seq` in the game's events (needs `game`).
     #[serde(default)]
     pub chat: Option<i64>,
+    /// The private message it is about (one the reported player sent the reporter).
+    #[serde(default)]
+    pub message: Option<i64>,
     /// Why.
     pub reason: String,
 }
@@ -67,6 +70,17 @@ pub async fn report(store: &Store, reporter: &User, req: ReportRequest) -> Resul
             }
         }
     }
+    if let Some(m) = req.message {
+        let sent = store.message(m).await?;
+        let theirs =
+            sent.is_some_and(|m| m.sender == user.username && m.recipient == reporter.username);
+        if !theirs {
+            return Err(ApiError::Rejected(
+                "bad_report",
+                format!("message {m} is no message of {}'s to you", user.username),
+            ));
+        }
+    }
     if store.open_reports_by(reporter.id).await? >= MAX_OPEN_PER_REPORTER {
         return Err(ApiError::Limited(
             "too_many_reports",
@@ -79,6 +93,7 @@ pub async fn report(store: &Store, reporter: &User, req: ReportRequest) -> Resul
             user_id: user.id,
             game_id: req.game,
             chat_seq: req.chat,
+            message_id: req.message,
             reason,
             at: now(),
         })
@@ -120,6 +135,12 @@ async fn context(store: &Store, r: &Report) -> Result<Value, ApiError> {
             });
         }
     }
+    let message = match r.message {
+        Some(m) => store.message(m).await?.map_or(Value::Null, |m| {
+            json!({ "id": m.id, "from": m.sender, "to": m.recipient, "text": m.text, "at": m.at })
+        }),
+        None => Value::Null,
+    };
     let mut recent = Vec::new();
     let mut escapes = 0;
     for g in store.games_of(r.user_id, 10).await? {
@@ -147,6 +168,7 @@ async fn context(store: &Store, r: &Report) -> Result<Value, ApiError> {
     Ok(json!({
         "game": game,
         "chat": chat,
+        "message": message,
         "recent_games": recent,
         "escapes": escapes,
         "ratings": ratings,

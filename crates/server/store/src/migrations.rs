@@ -150,6 +150,8 @@ const SHARED: &[Step] = &[
         at BIGINT NOT NULL,
         PRIMARY KEY (user_id, friend_id)
     )"),
+    // A report may be about a private message (store/moderation.rs).
+    Sql("ALTER TABLE reports ADD COLUMN message_id BIGINT"),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.

@@ -63,6 +63,8 @@ pub struct NewReport<'a> {
     pub game_id: Option<i64>,
     /// The chat line it is about (its seq in the game's log), if any.
     pub chat_seq: Option<i64>,
+    /// The private message it is about, if any.
+    pub message_id: Option<i64>,
     /// Why.
     pub reason: &'a str,
     /// When, seconds since the epoch.
@@ -87,6 +89,8 @@ pub struct Report {
     pub game: Option<i64>,
     /// The chat line it is about.
     pub chat: Option<i64>,
+    /// The private message it is about.
+    pub message: Option<i64>,
     /// Why.
     pub reason: String,
     /// When a moderator resolved it.
@@ -283,14 +287,15 @@ impl Store {
     /// Files a report; its id.
     pub async fn insert_report(&self, r: NewReport<'_>) -> Result<i64, StoreError> {
         let row = sqlx::query(
-            "INSERT INTO reports (at, reporter_id, user_id, game_id, chat_seq, reason) \
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            "INSERT INTO reports (at, reporter_id, user_id, game_id, chat_seq, message_id, reason) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
         .bind(r.at)
         .bind(r.reporter_id)
         .bind(r.user_id)
         .bind(r.game_id)
         .bind(r.chat_seq)
+        .bind(r.message_id)
         .bind(r.reason)
         .fetch_one(self.pool())
         .await?;
@@ -317,7 +322,7 @@ impl Store {
         };
         let sql = format!(
             "SELECT r.id, r.at, p.username AS reporter, u.username AS target, r.user_id, \
-                    r.game_id, r.chat_seq, r.reason, r.resolved_at, m.username AS resolver, r.note \
+                    r.game_id, r.chat_seq, r.message_id, r.reason, r.resolved_at, m.username AS resolver, r.note \
              FROM reports r JOIN users p ON p.id = r.reporter_id JOIN users u ON u.id = r.user_id \
              LEFT JOIN users m ON m.id = r.resolved_by {filter} ORDER BY {order} LIMIT $1"
         );
@@ -329,7 +334,7 @@ impl Store {
     pub async fn report(&self, id: i64) -> Result<Option<Report>, StoreError> {
         let row = sqlx::query(
             "SELECT r.id, r.at, p.username AS reporter, u.username AS target, r.user_id, \
-                    r.game_id, r.chat_seq, r.reason, r.resolved_at, m.username AS resolver, r.note \
+                    r.game_id, r.chat_seq, r.message_id, r.reason, r.resolved_at, m.username AS resolver, r.note \
              FROM reports r JOIN users p ON p.id = r.reporter_id JOIN users u ON u.id = r.user_id \
              LEFT JOIN users m ON m.id = r.resolved_by WHERE r.id = $1",
         )
@@ -442,6 +447,7 @@ fn report(r: &AnyRow) -> Result<Report, sqlx::Error> {
         user_id: r.try_get("user_id")?,
         game: r.try_get("game_id")?,
         chat: r.try_get("chat_seq")?,
+        message: r.try_get("message_id")?,
         reason: r.try_get("reason")?,
         resolved_at: r.try_get("resolved_at")?,
         resolved_by: r.try_get("resolver")?,

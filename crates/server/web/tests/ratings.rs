@@ -99,7 +99,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 24 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 25 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

@@ -113,6 +113,34 @@ async fn messages(url: &str) {
         server.get("/api/messages").await.0,
         StatusCode::UNAUTHORIZED
     );
+
+    // Bob reports Ann's first message; a moderator reads it in the queue. A message one did
+    // not receive, or that the named player did not send, cannot be reported.
+    let id = m["id"].as_i64().unwrap();
+    let report =
+        |user: &str, message: i64| json!({"user": user, "message": message, "reason": "rude"});
+    assert_eq!(
+        carol.post("/api/reports", report("ann", id)).await.1["error"]["code"],
+        "bad_report"
+    );
+    assert_eq!(
+        bob.post("/api/reports", report("carol", id)).await.1["error"]["code"],
+        "bad_report"
+    );
+    let (status, v) = bob.post("/api/reports", report("ann", id)).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let moderator = server.register("moder", "2d").await;
+    tengen_app::moderation::set_role(server.store(), "moder", "moderator")
+        .await
+        .unwrap();
+    let (_, q) = moderator.get("/api/moderation/reports").await;
+    let r = &q["reports"][0];
+    assert_eq!(
+        (r["message"].as_i64(), r["user"].as_str()),
+        (Some(id), Some("ann")),
+        "{q}"
+    );
+    assert_eq!(r["context"]["message"]["text"], "good game?", "{q}");
 }
 
 async fn refusals(url: &str) {
