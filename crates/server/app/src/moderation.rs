@@ -22,6 +22,23 @@ use crate::Services;
 /// The longest reason or note kept.
 pub const MAX_REASON: usize = 1000;
 
+/// Reads `until`: a number of seconds, or an RFC 3339 time as a string.
+fn time<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Time {
+        Secs(i64),
+        Text(String),
+    }
+    match Option::<Time>::deserialize(d)? {
+        None => Ok(None),
+        Some(Time::Secs(s)) => Ok(Some(s)),
+        Some(Time::Text(t)) => tengen_core::moderation::parse_time(&t)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("`until`: not a time: {t:?} (seconds since 1970, or RFC 3339 such as 2026-12-01T18:00:00Z)"))),
+    }
+}
+
 /// A moderator's action on a player (`POST /api/moderation/actions`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -30,9 +47,9 @@ pub struct ActionRequest {
     pub user: String,
     /// What to do.
     pub action: ActionKind,
-    /// When a mute, suspension or ban ends, seconds since the epoch (a mute or ban without it
-    /// lasts for good; a suspension needs it).
-    #[serde(default)]
+    /// When a mute, suspension or ban ends: seconds since the epoch, or an RFC 3339 time (a
+    /// mute or ban without it lasts for good; a suspension needs it).
+    #[serde(default, deserialize_with = "time")]
     pub until: Option<i64>,
     /// Why: the player is told.
     pub reason: String,

@@ -102,6 +102,65 @@ impl ActionKind {
     }
 }
 
+/// A time as the API takes it: seconds since the epoch, or an RFC 3339 time
+/// (`2026-12-01T18:00:00Z`, `2026-12-01T19:00:00+01:00`); fractions of a second are dropped.
+pub fn parse_time(text: &str) -> Option<i64> {
+    if let Ok(secs) = text.parse::<i64>() {
+        return Some(secs);
+    }
+    let b = text.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let part = text.get(r)?;
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if b[13] != b':' || b[16] != b':' || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    if hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    // Skip a fraction, then the offset: Z or ±HH:MM.
+    let mut at = 19;
+    if b[at] == b'.' {
+        at += 1;
+        while at < b.len() && b[at].is_ascii_digit() {
+            at += 1;
+        }
+    }
+    let offset = match text.get(at..)? {
+        "Z" | "z" => 0,
+        o if o.len() == 6 && o.as_bytes()[3] == b':' => {
+            let sign = match o.as_bytes()[0] {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            sign * (num(at + 1..at + 3)? * 3600 + num(at + 4..at + 6)? * 60)
+        }
+        _ => return None,
+    };
+    let days = days_from_civil(year, month, day);
+    Some(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// A sanction "for good": the last second of the year 9999.
 pub const FOREVER: i64 = 253_402_300_799;
 
@@ -180,6 +239,30 @@ mod tests {
         assert!("root".parse::<Role>().is_err());
         assert!(!Role::Player.moderates());
         assert!(Role::Moderator.moderates() && Role::Admin.moderates());
+    }
+
+    #[test]
+    fn times_are_read_as_seconds_or_rfc_3339() {
+        assert_eq!(parse_time("1790000000"), Some(1_790_000_000));
+        assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_time("2000-03-01T00:00:00Z"), Some(951_868_800));
+        assert_eq!(parse_time("2026-12-01T18:00:00Z"), Some(1_796_148_000));
+        assert_eq!(parse_time("2026-12-01T19:00:00+01:00"), Some(1_796_148_000));
+        assert_eq!(parse_time("2026-12-01T18:00:00.250Z"), Some(1_796_148_000));
+        assert_eq!(parse_time("9999-12-31T23:59:59Z"), Some(FOREVER));
+        for bad in [
+            "",
+            "tomorrow",
+            "2026-13-01T00:00:00Z",
+            "2026-12-01",
+            "2026-12-01T18:00:00",
+            "2026-12-01T18:00:00+0100",
+            "2026-12-01T25:00:00Z",
+            "2026-12-01T18:00:00Zjunk",
+            "２026-12-01T18:00:00Z",
+        ] {
+            assert_eq!(parse_time(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -529,3 +529,28 @@ async fn hide_chat(url: &str) {
     assert_eq!(log["entries"][0]["user"], "ann");
     assert_eq!(log["entries"][0]["game"], id);
 }
+
+#[tokio::test]
+async fn until_is_seconds_or_an_rfc_3339_time() {
+    let server = TestServer::sqlite("moderation-until").await;
+    let moderator = with_role(&server, "moder", "moderator").await;
+    server.register("bob", "2d").await;
+    let mute =
+        |until: Value| json!({"user": "bob", "action": "mute", "until": until, "reason": "calm"});
+    let (status, v) = moderator
+        .post(
+            "/api/moderation/actions",
+            mute(json!("2999-01-01T00:00:00Z")),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["until"], 32_472_144_000_i64);
+    let (status, v) = moderator
+        .post("/api/moderation/actions", mute(json!("soon")))
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_request")),
+        "{v}"
+    );
+}
