@@ -4,7 +4,9 @@
 //! one player (`rate_limited`), and when empty or over [`MAX_CHARS`] (`bad_chat`); a line is not
 //! shown to a player who blocks its writer or whom its writer blocks (the connection filters).
 //!
-//! Not relayed across a cluster: each node has its own lobby chat.
+//! In a cluster a line is published on [`SUBJECT`] and every node (the writer's too) keeps it
+//! and sends it to its connections ([`LobbyChat::heard`]): one lobby, whichever node a player
+//! is connected to. The rate limit counts on the writer's node.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -17,6 +19,9 @@ use tokio::time::Instant;
 use crate::accounts::User;
 use crate::error::ApiError;
 use crate::Services;
+
+/// The cluster's subject for lobby lines: `(writer's id, the line)` as JSON.
+pub const SUBJECT: &str = "tengen.lobby";
 
 /// Lines kept for newcomers.
 pub const KEEP: usize = 50;
@@ -60,6 +65,21 @@ impl Default for LobbyChat {
 }
 
 impl LobbyChat {
+    /// Keeps a line said on any node of the cluster and sends it to this node's connections.
+    pub fn heard(&self, from_id: i64, msg: Value) {
+        let line = Arc::new(Line { from_id, msg });
+        self.keep(&line);
+        let _ = self.lines.send(line);
+    }
+
+    fn keep(&self, line: &Arc<Line>) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.last.push_back(Arc::clone(line));
+        while inner.last.len() > KEEP {
+            inner.last.pop_front();
+        }
+    }
+
     /// The lines kept, oldest first.
     pub fn recent(&self) -> Vec<Arc<Line>> {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
@@ -119,12 +139,26 @@ pub async fn say(services: &Services, user: &User, text: &str) -> Result<Value, 
                 "at": crate::sanctions::now(),
             }),
         });
-        inner.last.push_back(line.clone());
-        while inner.last.len() > KEEP {
-            inner.last.pop_front();
-        }
         line
     };
-    let _ = chat.lines.send(line.clone());
+    match services.games.peers() {
+        // Every node keeps and sends it, this one too, when the bus brings it back.
+        Some(peers) => publish(&peers.bus, &line).await,
+        None => chat.heard(line.from_id, line.msg.clone()),
+    }
     Ok(line.msg.clone())
+}
+
+/// Publishes a lobby line to every node of the cluster.
+async fn publish(bus: &async_nats::Client, line: &Line) {
+    let Ok(bytes) = serde_json::to_vec(&(line.from_id, &line.msg)) else {
+        return;
+    };
+    let headers = tengen_live::remote::protocol_headers(tengen_live::remote::V1);
+    if let Err(e) = bus
+        .publish_with_headers(SUBJECT, headers, bytes.into())
+        .await
+    {
+        tracing::warn!(error = %e, "could not publish a lobby line");
+    }
 }

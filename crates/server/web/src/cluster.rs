@@ -179,6 +179,27 @@ pub async fn start(state: &AppState) -> Result<(), String> {
             }
         }
     });
+    // The lobby chat: every node's lines, this node's too, kept here and sent to its
+    // connections.
+    let mut lobby = peers
+        .bus
+        .subscribe(tengen_app::lobby_chat::SUBJECT)
+        .await
+        .map_err(|e| format!("cannot subscribe: {e}"))?;
+    let chat = state.lobby_chat.clone();
+    tokio::spawn(async move {
+        while let Some(msg) = lobby.next().await {
+            if let Err(v) = readable(msg.headers.as_ref()) {
+                tracing::warn!(version = v, "a lobby line in a newer protocol");
+                continue;
+            }
+            if let Ok((from, line)) =
+                serde_json::from_slice::<(i64, serde_json::Value)>(&msg.payload)
+            {
+                chat.heard(from, line);
+            }
+        }
+    });
     let matching = state.clone();
     every(RENEW_EVERY, move || {
         let state = matching.clone();

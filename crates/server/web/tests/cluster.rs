@@ -668,3 +668,33 @@ async fn a_ban_on_one_node_closes_the_players_sockets_on_another() {
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
+async fn the_lobby_chat_is_one_room_across_nodes() {
+    use serde_json::json;
+    let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
+        return;
+    };
+    let a = TestServer::serve(node(&url, &nats, "lobby-a").await).await;
+    let b = TestServer::serve(node(&url, &nats, "lobby-b").await).await;
+    let ann = a.register("ann", "5k").await;
+    let bob = a.register("bob", "5k").await;
+    let mut ann_on_a = ann.socket().await;
+    let mut bob_on_b = b.client(&bob.token).socket().await;
+    let said = ann_on_a
+        .call(json!({"type": "lobby_chat", "text": "anyone for a game?"}))
+        .await;
+    assert_eq!(said["type"], "ack", "{said}");
+    // Bob, on the other node, hears it, and it is kept there for newcomers.
+    let heard = bob_on_b.next_of_type("lobby_chat").await;
+    assert_eq!(
+        (heard["from"].as_str(), heard["text"].as_str()),
+        (Some("ann"), Some("anyone for a game?"))
+    );
+    let joined = bob_on_b.call(json!({"type": "lobby_join"})).await;
+    assert!(
+        joined.to_string().contains("anyone for a game?"),
+        "{joined}"
+    );
+}
