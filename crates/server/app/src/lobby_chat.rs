@@ -129,7 +129,7 @@ pub async fn say(services: &Services, user: &User, text: &str) -> Result<Value, 
                 .retain(|_, s| s.back().is_some_and(|t| now.duration_since(*t) < WINDOW));
         }
         inner.next += 1;
-        let line = Arc::new(Line {
+        Line {
             from_id: user.id,
             msg: json!({
                 "type": "lobby_chat",
@@ -138,8 +138,7 @@ pub async fn say(services: &Services, user: &User, text: &str) -> Result<Value, 
                 "text": text,
                 "at": crate::sanctions::now(),
             }),
-        });
-        line
+        }
     };
     match services.games.peers() {
         // Every node keeps and sends it, this one too, when the bus brings it back.
