@@ -1,6 +1,8 @@
 // HTTP calls to the server. Every failure becomes an ApiError with the server's code and a
 // readable message, so that pages can show it.
 
+import { errorMessage } from './i18n.js';
+
 export class ApiError extends Error {
   constructor(code, message, status) {
     super(message);
@@ -19,7 +21,7 @@ export async function api(method, path, body) {
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError('network', 'The server cannot be reached. Check your connection.', 0);
+    throw new ApiError('network', errorMessage('network', 'The server cannot be reached. Check your connection.'), 0);
   }
   const text = await res.text();
   let data = null;
@@ -30,7 +32,8 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const e = data && data.error;
-    throw new ApiError(e ? e.code : `http_${res.status}`, e ? e.message : `The request failed (${res.status}).`, res.status);
+    const code = e ? e.code : `http_${res.status}`;
+    throw new ApiError(code, errorMessage(code, e ? e.message : `The request failed (${res.status}).`), res.status);
   }
   return data;
 }

@@ -12,6 +12,7 @@ import { reviewPage } from './review.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
 import { messagesPage } from './messages.js';
+import { t, LANGUAGES, language, setLanguage } from './i18n.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -82,8 +83,8 @@ function renderNav() {
     a.textContent = text;
     nav.appendChild(a);
   };
-  link('Lobby', '#/');
-  link('Tournaments', '#/tournaments');
+  link(t('nav.lobby'), '#/');
+  link(t('nav.tournaments'), '#/tournaments');
   if (app.user) {
     const who = document.createElement('span');
     who.className = 'who';
@@ -94,11 +95,11 @@ function renderNav() {
     who.appendChild(detail);
     who.dataset.testid = 'who';
     nav.appendChild(who);
-    link('My page', `#/user/${encodeURIComponent(app.user.username)}`);
-    if (!app.user.guest) link('Messages', '#/messages');
-    if (app.moderates()) link('Moderation', '#/moderation');
+    link(t('nav.my_page'), `#/user/${encodeURIComponent(app.user.username)}`);
+    if (!app.user.guest) link(t('nav.messages'), '#/messages');
+    if (app.moderates()) link(t('nav.moderation'), '#/moderation');
     const out = document.createElement('button');
-    out.textContent = 'Log out';
+    out.textContent = t('nav.log_out');
     out.onclick = async () => {
       try {
         await api.logout();
@@ -113,8 +114,30 @@ function renderNav() {
     };
     nav.appendChild(out);
   } else {
-    link('Log in', '#/login');
+    link(t('nav.log_in'), '#/login');
   }
+  nav.appendChild(languageMenu());
+}
+
+/** The language menu: the current language first chosen by the browser, then the player's. */
+function languageMenu() {
+  const select = document.createElement('select');
+  select.className = 'lang';
+  select.dataset.testid = 'language';
+  select.setAttribute('aria-label', t('nav.language'));
+  for (const l of LANGUAGES) {
+    const o = document.createElement('option');
+    o.value = l.code;
+    o.textContent = l.name;
+    o.selected = l.code === language();
+    select.appendChild(o);
+  }
+  select.onchange = () => {
+    setLanguage(select.value);
+    renderNav();
+    route();
+  };
+  return select;
 }
 
 /** A browser notification, when the player allowed them and the page is not in view. */

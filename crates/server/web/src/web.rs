@@ -81,6 +81,31 @@ const FILES: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/messages.js"),
     ),
+    (
+        "/js/i18n.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/i18n.js"),
+    ),
+    (
+        "/js/lang-en.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/lang-en.js"),
+    ),
+    (
+        "/js/lang-ko.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/lang-ko.js"),
+    ),
+    (
+        "/js/lang-ja.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/lang-ja.js"),
+    ),
+    (
+        "/js/lang-zh.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/lang-zh.js"),
+    ),
 ];
 
 /// Serves an embedded file, or 404.

@@ -1,0 +1,80 @@
+// The client's languages: English, Korean, Japanese and Chinese (the seed servers were Korean
+// and Japanese). Every string a player reads comes from a message catalogue (`lang-XX.js`,
+// keys in dotted areas: `nav.lobby`, `game.pass`, `error.not_your_turn`), through `t`.
+// The choice is remembered in localStorage; until a player makes one, the browser's own
+// languages decide, and English is the fallback for a language or a key a catalogue lacks.
+
+import en from './lang-en.js';
+import ko from './lang-ko.js';
+import ja from './lang-ja.js';
+import zh from './lang-zh.js';
+
+/** Code, catalogue and the language's own name (shown in the menu). */
+export const LANGUAGES = [
+  { code: 'en', name: 'English', messages: en },
+  { code: 'ko', name: '한국어', messages: ko },
+  { code: 'ja', name: '日本語', messages: ja },
+  { code: 'zh', name: '中文', messages: zh },
+];
+
+const KEY = 'tengen.lang';
+let current = pick();
+
+/** The language a player chose, else the first of the browser's that Tengen speaks. */
+function pick() {
+  let saved = null;
+  try {
+    saved = globalThis.localStorage && localStorage.getItem(KEY);
+  } catch {
+    saved = null;
+  }
+  if (saved && LANGUAGES.some((l) => l.code === saved)) return saved;
+  const wanted = (globalThis.navigator && (navigator.languages || [navigator.language])) || [];
+  for (const tag of wanted) {
+    const code = String(tag || '').toLowerCase().split('-')[0];
+    if (LANGUAGES.some((l) => l.code === code)) return code;
+  }
+  return 'en';
+}
+
+/** The current language's code. */
+export function language() {
+  return current;
+}
+
+/** Switches language and remembers the choice; the caller re-renders. */
+export function setLanguage(code) {
+  if (!LANGUAGES.some((l) => l.code === code)) return;
+  current = code;
+  try {
+    localStorage.setItem(KEY, code);
+  } catch {
+    // A browser without storage keeps the choice for this page only.
+  }
+  if (globalThis.document) document.documentElement.lang = code;
+}
+
+function catalogue(code) {
+  return (LANGUAGES.find((l) => l.code === code) || LANGUAGES[0]).messages;
+}
+
+/** The message `key` in the current language, `{name}` replaced from `vars`. A key no
+ * catalogue has is returned as it is, so that a missing message shows, not disappears. */
+export function t(key, vars = {}) {
+  const text = catalogue(current)[key] ?? en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+/** Whether a key exists (in English, the reference catalogue). */
+export function has(key) {
+  return key in en;
+}
+
+/** The player-facing message for a server error code, or `fallback` (the server's own
+ * English message) for a code the catalogues do not know. */
+export function errorMessage(code, fallback) {
+  const key = `error.${code}`;
+  return key in en ? t(key) : fallback;
+}
+
+if (globalThis.document) document.documentElement.lang = current;
