@@ -25,7 +25,8 @@
 //! With one thread, a batch of one and a fixed visit count and seed, a position gives the same
 //! move every time (no virtual loss is ever seen then). The root's moves are those the game's
 //! own rules allow; below it, KataGo's rules as the net is told them ([`History::is_legal`]). A
-//! position where two passes ended the game is a leaf valued by the net, not by a count.
+//! position where two passes ended the game is a leaf valued by the net, not by a count, except
+//! at the root, where the game goes on (a controller resumed it).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -339,7 +340,9 @@ impl Puct {
                 _ => return fresh,
             }
         }
-        if nodes[node].to_move != color || nodes[node].value.is_none() {
+        // A game two passes ended has no moves in the tree: a root needs them, so search anew.
+        let n = &nodes[node];
+        if n.to_move != color || n.value.is_none() || n.edges.is_empty() {
             return fresh;
         }
         fresh.tree.nodes = copy_subtree(nodes, node);
@@ -706,9 +709,10 @@ impl Tree {
         }
     }
 
-    /// The node's moves from the policy, best first (none once two passes ended the game).
+    /// The node's moves from the policy, best first (none once two passes ended the game
+    /// below the root; at the root the game goes on, as after GTP's clean-up `play`).
     fn expand(&mut self, node: usize, h: &History, e: &Evaluation, run: &Run) {
-        if h.finished {
+        if h.finished && node != 0 {
             return;
         }
         let n = e.size;
@@ -1164,6 +1168,29 @@ mod tests {
             let black = if color == Color::Black { d5 } else { -d5 };
             assert!(black > 0.5, "{color:?}: {d5}");
             assert!(r.ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+        }
+    }
+
+    /// Regression: after two passes (the game resumed, as GTP controllers do for clean-up) the
+    /// root had no moves, so the engine could only pass, and an analysis showed nothing.
+    #[test]
+    fn a_game_resumed_after_two_passes_has_moves() {
+        let eval = evaluator();
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let rules = kata(&g);
+        let mut p = Puct::new(&g, Color::Black, rules, 1);
+        p.run(&eval, &g, Some(30), None).unwrap();
+        g.play(Color::Black, Move::Pass).unwrap();
+        g.play(Color::White, Move::Pass).unwrap();
+        let _ = g.resume();
+        for mut q in [
+            Puct::new(&g, Color::Black, rules, 2),
+            Puct::reuse(Some(p), &g, Color::Black, rules, 2),
+        ] {
+            q.run(&eval, &g, Some(30), None).unwrap();
+            let a = q.analysis();
+            assert!(a.moves.iter().filter(|m| m.visits > 0).count() > 1, "{a:?}");
+            assert!(g.check(Color::Black, a.best().unwrap().mv).is_ok());
         }
     }
 }
