@@ -288,3 +288,28 @@ fn the_network_moves_under_every_clock() {
         assert!(!out.contains('?'), "{clock}: {out}");
     }
 }
+
+#[test]
+fn kata_genmove_analyze_reports_then_plays_the_move_genmove_plays() {
+    let args = ["--visits", "30", "--threads", "1", "--seed", "4"];
+    let out = gtp(
+        &args,
+        "boardsize 9\n3 kata-genmove_analyze B 1 maxmoves 2 rootInfo true\nshowboard\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..3], ["=", "", "=3"], "{out}");
+    let play = lines.iter().position(|l| l.starts_with("play ")).unwrap();
+    assert!(play > 3, "reports before the move: {out}");
+    assert!(
+        lines[3..play].iter().all(|l| l.starts_with("info move ")),
+        "{out}"
+    );
+    // The last report is of the whole search.
+    assert!(lines[play - 1].contains("rootInfo visits 30 "), "{out}");
+    assert_eq!(lines[play + 1], "", "{out}");
+    // The move is played, and it is the one plain genmove chooses (slices change nothing).
+    let mv = lines[play].strip_prefix("play ").unwrap();
+    assert!(lines[play + 2].starts_with("= "), "{out}");
+    let plain = gtp(&args, "boardsize 9\ngenmove b\n");
+    assert!(plain.contains(&format!("= {mv}\n")), "{mv}: {plain}");
+}

@@ -522,6 +522,17 @@ impl Puct {
         out
     }
 
+    /// Visits of the root, kept ones included.
+    pub fn root_visits(&self) -> u32 {
+        self.tree.nodes[0].visits
+    }
+
+    /// True when the most visited root move stays the most visited through `more` visits,
+    /// however they fall (the early stop of a search run in slices).
+    pub fn decided(&self, more: f64) -> bool {
+        self.tree.decided(more)
+    }
+
     /// The root's average utility for the player to move (tests, logs).
     pub fn root_utility(&self) -> f64 {
         self.tree.nodes[0].mean_utility(self.color).unwrap_or(0.0)
@@ -633,7 +644,15 @@ impl Shared<'_> {
         if let Some(v) = run.visits {
             left = left.min(v.saturating_sub(self.claimed) as f64);
         }
-        let nodes = &self.tree.nodes;
+        self.tree.decided(left)
+    }
+}
+
+impl Tree {
+    /// True when the most visited root move stays the most visited through `more` visits,
+    /// however they fall.
+    fn decided(&self, more: f64) -> bool {
+        let nodes = &self.nodes;
         let mut top = [0u32; 2];
         for e in &nodes[0].edges {
             let v = e.child.map_or(0, |k| nodes[k as usize].visits);
@@ -643,11 +662,9 @@ impl Shared<'_> {
                 top[1] = v;
             }
         }
-        top[1] as f64 + left < top[0] as f64
+        top[1] as f64 + more < top[0] as f64
     }
-}
 
-impl Tree {
     /// One walk from the root by PUCT to a position not yet evaluated (or a finished game),
     /// extending the root's history move by move.
     fn descend(&mut self, root: &History) -> Leaf {

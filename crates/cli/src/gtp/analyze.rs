@@ -8,9 +8,9 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use tengen_ai::nn::search::{Puct, Report};
+use tengen_ai::nn::search::{Limits, Puct, Report};
 use tengen_ai::nn::{Evaluator, NnError};
 use tengen_ai::search;
 use tengen_gtp::args;
@@ -172,13 +172,30 @@ impl Analysis {
     /// One report line, or `None` while no move has been visited (an empty line would end the
     /// response).
     pub fn report(&self) -> Option<String> {
+        let p = Printer {
+            options: &self.options,
+            color: self.color,
+            size: self.size,
+        };
         let out = match &self.search {
-            Searcher::Nn { puct, .. } => self.network(&puct.report()),
-            Searcher::Mcts(s) => self.playouts(&s.analysis()),
+            Searcher::Nn { puct, .. } => p.network(&puct.report()),
+            Searcher::Mcts(s) => p.playouts(&s.analysis()),
         };
         (!out.is_empty()).then_some(out)
     }
+}
 
+/// A report's format: what was asked, for whom, on which board.
+pub struct Printer<'a> {
+    /// What was asked.
+    pub options: &'a Options,
+    /// The player analysed.
+    pub color: Color,
+    /// Board side.
+    pub size: u8,
+}
+
+impl Printer<'_> {
     /// How many of `visits` (best first) to print: the visited ones or `min_moves`, at most
     /// `max_moves`.
     fn shown(&self, visits: impl Iterator<Item = u32>) -> usize {
@@ -196,8 +213,8 @@ impl Analysis {
         moves.join(" ")
     }
 
-    /// The network's report, in KataGo's fields and order.
-    fn network(&self, r: &Report) -> String {
+    /// The network's report, in KataGo's fields and order ("" while no move is visited).
+    pub fn network(&self, r: &Report) -> String {
         let o = &self.options;
         let n = self
             .shown(r.moves.iter().map(|m| m.visits))
@@ -320,6 +337,40 @@ impl Analysis {
             write_grid(&mut out, "ownership", &grid, grid.len());
         }
         out
+    }
+}
+
+/// Searches `p` within `limits` as [`Puct::run_with`] does, but in slices of `every`, calling
+/// `report` after each (`kata-genmove_analyze`); the early stop is checked between slices.
+pub fn run_reporting(
+    p: &mut Puct,
+    eval: &Evaluator,
+    game: &Game,
+    limits: &Limits,
+    every: Duration,
+    report: &mut dyn FnMut(&Puct),
+) -> Result<(), NnError> {
+    let start = Instant::now();
+    let before = p.root_visits();
+    loop {
+        let elapsed = start.elapsed();
+        let done = p.root_visits() - before;
+        let visits_left = limits.visits.map(|v| v.saturating_sub(done));
+        let time_left = limits.time.map(|t| t.saturating_sub(elapsed));
+        let evaluated = p.root_visits() > 0;
+        if evaluated && (visits_left == Some(0) || time_left == Some(Duration::ZERO)) {
+            return Ok(());
+        }
+        if let (true, Some(t)) = (limits.stop_early && done > 0, time_left) {
+            let rate = done as f64 / elapsed.as_secs_f64().max(1e-6);
+            let more = visits_left.map_or(f64::INFINITY, f64::from);
+            if p.decided((rate * t.as_secs_f64()).min(more)) {
+                return Ok(());
+            }
+        }
+        let slice = time_left.map_or(every, |t| t.min(every));
+        p.run(eval, game, visits_left, Some(slice))?;
+        report(p);
     }
 }
 

@@ -5,6 +5,7 @@
 //! clean-up play. A game decided outright (a first capture, a third repetition under simple ko)
 //! refuses further moves.
 
+use std::io::Write;
 use std::time::Duration;
 
 use tengen_ai::nn::search::{Limits, Puct, WallClock};
@@ -53,6 +54,8 @@ pub const COMMANDS: &[&str] = &[
     "tengen-unsure",
     "lz-analyze",
     "kata-analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
     "kata-raw-nn",
     "kata-set-rules",
 ];
@@ -146,6 +149,9 @@ pub struct Engine {
     kata_rules: Option<KataRules>,
     quit: bool,
 }
+
+/// Where a move's search reports, and how often (`kata-genmove_analyze`).
+type Reporter<'a> = (Duration, &'a mut dyn FnMut(&Puct));
 
 /// The answer to a command that failed, with the specification's wording where it has one.
 fn fail(msg: &str) -> Response {
@@ -420,6 +426,59 @@ impl Engine {
         let Ok(color) = args::color(&a[0]) else {
             return fail("syntax error");
         };
+        self.genmove_for(color, mode, None)
+    }
+
+    /// `lz-genmove_analyze` / `kata-genmove_analyze [player] [interval] KEY VALUE ...`:
+    /// `genmove` that reports as the analysis does while the network searches (the Monte
+    /// Carlo engine reports nothing), then answers `play MOVE` (KataGo's extension: `=` first,
+    /// the reports, the move, an empty line).
+    pub fn genmove_analyze(&mut self, cmd: &Command, out: &mut dyn Write) -> std::io::Result<()> {
+        let kata = cmd.name == "kata-genmove_analyze";
+        let Ok(options) = analyze::parse(kata, &cmd.args) else {
+            return out.write_all(fail("syntax error").format(cmd.id).as_bytes());
+        };
+        if self.game.phase() == Phase::Finished {
+            return out.write_all(fail("game is over").format(cmd.id).as_bytes());
+        }
+        let color = options.color.unwrap_or(self.game.to_move());
+        writeln!(
+            out,
+            "={}",
+            cmd.id.map(|i| i.to_string()).unwrap_or_default()
+        )?;
+        out.flush()?;
+        let printer = analyze::Printer {
+            options: &options,
+            color,
+            size: self.size,
+        };
+        let mut report = |p: &Puct| {
+            let line = printer.network(&p.report());
+            if !line.is_empty() {
+                // A controller that has gone away ends the session at the next read.
+                let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+            }
+        };
+        let response = self.genmove_for(
+            color,
+            policy::Mode::Normal,
+            Some((options.interval, &mut report)),
+        );
+        match response {
+            Response::Success(mv) => writeln!(out, "play {mv}\n")?,
+            Response::Failure(why) => writeln!(out, "info error {why}\n")?,
+        }
+        out.flush()
+    }
+
+    /// `genmove` for `color`, the network's search reporting every interval to `reporter`.
+    fn genmove_for(
+        &mut self,
+        color: Color,
+        mode: policy::Mode,
+        reporter: Option<Reporter>,
+    ) -> Response {
         match self.game.phase() {
             Phase::Finished => return fail("game is over"),
             Phase::Scoring => {
@@ -431,7 +490,7 @@ impl Engine {
         let mv = match mode {
             // Clean-up play captures the dead stones the estimate finds before passing.
             policy::Mode::Cleanup => policy::choose(&self.game, color, &mut self.rng, mode),
-            policy::Mode::Normal if self.nn_plays() => match self.nn_genmove(color) {
+            policy::Mode::Normal if self.nn_plays() => match self.nn_genmove(color, reporter) {
                 Ok(search::Decision::Move(m)) => m,
                 Ok(search::Decision::Resign) => return Response::success("resign"),
                 Err(r) => return r,
@@ -481,7 +540,11 @@ impl Engine {
     /// engine's threads), stopping early once the best move cannot be overtaken when the clock
     /// sets the time; its decision under the Monte Carlo engine's rules for passing and
     /// resigning, but resigning only after [`NN_RESIGN_TURNS`] hopeless moves in a row.
-    fn nn_genmove(&mut self, color: Color) -> Result<search::Decision, Response> {
+    fn nn_genmove(
+        &mut self,
+        color: Color,
+        reporter: Option<Reporter>,
+    ) -> Result<search::Decision, Response> {
         let rules = self
             .net_rules()
             .ok_or_else(|| fail("the network does not play these rules"))?;
@@ -494,8 +557,13 @@ impl Engine {
         };
         let mut p = Puct::reuse(self.puct.take(), &self.game, color, rules, budget.seed);
         p.set_threads(self.strength.threads, self.strength.batch);
-        p.run_with(&eval, &self.game, &limits, &WallClock::start())
-            .map_err(|e| fail(&e.to_string()))?;
+        match reporter {
+            None => p.run_with(&eval, &self.game, &limits, &WallClock::start()),
+            Some((every, report)) => {
+                analyze::run_reporting(&mut p, &eval, &self.game, &limits, every, report)
+            }
+        }
+        .map_err(|e| fail(&e.to_string()))?;
         let a = p.analysis();
         let style = search::Style {
             resign_below: self.strength.resign.then_some(0.1),

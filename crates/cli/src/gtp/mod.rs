@@ -130,6 +130,12 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
                     Err(r) => (cmd.id, r),
                 }
             }
+            Ok(Some(cmd))
+                if cmd.name == "lz-genmove_analyze" || cmd.name == "kata-genmove_analyze" =>
+            {
+                engine.genmove_analyze(&cmd, &mut out)?;
+                continue;
+            }
             Ok(Some(cmd)) => (cmd.id, engine.handle(&cmd)),
             Err(_) => (Command::id_of(&line), Response::failure("syntax error")),
         };
