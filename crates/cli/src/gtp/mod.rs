@@ -1,5 +1,6 @@
-//! GTP: the engine side (`tengen gtp`, [`engine`]). The controller side, which drives other
-//! engines for `tengen match` and the server's bots, is `tengen_app::bots::gtp`.
+//! GTP: the engine side (`tengen gtp`, [`engine`]; the analysis commands' arguments and
+//! reports in KataGo's format, [`analyze`]). The controller side, which drives other engines for
+//! `tengen match` and the server's bots, is `tengen_app::bots::gtp`.
 
 pub mod analyze;
 pub mod engine;
