@@ -1078,6 +1078,9 @@ mod tests {
             let mv = p.analysis().best().unwrap().mv;
             g.play(c, mv).unwrap();
             tree = Some(p);
+            if g.phase() != tengen_rules::Phase::Play {
+                break;
+            }
         }
     }
 
