@@ -7,8 +7,9 @@
 //!
 //! `--search` measures the network's search instead, as KataGo's `benchmark` does: a search of
 //! --visits visits (200) on each of ten positions of that game in turn, a fresh tree each,
-//! --threads threads sharing it, --batch leaves a forward pass, the cache on; it prints visits
-//! and network evaluations (cache misses: KataGo's nnEvals) a second.
+//! --threads threads sharing it, --batch leaves a forward pass, the cache on but emptied before
+//! each search; it prints visits and network evaluations (cache misses: KataGo's nnEvals) a
+//! second.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -152,6 +153,8 @@ fn search(opt: &NnOpt, model: Model) -> anyhow::Result<()> {
     let (mut visits, mut searches) = (0u64, 0usize);
     while start.elapsed().as_secs_f64() < opt.seconds {
         let game = picked[searches % picked.len()];
+        // Each search starts cold, as the first pass over the positions does.
+        eval.clear_cache();
         let mut p = Puct::new(game, game.to_move(), rules, searches as u64);
         p.set_threads(opt.threads, opt.batch);
         p.run(&eval, game, Some(opt.visits.max(1)), None)?;

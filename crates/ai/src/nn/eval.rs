@@ -237,6 +237,13 @@ impl Evaluator {
         &self.model
     }
 
+    /// Forgets every cached evaluation (a benchmark's searches must not answer each other).
+    pub fn clear_cache(&self) {
+        if let Some(c) = &self.cache {
+            c.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+
     /// Positions run through the net so far (the cache's answers not counted).
     pub fn evaluated(&self) -> u64 {
         self.evaluated.load(Ordering::Relaxed)

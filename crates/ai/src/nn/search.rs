@@ -28,7 +28,7 @@
 //! position where two passes ended the game is a leaf valued by the net, not by a count, except
 //! at the root, where the game goes on (a controller resumed it).
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tengen_rules::playout::Rng;
@@ -415,17 +415,18 @@ impl Puct {
             done: 0,
             stop: false,
         });
+        let backed_up = Condvar::new();
         let rng = &mut self.rng;
         let result = if rngs.is_empty() {
-            work(&run, &shared, rng)
+            work(&run, &shared, &backed_up, rng)
         } else {
             std::thread::scope(|s| {
-                let (run, shared) = (&run, &shared);
+                let (run, shared, backed_up) = (&run, &shared, &backed_up);
                 let others: Vec<_> = rngs
                     .iter_mut()
-                    .map(|r| s.spawn(move || work(run, shared, r)))
+                    .map(|r| s.spawn(move || work(run, shared, backed_up, r)))
                     .collect();
-                let mine = work(run, shared, rng);
+                let mine = work(run, shared, backed_up, rng);
                 others
                     .into_iter()
                     .map(|h| {
@@ -546,41 +547,57 @@ impl Puct {
 }
 
 /// One thread's share of a run: gather leaves under the lock, evaluate them without it, back
-/// them up under it, until the limits or another thread stop the run.
-fn work(run: &Run, shared: &Mutex<Shared>, rng: &mut Rng) -> Result<(), NnError> {
+/// them up under it, until the limits or another thread stop the run. A thread whose walks all
+/// meet positions another is evaluating sleeps on `backed_up` until a backup changes the tree.
+fn work(
+    run: &Run,
+    shared: &Mutex<Shared>,
+    backed_up: &Condvar,
+    rng: &mut Rng,
+) -> Result<(), NnError> {
     loop {
-        let (leaves, open) = {
+        let leaves = {
             let mut s = lock(shared);
-            let leaves = s.gather(run);
-            (leaves, s.may_claim(run))
-        };
-        if leaves.is_empty() {
-            if !open {
-                return Ok(());
+            loop {
+                let leaves = s.gather(run);
+                if !leaves.is_empty() {
+                    break leaves;
+                }
+                if !s.may_claim(run) {
+                    return Ok(());
+                }
+                // A walk met a leaf in evaluation, so the root has a walk under way: its
+                // backup wakes this thread (the wait releases the lock, so none is missed).
+                if s.tree.nodes[0].in_flight > 0 {
+                    s = backed_up.wait(s).unwrap_or_else(|e| e.into_inner());
+                }
             }
-            // Every walk met a position another thread is evaluating: let it finish.
-            std::thread::yield_now();
-            continue;
-        }
+        };
         let items: Vec<(&History, u8)> = leaves
             .iter()
             .map(|(_, h)| (h, rng.below(8) as u8))
             .collect();
-        let evals = match run.eval.evaluate_batch(&items) {
-            Ok(e) => e,
+        let evals = run.eval.evaluate_batch(&items);
+        let mut s = lock(shared);
+        match evals {
+            Ok(evals) => {
+                for ((path, h), e) in leaves.iter().zip(evals) {
+                    s.tree.finish(run, path, h, e);
+                    s.done += 1;
+                }
+                if run.limits.stop_early && s.decided(run) {
+                    s.stop = true;
+                }
+            }
             Err(e) => {
-                lock(shared).abandon(&leaves);
+                s.abandon(&leaves);
+                drop(s);
+                backed_up.notify_all();
                 return Err(e);
             }
-        };
-        let mut s = lock(shared);
-        for ((path, h), e) in leaves.iter().zip(evals) {
-            s.tree.finish(run, path, h, e);
-            s.done += 1;
         }
-        if run.limits.stop_early && s.decided(run) {
-            s.stop = true;
-        }
+        drop(s);
+        backed_up.notify_all();
     }
 }
 
@@ -1117,10 +1134,10 @@ mod tests {
             let mut p = Puct::new(&g, Color::Black, kata(&g), 1);
             let limits = Limits {
                 visits: None,
-                time: Some(Duration::from_secs(3)),
+                time: Some(Duration::from_secs(1)),
                 stop_early,
             };
-            // 10 ms a reading of the clock: a few readings a visit, so about a hundred visits.
+            // 10 ms a reading of the clock, read about once a visit: about a hundred visits.
             p.run_with(&eval, &g, &limits, &Ticks::new(10)).unwrap();
             assert_consistent(&p);
             p.analysis()
