@@ -12,7 +12,7 @@ import { reviewPage } from './review.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
 import { messagesPage } from './messages.js';
-import { t, LANGUAGES, language, setLanguage, dateTime } from './i18n.js';
+import { t, LANGUAGES, language, setLanguage, dateTime, rankName } from './i18n.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -95,7 +95,7 @@ function renderNav() {
     who.textContent = app.user.username;
     const detail = document.createElement('span');
     detail.className = 'detail';
-    detail.textContent = ` (${app.user.guest ? t('nav.guest', { rank: app.user.rank }) : t('nav.rank_points', { rank: app.user.rank, points: app.user.points })})`;
+    detail.textContent = ` (${app.user.guest ? t('nav.guest', { rank: rankName(app.user.rank) }) : t('nav.rank_points', { rank: rankName(app.user.rank), points: app.user.points })})`;
     who.appendChild(detail);
     who.dataset.testid = 'who';
     nav.appendChild(who);

@@ -85,7 +85,7 @@ export async function session(t) {
  */
 async function webFromDisk(context) {
   if (process.env.TENGEN_WEB_FROM_DISK !== '1') return;
-  await context.route((u) => u.pathname === '/style.css' || /^\/js\/[a-z-]+\.js$/.test(u.pathname), async (route) => {
+  await context.route((u) => u.pathname === '/style.css' || /^\/js\/[a-z0-9-]+\.js$/.test(u.pathname), async (route) => {
     const response = await route.fetch();
     const path = new URL(route.request().url()).pathname;
     const file = join(process.env.TENGEN_WEB_DIR || join(root, 'web'), path.slice(1));
