@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import { createBoard, getPref, setPref } from './board.js';
 import { gridFromRows, gridWith, parseVertex, replay } from './go.js';
-import { t, tn, rankName, dateTime } from './i18n.js';
+import { t, tn, rankName, language } from './i18n.js';
 
 function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -637,7 +637,8 @@ export async function gamePage(main, app, id) {
   }
 
   function vacationDate(ms) {
-    return dateTime(ms);
+    // The weekday too: a correspondence player plans by days.
+    return new Date(ms).toLocaleString(language(), { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   }
 
   const chat = q('#chat');

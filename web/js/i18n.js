@@ -103,6 +103,9 @@ export function has(key) {
 /** The player-facing message for a server error code, or `fallback` (the server's own
  * English message) for a code the catalogues do not know. */
 export function errorMessage(code, fallback) {
+  // `illegal_move` carries the rules' own reason only in the server's sentence (the review
+  // board's edits: "the point is occupied"); in English that sentence says more.
+  if (code === 'illegal_move' && fallback && current === 'en') return fallback;
   const key = `error.${code}`;
   return key in en ? t(key) : fallback;
 }

@@ -107,7 +107,7 @@ export default {
   'error.try_again': 'That did not work this time; try again.',
   'error.too_many_connections': 'Too many open windows on this account; close some.',
   'error.not_your_turn': 'It is not your turn.',
-  'error.occupied': 'There is already a stone there.',
+  'error.occupied': 'That point is occupied: there is already a stone there.',
   'error.suicide': 'That move would take your own last liberty (suicide).',
   'error.ko': 'Ko: you cannot take back at once; play elsewhere first.',
   'error.superko': 'That move repeats an earlier position (superko).',
