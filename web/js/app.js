@@ -79,8 +79,19 @@ export const app = {
   },
 };
 
+/** The connection's state in words (kept as data-state, so that a language change rewrites it). */
+function renderConn() {
+  if (!conn.dataset.state) return;
+  const online = conn.dataset.state === 'online';
+  conn.textContent = online ? `● ${t('conn.online')}` : `○ ${t('conn.reconnecting')}`;
+  conn.classList.toggle('down', !online);
+}
+
 function renderNav() {
   nav.replaceChildren();
+  nav.setAttribute('aria-label', t('nav.main'));
+  document.querySelector('.logo')?.setAttribute('aria-label', t('nav.home'));
+  renderConn();
   const link = (text, href) => {
     const a = document.createElement('a');
     a.href = href;
@@ -160,8 +171,7 @@ function ensureSocket() {
     app.socket = new Socket({
       onStatus: (s) => {
         conn.dataset.state = s;
-        conn.textContent = s === 'online' ? `● ${t('conn.online')}` : `○ ${t('conn.reconnecting')}`;
-        conn.classList.toggle('down', s !== 'online');
+        renderConn();
       },
       onError: (m) => app.toast(m, 'error'),
       onNotice: (m) => {

@@ -10,6 +10,8 @@ export default {
   'nav.log_out': 'ログアウト',
   'nav.log_in': 'ログイン',
   'nav.language': '言語',
+  'nav.home': 'Tengen 対局室',
+  'nav.main': 'メインメニュー',
   'nav.rank_points': '{rank}、昇段ポイント {points}',
   'nav.guest': '{rank}、ゲスト',
   'conn.online': '接続中',
