@@ -1,7 +1,7 @@
 // HTTP calls to the server. Every failure becomes an ApiError with the server's code and a
 // readable message, so that pages can show it.
 
-import { errorMessage } from './i18n.js';
+import { t, errorMessage } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(code, message, status) {
@@ -21,7 +21,7 @@ export async function api(method, path, body) {
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError('network', errorMessage('network', 'The server cannot be reached. Check your connection.'), 0);
+    throw new ApiError('network', errorMessage('network', 'network'), 0);
   }
   const text = await res.text();
   let data = null;
@@ -33,7 +33,7 @@ export async function api(method, path, body) {
   if (!res.ok) {
     const e = data && data.error;
     const code = e ? e.code : `http_${res.status}`;
-    throw new ApiError(code, errorMessage(code, e ? e.message : `The request failed (${res.status}).`), res.status);
+    throw new ApiError(code, errorMessage(code, e ? e.message : t('error.http', { status: res.status })), res.status);
   }
   return data;
 }

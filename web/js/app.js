@@ -12,7 +12,7 @@ import { reviewPage } from './review.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
 import { messagesPage } from './messages.js';
-import { t, LANGUAGES, language, setLanguage } from './i18n.js';
+import { t, LANGUAGES, language, setLanguage, dateTime, rankName } from './i18n.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -22,25 +22,29 @@ export const app = {
   user: null,
   socket: null,
   cleanup: null,
-  toast(text, kind = 'info') {
-    const t = document.createElement('div');
-    t.className = `toast ${kind}`;
-    t.textContent = text;
-    document.getElementById('toasts').appendChild(t);
-    setTimeout(() => t.remove(), kind === 'error' ? 6000 : 3500);
+  /** A toast; `page` ones are about the page shown (a take-back asked in this game) and go
+   * when the player moves on, so that they never show over another page. */
+  toast(text, kind = 'info', page = false) {
+    const el = document.createElement('div');
+    el.className = `toast ${kind}`;
+    el.dataset.testid = 'toast';
+    if (page) el.dataset.page = 'true';
+    el.textContent = text;
+    document.getElementById('toasts').appendChild(el);
+    setTimeout(() => el.remove(), kind === 'error' ? 6000 : 3500);
   },
   /** A toast that links to `hash` (the your-turn notice). */
   linkToast(text, hash) {
-    const t = document.createElement('div');
-    t.className = 'toast info';
-    t.dataset.testid = 'your-turn';
+    const el = document.createElement('div');
+    el.className = 'toast info';
+    el.dataset.testid = 'your-turn';
     const a = document.createElement('a');
     a.href = hash;
     a.textContent = text;
     a.style.color = 'inherit';
-    t.appendChild(a);
-    document.getElementById('toasts').appendChild(t);
-    setTimeout(() => t.remove(), 10000);
+    el.appendChild(a);
+    document.getElementById('toasts').appendChild(el);
+    setTimeout(() => el.remove(), 10000);
   },
   error(e) {
     app.toast(e && e.message ? e.message : String(e), 'error');
@@ -52,11 +56,11 @@ export const app = {
   /** Asks why, then reports `user` (in `game`, for chat line `chat`, or for private message
    * `message`) to the moderators. */
   async report(user, game, chat, message) {
-    const reason = window.prompt(`Why do you report ${user}? A moderator will read it.`);
+    const reason = window.prompt(t('report.why', { user }));
     if (!reason || !reason.trim()) return;
     try {
       await api.report({ user, game: game ?? undefined, chat: chat ?? undefined, message: message ?? undefined, reason });
-      app.toast('Reported. Thank you.');
+      app.toast(t('report.done'));
     } catch (e) {
       app.error(e);
     }
@@ -75,8 +79,19 @@ export const app = {
   },
 };
 
+/** The connection's state in words (kept as data-state, so that a language change rewrites it). */
+function renderConn() {
+  if (!conn.dataset.state) return;
+  const online = conn.dataset.state === 'online';
+  conn.textContent = online ? `● ${t('conn.online')}` : `○ ${t('conn.reconnecting')}`;
+  conn.classList.toggle('down', !online);
+}
+
 function renderNav() {
   nav.replaceChildren();
+  nav.setAttribute('aria-label', t('nav.main'));
+  document.querySelector('.logo')?.setAttribute('aria-label', t('nav.home'));
+  renderConn();
   const link = (text, href) => {
     const a = document.createElement('a');
     a.href = href;
@@ -91,7 +106,7 @@ function renderNav() {
     who.textContent = app.user.username;
     const detail = document.createElement('span');
     detail.className = 'detail';
-    detail.textContent = ` (${app.user.rank}${app.user.guest ? ', guest' : `, ${app.user.points} pts`})`;
+    detail.textContent = ` (${app.user.guest ? t('nav.guest', { rank: rankName(app.user.rank) }) : t('nav.rank_points', { rank: rankName(app.user.rank), points: app.user.points })})`;
     who.appendChild(detail);
     who.dataset.testid = 'who';
     nav.appendChild(who);
@@ -155,14 +170,14 @@ function ensureSocket() {
   if (app.user && !app.socket) {
     app.socket = new Socket({
       onStatus: (s) => {
-        conn.textContent = s === 'online' ? '● connected' : '○ reconnecting…';
-        conn.classList.toggle('down', s !== 'online');
+        conn.dataset.state = s;
+        renderConn();
       },
       onError: (m) => app.toast(m, 'error'),
       onNotice: (m) => {
-        const until = m.until && m.until < 253402300799 ? ` until ${new Date(m.until * 1000).toLocaleString()}` : '';
-        const what = { warn: 'warned you', mute: 'muted you', suspend: 'suspended you from new games', ban: 'banned you', unban: 'lifted your sanctions' }[m.action] || m.action;
-        app.toast(`A moderator ${what}${until}: ${m.reason}`, m.action === 'unban' ? 'info' : 'error');
+        const action = ['warn', 'mute', 'suspend', 'ban', 'unban'].includes(m.action) ? m.action : 'other';
+        const key = m.until && m.until < 253402300799 ? `notice.${action}_until` : `notice.${action}`;
+        app.toast(t(key, { until: m.until ? dateTime(m.until * 1000) : '', reason: m.reason, action: m.action }), m.action === 'unban' ? 'info' : 'error');
         if (m.action === 'ban') {
           app.user = null;
           renderNav();
@@ -175,13 +190,13 @@ function ensureSocket() {
     app.socket.onPrivateMessage((m) => {
       if (m.type === 'your_turn') {
         if (location.hash === `#/game/${m.game}`) return;
-        app.linkToast(`${m.opponent} moved: your turn`, `#/game/${m.game}`);
-        notify(`Your turn against ${m.opponent}`, `#/game/${m.game}`);
+        app.linkToast(t('notice.your_turn', { opponent: m.opponent }), `#/game/${m.game}`);
+        notify(t('notice.your_turn_against', { opponent: m.opponent }), `#/game/${m.game}`);
         return;
       }
       if (m.type !== 'message' || location.hash === `#/messages/${encodeURIComponent(m.from)}`) return;
-      app.toast(`Message from ${m.from}: ${m.text.length > 80 ? `${m.text.slice(0, 80)}…` : m.text}`);
-      notify(`Message from ${m.from}`, `#/messages/${encodeURIComponent(m.from)}`);
+      app.toast(t('notice.message', { from: m.from, text: m.text.length > 80 ? `${m.text.slice(0, 80)}…` : m.text }));
+      notify(t('notice.message_from', { from: m.from }), `#/messages/${encodeURIComponent(m.from)}`);
     });
   }
 }
@@ -196,6 +211,8 @@ async function route() {
     app.cleanup();
     app.cleanup = null;
   }
+  // The old page's own toasts (a take-back asked in a game left) do not follow the player.
+  for (const el of document.querySelectorAll('#toasts [data-page]')) el.remove();
   const hash = location.hash || '#/';
   const parts = hash.slice(2).split('/').map(decodeURIComponent);
   if (!app.user && !['login', 'user', 'review', 'tournaments', 'tournament'].includes(parts[0])) {

@@ -1,6 +1,7 @@
 // Log in, register with a declared rank, or play as a guest (18 kyu).
 
 import * as api from './api.js';
+import { t, rankName } from './i18n.js';
 
 const RANKS = [
   ...Array.from({ length: 30 }, (_, i) => `${30 - i}k`),
@@ -11,23 +12,23 @@ export async function authPage(main, app) {
   main.innerHTML = `
     <div class="grid">
       <form class="panel stack" id="login">
-        <h2>Log in</h2>
-        <label>Username <input name="username" autocomplete="username" required></label>
-        <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-        <button class="primary" type="submit">Log in</button>
+        <h2>${t('auth.log_in')}</h2>
+        <label>${t('auth.username')} <input name="username" autocomplete="username" required></label>
+        <label>${t('auth.password')} <input name="password" type="password" autocomplete="current-password" required></label>
+        <button class="primary" type="submit">${t('auth.log_in')}</button>
       </form>
       <form class="panel stack" id="register">
-        <h2>Register</h2>
-        <label>Username <input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
-        <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="6"></label>
-        <label>Your rank (a guess is fine) <select name="rank">${RANKS.map((r) => `<option ${r === '15k' ? 'selected' : ''}>${r}</option>`).join('')}</select></label>
-        <p class="muted">Professional ranks are set by the server's operator.</p>
-        <button class="primary" type="submit">Register</button>
+        <h2>${t('auth.register')}</h2>
+        <label>${t('auth.username')} <input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
+        <label>${t('auth.password')} <input name="password" type="password" autocomplete="new-password" required minlength="6"></label>
+        <label>${t('auth.rank')} <select name="rank">${RANKS.map((r) => `<option value="${r}" ${r === '15k' ? 'selected' : ''}>${rankName(r)}</option>`).join('')}</select></label>
+        <p class="muted">${t('auth.pro_ranks')}</p>
+        <button class="primary" type="submit">${t('auth.register')}</button>
       </form>
       <div class="panel stack">
-        <h2>Just play</h2>
-        <p class="muted">Guests play at 18 kyu and keep no promotion points.</p>
-        <button id="guest" type="button">Play as a guest</button>
+        <h2>${t('auth.just_play')}</h2>
+        <p class="muted">${t('auth.guest_note')}</p>
+        <button id="guest" type="button">${t('auth.guest')}</button>
       </div>
     </div>`;
   const done = async () => {

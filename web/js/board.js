@@ -2,6 +2,7 @@
 // knows no rules: the game page says what to draw.
 
 import { LETTERS, vertexName } from './go.js';
+import { t } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -77,7 +78,7 @@ function viewBox(size, coords) {
 export function createBoard(container, size, { onPlay, onHover, label }) {
   let stoneStyle = getPref('stones') === 'flat' ? 'flat' : 'shaded';
   let coords = getPref('coords') !== 'off';
-  const svg = el('svg', { viewBox: viewBox(size, coords), class: `board ${stoneStyle}${coords ? '' : ' no-coords'}`, role: 'grid', tabindex: '0', 'aria-label': label || `${size} by ${size} board` });
+  const svg = el('svg', { viewBox: viewBox(size, coords), class: `board ${stoneStyle}${coords ? '' : ' no-coords'}`, role: 'grid', tabindex: '0', 'aria-label': label || t('board.label', { size }) });
   defs(svg);
   el('rect', { x: -1.2, y: -1.2, width: size + 1.4, height: size + 1.4, class: 'wood' }, svg);
   for (let i = 0; i < size; i++) {

@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { createBoard, getPref, setPref } from './board.js';
 import { gridFromRows, gridWith, parseVertex, replay } from './go.js';
+import { t, tn, rankName, language } from './i18n.js';
 
 function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -18,56 +19,59 @@ function mmss(ms) {
 /** A correspondence clock: days and hours ("2d 23h"), hours and minutes under a day, then m:ss. */
 export function dayClock(ms) {
   const m = Math.max(0, Math.ceil(ms / 60000));
-  if (ms >= 86400000) return `${Math.floor(m / 1440)}d ${Math.floor((m % 1440) / 60)}h`;
-  if (ms >= 3600000) return `${Math.floor(m / 60)}h ${m % 60}m`;
+  if (ms >= 86400000) return t('time.d_h', { d: Math.floor(m / 1440), h: Math.floor((m % 1440) / 60) });
+  if (ms >= 3600000) return t('time.h_m', { h: Math.floor(m / 60), m: m % 60 });
   return mmss(ms);
 }
 
 /** A duration in words: "30 s", "5 min", "1 h 30 min", "3 days", "1 day 12 h". */
 export function durationWords(ms) {
   const s = Math.round(ms / 1000);
-  const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  if (s < 60) return `${s} s`;
-  if (s >= 86400) return s % 86400 === 0 ? plural(s / 86400, 'day') : `${plural(Math.floor(s / 86400), 'day')} ${Math.round((s % 86400) / 3600)} h`;
-  if (s >= 3600) return s % 3600 === 0 ? `${s / 3600} h` : `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-  return s % 60 === 0 ? `${s / 60} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const sec = (n) => t('time.s', { n });
+  const min = (n) => t('time.min', { n });
+  const hour = (n) => t('time.h', { n });
+  if (s < 60) return sec(s);
+  if (s >= 86400) return s % 86400 === 0 ? tn('time.days', s / 86400) : `${tn('time.days', Math.floor(s / 86400))} ${hour(Math.round((s % 86400) / 3600))}`;
+  if (s >= 3600) return s % 3600 === 0 ? hour(s / 3600) : `${hour(Math.floor(s / 3600))} ${min(Math.round((s % 3600) / 60))}`;
+  return s % 60 === 0 ? min(s / 60) : `${min(Math.floor(s / 60))} ${sec(s % 60)}`;
 }
 
 /** A game's time setting in words: "Byo-yomi 20 min + 5×30 s", "3 days a move (correspondence)". */
-export function timeWords(t) {
+export function timeWords(c) {
   const d = durationWords;
-  switch (t && t.system) {
-    case 'absolute': return `Absolute ${d(t.main_ms)}`;
-    case 'byoyomi': return t.periods ? `Byo-yomi ${d(t.main_ms)} + ${t.periods}×${d(t.period_ms)}` : `Absolute ${d(t.main_ms)}`;
-    case 'canadian': return `Canadian ${d(t.main_ms)} + ${t.stones} stones in ${d(t.period_ms)}`;
-    case 'fischer': return `Fischer ${d(t.main_ms)} + ${d(t.increment_ms)}${t.cap_ms ? `, at most ${d(t.cap_ms)}` : ''}${t.increment_ms >= 3600000 ? ' (correspondence)' : ''}`;
-    case 'correspondence': return `${d(t.per_move_ms)} a move (correspondence)`;
-    default: return 'No time limit';
+  const tr = t;
+  switch (c && c.system) {
+    case 'absolute': return tr('clock.absolute', { main: d(c.main_ms) });
+    case 'byoyomi': return c.periods ? tr('clock.byoyomi', { main: d(c.main_ms), periods: c.periods, period: d(c.period_ms) }) : tr('clock.absolute', { main: d(c.main_ms) });
+    case 'canadian': return tr('clock.canadian', { main: d(c.main_ms), stones: c.stones, period: d(c.period_ms) });
+    case 'fischer': return `${tr('clock.fischer', { main: d(c.main_ms), increment: d(c.increment_ms) })}${c.cap_ms ? tr('clock.cap', { cap: d(c.cap_ms) }) : ''}${c.increment_ms >= 3600000 ? tr('clock.correspondence_mark') : ''}`;
+    case 'correspondence': return tr('clock.correspondence', { time: d(c.per_move_ms) });
+    default: return tr('clock.none');
   }
 }
 
-const RULE_NAMES = { japanese: 'Japanese', korean: 'Korean', chinese: 'Chinese', aga: 'AGA', wga: 'WGA', igz: 'IGZ', arena: 'Arena', 'tromp-taylor': 'Tromp-Taylor', nz: 'New Zealand', 'first-capture': 'First capture' };
+const RULES = ['japanese', 'korean', 'chinese', 'aga', 'wga', 'igz', 'arena', 'tromp-taylor', 'nz', 'first-capture'];
 
+/** A rule set's name in the player's language (the server's code for one the client lacks). */
 export function rulesName(r) {
-  return RULE_NAMES[r] || String(r);
+  return RULES.includes(r) ? t(`rules.${r}`) : String(r);
 }
 
-const COLOR = { B: 'Black', W: 'White' };
+const COLOR = { B: 'color.black', W: 'color.white' };
 
 /** A result in words, from its SGF form: "White wins by 9.5 points", "Black wins on time". */
 export function resultWords(result, reason) {
   const m = /^([BW])\+(.*)$/.exec(result || '');
   if (m) {
-    const who = COLOR[m[1]];
-    if (m[2] === 'R') return `${who} wins by resignation`;
-    if (m[2] === 'T') return `${who} wins on time`;
-    if (m[2] === 'F') return `${who} wins by forfeit`;
-    if (m[2] === '') return reason === 'rule' ? `${who} wins by the first capture` : `${who} wins`;
-    const n = Number(m[2]);
-    return `${who} wins by ${m[2]} point${n === 1 ? '' : 's'}`;
+    const who = t(COLOR[m[1]]);
+    if (m[2] === 'R') return t('result.resignation', { who });
+    if (m[2] === 'T') return t('result.time', { who });
+    if (m[2] === 'F') return t('result.forfeit', { who });
+    if (m[2] === '') return reason === 'rule' ? t('result.first_capture', { who }) : t('result.wins', { who });
+    return tn('result.points', Number(m[2]), { who, points: m[2] });
   }
-  if (result === '0') return 'Draw';
-  if (result === 'Void') return reason === 'rule' ? 'No result: the position repeated' : 'No result';
+  if (result === '0') return t('result.draw');
+  if (result === 'Void') return reason === 'rule' ? t('result.void_repeat') : t('result.void');
   return String(result ?? '');
 }
 
@@ -99,8 +103,8 @@ export function clockText(time, c, elapsed, days = false) {
     const extra = time.system === 'byoyomi' && time.periods ? ` + ${periods}×${time.period_ms / 1000}s` : time.system === 'canadian' ? ` + ${time.stones}/${mmss(time.period_ms)}` : '';
     return out(mmss(main), extra, main < 10000 && !(time.periods || time.stones));
   }
-  if (time.system === 'byoyomi' && periods > 0) return out(mmss(period), ` (${periods} left)`, period < 10000);
-  if (time.system === 'canadian') return out(mmss(period), ` / ${stones} stones`, period < 20000);
+  if (time.system === 'byoyomi' && periods > 0) return out(mmss(period), ` ${t('clock.periods_left', { n: periods })}`, period < 10000);
+  if (time.system === 'canadian') return out(mmss(period), ` / ${t('clock.stones', { n: stones })}`, period < 20000);
   return out(mmss(main), '', true);
 }
 
@@ -198,28 +202,28 @@ export async function gamePage(main, app, id) {
         <div id="banners" class="stack"></div>
         <div id="controls" class="stack"></div>
         <section class="stack moves" aria-labelledby="moves-h">
-          <h3 id="moves-h">Moves</h3>
+          <h3 id="moves-h">${t('game.moves')}</h3>
           <ol class="movelist" id="movelist" data-testid="movelist"></ol>
         </section>
         <fieldset class="plain prefs">
-          <legend>Settings</legend>
-          <label class="inline"><input type="checkbox" id="confirm" ${confirmMoves ? 'checked' : ''}> Confirm each move</label>
-          <label class="inline"><input type="checkbox" id="coords" ${getPref('coords') !== 'off' ? 'checked' : ''}> Coordinates</label>
-          <label class="inline"><input type="checkbox" id="sound" ${sound ? 'checked' : ''}> Move sound</label>
-          <label class="inline">Stones <select id="stones"><option value="shaded">shaded</option><option value="flat" ${getPref('stones') === 'flat' ? 'selected' : ''}>flat</option></select></label>
+          <legend>${t('game.settings')}</legend>
+          <label class="inline"><input type="checkbox" id="confirm" ${confirmMoves ? 'checked' : ''}> ${t('game.confirm_moves')}</label>
+          <label class="inline"><input type="checkbox" id="coords" ${getPref('coords') !== 'off' ? 'checked' : ''}> ${t('game.coordinates')}</label>
+          <label class="inline"><input type="checkbox" id="sound" ${sound ? 'checked' : ''}> ${t('game.sound')}</label>
+          <label class="inline">${t('game.stones')} <select id="stones"><option value="shaded">${t('game.stones_shaded')}</option><option value="flat" ${getPref('stones') === 'flat' ? 'selected' : ''}>${t('game.stones_flat')}</option></select></label>
         </fieldset>
         <section class="stack" aria-labelledby="chat-h">
-          <h3 id="chat-h">Chat</h3>
+          <h3 id="chat-h">${t('game.chat')}</h3>
           <div class="chat-log" id="chat" aria-live="polite"></div>
-          <form class="chat-form" id="chat-form"><input name="text" maxlength="500" placeholder="Say something" aria-label="Chat message"><button type="submit">Send</button></form>
+          <form class="chat-form" id="chat-form"><input name="text" maxlength="500" placeholder="${t('game.say_placeholder')}" aria-label="${t('game.chat_message')}"><button type="submit">${t('game.send')}</button></form>
         </section>
-        ${me && !app.user.guest ? `<button class="link small" id="report-game">Report ${esc(snap[me === 'black' ? 'white' : 'black'].username)} in this game</button>` : ''}
+        ${me && !app.user.guest ? `<button class="link small" id="report-game">${esc(t('game.report', { name: snap[me === 'black' ? 'white' : 'black'].username }))}</button>` : ''}
       </aside>
     </div>`;
 
   const q = (s) => main.querySelector(s);
   const board = createBoard(q('#board'), size, {
-    label: `${snap.black.username} (black) against ${snap.white.username} (white)`,
+    label: t('game.board_label', { black: snap.black.username, white: snap.white.username }),
     onPlay: (v) => click(v),
     onHover: (v) => {
       hover = v;
@@ -257,7 +261,7 @@ export async function gamePage(main, app, id) {
   async function send(msg, okText) {
     try {
       await app.socket.request({ ...msg, game: id });
-      if (okText) app.toast(okText);
+      if (okText) app.toast(okText, 'info', true);
     } catch (e) {
       app.error(e);
     }
@@ -274,7 +278,7 @@ export async function gamePage(main, app, id) {
       return;
     }
     if (!myTurn()) {
-      if (me && snap.phase === 'play') app.toast('It is not your turn.');
+      if (me && snap.phase === 'play') app.toast(t('error.not_your_turn'), 'info', true);
       return;
     }
     if (confirmMoves && pending !== v) {
@@ -311,7 +315,7 @@ export async function gamePage(main, app, id) {
         const a = document.createElement('div');
         a.className = 'muted small';
         a.dataset.testid = 'annulled';
-        a.textContent = `Annulled: no effect on points or rating (${{ no_show: 'a player never came', too_few_moves: 'fewer than 3 moves each', abandoned: 'abandoned' }[snap.annulled] || snap.annulled}).`;
+        a.textContent = t('game.annulled', { why: ['no_show', 'too_few_moves', 'abandoned', 'moderator'].includes(snap.annulled) ? t(`game.annulled_${snap.annulled}`) : snap.annulled });
         box.append(a);
       }
       if (snap.score && snap.end_reason === 'count') {
@@ -339,19 +343,19 @@ export async function gamePage(main, app, id) {
         b.disabled = off;
         return b;
       };
-      const where = Object.assign(document.createElement('span'), { textContent: `move ${at} / ${moves}`, className: 'muted' });
+      const where = Object.assign(document.createElement('span'), { textContent: t('game.stepper_at', { at, moves }), className: 'muted' });
       where.dataset.testid = 'stepper-at';
       stepper.append(
-        nav('first', 'First move', 0, at === 0),
-        nav('prev', 'Previous move', at - 1, at === 0),
+        nav('first', t('game.first_move'), 0, at === 0),
+        nav('prev', t('game.previous_move'), at - 1, at === 0),
         where,
-        nav('next', 'Next move', at + 1, at === moves),
-        nav('last', 'Last move', moves, at === moves),
+        nav('next', t('game.next_move'), at + 1, at === moves),
+        nav('last', t('game.last_move'), moves, at === moves),
       );
       box.appendChild(stepper);
       const a = document.createElement('a');
       a.href = `/api/games/${id}/sgf`;
-      a.textContent = 'Download the SGF record';
+      a.textContent = t('game.download_sgf');
       a.setAttribute('download', `tengen-${id}.sgf`);
       box.appendChild(a);
       return;
@@ -381,13 +385,13 @@ export async function gamePage(main, app, id) {
       return;
     }
     if (!me) {
-      box.appendChild(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'You are watching this game.' }));
+      box.appendChild(Object.assign(document.createElement('p'), { className: 'muted', textContent: t('game.watching') }));
       box.appendChild(estimateButton());
       renderEstimate(box);
       return;
     }
     if (pending) {
-      const c = button(`Confirm ${pending}`, () => click(pending), 'primary');
+      const c = button(t('game.confirm', { point: pending }), () => click(pending), 'primary');
       c.dataset.action = 'confirm';
       box.appendChild(c);
     }
@@ -395,23 +399,23 @@ export async function gamePage(main, app, id) {
     // requests (take-back, count, estimate) on a line of their own below.
     const row = document.createElement('div');
     row.className = 'actions';
-    const pass = button('Pass', () => send({ type: 'pass' }));
+    const pass = button(t('game.pass'), () => send({ type: 'pass' }));
     pass.disabled = !myTurn();
     pass.dataset.action = 'pass';
-    const resign = button('Resign', () => {
-      if (confirm('Resign this game?')) send({ type: 'resign' });
+    const resign = button(t('game.resign'), () => {
+      if (confirm(t('game.resign_confirm'))) send({ type: 'resign' });
     }, 'danger');
     resign.dataset.action = 'resign';
     row.append(pass, Object.assign(document.createElement('span'), { className: 'spacer' }), resign);
     const more = document.createElement('div');
     more.className = 'actions requests';
     if (snap.terms.take_back) {
-      const tb = button('Take back', () => send({ type: 'takeback' }, 'Take-back requested.'));
+      const tb = button(t('game.takeback'), () => send({ type: 'takeback' }, t('game.takeback_requested')));
       tb.dataset.action = 'takeback';
       more.append(tb);
     }
-    const count = button('Count', () => send({ type: 'score_request' }, 'You asked to count.'));
-    count.title = 'Ask to start removing dead stones';
+    const count = button(t('game.count'), () => send({ type: 'score_request' }, t('game.count_requested')));
+    count.title = t('game.count_title');
     count.dataset.action = 'count';
     more.append(count);
     if (snap.terms.estimate) more.append(estimateButton());
@@ -421,7 +425,7 @@ export async function gamePage(main, app, id) {
 
   /** The estimate button: spectators always have it, players when the game's terms allow. */
   function estimateButton() {
-    const b = button('Estimate', async () => {
+    const b = button(t('game.estimate'), async () => {
       try {
         estimate = { seq: snap.moves.length, ...(await api.estimate(id)) };
         render();
@@ -430,7 +434,7 @@ export async function gamePage(main, app, id) {
       }
     });
     b.dataset.action = 'estimate';
-    b.title = 'Estimate the score: who owns each point, and how sure the engine is';
+    b.title = t('game.estimate_title');
     return b;
   }
 
@@ -441,7 +445,7 @@ export async function gamePage(main, app, id) {
     p.dataset.testid = 'estimate';
     const [lo, hi] = estimate.lead_range;
     const lead = (x) => `${x > 0 ? 'B' : x < 0 ? 'W' : ''}+${Math.abs(x)}`;
-    p.innerHTML = `Estimate: <strong>${esc(estimate.result)}</strong> · ${estimate.winner_sure ? 'the winner is clear' : 'the winner is uncertain'}${lo !== hi ? ` (from ${esc(lead(lo))} to ${esc(lead(hi))} over ${estimate.unsure.length} doubtful stones)` : ''}`;
+    p.innerHTML = `${esc(t('game.estimate_label'))} <strong>${esc(estimate.result)}</strong> · ${esc(estimate.winner_sure ? t('game.winner_clear') : t('game.winner_uncertain'))}${lo !== hi ? ` ${esc(t('game.estimate_range', { from: lead(lo), to: lead(hi), n: estimate.unsure.length }))}` : ''}`;
     box.appendChild(p);
   }
 
@@ -478,8 +482,8 @@ export async function gamePage(main, app, id) {
       item.dataset.move = String(n);
       item.dataset.color = m.color;
       item.dataset.point = m.point;
-      const colour = m.color === 'black' ? 'Black' : 'White';
-      item.setAttribute('aria-label', `Move ${n}: ${colour} ${m.point}`);
+      const colour = t(m.color === 'black' ? 'color.black' : 'color.white');
+      item.setAttribute('aria-label', t('game.move_label', { n, color: colour, point: m.point }));
       const num = Object.assign(document.createElement('span'), { className: 'n', textContent: String(n) });
       const dot = Object.assign(document.createElement('span'), { className: `dot ${m.color === 'black' ? 'b' : 'w'}`, title: colour });
       const v = Object.assign(document.createElement('span'), { className: `v${m.point === 'pass' ? ' pass' : ''}`, textContent: m.point });
@@ -498,7 +502,7 @@ export async function gamePage(main, app, id) {
       li.appendChild(item);
       list.appendChild(li);
     });
-    if (!moves.length) list.appendChild(Object.assign(document.createElement('li'), { className: 'muted empty', textContent: 'No moves yet.' }));
+    if (!moves.length) list.appendChild(Object.assign(document.createElement('li'), { className: 'muted empty', textContent: t('game.no_moves') }));
     // Keep the move shown in view, inside the list only (the page does not scroll).
     const cur = list.querySelector('.current');
     if (cur) list.scrollTop = cur.offsetTop - list.clientHeight / 2 + cur.offsetHeight / 2;
@@ -506,7 +510,7 @@ export async function gamePage(main, app, id) {
   }
 
   function reasonText(r) {
-    return { count: 'by counting', rule: 'by the rules', resign: 'by resignation', left: 'a player left', disconnected: 'a player did not come back', time: 'on time', abandoned: 'abandoned' }[r] || r;
+    return ['count', 'rule', 'resign', 'left', 'disconnected', 'time', 'abandoned'].includes(r) ? t(`game.reason_${r}`) : r;
   }
 
   function renderBanners() {
@@ -517,10 +521,10 @@ export async function gamePage(main, app, id) {
       const b = document.createElement('div');
       b.className = 'banner';
       b.dataset.testid = 'takeback-request';
-      b.append(`${snap[other].username} asks to take back a move. `);
-      const yes = button('Allow', () => send({ type: 'takeback_answer', accept: true }), 'primary');
+      b.append(`${t('game.takeback_asked', { name: snap[other].username })} `);
+      const yes = button(t('game.allow'), () => send({ type: 'takeback_answer', accept: true }), 'primary');
       yes.dataset.action = 'takeback-yes';
-      const no = button('Refuse', () => send({ type: 'takeback_answer', accept: false }));
+      const no = button(t('game.refuse'), () => send({ type: 'takeback_answer', accept: false }));
       no.dataset.action = 'takeback-no';
       b.append(yes, ' ', no);
       box.appendChild(b);
@@ -528,8 +532,8 @@ export async function gamePage(main, app, id) {
     if (me && snap.phase === 'play' && snap.scoring_requested[other] && !snap.scoring_requested[me]) {
       const b = document.createElement('div');
       b.className = 'banner';
-      b.append(`${snap[other].username} thinks the game is over. `);
-      b.append(button('Count now', () => send({ type: 'score_request' }), 'primary'));
+      b.append(`${t('game.thinks_over', { name: snap[other].username })} `);
+      b.append(button(t('game.count_now'), () => send({ type: 'score_request' }), 'primary'));
       box.appendChild(b);
     }
   }
@@ -572,15 +576,15 @@ export async function gamePage(main, app, id) {
     board.render({ grid, last, ghost, dead, unsure, territory });
     for (const side of ['black', 'white']) {
       const el = q(`#p-${side}`);
-      el.querySelector('.name').textContent = `${side === 'black' ? '●' : '○'} ${snap[side].username} (${snap[side].rank})`;
-      el.querySelector('.meta').textContent = `captures: ${snap.captures[side]}${me === side ? ' · you' : ''}`;
+      el.querySelector('.name').textContent = `${side === 'black' ? '●' : '○'} ${snap[side].username} (${rankName(snap[side].rank)})`;
+      el.querySelector('.meta').textContent = `${t('game.captures', { n: snap.captures[side] })}${me === side ? ` · ${t('game.you')}` : ''}`;
       el.classList.toggle('to-move', snap.phase === 'play' && snap.to_move === side);
     }
     renderClocks();
     const status = q('#status');
     status.textContent = snap.phase === 'play'
-      ? (myTurn() ? 'Your move.' : `${snap[snap.to_move].username} to move.`)
-      : snap.phase === 'scoring' ? 'Removing dead stones.' : '';
+      ? (myTurn() ? t('game.your_move') : t('game.to_move', { name: snap[snap.to_move].username }))
+      : snap.phase === 'scoring' ? t('game.removing_dead') : '';
     renderInfo(shown.length);
     // A pass leaves nothing on the board: say so while it is the last move shown.
     const notice = q('#notice');
@@ -588,7 +592,7 @@ export async function gamePage(main, app, id) {
     const passed = lastShown && lastShown.point === 'pass' && (reviewing || snap.phase === 'play');
     notice.hidden = !passed;
     notice.textContent = passed
-      ? `${lastShown.color === 'black' ? 'Black' : 'White'} (${snap[lastShown.color].username}) passed.${!reviewing && me && snap.to_move === me ? ' Pass too to end the game, or play on.' : ''}`
+      ? `${t('game.passed', { color: t(`color.${lastShown.color}`), name: snap[lastShown.color].username })}${!reviewing && me && snap.to_move === me ? ` ${t('game.pass_too')}` : ''}`
       : '';
     renderBanners();
     renderControls();
@@ -597,13 +601,13 @@ export async function gamePage(main, app, id) {
 
   /** The terms in words, and the move number (while stepping: the move shown of how many). */
   function renderInfo(at) {
-    const t = snap.terms;
-    const parts = [`${size}×${size}`, `${rulesName(t.rules)} rules`, `Komi ${t.komi}`];
-    if (t.handicap) parts.push(`Handicap ${t.handicap}`);
+    const terms = snap.terms;
+    const parts = [`${size}×${size}`, t('game.rules', { rules: rulesName(terms.rules) }), t('game.komi', { komi: terms.komi })];
+    if (terms.handicap) parts.push(t('game.handicap', { n: terms.handicap }));
     q('[data-testid=terms]').textContent = parts.join(' · ');
-    q('[data-testid=time-setting]').textContent = timeWords(t.time);
+    q('[data-testid=time-setting]').textContent = timeWords(terms.time);
     const moves = snap.moves.length;
-    q('[data-testid=move-number]').textContent = review === null ? `Move ${moves}` : `Move ${at} of ${moves}`;
+    q('[data-testid=move-number]').textContent = review === null ? t('game.move_n', { n: moves }) : t('game.move_of', { at, moves });
   }
 
   function renderClocks() {
@@ -616,24 +620,25 @@ export async function gamePage(main, app, id) {
       const p = snap.presence && snap.presence[side];
       const gone = snap.phase !== 'finished' && p && !p.connected && p.until;
       away.hidden = !until && !gone;
-      away.textContent = until ? `On vacation until ${vacationDate(until)}`
-        : gone ? `${p.arrived ? 'Disconnected' : 'Not here yet'}: ${Math.max(0, Math.ceil((p.until - Date.now()) / 1000))} s to come back` : '';
+      away.textContent = until ? t('game.vacation_until', { until: vacationDate(until) })
+        : gone ? t(p.arrived ? 'game.disconnected' : 'game.not_here', { n: Math.max(0, Math.ceil((p.until - Date.now()) / 1000)) }) : '';
       if (!c) {
         el.querySelector('.main').textContent = '';
         el.querySelector('.extra').textContent = '';
         continue;
       }
       const elapsed = c.running === side ? performance.now() - fetchedAt : 0;
-      const t = clockText(snap.terms.time, c[side], elapsed, !!c.correspondence);
-      el.querySelector('.main').textContent = t ? t.main : '';
-      el.querySelector('.extra').textContent = t ? t.extra : '';
-      el.classList.toggle('low', !!(t && t.low && c.running === side));
+      const shown = clockText(snap.terms.time, c[side], elapsed, !!c.correspondence);
+      el.querySelector('.main').textContent = shown ? shown.main : '';
+      el.querySelector('.extra').textContent = shown ? shown.extra : '';
+      el.classList.toggle('low', !!(shown && shown.low && c.running === side));
       el.classList.toggle('running', c.running === side);
     }
   }
 
   function vacationDate(ms) {
-    return new Date(ms).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+    // The weekday too: a correspondence player plans by days.
+    return new Date(ms).toLocaleString(language(), { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   }
 
   const chat = q('#chat');
@@ -648,17 +653,17 @@ export async function gamePage(main, app, id) {
     if (app.user && user !== app.user.username && !app.user.guest) {
       const b = document.createElement('button');
       b.className = 'link small';
-      b.textContent = 'report';
-      b.title = `Report this line of ${user}'s to the moderators`;
+      b.textContent = t('game.report_line');
+      b.title = t('game.report_line_title', { name: user });
       b.onclick = () => app.report(user, id, seq);
       p.append(' ', b);
     }
     if (app.moderates()) {
       const h = document.createElement('button');
       h.className = 'link small';
-      h.textContent = 'hide';
+      h.textContent = t('game.hide_line');
       h.onclick = async () => {
-        const reason = window.prompt('Why hide this line?');
+        const reason = window.prompt(t('game.hide_why'));
         if (!reason || !reason.trim()) return;
         try {
           await api.modHideChat(id, seq, reason);
@@ -700,14 +705,18 @@ export async function gamePage(main, app, id) {
     return refreshing;
   }
 
+  // Events up to the page's snapshot are history the socket replays (the watch starts from the
+  // first event, for the chat): they redraw, but a take-back asked long ago is no news.
+  const openedAt = snap.seq;
   let queued = false;
   app.socket.watch(id, (m) => {
     if (m.type !== 'event') return;
     if (m.event.type === 'chat') addChat(m.event.user, m.event.text, m.seq);
     if (m.event.type === 'chat_hidden') chat.querySelector(`p[data-seq="${Number(m.event.seq)}"]`)?.remove();
     if (m.event.type === 'move' && sound) playClick();
-    if (m.event.type === 'takeback_requested' && me && m.event.color !== me) app.toast(`${snap[m.event.color].username} asks to take back a move.`);
-    if (m.event.type === 'takeback_answered' && me && m.event.color !== me) app.toast(m.event.accepted ? 'Take-back allowed.' : 'Take-back refused.');
+    const news = m.seq > openedAt && snap.phase !== 'finished';
+    if (news && m.event.type === 'takeback_requested' && me && m.event.color !== me) app.toast(t('game.takeback_asked', { name: snap[m.event.color].username }), 'info', true);
+    if (news && m.event.type === 'takeback_answered' && me && m.event.color !== me) app.toast(m.event.accepted ? t('game.takeback_allowed') : t('game.takeback_refused'), 'info', true);
     // Coalesce a burst of events into one redraw.
     if (!queued) {
       queued = true;

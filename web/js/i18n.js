@@ -65,6 +65,36 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
 }
 
+/** A message that depends on a count: `key.one` where the language says "one" for `n`
+ * (English: 1), else `key.other`; `{n}` is the count written in the language. */
+export function tn(key, n, vars = {}) {
+  const form = new Intl.PluralRules(current).select(n) === 'one' ? 'one' : 'other';
+  return t(`${key}.${form}`, { ...vars, n: number(n) });
+}
+
+/** A rank in the language's own words: `5k` is 5 kyu, 5급, 5級, 5级; `3d` 3 dan; `[P]` pro. */
+export function rankName(rank) {
+  const m = /^(\d+)([kdp])( ?\[P\])?$/.exec(String(rank || ''));
+  if (!m) return String(rank ?? '');
+  const kind = m[3] || m[2] === 'p' ? 'pro' : m[2] === 'k' ? 'kyu' : 'dan';
+  return t(`rank.${kind}`, { n: m[1] });
+}
+
+/** A number written in the current language. */
+export function number(n) {
+  return Number(n).toLocaleString(current);
+}
+
+/** A date and time (milliseconds since the epoch) in the current language. */
+export function dateTime(ms) {
+  return new Date(ms).toLocaleString(current, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A date (milliseconds since the epoch) in the current language. */
+export function date(ms) {
+  return new Date(ms).toLocaleDateString(current, { dateStyle: 'medium' });
+}
+
 /** Whether a key exists (in English, the reference catalogue). */
 export function has(key) {
   return key in en;
@@ -73,6 +103,9 @@ export function has(key) {
 /** The player-facing message for a server error code, or `fallback` (the server's own
  * English message) for a code the catalogues do not know. */
 export function errorMessage(code, fallback) {
+  // `illegal_move` carries the rules' own reason only in the server's sentence (the review
+  // board's edits: "the point is occupied"); in English that sentence says more.
+  if (code === 'illegal_move' && fallback && current === 'en') return fallback;
   const key = `error.${code}`;
   return key in en ? t(key) : fallback;
 }

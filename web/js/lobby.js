@@ -4,6 +4,8 @@
 // game come before the long room form.
 
 import * as api from './api.js';
+import { t, tn, rankName, errorMessage } from './i18n.js';
+import { rulesName } from './game.js';
 
 const RULES = ['japanese', 'korean', 'chinese', 'aga', 'wga', 'igz', 'arena', 'tromp-taylor', 'nz', 'first-capture'];
 
@@ -16,103 +18,119 @@ const RANKS = [...Array.from({ length: 30 }, (_, i) => `${30 - i}k`), ...Array.f
 /** A duration for people: "2d 23h", "5h 10m", "12 min". */
 export function span(ms) {
   const h = Math.floor(ms / 3600000);
-  if (h >= 24 && h % 24 === 0 && ms % 3600000 === 0) return `${h / 24} day${h === 24 ? '' : 's'}`;
-  if (h >= 24) return `${Math.floor(h / 24)}d ${h % 24}h`;
-  if (h >= 1) return `${h}h ${Math.floor((ms % 3600000) / 60000)}m`;
-  return `${Math.max(0, Math.round(ms / 60000))} min`;
+  if (h >= 24 && h % 24 === 0 && ms % 3600000 === 0) return tn('time.days', h / 24);
+  if (h >= 24) return t('time.d_h', { d: Math.floor(h / 24), h: h % 24 });
+  if (h >= 1) return t('time.h_m', { h, m: Math.floor((ms % 3600000) / 60000) });
+  return t('time.min', { n: Math.max(0, Math.round(ms / 60000)) });
 }
 
-function timeLabel(t) {
-  if (!t || t.system === 'none') return 'no clock';
-  if (t.system === 'correspondence') return `${span(t.per_move_ms)} a move`;
-  const m = (ms) => `${Math.round(ms / 60000)} min`;
-  if (t.system === 'absolute') return m(t.main_ms);
-  if (t.system === 'byoyomi') return t.periods ? `${m(t.main_ms)} + ${t.periods}×${t.period_ms / 1000}s` : m(t.main_ms);
-  if (t.system === 'canadian') return `${m(t.main_ms)} + ${t.stones} stones / ${m(t.period_ms)}`;
-  return `${m(t.main_ms)} + ${t.increment_ms / 1000}s`;
+function timeLabel(c) {
+  if (!c || c.system === 'none') return t('lobby.no_clock');
+  if (c.system === 'correspondence') return t('time.a_move', { time: span(c.per_move_ms) });
+  const m = (ms) => t('time.min', { n: Math.round(ms / 60000) });
+  const s = (ms) => t('time.s', { n: ms / 1000 });
+  if (c.system === 'absolute') return m(c.main_ms);
+  if (c.system === 'byoyomi') return c.periods ? `${m(c.main_ms)} + ${c.periods}×${s(c.period_ms)}` : m(c.main_ms);
+  if (c.system === 'canadian') return t('time.canadian_short', { main: m(c.main_ms), stones: c.stones, period: m(c.period_ms) });
+  return `${m(c.main_ms)} + ${s(c.increment_ms)}`;
 }
+
+const rankOptions = () => RANKS.map((r) => `<option value="${r}">${rankName(r)}</option>`).join('');
+const rulesOptions = (rules) => rules.map((r) => `<option value="${r}">${esc(rulesName(r))}</option>`).join('');
+const sizeOptions = (sizes) => sizes.map((n) => `<option value="${n}">${n}×${n}</option>`).join('');
+
+/** Why a quick-match request ended without a game, in the player's words (the server's code,
+ * its English sentence for a code the catalogues lack). */
+function matchMessage(m) {
+  return m.code ? errorMessage(m.code, m.message) : m.message;
+}
+
+// The game the last "paired with" notice was for: the socket, the request's answer and the
+// lobby's polling all report the same pairing.
+let pairedGame = null;
 
 export async function lobbyPage(main, app) {
+  const guestOrOut = !app.user || app.user.guest;
   main.innerHTML = `
     <div class="grid">
       <section class="panel stack" aria-labelledby="qm-h" id="quick">
-        <h2 id="qm-h">Quick match</h2>
+        <h2 id="qm-h">${t('lobby.quick_match')}</h2>
         <form class="stack" id="qm-form">
-          <fieldset class="row plain"><legend>Board</legend>
+          <fieldset class="row plain"><legend>${t('lobby.board')}</legend>
             ${[9, 13, 19].map((s) => `<label class="inline"><input type="checkbox" name="size" value="${s}"${s === 19 ? ' checked' : ''}> ${s}×${s}</label>`).join('')}
           </fieldset>
           <div class="row">
-            <label>Speed <select name="speed">
-              <option value="live">live (20 min + 5×30 s)</option>
-              <option value="blitz">blitz (3 min + 5 s a move)</option>
-              <option value="correspondence">correspondence (3 days a move)</option>
+            <label>${t('lobby.speed')} <select name="speed" data-testid="qm-speed">
+              <option value="live">${t('lobby.speed_live')}</option>
+              <option value="blitz">${t('lobby.speed_blitz')}</option>
+              <option value="correspondence">${t('lobby.speed_correspondence')}</option>
             </select></label>
-            <label>Rules <select name="rules">${RULES.filter((r) => r !== 'first-capture' && r !== 'wga').map((r) => `<option>${r}</option>`).join('')}</select></label>
+            <label>${t('lobby.rules')} <select name="rules">${rulesOptions(RULES.filter((r) => r !== 'first-capture' && r !== 'wga'))}</select></label>
           </div>
           <div class="row">
-            <label>Opponents from <select name="min_rank"><option value="">any</option>${RANKS.map((r) => `<option>${r}</option>`).join('')}</select></label>
-            <label>to <select name="max_rank"><option value="">any</option>${RANKS.map((r) => `<option>${r}</option>`).join('')}</select></label>
-            <label>A bot after <select name="bot_after_s"><option value="">never</option><option value="10">10 s</option><option value="30" selected>30 s</option><option value="60">1 min</option><option value="120">2 min</option><option value="300">5 min</option></select></label>
+            <label>${t('lobby.opponents_from')} <select name="min_rank"><option value="">${t('lobby.any')}</option>${rankOptions()}</select></label>
+            <label>${t('lobby.to')} <select name="max_rank"><option value="">${t('lobby.any')}</option>${rankOptions()}</select></label>
+            <label>${t('lobby.bot_after')} <select name="bot_after_s"><option value="">${t('lobby.never')}</option>${[10, 30, 60, 120, 300].map((n) => `<option value="${n}"${n === 30 ? ' selected' : ''}>${n < 60 ? t('time.s', { n }) : t('time.min', { n: n / 60 })}</option>`).join('')}</select></label>
           </div>
-          <p class="muted small">Paired players play as a room would set them up: HO-SUN at the same rank, JUNG-SUN one or two ranks apart, HANDICAP beyond.</p>
-          <div class="row"><button class="primary" type="submit" id="qm-go">Find a game</button><button type="button" id="qm-cancel" hidden>Cancel</button></div>
+          <p class="muted small">${t('lobby.qm_note')}</p>
+          <div class="row"><button class="primary" type="submit" id="qm-go">${t('lobby.find_game')}</button><button type="button" id="qm-cancel" hidden>${t('lobby.cancel')}</button></div>
           <p id="qm-status" role="status" aria-live="polite" class="muted"></p>
         </form>
       </section>
       <section class="panel stack" aria-labelledby="turns-h">
-        <h2 id="turns-h">Your move</h2>
+        <h2 id="turns-h">${t('lobby.your_move')}</h2>
         <ul class="list" id="turns"></ul>
-        <button class="link" id="notify-allow" hidden>Tell me through the browser's notifications when it is my turn</button>
+        <button class="link" id="notify-allow" hidden>${t('lobby.notify_ask')}</button>
       </section>
       <section class="panel stack" aria-labelledby="bots-h">
-        <h2 id="bots-h">Play a bot</h2>
+        <h2 id="bots-h">${t('lobby.play_bot')}</h2>
         <form class="row" id="bot-terms">
-          <label>Board <select name="size">${[9, 13, 19].map((s) => `<option value="${s}">${s}×${s}</option>`).join('')}</select></label>
-          <label>Rules <select name="rules">${['chinese', ...RULES.filter((r) => r !== 'chinese')].map((r) => `<option>${r}</option>`).join('')}</select></label>
-          <label>You play <select name="color"><option value="black">black</option><option value="white">white</option><option value="">either</option></select></label>
-          <label>Handicap <select name="handicap"><option value="">none</option>${[2, 3, 4, 5, 6, 7, 8, 9].map((n) => `<option>${n}</option>`).join('')}</select></label>
+          <label>${t('lobby.board')} <select name="size">${sizeOptions([9, 13, 19])}</select></label>
+          <label>${t('lobby.rules')} <select name="rules">${rulesOptions(['chinese', ...RULES.filter((r) => r !== 'chinese')])}</select></label>
+          <label>${t('lobby.you_play')} <select name="color"><option value="black">${t('color.black')}</option><option value="white">${t('color.white')}</option><option value="">${t('lobby.either')}</option></select></label>
+          <label>${t('lobby.handicap')} <select name="handicap"><option value="">${t('lobby.none')}</option>${[2, 3, 4, 5, 6, 7, 8, 9].map((n) => `<option>${n}</option>`).join('')}</select></label>
         </form>
         <div id="bots" class="row"></div>
       </section>
       <form class="panel stack" id="create" aria-labelledby="create-h">
-        <h2 id="create-h">Open a game room</h2>
+        <h2 id="create-h">${t('lobby.open_room')}</h2>
         <div class="row">
-          <label>Board <select name="size">${[9, 13, 19, 5, 7, 11, 15, 17].map((s) => `<option value="${s}">${s}×${s}</option>`).join('')}</select></label>
-          <label>Rules <select name="rules">${RULES.map((r) => `<option>${r}</option>`).join('')}</select></label>
-          <label>Komi <input name="komi" placeholder="default" size="6" inputmode="decimal"></label>
+          <label>${t('lobby.board')} <select name="size">${sizeOptions([9, 13, 19, 5, 7, 11, 15, 17])}</select></label>
+          <label>${t('lobby.rules')} <select name="rules">${rulesOptions(RULES)}</select></label>
+          <label>${t('lobby.komi')} <input name="komi" placeholder="${t('lobby.default')}" size="6" inputmode="decimal"></label>
         </div>
         <div class="row">
-          <label>Clock <select name="system">
-            <option value="byoyomi">main time + extra timers</option>
-            <option value="canadian">main time + byo-yomi stones</option>
-            <option value="absolute">sudden death</option>
-            <option value="fischer">Fischer</option>
-            <option value="correspondence">correspondence (days a move)</option>
-            <option value="none">no clock</option>
+          <label>${t('lobby.clock')} <select name="system">
+            <option value="byoyomi">${t('lobby.clock_byoyomi')}</option>
+            <option value="canadian">${t('lobby.clock_canadian')}</option>
+            <option value="absolute">${t('lobby.clock_absolute')}</option>
+            <option value="fischer">${t('lobby.clock_fischer')}</option>
+            <option value="correspondence">${t('lobby.clock_correspondence')}</option>
+            <option value="none">${t('lobby.no_clock')}</option>
           </select></label>
-          <label data-for="live">Main (min) <input name="main" type="number" min="0" max="720" value="30" size="4"></label>
-          <label data-for="live">Timers / stones <input name="count" type="number" min="0" max="100" value="0" size="4"></label>
-          <label data-for="live">Seconds each <input name="seconds" type="number" min="0" max="3600" value="30" size="4"></label>
-          <label data-for="correspondence" hidden>Days a move <input name="days" type="number" min="1" max="30" value="3" size="4"></label>
+          <label data-for="live">${t('lobby.main_min')} <input name="main" type="number" min="0" max="720" value="30" size="4"></label>
+          <label data-for="live">${t('lobby.timers')} <input name="count" type="number" min="0" max="100" value="0" size="4"></label>
+          <label data-for="live">${t('lobby.seconds_each')} <input name="seconds" type="number" min="0" max="3600" value="30" size="4"></label>
+          <label data-for="correspondence" hidden>${t('lobby.days_a_move')} <input name="days" type="number" min="1" max="30" value="3" size="4"></label>
         </div>
         <div class="row">
-          <label class="inline"><input type="checkbox" name="take_back"> Allow take-backs</label>
-          <label class="inline"><input type="checkbox" name="estimate"> Players may ask for a score estimate</label>
-          <label>Handicap <select name="handicap"><option value="">from the ranks</option>${[2, 3, 4, 5, 6, 7, 9, 13, 21, 25].map((n) => `<option>${n}</option>`).join('')}</select></label>
-          <label>HO-SUN: your secret choice <select name="parity"><option>odd</option><option>even</option></select></label>
+          <label class="inline"><input type="checkbox" name="take_back"> ${t('lobby.allow_takebacks')}</label>
+          <label class="inline"><input type="checkbox" name="estimate"> ${t('lobby.allow_estimate')}</label>
+          <label>${t('lobby.handicap')} <select name="handicap"><option value="">${t('lobby.from_ranks')}</option>${[2, 3, 4, 5, 6, 7, 9, 13, 21, 25].map((n) => `<option>${n}</option>`).join('')}</select></label>
+          <label>${t('lobby.parity')} <select name="parity"><option value="odd">${t('lobby.odd')}</option><option value="even">${t('lobby.even')}</option></select></label>
         </div>
-        <p class="muted small">HO-SUN (a partner of your rank): you secretly choose odd or even, your partner guesses; a right guess gives them Black.</p>
-        <button class="primary" type="submit">Open room</button>
+        <p class="muted small">${t('lobby.hosun_note')}</p>
+        <button class="primary" type="submit">${t('lobby.open_room_button')}</button>
       </form>
     </div>
     <div class="grid spaced">
-      <section class="panel"><h2>Open rooms</h2><ul class="list" id="rooms"></ul></section>
-      <section class="panel"><h2>Live games</h2><ul class="list" id="live"></ul></section>
-      <section class="panel"><h2>Players online</h2><ul class="list" id="online"></ul></section>
-      ${app.user && !app.user.guest ? '<section class="panel"><h2>Friends</h2><ul class="list" id="friends"></ul></section>' : ''}
-      <section class="panel stack"><h2>Lobby chat</h2>
+      <section class="panel"><h2>${t('lobby.open_rooms')}</h2><ul class="list" id="rooms"></ul></section>
+      <section class="panel"><h2>${t('lobby.live_games')}</h2><ul class="list" id="live"></ul></section>
+      <section class="panel"><h2>${t('lobby.online')}</h2><ul class="list" id="online"></ul></section>
+      ${guestOrOut ? '' : `<section class="panel"><h2>${t('lobby.friends')}</h2><ul class="list" id="friends"></ul></section>`}
+      <section class="panel stack"><h2>${t('lobby.chat')}</h2>
         <ol class="thread" id="lobby-chat" data-testid="lobby-chat"></ol>
-        ${app.user && !app.user.guest ? '<form class="row" id="lobby-say"><input name="text" required maxlength="500" placeholder="Say something to everyone" aria-label="Lobby chat"><button type="submit">Say</button></form>' : '<p class="muted small">Register to chat.</p>'}
+        ${guestOrOut ? `<p class="muted small">${t('lobby.register_to_chat')}</p>` : `<form class="row" id="lobby-say"><input name="text" required maxlength="500" placeholder="${t('lobby.say_placeholder')}" aria-label="${t('lobby.chat')}"><button type="submit">${t('lobby.say')}</button></form>`}
       </section>
     </div>`;
 
@@ -133,7 +151,12 @@ export async function lobbyPage(main, app) {
   function showMatch(m) {
     if (!m) return;
     if (m.state === 'matched' && m.game) {
-      app.toast(`Paired with ${m.opponent ? m.opponent.username : 'an opponent'}.`);
+      // The pairing arrives on the socket, in the request's answer and in the status the page
+      // polls: one notice a game, whichever comes first.
+      if (pairedGame !== m.game) {
+        pairedGame = m.game;
+        app.toast(m.opponent ? t('lobby.paired_with', { name: m.opponent.username }) : t('lobby.paired'));
+      }
       app.go(`#/game/${m.game}`);
       return;
     }
@@ -141,7 +164,7 @@ export async function lobbyPage(main, app) {
     qmSince = waiting ? m.since : null;
     qmCancel.hidden = !waiting;
     qmGo.disabled = waiting;
-    qmStatus.textContent = waiting ? 'Looking for an opponent…' : (m.state === 'failed' || m.state === 'withdrawn') ? m.message : '';
+    qmStatus.textContent = waiting ? t('lobby.looking') : (m.state === 'failed' || m.state === 'withdrawn') ? matchMessage(m) : '';
   }
   const stopMatched = app.socket ? app.socket.onMatched((m) => showMatch(m.match)) : () => {};
   qmForm.onsubmit = async (e) => {
@@ -152,7 +175,7 @@ export async function lobbyPage(main, app) {
     if (f.get('max_rank')) body.max_rank = f.get('max_rank');
     if (f.get('bot_after_s')) body.bot_after_s = Number(f.get('bot_after_s'));
     if (!body.sizes.length) {
-      app.toast('Choose at least one board size.', 'error');
+      app.toast(t('lobby.choose_size'), 'error');
       return;
     }
     try {
@@ -171,7 +194,7 @@ export async function lobbyPage(main, app) {
     showMatch({ state: 'idle' });
   };
   const qmTicker = setInterval(() => {
-    if (qmSince) qmStatus.textContent = `Looking for an opponent… ${Math.round((Date.now() - qmSince) / 1000)} s`;
+    if (qmSince) qmStatus.textContent = `${t('lobby.looking')} ${t('time.s', { n: Math.round((Date.now() - qmSince) / 1000) })}`;
   }, 1000);
 
   const form = main.querySelector('#create');
@@ -194,7 +217,7 @@ export async function lobbyPage(main, app) {
     if (f.get('handicap')) terms.handicap = Number(f.get('handicap'));
     try {
       await api.createRoom(terms);
-      app.toast('Room open: waiting for a partner.');
+      app.toast(t('lobby.room_open'));
       refresh();
     } catch (err) {
       app.error(err);
@@ -206,7 +229,7 @@ export async function lobbyPage(main, app) {
     const { bots } = await api.bots();
     for (const b of bots) {
       const btn = document.createElement('button');
-      btn.textContent = `Play ${b.name} (${b.rank})`;
+      btn.textContent = t('lobby.play_bot_named', { name: b.name, rank: rankName(b.rank) });
       btn.dataset.bot = b.name;
       btn.onclick = async () => {
         // The board, rules, colour and handicap chosen above; a handicap means playing Black.
@@ -248,17 +271,17 @@ export async function lobbyPage(main, app) {
       // waiting for; an old outcome does not send the player back to an old game.
       if (match && (match.state === 'waiting' || (qmSince && match.state !== 'idle'))) showMatch(match);
       main.querySelector('#turns').innerHTML = turns.games.length
-        ? turns.games.map((g) => `<li><span>vs ${esc(g.opponent)} · ${g.size}×${g.size} · move ${g.move_number + 1}${g.time_left_ms != null ? ` · ${esc(span(g.time_left_ms))} left` : ''}</span><a href="#/game/${g.game}" data-turn="${g.game}">Play</a></li>`).join('')
-        : '<li class="muted">No game waits for you.</li>';
+        ? turns.games.map((g) => `<li><span>${esc(t('lobby.turn_line', { opponent: g.opponent, size: `${g.size}×${g.size}`, move: g.move_number + 1 }))}${g.time_left_ms != null ? ` · ${esc(t('lobby.time_left', { time: span(g.time_left_ms) }))}` : ''}</span><a href="#/game/${g.game}" data-turn="${g.game}">${t('lobby.play')}</a></li>`).join('')
+        : `<li class="muted">${t('lobby.no_turns')}</li>`;
       const roomsEl = main.querySelector('#rooms');
       roomsEl.replaceChildren();
       for (const r of rooms) {
         const li = document.createElement('li');
-        li.innerHTML = `<span>${esc(r.owner.username)} (${esc(r.owner.rank)}) · ${r.size}×${r.size} ${esc(r.rules)} · ${esc(timeLabel(r.time))}${r.take_back ? ' · take-backs' : ''}${r.estimate ? ' · estimates' : ''}</span>`;
+        li.innerHTML = `<span>${esc(r.owner.username)} (${esc(rankName(r.owner.rank))}) · ${r.size}×${r.size} ${esc(rulesName(r.rules))} · ${esc(timeLabel(r.time))}${r.take_back ? ` · ${t('lobby.takebacks')}` : ''}${r.estimate ? ` · ${t('lobby.estimates')}` : ''}</span>`;
         const actions = document.createElement('span');
         if (app.user && r.owner.username === app.user.username) {
           const c = document.createElement('button');
-          c.textContent = 'Close';
+          c.textContent = t('lobby.close');
           c.onclick = async () => {
             try {
               await api.cancelRoom(r.id);
@@ -276,18 +299,18 @@ export async function lobbyPage(main, app) {
           if (same) {
             const hint = document.createElement('span');
             hint.className = 'muted small';
-            hint.textContent = 'Same rank: guess the owner\'s odd or even; right gives you Black.';
+            hint.textContent = t('lobby.same_rank_hint');
             actions.appendChild(hint);
           }
           for (const guess of same ? ['odd', 'even'] : [null]) {
             const j = document.createElement('button');
             j.className = 'primary';
-            j.textContent = guess ? `Join, guess ${guess}` : 'Join';
+            j.textContent = guess ? t(`lobby.join_${guess}`) : t('lobby.join');
             j.dataset.join = `${r.id}${guess ? `-${guess}` : ''}`;
             j.onclick = async () => {
               try {
                 const res = await api.joinRoom(r.id, guess ? { guess } : {});
-                if (res.game_type === 'ho_sun') app.toast(`The owner chose ${res.owner_parity}: you play ${res.game.black.username === app.user.username ? 'Black' : 'White'}.`);
+                if (res.game_type === 'ho_sun') app.toast(t('lobby.hosun_result', { parity: t(`lobby.${res.owner_parity}`), color: t(res.game.black.username === app.user.username ? 'color.black' : 'color.white') }));
                 app.go(`#/game/${res.game_id}`);
               } catch (err) {
                 app.error(err);
@@ -299,18 +322,18 @@ export async function lobbyPage(main, app) {
         li.appendChild(actions);
         roomsEl.appendChild(li);
       }
-      if (!rooms.length) roomsEl.innerHTML = '<li class="muted">No open rooms. Open one!</li>';
+      if (!rooms.length) roomsEl.innerHTML = `<li class="muted">${t('lobby.no_rooms')}</li>`;
       const liveEl = main.querySelector('#live');
       liveEl.innerHTML = games.length
-        ? games.map((g) => `<li><span>${esc(g.black)} – ${esc(g.white)} · ${g.terms.size}×${g.terms.size}</span><a href="#/game/${g.id}">${app.user && (g.black === app.user.username || g.white === app.user.username) ? 'Play' : 'Watch'}</a></li>`).join('')
-        : '<li class="muted">No game is being played.</li>';
+        ? games.map((g) => `<li><span>${esc(g.black)} – ${esc(g.white)} · ${g.terms.size}×${g.terms.size}</span><a href="#/game/${g.id}">${app.user && (g.black === app.user.username || g.white === app.user.username) ? t('lobby.play') : t('lobby.watch')}</a></li>`).join('')
+        : `<li class="muted">${t('lobby.no_live')}</li>`;
       // Friends, online first, each with a dot.
       const friendsEl = main.querySelector('#friends');
       if (friendsEl) {
         const sorted = [...friends].sort((a, b) => Number(b.online) - Number(a.online));
-        friendsEl.innerHTML = sorted.map((f) => `<li data-friend="${esc(f.name)}" data-online="${f.online}"><span><span class="dot ${f.online ? 'on' : 'off'}" title="${f.online ? 'online' : 'offline'}">●</span> <a href="#/user/${encodeURIComponent(f.name)}">${esc(f.name)}</a></span><a href="#/messages/${encodeURIComponent(f.name)}">Message</a></li>`).join('') || '<li class="muted">No friends yet: add them from their pages.</li>';
+        friendsEl.innerHTML = sorted.map((f) => `<li data-friend="${esc(f.name)}" data-online="${f.online}"><span><span class="dot ${f.online ? 'on' : 'off'}" title="${f.online ? t('lobby.friend_online') : t('lobby.friend_offline')}">●</span> <a href="#/user/${encodeURIComponent(f.name)}">${esc(f.name)}</a></span><a href="#/messages/${encodeURIComponent(f.name)}">${t('lobby.message')}</a></li>`).join('') || `<li class="muted">${t('lobby.no_friends')}</li>`;
       }
-      main.querySelector('#online').innerHTML = users.map((u) => `<li><a href="#/user/${encodeURIComponent(u.username)}">${esc(u.username)}</a><span class="muted">${esc(u.rank)}</span></li>`).join('') || '<li class="muted">Nobody yet.</li>';
+      main.querySelector('#online').innerHTML = users.map((u) => `<li><a href="#/user/${encodeURIComponent(u.username)}">${esc(u.username)}</a><span class="muted">${esc(rankName(u.rank))}</span></li>`).join('') || `<li class="muted">${t('lobby.nobody')}</li>`;
     } catch (err) {
       app.error(err);
     }
@@ -338,7 +361,7 @@ export async function lobbyPage(main, app) {
     allow.onclick = async () => {
       const answer = await Notification.requestPermission();
       allow.hidden = true;
-      app.toast(answer === 'granted' ? 'You will be notified when it is your turn.' : 'Notifications stay off.');
+      app.toast(answer === 'granted' ? t('lobby.notify_on') : t('lobby.notify_off'));
     };
   }
   // The lobby chat: the last lines, then each as it is said.

@@ -3,30 +3,31 @@
 // New messages arrive over the socket and are added to the open thread.
 
 import * as api from './api.js';
+import { t, dateTime } from './i18n.js';
 
 function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
-const when = (at) => new Date(at * 1000).toLocaleString();
+const when = (at) => dateTime(at * 1000);
 
 export async function messagesPage(main, app, name) {
   if (name) return threadPage(main, app, name);
   const { conversations } = await api.conversations();
   main.innerHTML = `
     <section class="panel stack">
-      <h1>Messages</h1>
+      <h1>${t('messages.title')}</h1>
       <form class="row" id="new-thread">
-        <input name="to" required placeholder="Player's name" aria-label="Player's name">
-        <button type="submit">Write</button>
+        <input name="to" required placeholder="${t('messages.player_name')}" aria-label="${t('messages.player_name')}">
+        <button type="submit">${t('messages.write')}</button>
       </form>
       <ul class="list" data-testid="conversations">
         ${conversations.length ? conversations.map((c) => `
           <li data-with="${esc(c.with)}">
             <a href="#/messages/${encodeURIComponent(c.with)}"><strong>${esc(c.with)}</strong></a>
-            ${c.unread ? `<span class="badge" data-testid="unread">${c.unread} new</span>` : ''}
-            <div class="small muted">${c.last.from === app.user.username ? 'you: ' : ''}${esc(c.last.text.slice(0, 120))} · ${esc(when(c.last.at))}</div>
-          </li>`).join('') : '<li class="muted">No messages yet.</li>'}
+            ${c.unread ? `<span class="badge" data-testid="unread">${t('messages.unread', { n: c.unread })}</span>` : ''}
+            <div class="small muted">${c.last.from === app.user.username ? esc(t('messages.you_prefix')) : ''}${esc(c.last.text.slice(0, 120))} · ${esc(when(c.last.at))}</div>
+          </li>`).join('') : `<li class="muted">${t('messages.none')}</li>`}
       </ul>
     </section>`;
   main.querySelector('#new-thread').onsubmit = (e) => {
@@ -43,12 +44,12 @@ async function threadPage(main, app, name) {
   const thread = await api.thread(name);
   main.innerHTML = `
     <section class="panel stack">
-      <h1>Messages with <a href="#/user/${encodeURIComponent(thread.with)}">${esc(thread.with)}</a></h1>
-      <p><a href="#/messages">All conversations</a></p>
+      <h1>${t('messages.with')} <a href="#/user/${encodeURIComponent(thread.with)}">${esc(thread.with)}</a></h1>
+      <p><a href="#/messages">${t('messages.all')}</a></p>
       <ol class="thread" data-testid="thread"></ol>
       <form class="stack" id="write">
-        <textarea name="text" required maxlength="1000" rows="3" placeholder="Write a message" aria-label="Message"></textarea>
-        <div class="row"><button type="submit">Send</button></div>
+        <textarea name="text" required maxlength="1000" rows="3" placeholder="${t('messages.placeholder')}" aria-label="${t('messages.message')}"></textarea>
+        <div class="row"><button type="submit">${t('messages.send')}</button></div>
       </form>
     </section>`;
   const list = main.querySelector('.thread');
@@ -69,7 +70,7 @@ async function threadPage(main, app, name) {
     if (m.from !== app.user.username) {
       const b = document.createElement('button');
       b.className = 'link small';
-      b.textContent = 'report';
+      b.textContent = t('game.report_line');
       b.onclick = () => app.report(m.from, null, null, m.id);
       at.append(' ', b);
     }

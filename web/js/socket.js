@@ -1,5 +1,8 @@
 // The one WebSocket of the page. It reconnects by itself after a dropped connection and watches
 // every game again from the last event it saw, so a page resumes where it was without reloading.
+// Errors carry the server's stable code; the player reads the catalogue's message for it.
+
+import { t, errorMessage } from './i18n.js';
 
 export class Socket {
   constructor({ onStatus, onError, onNotice }) {
@@ -28,7 +31,7 @@ export class Socket {
     };
     this.ws.onmessage = (e) => this.dispatch(JSON.parse(e.data));
     this.ws.onclose = (e) => {
-      for (const p of this.pending.values()) p.reject(new Error('The connection dropped; try again.'));
+      for (const p of this.pending.values()) p.reject(Object.assign(new Error(t('error.connection_dropped')), { code: 'connection_dropped' }));
       this.pending.clear();
       // Banned (4003): the session is gone, coming back would only be refused.
       if (e.code === 4003) this.closed = true;
@@ -48,11 +51,11 @@ export class Socket {
     if (m.ref != null && this.pending.has(m.ref)) {
       const p = this.pending.get(m.ref);
       this.pending.delete(m.ref);
-      if (m.type === 'error') p.reject(Object.assign(new Error(m.message), { code: m.code }));
+      if (m.type === 'error') p.reject(Object.assign(new Error(errorMessage(m.code, m.message)), { code: m.code }));
       else p.resolve(m);
     } else if (m.type === 'error' && !(m.game != null && this.games.has(m.game))) {
       // (An error about a watched game, a failed watch, is handled below.)
-      this.onError(m.message);
+      this.onError(errorMessage(m.code, m.message));
     } else if (m.type === 'matched') {
       for (const l of this.listeners) l(m);
     } else if (m.type === 'tournament' && m.tournament && this.tournaments.has(m.tournament.id)) {
@@ -96,7 +99,7 @@ export class Socket {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.ws.readyState !== WebSocket.OPEN) {
-        reject(new Error('Not connected yet; try again in a moment.'));
+        reject(Object.assign(new Error(t('error.not_connected')), { code: 'not_connected' }));
         return;
       }
       this.pending.set(id, { resolve, reject });

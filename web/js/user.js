@@ -5,6 +5,8 @@
 // another's, a report to the moderators, a block, a message and adding them as a friend.
 
 import * as api from './api.js';
+import { t, tn, rankName, number, date, dateTime } from './i18n.js';
+import { rulesName } from './game.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -22,7 +24,7 @@ function svg(name, attrs, parent) {
 /** The rating history as an SVG line with its deviation band, drawn with DOM calls. */
 export function ratingChart(history) {
   const W = 600, H = 200, L = 44, R = 8, T = 10, B = 22;
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': `Rating after each of ${history.length} rated games` });
+  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': t('user.chart_label', { n: history.length }) });
   if (!history.length) return chart;
   const lo = Math.min(...history.map((p) => p.rating - p.deviation));
   const hi = Math.max(...history.map((p) => p.rating + p.deviation));
@@ -33,13 +35,13 @@ export function ratingChart(history) {
   svg('line', { x1: L, y1: T, x2: L, y2: H - B, class: 'axis' }, chart);
   svg('line', { x1: L, y1: H - B, x2: W - R, y2: H - B, class: 'axis' }, chart);
   for (const r of [y0 + pad, (y0 + y1) / 2, y1 - pad]) {
-    const t = svg('text', { x: L - 4, y: y(r) + 4, 'text-anchor': 'end' }, chart);
-    t.textContent = Math.round(r);
+    const tick = svg('text', { x: L - 4, y: y(r) + 4, 'text-anchor': 'end' }, chart);
+    tick.textContent = number(Math.round(r));
   }
   const first = svg('text', { x: L, y: H - 6 }, chart);
-  first.textContent = new Date(history[0].at * 1000).toLocaleDateString();
+  first.textContent = date(history[0].at * 1000);
   const last = svg('text', { x: W - R, y: H - 6, 'text-anchor': 'end' }, chart);
-  last.textContent = new Date(history[history.length - 1].at * 1000).toLocaleDateString();
+  last.textContent = date(history[history.length - 1].at * 1000);
   const upper = history.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`);
   const lower = history.map((p, i) => `${x(i)},${y(p.rating - p.deviation)}`).reverse();
   svg('polygon', { points: [...upper, ...lower].join(' '), class: 'band' }, chart);
@@ -47,66 +49,80 @@ export function ratingChart(history) {
   history.forEach((p, i) => {
     const d = svg('circle', { cx: x(i), cy: y(p.rating), r: 3, class: 'dot' }, chart);
     const title = svg('title', {}, d);
-    title.textContent = `Game ${p.game_id}: ${Math.round(p.rating)} ± ${Math.round(p.deviation)} (${p.rank})`;
+    title.textContent = `${t('user.chart_point', { game: p.game_id })} ${ratingText(p)}`;
   });
   return chart;
 }
 
-function tallyRow(label, t) {
-  return `<tr><th scope="row">${esc(label)}</th><td>${t.wins}</td><td>${t.losses}</td><td>${t.draws}</td></tr>`;
+/** The Glicko-2 rating as what it is, a number with its deviation: "Rating 1547 ± 112". It is
+ * never turned into a second rank beside the seeds' one (issue 29 item 7). */
+export function ratingText(r) {
+  return t('rating.label', { rating: number(Math.round(r.rating)), deviation: number(Math.round(r.deviation)) });
 }
 
-const ENDINGS = { count: 'by counting', resignation: 'by resignation', time: 'on time', forfeit: 'by forfeit', first_capture: 'by first capture', draw: 'draws' };
+function tallyRow(label, c) {
+  return `<tr><th scope="row">${esc(label)}</th><td>${number(c.wins)}</td><td>${number(c.losses)}</td><td>${number(c.draws)}</td></tr>`;
+}
+
+const ENDINGS = ['count', 'resignation', 'time', 'forfeit', 'first_capture', 'draw'];
 
 function outcome(g, name) {
-  if (!g.result) return `<a href="#/game/${g.id}">live</a>`;
+  if (!g.result) return `<a href="#/game/${g.id}">${t('user.live')}</a>`;
   const r = g.result;
-  if (r === '0' || r === 'Draw') return 'draw';
-  if (r === 'Void') return 'no result';
+  if (r === '0' || r === 'Draw') return t('user.draw');
+  if (r === 'Void') return t('user.no_result');
   const mine = (r[0] === 'B' && g.black === name) || (r[0] === 'W' && g.white === name);
-  return `${mine ? 'won' : 'lost'} <span class="muted">${esc(r)}</span>`;
+  return `${mine ? t('user.won') : t('user.lost')} <span class="muted">${esc(r)}</span>`;
+}
+
+/** When a game began (seconds since the epoch), in the player's language. */
+function when(secs) {
+  return secs ? dateTime(secs * 1000) : '';
 }
 
 export async function userPage(main, app, name) {
   const [{ user, games }, ratings, { record }] = await Promise.all([api.userGames(name), api.userRatings(name), api.userRecord(name)]);
   const own = app.user && app.user.username === user.username;
   const kind = user.guest ? 'guest' : user.bot ? 'bot' : null;
+  const noGames = (cols) => `<tr><td colspan="${cols}" class="muted">${t('user.no_finished')}</td></tr>`;
+  const tallyHead = `<thead><tr><th></th><th>${t('user.won')}</th><th>${t('user.lost')}</th><th>${t('user.drawn')}</th></tr></thead>`;
+  const other = app.user && !own && !app.user.guest;
   main.innerHTML = `
     <section class="panel stack">
-      <h1>${esc(user.username)}${kind ? ` <span class="muted small">${kind}</span>` : ''}</h1>
+      <h1>${esc(user.username)}${kind ? ` <span class="muted small">${t(`user.${kind}`)}</span>` : ''}</h1>
       <div class="stats">
-        <div class="stat" data-testid="standing"><div class="muted small">Rank (seed rules)</div><div class="big">${esc(user.rank)}</div>${user.guest || user.bot ? '' : `<div class="small">${user.points} promotion points (100 promotes, 0 demotes)</div>`}</div>
-        <div class="stat" data-testid="rating"><div class="muted small">Rating (Glicko-2)</div><div class="big">${Math.round(user.rating)} <span class="small muted">± ${Math.round(user.deviation)}</span></div><div class="small">shows <strong>${esc(user.rating_rank)}</strong>${user.rating_rank.endsWith('?') ? ' (provisional until the deviation is under 160)' : ''}</div></div>
-        <div class="stat" data-testid="total"><div class="muted small">Record</div><div class="big">${record.total.wins}–${record.total.losses}${record.total.draws ? `–${record.total.draws}` : ''}</div><div class="small">wins–losses${record.total.draws ? '–draws' : ''}</div></div>
+        <div class="stat" data-testid="standing"><div class="muted small">${t('user.rank')}</div><div class="big">${esc(rankName(user.rank))}</div>${user.guest || user.bot ? '' : `<div class="small">${t('user.points', { points: number(user.points) })}</div>`}</div>
+        <div class="stat" data-testid="rating"><div class="muted small">${t('rating.name')}</div><div class="big" data-testid="rating-value">${esc(ratingText(user))}</div><div class="small muted">${t('rating.note')}</div></div>
+        <div class="stat" data-testid="total"><div class="muted small">${t('user.record')}</div><div class="big">${record.total.wins}–${record.total.losses}${record.total.draws ? `–${record.total.draws}` : ''}</div><div class="small">${record.total.draws ? t('user.wins_losses_draws') : t('user.wins_losses')}</div></div>
       </div>
-      <h2>Rating history</h2>
+      <h2>${t('user.rating_history')}</h2>
       <div id="chart"></div>
       <p class="muted small" id="chart-note"></p>
-      ${own && !user.guest ? `<form class="row" id="upload"><label>Review an SGF record <input type="file" name="sgf" accept=".sgf,application/x-go-sgf,text/plain"></label><button type="submit">Open the review board</button></form>` : ''}
-      ${app.user && !own && !app.user.guest ? `<div class="row"><button class="link" id="report-user">Report ${esc(user.username)} to the moderators</button><button class="link" id="block-user" hidden></button></div>
-        <div class="row">${kind ? '' : `<a class="button" id="message-user" href="#/messages/${encodeURIComponent(user.username)}">Message</a>`}<button id="friend-user" hidden></button></div>` : ''}
-      ${own && !user.guest ? `<div class="row" id="vacation"><button id="vacation-on">Vacation: stop my correspondence clocks for 7 days</button><button id="vacation-off">End my vacation</button></div>` : ''}
-      ${own && !user.guest ? `<details class="panel" id="account"><summary>My account</summary>
-        <form class="row" id="password"><input type="password" name="current" required autocomplete="current-password" placeholder="Password now" aria-label="Password now"><input type="password" name="new" required minlength="6" maxlength="200" autocomplete="new-password" placeholder="New password" aria-label="New password"><button type="submit">Change the password</button></form>
-        <p class="small">Changing it logs out every other browser and device.</p>
-        <p><a href="/api/me/export" download="tengen-data.json">Download my data (JSON)</a></p>
-        <form class="row" id="delete-account"><input type="password" name="password" required autocomplete="current-password" placeholder="Password" aria-label="Password to delete the account"><button type="submit" class="danger">Delete my account</button></form>
-        <p class="small">Your games stay, under the name deleted-N; live games are resigned.</p>
+      ${own && !user.guest ? `<form class="row" id="upload"><label>${t('user.review_sgf')} <input type="file" name="sgf" accept=".sgf,application/x-go-sgf,text/plain"></label><button type="submit">${t('user.open_review')}</button></form>` : ''}
+      ${other ? `<div class="row"><button class="link" id="report-user">${esc(t('user.report', { name: user.username }))}</button><button class="link" id="block-user" hidden></button></div>
+        <div class="row">${kind ? '' : `<a class="button" id="message-user" href="#/messages/${encodeURIComponent(user.username)}">${t('user.message')}</a>`}<button id="friend-user" hidden></button></div>` : ''}
+      ${own && !user.guest ? `<div class="row" id="vacation"><button id="vacation-on">${t('user.vacation_on')}</button><button id="vacation-off">${t('user.vacation_off')}</button></div>` : ''}
+      ${own && !user.guest ? `<details class="panel" id="account"><summary>${t('user.account')}</summary>
+        <form class="row" id="password"><input type="password" name="current" required autocomplete="current-password" placeholder="${t('user.password_now')}" aria-label="${t('user.password_now')}"><input type="password" name="new" required minlength="6" maxlength="200" autocomplete="new-password" placeholder="${t('user.password_new')}" aria-label="${t('user.password_new')}"><button type="submit">${t('user.change_password')}</button></form>
+        <p class="small">${t('user.password_note')}</p>
+        <p><a href="/api/me/export" download="tengen-data.json">${t('user.export')}</a></p>
+        <form class="row" id="delete-account"><input type="password" name="password" required autocomplete="current-password" placeholder="${t('auth.password')}" aria-label="${t('user.delete_password')}"><button type="submit" class="danger">${t('user.delete')}</button></form>
+        <p class="small">${t('user.delete_note')}</p>
       </details>` : ''}
       <div class="grid">
-        <div><h2>By board</h2><div class="scroll-x"><table data-testid="by-size"><thead><tr><th></th><th>won</th><th>lost</th><th>drawn</th></tr></thead><tbody>${Object.entries(record.by_size).map(([s, t]) => tallyRow(`${s}×${s}`, t)).join('') || '<tr><td colspan="4" class="muted">No finished games.</td></tr>'}</tbody></table></div></div>
-        <div><h2>By result</h2><div class="scroll-x"><table data-testid="by-result"><thead><tr><th></th><th>won</th><th>lost</th><th>drawn</th></tr></thead><tbody>${Object.entries(record.by_result).map(([k, t]) => tallyRow(ENDINGS[k] || k, t)).join('') || '<tr><td colspan="4" class="muted">No finished games.</td></tr>'}</tbody></table></div></div>
+        <div><h2>${t('user.by_board')}</h2><div class="scroll-x"><table data-testid="by-size">${tallyHead}<tbody>${Object.entries(record.by_size).map(([s, c]) => tallyRow(`${s}×${s}`, c)).join('') || noGames(4)}</tbody></table></div></div>
+        <div><h2>${t('user.by_result')}</h2><div class="scroll-x"><table data-testid="by-result">${tallyHead}<tbody>${Object.entries(record.by_result).map(([k, c]) => tallyRow(ENDINGS.includes(k) ? t(`user.ending_${k}`) : k, c)).join('') || noGames(4)}</tbody></table></div></div>
       </div>
-      <h2>Recent games</h2>
-      <div class="scroll-x"><table data-testid="games">
-        <thead><tr><th>Black</th><th>White</th><th>Board</th><th>Result</th><th></th></tr></thead>
-        <tbody>${games.map((g) => `<tr><td><a href="#/user/${encodeURIComponent(g.black)}">${esc(g.black)}</a></td><td><a href="#/user/${encodeURIComponent(g.white)}">${esc(g.white)}</a></td><td>${g.terms.size}×${g.terms.size} ${esc(g.terms.rules)}</td><td>${outcome(g, user.username)}</td><td><a href="#/game/${g.id}">view</a> · <a href="${g.sgf}" download>SGF</a>${g.result && app.user && !app.user.guest ? ` · <button class="link" data-review="${g.id}">review</button>` : ''}</td></tr>`).join('') || '<tr><td colspan="5" class="muted">No games yet.</td></tr>'}</tbody>
+      <h2>${t('user.recent_games')}</h2>
+      <div class="scroll-x" data-testid="games-scroll"><table data-testid="games">
+        <thead><tr><th>${t('user.date')}</th><th>${t('color.black')}</th><th>${t('color.white')}</th><th>${t('user.board')}</th><th>${t('user.result')}</th><th></th></tr></thead>
+        <tbody>${games.map((g) => `<tr><td class="nowrap" data-testid="game-date">${esc(when(g.created_at))}</td><td><a href="#/user/${encodeURIComponent(g.black)}">${esc(g.black)}</a></td><td><a href="#/user/${encodeURIComponent(g.white)}">${esc(g.white)}</a></td><td>${g.terms.size}×${g.terms.size} ${esc(rulesName(g.terms.rules))}</td><td>${outcome(g, user.username)}</td><td><a href="#/game/${g.id}">${t('user.view')}</a> · <a href="${g.sgf}" download>SGF</a>${g.result && app.user && !app.user.guest ? ` · <button class="link" data-review="${g.id}">${t('user.review')}</button>` : ''}</td></tr>`).join('') || `<tr><td colspan="6" class="muted">${t('user.no_games')}</td></tr>`}</tbody>
       </table></div>
     </section>`;
   main.querySelector('#chart').appendChild(ratingChart(ratings.history));
   main.querySelector('#chart-note').textContent = ratings.history.length
-    ? `${ratings.history.length} rated game${ratings.history.length === 1 ? '' : 's'}; the band is the deviation.`
-    : 'No rated game yet: the rating is seeded from the declared rank.';
+    ? tn('user.rated_games', ratings.history.length)
+    : t('user.no_rated');
   const openReview = async (body) => {
     try {
       const r = await api.newReview(body);
@@ -123,7 +139,7 @@ export async function userPage(main, app, name) {
   if (blockUser) {
     let blocked = false;
     const show = () => {
-      blockUser.textContent = blocked ? `Unblock ${user.username}` : `Block ${user.username}`;
+      blockUser.textContent = t(blocked ? 'user.unblock' : 'user.block', { name: user.username });
       blockUser.hidden = false;
     };
     api.blocks().then((b) => { blocked = b.blocks.includes(user.username); show(); }, app.error);
@@ -133,7 +149,7 @@ export async function userPage(main, app, name) {
         else await api.block(user.username);
         blocked = !blocked;
         show();
-        app.toast(blocked ? `${user.username} is blocked: no games and no chat between you.` : `${user.username} is unblocked.`);
+        app.toast(t(blocked ? 'user.blocked' : 'user.unblocked', { name: user.username }));
       } catch (e) {
         app.error(e);
       }
@@ -144,7 +160,7 @@ export async function userPage(main, app, name) {
   if (friendUser) {
     let friend = false;
     const show = () => {
-      friendUser.textContent = friend ? 'Remove friend' : 'Add friend';
+      friendUser.textContent = friend ? t('user.remove_friend') : t('user.add_friend');
       friendUser.hidden = false;
     };
     api.friends().then((f) => { friend = f.friends.some((x) => x.name === user.username); show(); }, app.error);
@@ -154,7 +170,7 @@ export async function userPage(main, app, name) {
         else await api.addFriend(user.username);
         friend = !friend;
         show();
-        app.toast(friend ? `${user.username} is one of your friends.` : `${user.username} is no longer among your friends.`);
+        app.toast(t(friend ? 'user.friend_added' : 'user.friend_removed', { name: user.username }));
       } catch (e) {
         app.error(e);
       }
@@ -167,7 +183,7 @@ export async function userPage(main, app, name) {
       try {
         await api.changePassword(password.elements.current.value, password.elements.new.value);
         password.reset();
-        app.toast('Password changed; your other sessions are logged out.');
+        app.toast(t('user.password_changed'));
       } catch (err) {
         app.error(err);
       }
@@ -175,7 +191,7 @@ export async function userPage(main, app, name) {
     const del = main.querySelector('#delete-account');
     del.onsubmit = async (e) => {
       e.preventDefault();
-      if (!window.confirm('Delete your account for good? Your games stay, under an anonymous name.')) return;
+      if (!window.confirm(t('user.delete_confirm'))) return;
       try {
         await api.deleteAccount(del.elements.password.value);
         app.socket && app.socket.close();
@@ -192,7 +208,7 @@ export async function userPage(main, app, name) {
       e.preventDefault();
       const file = new FormData(e.target).get('sgf');
       if (!file || !file.size) {
-        app.toast('Choose an SGF file first.', 'error');
+        app.toast(t('user.choose_sgf'), 'error');
         return;
       }
       openReview({ sgf: await file.text() });
@@ -200,7 +216,7 @@ export async function userPage(main, app, name) {
     main.querySelector('#vacation-on').onclick = async () => {
       try {
         const r = await api.vacation(7);
-        app.toast(`Vacation until ${new Date(r.until).toLocaleString()}: ${r.games.length} correspondence game(s) paused.`);
+        app.toast(tn('user.vacation_started', r.games.length, { until: dateTime(r.until) }));
       } catch (e) {
         app.error(e);
       }
@@ -208,7 +224,7 @@ export async function userPage(main, app, name) {
     main.querySelector('#vacation-off').onclick = async () => {
       try {
         const r = await api.endVacation();
-        app.toast(`Welcome back: ${r.games.length} correspondence game(s) running again.`);
+        app.toast(tn('user.vacation_ended', r.games.length));
       } catch (e) {
         app.error(e);
       }

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { haveBrowser, session, newPage, register, stones, shot, shotBoth, PHONE } from './helpers.mjs';
+import en from '../js/lang-en.js';
 
 test('a whole game between two browsers, with a spectator and a reload', { timeout: 180_000 }, async (t) => {
   if (!haveBrowser(t)) return;
@@ -71,11 +72,11 @@ test('a whole game between two browsers, with a spectator and a reload', { timeo
   }
   await shotBoth(bob, 'game');
 
-  // A refused move is shown as the server's message and changes nothing.
+  // A refused move is shown in the player's words for the server's code and changes nothing.
   await ann.getByText('Your move.').waitFor();
   const board = await stones(ann);
   await play(ann, 'C4');
-  await ann.locator('.toast.error').getByText('the point is occupied').waitFor();
+  await ann.locator('.toast.error').getByText(en['error.occupied']).waitFor();
   assert.deepEqual(await stones(ann), board);
   await ann.getByText('Your move.').waitFor();
 
@@ -107,8 +108,8 @@ test('a whole game between two browsers, with a spectator and a reload', { timeo
   assert.equal(new Set(results).size, 1, `everyone sees one result: ${results}`);
   assert.match(results[0], /^B\+\d+(\.5)? Black wins by \d+(\.5)? points?$/);
   // Promotion points: Bob won (55), Ann lost (45).
-  await bob.locator('[data-testid=who]').getByText('55 pts').waitFor();
-  await ann.locator('[data-testid=who]').getByText('45 pts').waitFor();
+  await bob.locator('[data-testid=who]').getByText('55 promotion points').waitFor();
+  await ann.locator('[data-testid=who]').getByText('45 promotion points').waitFor();
   // After the game: stepping through the moves and the SGF link.
   await bob.locator('[aria-label="First move"]').click();
   assert.equal((await stones(bob)).length, 0);
@@ -128,7 +129,7 @@ test('phone width: the lobby fits and nothing overlaps', { timeout: 60_000 }, as
   await page.locator('#login input[name=username]').fill('nobody');
   await page.locator('#login input[name=password]').fill('secret1');
   await page.locator('#login button[type=submit]').click();
-  await page.locator('.toast.error').getByText('wrong username or password').waitFor();
+  await page.locator('.toast.error').getByText(en['error.bad_credentials']).waitFor();
   await register(page, server.url, 'dee', '10k');
   await page.locator('#create').waitFor();
   await shot(page, 'lobby-phone');

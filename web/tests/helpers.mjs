@@ -85,7 +85,7 @@ export async function session(t) {
  */
 async function webFromDisk(context) {
   if (process.env.TENGEN_WEB_FROM_DISK !== '1') return;
-  await context.route((u) => u.pathname === '/style.css' || /^\/js\/[a-z]+\.js$/.test(u.pathname), async (route) => {
+  await context.route((u) => u.pathname === '/style.css' || /^\/js\/[a-z0-9-]+\.js$/.test(u.pathname), async (route) => {
     const response = await route.fetch();
     const path = new URL(route.request().url()).pathname;
     const file = join(process.env.TENGEN_WEB_DIR || join(root, 'web'), path.slice(1));
@@ -93,9 +93,10 @@ async function webFromDisk(context) {
   });
 }
 
-/** A fresh page (its own cookies) that fails the test on any uncaught page error. */
-export async function newPage(browser, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport });
+/** A fresh page (its own cookies, the browser's language `locale`) that fails the test on any uncaught page error. */
+export async function newPage(browser, viewport = DESKTOP, locale = 'en-US') {
+  // English unless a test asks for another language: some tests find elements by their text.
+  const context = await browser.newContext({ viewport, locale });
   await webFromDisk(context);
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { haveBrowser, session, newPage, register, shotBoth } from './helpers.mjs';
+import en from '../js/lang-en.js';
 
 test('a reported chat line reaches the moderators, who resolve it, mute and hide', { timeout: 120_000 }, async (t) => {
   if (!haveBrowser(t)) return;
@@ -57,5 +58,5 @@ test('a reported chat line reaches the moderators, who resolve it, mute and hide
   await line.waitFor({ state: 'detached' });
   // A player who is not a moderator gets no moderators' page.
   await ann.goto(`${server.url}/#/moderation`);
-  await ann.getByText('This page is for moderators.').waitFor();
+  await ann.getByText(en['error.not_moderator']).waitFor();
 });

@@ -37,10 +37,9 @@ pub struct User {
     pub bot: bool,
     /// Glicko-2 rating (seeded from the rank until the first rated game).
     pub rating: f64,
-    /// Its deviation: the rank is provisional while it is 160 or more.
+    /// Its deviation. The rating is shown as a number with it, never as a second rank beside
+    /// the seeds' one (issue 29 item 7: "10k" beside "9k?" confused players).
     pub deviation: f64,
-    /// The rank the rating shows, on OGS's scale, `?` while provisional (`6k?`).
-    pub rating_rank: String,
     /// Player, moderator or admin (absent in the messages of nodes from before roles).
     #[serde(default)]
     pub role: tengen_core::moderation::Role,
@@ -120,7 +119,6 @@ impl From<UserRow> for User {
             bot: row.bot,
             rating: tengen_store::ratings::round2(rating.rating),
             deviation: tengen_store::ratings::round2(rating.deviation),
-            rating_rank: rating.shown_rank(),
             role: row.role,
         }
     }

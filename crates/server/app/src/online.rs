@@ -152,7 +152,6 @@ mod tests {
             bot: false,
             rating: 1500.0,
             deviation: 350.0,
-            rating_rank: "6k?".into(),
             role: Default::default(),
         }
     }

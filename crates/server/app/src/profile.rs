@@ -22,7 +22,8 @@ pub async fn ratings(store: &Store, name: &str, limit: Option<i64>) -> Result<Va
         "user": u.username,
         "rating": u.rating,
         "deviation": u.deviation,
-        "rank": u.rating_rank,
+        "rank": u.rank,
+        "points": u.points,
         "history": history,
     }))
 }

@@ -36,8 +36,6 @@ pub struct RatingPoint {
     pub rating: f64,
     /// Its deviation.
     pub deviation: f64,
-    /// The rank it shows (`5k`, `5k?`).
-    pub rank: String,
 }
 
 /// The account's rating as stored, or the one its rank seeds.
@@ -216,7 +214,6 @@ impl Store {
                     at: r.try_get("at")?,
                     rating: round2(rating.rating),
                     deviation: round2(rating.deviation),
-                    rank: rating.shown_rank(),
                 })
             })
             .collect::<Result<Vec<_>, sqlx::Error>>()?;

@@ -94,7 +94,7 @@ pub fn document() -> Value {
     let mut hist = json!({ "get": op("An account's games, newest first, with SGF links", "users", None, ("200", "the games"), &["404"]) });
     hist["parameters"] = id_param("name");
     paths.insert("/api/users/{name}/games".into(), hist);
-    let mut ratings = json!({ "get": op("An account's Glicko-2 rating now and after each rated game, oldest first (`?limit=N`, at most 1000): { user, rating, deviation, rank, history: [{ game_id, at, rating, deviation, rank }] }; the rank is OGS's scale, with `?` while the deviation is 160 or more", "users", None, ("200", "the rating history"), &["404"]) });
+    let mut ratings = json!({ "get": op("An account's Glicko-2 rating now and after each rated game, oldest first (`?limit=N`, at most 1000): { user, rating, deviation, rank, points, history: [{ game_id, at, rating, deviation }] }; `rank` and `points` are the seeds' rank and promotion points, the only rank shown: the rating is a number with its deviation, not a second rank", "users", None, ("200", "the rating history"), &["404"]) });
     ratings["parameters"] = id_param("name");
     paths.insert("/api/users/{name}/ratings".into(), ratings);
     let mut record = json!({ "get": op("An account's record: wins, losses and draws in all, by board size and by how games ended (count, resignation, time, forfeit, first_capture, draw)", "users", None, ("200", "the record"), &["404"]) });

@@ -129,3 +129,93 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     let store = Store::open(&url).await.unwrap();
     assert_eq!(store.rating_history(ann.id, 100).await.unwrap().len(), 3);
 }
+
+/// Finishes a new game between `black` and `white` as the server does: promotion points and
+/// the rating both move.
+async fn rated_game(store: &Store, black: i64, white: i64, black_wins: bool, at: i64) {
+    let terms = serde_json::to_string(&common::terms(19, TimeControl::None)).unwrap();
+    let id = store
+        .start_game(0, black, white, &terms)
+        .await
+        .unwrap()
+        .unwrap();
+    let result = if black_wins { "B+R" } else { "W+R" };
+    store
+        .append(Append {
+            game_id: id,
+            first_seq: 1,
+            events: vec![r#"{"type":"resign","color":"black"}"#.into()],
+            clocks: None,
+            at_ms: at * 1000,
+            finish: Some(Finish {
+                result: result.into(),
+                outcomes: vec![
+                    tengen_store::games::PromotionOutcome {
+                        user_id: black,
+                        won: black_wins,
+                    },
+                    tengen_store::games::PromotionOutcome {
+                        user_id: white,
+                        won: !black_wins,
+                    },
+                ],
+                at,
+                rated: Some(tengen_store::ratings::RatedGame {
+                    black_id: black,
+                    white_id: white,
+                    black_score: if black_wins { 1.0 } else { 0.0 },
+                    head_start: 0.0,
+                }),
+                annulled: None,
+            }),
+            fence: None,
+        })
+        .await
+        .unwrap();
+}
+
+// Issue 29 item 7: a player who went 1-3 against stronger players saw their shown rank rise,
+// because the page showed the rating's own rank ("9k?") beside the seeds' ("10k"). The seeds'
+// rank, moved only by promotion points, is the one rank; the rating is a number.
+#[tokio::test]
+async fn the_only_rank_shown_is_the_seeds_rank_whatever_the_rating_does() {
+    let store = Store::open(&common::sqlite_url("one-rank")).await.unwrap();
+    let (ann, _) = tengen_app::accounts::register(&store, "ann", "secret1", "10k")
+        .await
+        .unwrap();
+    let (bob, _) = tengen_app::accounts::register(&store, "bob", "secret1", "3k")
+        .await
+        .unwrap();
+    // One win and three losses against a player seven ranks above: the rating rises.
+    rated_game(&store, ann.id, bob.id, true, 100).await;
+    for at in [200, 300, 400] {
+        rated_game(&store, ann.id, bob.id, false, at).await;
+    }
+    let after = tengen_app::accounts::named(&store, "ann").await.unwrap();
+    assert!(after.rating > seeded_from("10k").rating, "{after:?}");
+    // Promotion points: 50 + 5 - 15; the rank has not moved.
+    assert_eq!((after.rank.as_str(), after.points), ("10k", 40));
+    let shown = serde_json::to_value(&after).unwrap();
+    assert_eq!(shown["rank"], "10k");
+    let ranks: Vec<&str> = shown
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| k.contains("rank"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        ranks,
+        ["rank"],
+        "no second rank beside the seeds' one: {shown}"
+    );
+    let page = tengen_app::profile::ratings(&store, "ann", None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (page["rank"].as_str(), page["points"].as_i64()),
+        (Some("10k"), Some(40))
+    );
+    assert_eq!(page["history"].as_array().unwrap().len(), 4);
+    assert!(page["history"][0].get("rank").is_none(), "{page}");
+}

@@ -451,7 +451,7 @@ async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value,
             for w in [&older, &newer] {
                 state.quick_match.tell(
                     w.user.id,
-                    json!({ "state": "failed", "message": "the game could not start; ask again" }),
+                    json!({ "state": "failed", "code": "match_failed", "message": "the game could not start; ask again" }),
                 ).await;
             }
             Err(e)
@@ -493,7 +493,7 @@ async fn bot_fallback(state: &Services, me: Waiting) {
     let Some((bot, bot_level)) = nearest_bot(&state.bots, me.level) else {
         state.quick_match.tell(
             me.user.id,
-            json!({ "state": "failed", "message": "no opponent came, and this server has no bot" }),
+            json!({ "state": "failed", "code": "no_opponent", "message": "no opponent came, and this server has no bot" }),
         ).await;
         return;
     };
@@ -532,7 +532,7 @@ async fn bot_fallback(state: &Services, me: Waiting) {
             tracing::error!(error = %e, "a quick match could not start its bot game");
             state.quick_match.tell(
                 me.user.id,
-                json!({ "state": "failed", "message": "the bot game could not start; ask again" }),
+                json!({ "state": "failed", "code": "match_failed", "message": "the bot game could not start; ask again" }),
             ).await;
         }
     }
@@ -583,6 +583,7 @@ pub async fn withdraw_if_unattended(state: &Services, user_id: i64) -> Result<bo
     }
     let outcome = json!({
         "state": "withdrawn",
+        "code": "match_withdrawn",
         "message": "your request was withdrawn when you left; ask again",
     });
     state.quick_match.tell(user_id, outcome).await;
@@ -645,7 +646,6 @@ mod tests {
                 bot: false,
                 rating: 1500.0,
                 deviation: 350.0,
-                rating_rank: "6k?".into(),
                 role: Default::default(),
             },
             level: rank.parse::<Rank>().unwrap().level(),
