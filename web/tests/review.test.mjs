@@ -38,6 +38,9 @@ test('an owner leads a review that a follower sees live, with the analysis', { t
   // An occupied point is refused and changes nothing.
   await ann.locator('[data-vertex="E5"]').click();
   await ann.locator('.toast.error').getByText('occupied').waitFor();
+  // Told in the board's coordinates, not the record's.
+  assert.match(await ann.locator('.toast.error').textContent(), /E5/);
+  assert.doesNotMatch(await ann.locator('.toast.error').textContent(), /\[ee\]/);
   const errors = await ann.locator('.toast.error').allTextContents();
   assert.equal(errors.length, 1, `no other error on the way: ${errors.join(' | ')}`);
   // The export keeps the variation and the comment.

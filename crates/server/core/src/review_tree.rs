@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 use tengen_rules::coord::sgf as coord;
 use tengen_rules::{Color, Game, Move};
-use tengen_sgf::game::{replay, Severity};
+use tengen_sgf::game::{replay, ProblemKind, Severity};
 use tengen_sgf::tree::{GameTree, Node, Property};
 
 /// SGF's markup properties, as the review board draws them.
@@ -151,8 +151,16 @@ impl ReviewNode {
             .iter()
             .filter(|p| p.severity() == Severity::Error)
             .collect();
-        if errors.len() > before {
-            return Err(EditError::Illegal(errors[errors.len() - 1].to_string()));
+        if let (true, Some(p)) = (errors.len() > before, errors.last()) {
+            // Told in the board's coordinates (B E5), not the record's (B[ee]).
+            let told = match &p.kind {
+                ProblemKind::Move { error, .. } => format!(
+                    "{id} {}: {error}",
+                    tengen_rules::coord::gtp::format_move(size, mv)
+                ),
+                _ => p.to_string(),
+            };
+            return Err(EditError::Illegal(told));
         }
         let parent = self.at_mut(path).ok_or(EditError::NoNode)?;
         let i = match parent
@@ -326,6 +334,7 @@ mod tests {
         let before = t.clone();
         let e = t.play(&[0, 1], Color::Black, pt("E5")).unwrap_err();
         assert_eq!(e.code(), "illegal_move");
+        assert!(e.to_string().starts_with("B E5: "), "{e}");
         assert_eq!(t, before);
         assert_eq!(
             t.play(&[0, 9], Color::Black, pt("A1")).unwrap_err(),
