@@ -465,9 +465,10 @@ export async function reviewPage(main, app, id) {
       : positions.length ? t('review.no_analysis') : '';
     const list = $('#candidates');
     list.replaceChildren();
+    // Analyses stored before the network's have no variations: the move alone stands for one.
     for (const b of here ? here.best : []) {
       const li = document.createElement('li');
-      li.textContent = t('review.candidate', { move: b.move, rate: Math.round(b.winrate * 100), visits: b.visits, lead: leadText(b.black_lead), pv: b.pv.join(' ') });
+      li.textContent = t('review.candidate', { move: b.move, rate: Math.round(b.winrate * 100), visits: b.visits, lead: leadText(b.black_lead), pv: (b.pv || [b.move]).join(' ') });
       li.dataset.candidate = b.move;
       li.onmouseenter = () => {
         if (!pinned) {
@@ -510,7 +511,7 @@ export async function reviewPage(main, app, id) {
     let variation = null;
     if (pv && here) {
       variation = [];
-      pv.pv.forEach((v, i) => {
+      (pv.pv || [pv.move]).forEach((v, i) => {
         const q = parseVertex(size, v);
         const color = i % 2 === 0 ? toMove : toMove === 'b' ? 'w' : 'b';
         if (q && !variation.some((s) => s.x === q.x && s.y === q.y)) variation.push({ ...q, color, n: i + 1 });
