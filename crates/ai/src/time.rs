@@ -21,7 +21,8 @@ pub struct Clock {
 }
 
 /// What is left on the engine's clock (`time_left color seconds stones`): seconds, and the
-/// stones still to play in the current Canadian period (0 while in main time).
+/// stones still to play in the current Canadian period (0 while in main time; under Japanese
+/// byo-yomi, as KGS sends it, the periods left).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Left {
     /// Seconds left (of main time, or of the current period).
@@ -41,7 +42,11 @@ pub fn budget(clock: &Clock, left: Option<Left>, empty: usize) -> Duration {
     } else {
         clock.period
     };
+    let japanese = clock.period > 0.0 && clock.stones == 0 && clock.periods > 0;
     let secs = match left {
+        // In Japanese byo-yomi KGS sends the periods left where the stones go: the period's
+        // seconds are this move's.
+        Some(l) if l.stones > 0 && japanese => l.seconds.min(clock.period),
         // In a Canadian period: its time over its stones.
         Some(l) if l.stones > 0 => l.seconds / l.stones as f64,
         // In main time (or with no overtime at all).
@@ -138,5 +143,38 @@ mod tests {
             200,
         );
         assert_eq!(b, Duration::from_secs_f64(9.75));
+    }
+
+    /// Regression: KGS sends the periods left in place of the stones under Japanese byo-yomi
+    /// (`time_left b 30 5`: 30 s of a period, 5 periods); read as a Canadian period of five
+    /// stones, each move got a fifth of its period.
+    #[test]
+    fn byoyomi_periods_left_are_not_stones() {
+        let c = Clock {
+            main: 600.0,
+            period: 30.0,
+            stones: 0,
+            periods: 5,
+        };
+        let left = |seconds, stones| Some(Left { seconds, stones });
+        assert_eq!(
+            budget(&c, left(30.0, 5), 200),
+            Duration::from_secs_f64(29.75)
+        );
+        assert_eq!(
+            budget(&c, left(30.0, 1), 200),
+            Duration::from_secs_f64(29.75)
+        );
+        // A Canadian period keeps its share a stone.
+        let canadian = Clock {
+            main: 600.0,
+            period: 300.0,
+            stones: 25,
+            periods: 0,
+        };
+        assert_eq!(
+            budget(&canadian, left(300.0, 25), 200),
+            Duration::from_secs_f64(11.75)
+        );
     }
 }

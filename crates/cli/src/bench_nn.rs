@@ -4,6 +4,12 @@
 //! The positions are those of one game played by the simple policy from the empty board under
 //! Chinese rules (distinct positions, as a search evaluates), evaluated in batches of --batch
 //! by each of --threads threads, without the cache, with the built-in net or --model.
+//!
+//! `--search` measures the network's search instead, as KataGo's `benchmark` does: a search of
+//! --visits visits (200) on each of ten positions of that game in turn, a fresh tree each,
+//! --threads threads sharing it, --batch leaves a forward pass, the cache on but emptied before
+//! each search; it prints visits and network evaluations (cache misses: KataGo's nnEvals) a
+//! second.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -11,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use clap::Args;
+use tengen_ai::nn::search::Puct;
 use tengen_ai::nn::{Evaluator, History, KataRules, Model};
 use tengen_ai::policy;
 use tengen_rules::playout::Rng;
@@ -31,27 +38,43 @@ pub struct NnOpt {
     /// How long to measure, in seconds (every batch finished in that time counts).
     #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,
+    /// Measure the network's search (visits and evaluations a second) instead of the bare
+    /// evaluations.
+    #[arg(long)]
+    pub search: bool,
+    /// Visits a search with --search.
+    #[arg(long, default_value_t = 200)]
+    pub visits: u32,
     /// A KataGo model (`.bin.gz`) instead of the built-in g170 b6c96.
     #[arg(long, value_name = "PATH")]
     pub model: Option<std::path::PathBuf>,
 }
 
+fn chinese() -> anyhow::Result<KataRules> {
+    KataRules::parse("chinese").map_err(|e| anyhow::anyhow!("{e}"))
+}
+
 /// The positions of one game of the simple policy (up to 200 plies).
-fn positions(size: u8) -> anyhow::Result<Vec<History>> {
+fn games(size: u8) -> anyhow::Result<Vec<Game>> {
     let rules = Preset::Chinese.rules(size);
-    let kata = KataRules::parse("chinese").map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut game = Game::new(size, rules, Handicap::None).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut rng = Rng::new(1);
-    let mut out = vec![History::new(&game, kata)];
+    let mut out = vec![game.clone()];
     for _ in 0..200 {
         let c = game.to_move();
         let mv = policy::choose(&game, c, &mut rng, policy::Mode::Normal);
         if mv == Move::Pass || game.play(c, mv).is_err() {
             break;
         }
-        out.push(History::new(&game, kata));
+        out.push(game.clone());
     }
     Ok(out)
+}
+
+/// The positions of [`games`] as the net sees them.
+fn positions(size: u8) -> anyhow::Result<Vec<History>> {
+    let kata = chinese()?;
+    Ok(games(size)?.iter().map(|g| History::new(g, kata)).collect())
 }
 
 /// Runs the benchmark and prints its figures; the last line is the rate.
@@ -67,6 +90,9 @@ pub fn run(opt: NnOpt) -> anyhow::Result<()> {
         None => Model::builtin()?,
     };
     let name = model.name.clone();
+    if opt.search {
+        return search(&opt, model);
+    }
     let eval = Arc::new(Evaluator::without_cache(model));
     let positions = Arc::new(positions(opt.size)?);
     let done = Arc::new(AtomicU64::new(0));
@@ -111,5 +137,44 @@ pub fn run(opt: NnOpt) -> anyhow::Result<()> {
         positions.len()
     );
     println!("{:.1} evaluations/s", counted as f64 / secs);
+    Ok(())
+}
+
+/// `--search`: searches of ten positions in turn until the time is up (the search under way
+/// finishes), and the rates.
+fn search(opt: &NnOpt, model: Model) -> anyhow::Result<()> {
+    let name = model.name.clone();
+    let eval = Evaluator::new(model);
+    let all = games(opt.size)?;
+    let step = (all.len() / 10).max(1);
+    let picked: Vec<&Game> = all.iter().step_by(step).take(10).collect();
+    let rules = chinese()?;
+    let start = Instant::now();
+    let (mut visits, mut searches) = (0u64, 0usize);
+    while start.elapsed().as_secs_f64() < opt.seconds {
+        let game = picked[searches % picked.len()];
+        // Each search starts cold, as the first pass over the positions does.
+        eval.clear_cache();
+        let mut p = Puct::new(game, game.to_move(), rules, searches as u64);
+        p.set_threads(opt.threads, opt.batch);
+        p.run(&eval, game, Some(opt.visits.max(1)), None)?;
+        visits += p.analysis().playouts as u64;
+        searches += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{name}: board {0}x{0}, {1} threads, batch {2}, {searches} searches of {3} visits in \
+         {secs:.2} s, {4} network evaluations",
+        opt.size,
+        opt.threads,
+        opt.batch,
+        opt.visits,
+        eval.evaluated()
+    );
+    println!(
+        "{:.1} visits/s, {:.1} evaluations/s",
+        visits as f64 / secs,
+        eval.evaluated() as f64 / secs
+    );
     Ok(())
 }

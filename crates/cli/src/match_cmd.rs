@@ -241,11 +241,22 @@ fn play_one(
         }
         let _ = game.finish_scoring();
     }
+    // Pachi sleeps 5 s before it answers `kgs-game_over` (so that KGS does not start its next
+    // game at once). An engine that does not answer in time is killed by the controller, and
+    // is started again here: without it, the next game would begin with a dead engine and
+    // count as its forfeit.
     for p in [black, white] {
-        let _ = p.ctl.send("kgs-game_over", Duration::from_secs(5));
+        if let Err(ControllerError::Timeout(_) | ControllerError::Died) =
+            p.ctl.send("kgs-game_over", GAME_OVER_TIMEOUT)
+        {
+            let _ = p.ctl.restart();
+        }
     }
     Ok(game)
 }
+
+/// How long an engine may take to answer `kgs-game_over` (Pachi 12.90 sleeps 5 s first).
+const GAME_OVER_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Wilson score interval for `wins` out of `n` at 95%.
 pub fn wilson(wins: f64, n: f64) -> (f64, f64) {

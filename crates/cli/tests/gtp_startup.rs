@@ -254,3 +254,46 @@ fn the_network_engine_plays_reproducibly_and_steps_aside_where_it_cannot() {
         "{out}"
     );
 }
+
+/// An engine that is gone after `kgs-game_over` (Pachi 12.90 sleeps 5 s there, and was killed
+/// for it by the controller) is started again for the next game: each game is played to its
+/// end, none forfeited by a dead engine at its set-up.
+#[test]
+fn match_restarts_an_engine_that_is_gone_after_a_game() {
+    let dir = std::env::temp_dir().join(format!("tengen-match-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Resigns at once, and exits when told the game is over.
+    let script = dir.join("resigner.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    \
+         kgs-game_over) exit 0;;\n    genmove) printf '=%s resign\\n\\n' \"$id\";;\n    \
+         name) printf '=%s resigner\\n\\n' \"$id\";;\n    *) printf '=%s\\n\\n' \"$id\";;\n  \
+         esac\ndone\n",
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_tengen");
+    let (ok, out) = tengen(&[
+        "match",
+        "--black",
+        &format!("{bin} gtp --engine mcts --playouts 20 --threads 1"),
+        "--white",
+        &format!("sh {}", script.display()),
+        "--games",
+        "4",
+        "--out",
+        dir.join("sgf").to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}");
+    // Tengen is Black in games 1 and 3, the resigner in 2 and 4: each game ends by a
+    // resignation, none by forfeit.
+    for (game, result) in [(1, "B+R"), (2, "W+R"), (3, "B+R"), (4, "W+R")] {
+        assert!(out.contains(&format!("game {game}: ")), "{out}");
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("game {game}:")))
+            .unwrap();
+        assert!(line.contains(result), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

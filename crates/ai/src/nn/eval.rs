@@ -6,6 +6,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tengen_rules::Color;
@@ -196,6 +197,8 @@ pub struct Evaluator {
     model: Arc<Model>,
     /// Evaluations by [`cache_key`]; `None` evaluates every time (benchmarks).
     cache: Option<Mutex<HashMap<u64, Arc<Evaluation>>>>,
+    /// Positions run through the net (cache misses): KataGo's nnEvals, for `tengen bench nn`.
+    evaluated: AtomicU64,
 }
 
 fn cache_key(f: &Features, symmetry: u8, h: &History) -> u64 {
@@ -216,6 +219,7 @@ impl Evaluator {
         Evaluator {
             model: Arc::new(model),
             cache: Some(Mutex::new(HashMap::new())),
+            evaluated: AtomicU64::new(0),
         }
     }
 
@@ -224,12 +228,25 @@ impl Evaluator {
         Evaluator {
             model: Arc::new(model),
             cache: None,
+            evaluated: AtomicU64::new(0),
         }
     }
 
     /// The model evaluated.
     pub fn model(&self) -> &Model {
         &self.model
+    }
+
+    /// Forgets every cached evaluation (a benchmark's searches must not answer each other).
+    pub fn clear_cache(&self) {
+        if let Some(c) = &self.cache {
+            c.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+
+    /// Positions run through the net so far (the cache's answers not counted).
+    pub fn evaluated(&self) -> u64 {
+        self.evaluated.load(Ordering::Relaxed)
     }
 
     /// Evaluates one position under one symmetry (0 to 7).
@@ -282,6 +299,8 @@ impl Evaluator {
                 global.extend_from_slice(&feats[i].global);
             }
             let raws = forward(&self.model, size, &spatial, &global);
+            self.evaluated
+                .fetch_add(todo.len() as u64, Ordering::Relaxed);
             for (&i, raw) in todo.iter().zip(&raws) {
                 let (h, s) = items[i];
                 found[i] = Some(Arc::new(postprocess(&self.model, h, raw, s)));

@@ -10,15 +10,25 @@
 //! - Selection: `Q + c * P * sqrt(N) / (1 + n)` with KataGo's `cpuct` growing as
 //!   `1.0 + 0.45 * ln((N + 500) / 500)`; an unvisited move's `Q` is its parent's minus a first
 //!   play urgency reduction of `0.2 * sqrt(policy mass already visited)` (0.1 at the root).
+//! - Threads ([`Puct::set_threads`]) share one tree behind a mutex, held only to walk down and
+//!   to back up, never while the net runs. A walk marks its path with a virtual loss (a
+//!   descent under way counts as a lost visit, as in KataGo and Leela Zero), so the next walk
+//!   goes elsewhere; a walk that reaches a position another is evaluating gives up its turn.
+//!   Each thread gathers up to `batch` leaves a walk at a time and evaluates them in one
+//!   forward pass ([`Evaluator::evaluate_batch`]).
+//! - Time: with a time budget the search stops early once the most visited move cannot be
+//!   overtaken in the time left at the rate so far (Leela Zero's and KataGo's early stop);
+//!   the clock is a [`Clock`], so tests run on a fake one.
 //! - Tree reuse: [`Puct::reuse`] keeps the subtree of the moves played since the last search.
 //! - Histories are extended a move at a time ([`History::extend`]), never replayed.
 //!
-//! One thread, no virtual loss: with a fixed visit count and seed, a position gives the same
-//! move every time. The root's moves are those the game's own rules allow; below it, KataGo's
-//! rules as the net is told them ([`History::is_legal`]). A position where two passes ended the
-//! game is a leaf valued by the net, not by a count.
+//! With one thread, a batch of one and a fixed visit count and seed, a position gives the same
+//! move every time (no virtual loss is ever seen then). The root's moves are those the game's
+//! own rules allow; below it, KataGo's rules as the net is told them ([`History::is_legal`]). A
+//! position where two passes ended the game is a leaf valued by the net, not by a count, except
+//! at the root, where the game goes on (a controller resumed it).
 
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tengen_rules::playout::Rng;
@@ -26,6 +36,9 @@ use tengen_rules::{game::Step, Color, Game, Move, Point};
 
 use super::{Evaluation, Evaluator, History, KataRules, NnError, CELLS};
 use crate::search::{Analysis, MoveStats};
+
+mod report;
+pub use report::{MoveReport, Report, RootReport};
 
 /// Weight of the score in the utility (KataGo's `staticScoreUtilityFactor`).
 const SCORE_UTILITY: f64 = 0.1;
@@ -40,6 +53,8 @@ const FPU_REDUCTION: f64 = 0.2;
 const ROOT_FPU_REDUCTION: f64 = 0.1;
 /// Visits when neither a count nor a time is given.
 const DEFAULT_VISITS: u32 = 200;
+/// What a descent under way counts as until it is backed up: the worst utility there is.
+const VIRTUAL_LOSS: f64 = 1.0 + SCORE_UTILITY;
 
 /// A move from a node: its prior and, once visited, the node it leads to.
 #[derive(Clone, Debug)]
@@ -50,17 +65,44 @@ struct Edge {
     child: Option<u32>,
 }
 
+/// What one evaluation says of a position, from White's point of view.
+#[derive(Clone, Copy, Debug, Default)]
+struct Values {
+    utility: f64,
+    winloss: f64,
+    lead: f64,
+    /// The score self-play would end with, and its second moment (for its spread).
+    score: f64,
+    score_sq: f64,
+}
+
+impl Values {
+    fn of(e: &Evaluation) -> Values {
+        let wl = e.white_win - e.white_loss;
+        let scale = SCORE_SCALE * e.size as f64;
+        Values {
+            utility: wl + SCORE_UTILITY * (e.white_lead / scale).tanh(),
+            winloss: wl,
+            lead: e.white_lead,
+            score: e.white_score,
+            score_sq: e.white_score_sq,
+        }
+    }
+}
+
 /// A position in the tree; its sums are from White's point of view.
 #[derive(Clone, Debug)]
 struct Node {
     to_move: Color,
     visits: u32,
-    utility: f64,
-    winloss: f64,
-    lead: f64,
-    /// White's utility, win/loss value and lead as the net saw this position; `None` until
-    /// first visited.
-    value: Option<(f64, f64, f64)>,
+    /// Descents through this node not yet backed up: the virtual losses other walks see.
+    in_flight: u32,
+    /// Sums of the values backed up through this node.
+    sum: Values,
+    /// Sum of the squared utilities (the spread behind the confidence bounds).
+    utility_sq: f64,
+    /// The net's values of this position; `None` until first evaluated.
+    value: Option<Values>,
     /// Moves, best prior first; empty until evaluated, and always at the game's end.
     edges: Vec<Edge>,
 }
@@ -70,9 +112,9 @@ impl Node {
         Node {
             to_move,
             visits: 0,
-            utility: 0.0,
-            winloss: 0.0,
-            lead: 0.0,
+            in_flight: 0,
+            sum: Values::default(),
+            utility_sq: 0.0,
             value: None,
             edges: Vec::new(),
         }
@@ -80,7 +122,17 @@ impl Node {
 
     /// The mean utility for `c`, once visited.
     fn mean_utility(&self, c: Color) -> Option<f64> {
-        (self.visits > 0).then(|| sign(c) * self.utility / self.visits as f64)
+        (self.visits > 0).then(|| sign(c) * self.sum.utility / self.visits as f64)
+    }
+
+    fn add(&mut self, v: &Values) {
+        self.visits += 1;
+        self.sum.utility += v.utility;
+        self.sum.winloss += v.winloss;
+        self.sum.lead += v.lead;
+        self.sum.score += v.score;
+        self.sum.score_sq += v.score_sq;
+        self.utility_sq += v.utility * v.utility;
     }
 }
 
@@ -91,56 +143,168 @@ fn sign(c: Color) -> f64 {
     }
 }
 
-/// White's utility, win/loss value and lead from one evaluation.
-fn values(e: &Evaluation) -> (f64, f64, f64) {
-    let wl = e.white_win - e.white_loss;
-    let scale = SCORE_SCALE * e.size as f64;
-    let u = wl + SCORE_UTILITY * (e.white_lead / scale).tanh();
-    (u, wl, e.white_lead)
+/// Time as a search sees it, from the start of a [`Puct::run_with`]: the wall clock in play,
+/// a fake one in tests (so that no test sleeps or depends on the machine's speed).
+pub trait Clock: Sync {
+    /// Time since the search started.
+    fn elapsed(&self) -> Duration;
+}
+
+/// The wall clock.
+pub struct WallClock(Instant);
+
+impl WallClock {
+    /// A clock that starts now.
+    pub fn start() -> WallClock {
+        WallClock(Instant::now())
+    }
+}
+
+impl Clock for WallClock {
+    fn elapsed(&self) -> Duration {
+        self.0.elapsed()
+    }
+}
+
+/// How long one [`Puct::run_with`] searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Visits to add (all threads together).
+    pub visits: Option<u32>,
+    /// Time to search.
+    pub time: Option<Duration>,
+    /// Stop once the most visited root move cannot be overtaken within `time` at the rate so
+    /// far (a move to play: yes; an analysis: no, it wants every move's figures).
+    pub stop_early: bool,
+}
+
+/// The tree and what its evaluations add up to.
+struct Tree {
+    nodes: Vec<Node>,
+    /// The net's evaluation of the root (its ownership is the analysis's).
+    root_eval: Option<Arc<Evaluation>>,
+    /// Sums of White's ownership over this search's evaluations, and of its squares, one a
+    /// point in the net's order (KataGo reports the tree's average, not the root's alone).
+    ownership: Vec<f64>,
+    ownership_sq: Vec<f64>,
+    owned: u32,
+}
+
+impl Tree {
+    fn new(color: Color) -> Tree {
+        Tree {
+            nodes: vec![Node::new(color)],
+            root_eval: None,
+            ownership: Vec::new(),
+            ownership_sq: Vec::new(),
+            owned: 0,
+        }
+    }
+
+    fn own(&mut self, e: &Evaluation) {
+        if self.ownership.len() != e.white_ownership.len() {
+            self.ownership = vec![0.0; e.white_ownership.len()];
+            self.ownership_sq = vec![0.0; e.white_ownership.len()];
+            self.owned = 0;
+        }
+        for (i, &o) in e.white_ownership.iter().enumerate() {
+            self.ownership[i] += o as f64;
+            self.ownership_sq[i] += (o * o) as f64;
+        }
+        self.owned += 1;
+    }
 }
 
 /// The search of one position: its tree, its root history and its random symmetries.
 pub struct Puct {
-    nodes: Vec<Node>,
+    tree: Tree,
     root: History,
-    /// The net's evaluation of the root (its ownership is the analysis's).
-    root_eval: Option<Arc<Evaluation>>,
     /// The root's game: start, moves and rules, to know what a later search can reuse.
     moves: Vec<(Color, Move)>,
     start_hash: u64,
     rules: tengen_rules::Rules,
     color: Color,
     rng: Rng,
+    /// Search threads, and leaves each evaluates in one forward pass.
+    threads: usize,
+    batch: usize,
     visits: u32,
     reused: u32,
     elapsed: Duration,
 }
 
+/// What one walk down the tree found.
+enum Leaf {
+    /// A position to evaluate, reached along `path` (marked with virtual losses).
+    New {
+        path: Vec<usize>,
+        history: Box<History>,
+    },
+    /// A finished game, valued already: backed up at once.
+    Ended(Vec<usize>),
+    /// A position another walk is evaluating.
+    Busy,
+}
+
+/// What the threads share: the tree and the run's counts, behind one mutex.
+struct Shared<'t> {
+    tree: &'t mut Tree,
+    /// Visits claimed (leaves taken), and backed up.
+    claimed: u32,
+    done: u32,
+    stop: bool,
+}
+
+/// What every thread of one run reads.
+struct Run<'a> {
+    eval: &'a Evaluator,
+    game: &'a Game,
+    root: &'a History,
+    color: Color,
+    visits: Option<u32>,
+    limits: Limits,
+    clock: &'a dyn Clock,
+    batch: usize,
+}
+
+fn lock<'m, 't>(m: &'m Mutex<Shared<'t>>) -> MutexGuard<'m, Shared<'t>> {
+    // A thread that panicked left counts, not a broken tree: carry on with them.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Puct {
     /// A new search of `game` for `color`, the net told `rules`, its symmetries drawn from
-    /// `seed`.
+    /// `seed`; one thread, one leaf a forward pass.
     pub fn new(game: &Game, color: Color, rules: KataRules, seed: u64) -> Puct {
         let mut g = game.clone();
         g.set_to_move(color);
         let root = History::new(&g, rules);
         Puct {
-            nodes: vec![Node::new(color)],
+            tree: Tree::new(color),
             root,
-            root_eval: None,
             moves: game.moves().collect(),
             start_hash: game.start().0.hash(),
             rules: *game.rules(),
             color,
             rng: Rng::new(seed),
+            threads: 1,
+            batch: 1,
             visits: 0,
             reused: 0,
             elapsed: Duration::ZERO,
         }
     }
 
+    /// Searches on `threads` threads sharing the tree, each evaluating up to `batch` leaves in
+    /// one forward pass (both at least 1). More than one of either gives up reproducibility.
+    pub fn set_threads(&mut self, threads: usize, batch: usize) {
+        self.threads = threads.max(1);
+        self.batch = batch.max(1);
+    }
+
     /// A search of `game` for `color` that keeps what `previous` learned below the moves played
     /// since its root, or a new one when nothing can be kept (other rules or start, set-up
-    /// stones, a line it never visited).
+    /// stones, a line it never visited). Threads and batch are `previous`'s.
     pub fn reuse(
         previous: Option<Puct>,
         game: &Game,
@@ -152,6 +316,7 @@ impl Puct {
         let Some(prev) = previous else {
             return fresh;
         };
+        fresh.set_threads(prev.threads, prev.batch);
         let moves = &fresh.moves;
         let same_game = prev.rules == fresh.rules
             && prev.root.rules == rules
@@ -163,26 +328,29 @@ impl Puct {
         if !same_game || prev.color != next {
             return fresh;
         }
+        let nodes = &prev.tree.nodes;
         let mut node = 0;
         for &(_, m) in &moves[prev.moves.len()..] {
             let p = match m {
                 Move::Play(p) => Some(p),
                 _ => None,
             };
-            match prev.nodes[node].edges.iter().find(|e| e.mv == p) {
+            match nodes[node].edges.iter().find(|e| e.mv == p) {
                 Some(Edge { child: Some(c), .. }) => node = *c as usize,
                 _ => return fresh,
             }
         }
-        if prev.nodes[node].to_move != color || prev.nodes[node].value.is_none() {
+        // A game two passes ended has no moves in the tree: a root needs them, so search anew.
+        let n = &nodes[node];
+        if n.to_move != color || n.value.is_none() || n.edges.is_empty() {
             return fresh;
         }
-        fresh.nodes = copy_subtree(&prev.nodes, node);
+        fresh.tree.nodes = copy_subtree(nodes, node);
         // The game's own rules decide the root's moves (superko of the game, not the net's).
-        fresh.nodes[0]
+        fresh.tree.nodes[0]
             .edges
             .retain(|e| root_legal(game, color, e.mv));
-        fresh.reused = fresh.nodes[0].visits;
+        fresh.reused = fresh.tree.nodes[0].visits;
         fresh
     }
 
@@ -200,162 +368,101 @@ impl Puct {
         visits: Option<u32>,
         time: Option<Duration>,
     ) -> Result<(), NnError> {
-        let start = Instant::now();
-        if self.nodes[0].value.is_some() && self.root_eval.is_none() {
+        let limits = Limits {
+            visits,
+            time,
+            stop_early: false,
+        };
+        self.run_with(eval, game, &limits, &WallClock::start())
+    }
+
+    /// Searches within `limits` by `clock` (200 visits when neither a count nor a time is
+    /// given); the root is evaluated at least once.
+    pub fn run_with(
+        &mut self,
+        eval: &Evaluator,
+        game: &Game,
+        limits: &Limits,
+        clock: &dyn Clock,
+    ) -> Result<(), NnError> {
+        if self.tree.nodes[0].value.is_some() && self.tree.root_eval.is_none() {
             // A reused root: its evaluation (ownership) again, most likely from the cache.
             let symmetry = self.rng.below(8) as u8;
-            self.root_eval = Some(eval.evaluate(&self.root, symmetry)?);
+            let e = eval.evaluate(&self.root, symmetry)?;
+            self.tree.own(&e);
+            self.tree.root_eval = Some(e);
         }
-        let visits = match (visits, time) {
-            (None, None) => Some(DEFAULT_VISITS),
-            (v, _) => v.map(|n| n.max(1)),
+        let run = Run {
+            eval,
+            game,
+            root: &self.root,
+            color: self.color,
+            visits: match (limits.visits, limits.time) {
+                (None, None) => Some(DEFAULT_VISITS),
+                (v, _) => v.map(|n| n.max(1)),
+            },
+            limits: *limits,
+            clock,
+            batch: self.batch,
         };
-        let mut done = 0;
-        loop {
-            let out_of_time = time.is_some_and(|t| start.elapsed() >= t);
-            let enough = visits.is_some_and(|v| done >= v);
-            if (out_of_time || enough) && self.nodes[0].value.is_some() {
-                break;
-            }
-            self.visit(eval, game)?;
-            done += 1;
-        }
-        self.visits += done;
-        self.elapsed += start.elapsed();
-        Ok(())
-    }
-
-    /// One visit: down the tree to a new position, its evaluation, and back up.
-    fn visit(&mut self, eval: &Evaluator, game: &Game) -> Result<(), NnError> {
-        let mut h = self.root.clone();
-        let mut path = vec![0];
-        let mut node = 0;
-        while self.nodes[node].value.is_some() && !self.nodes[node].edges.is_empty() {
-            let e = self.select(node);
-            let mv = self.nodes[node].edges[e].mv;
-            h.extend(h.to_move, mv);
-            node = match self.nodes[node].edges[e].child {
-                Some(c) => c as usize,
-                None => {
-                    self.nodes.push(Node::new(h.to_move));
-                    let c = self.nodes.len() - 1;
-                    self.nodes[node].edges[e].child = Some(c as u32);
-                    c
-                }
-            };
-            path.push(node);
-        }
-        let (u, wl, lead) = match self.nodes[node].value {
-            Some(v) => v,
-            None => {
-                let symmetry = self.rng.below(8) as u8;
-                let e = eval.evaluate(&h, symmetry)?;
-                self.expand(node, &h, &e, game);
-                let v = values(&e);
-                self.nodes[node].value = Some(v);
-                if node == 0 {
-                    self.root_eval = Some(e);
-                }
-                v
-            }
-        };
-        for &n in &path {
-            let n = &mut self.nodes[n];
-            n.visits += 1;
-            n.utility += u;
-            n.winloss += wl;
-            n.lead += lead;
-        }
-        Ok(())
-    }
-
-    /// The node's moves from the policy, best first (none once two passes ended the game).
-    fn expand(&mut self, node: usize, h: &History, e: &Evaluation, game: &Game) {
-        if h.finished {
-            return;
-        }
-        let n = e.size;
-        let size = n as u8;
-        let mut edges: Vec<Edge> = e
-            .policy
-            .iter()
-            .enumerate()
-            .filter(|(_, &p)| p >= 0.0)
-            .filter_map(|(i, &p)| {
-                let pt = Point::new(size, (i % n) as u8, (i / n) as u8)?;
-                Some(Edge {
-                    mv: Some(pt),
-                    prior: p,
-                    child: None,
-                })
-            })
+        // Thread 0 draws from the search's own generator: one thread draws as it always did.
+        let mut rngs: Vec<Rng> = (1..self.threads)
+            .map(|_| Rng::new(self.rng.next_u64()))
             .collect();
-        edges.push(Edge {
-            mv: None,
-            prior: e.pass,
-            child: None,
+        let shared = Mutex::new(Shared {
+            tree: &mut self.tree,
+            claimed: 0,
+            done: 0,
+            stop: false,
         });
-        if node == 0 {
-            edges.retain(|e| root_legal(game, self.color, e.mv));
-        }
-        edges.sort_by(|a, b| b.prior.total_cmp(&a.prior));
-        self.nodes[node].edges = edges;
-    }
-
-    /// The edge PUCT picks at `node`.
-    fn select(&self, node: usize) -> usize {
-        let n = &self.nodes[node];
-        let c = n.to_move;
-        let parent_q = n.mean_utility(c).unwrap_or(0.0);
-        let explored: f64 = n
-            .edges
-            .iter()
-            .filter(|e| e.child.is_some_and(|k| self.nodes[k as usize].visits > 0))
-            .map(|e| e.prior as f64)
-            .sum();
-        let reduction = if node == 0 {
-            ROOT_FPU_REDUCTION
+        let backed_up = Condvar::new();
+        let rng = &mut self.rng;
+        let result = if rngs.is_empty() {
+            work(&run, &shared, &backed_up, rng)
         } else {
-            FPU_REDUCTION
+            std::thread::scope(|s| {
+                let (run, shared, backed_up) = (&run, &shared, &backed_up);
+                let others: Vec<_> = rngs
+                    .iter_mut()
+                    .map(|r| s.spawn(move || work(run, shared, backed_up, r)))
+                    .collect();
+                let mine = work(run, shared, backed_up, rng);
+                others
+                    .into_iter()
+                    .map(|h| {
+                        h.join()
+                            .unwrap_or(Err(NnError::Corrupt("a thread panicked".into())))
+                    })
+                    .fold(mine, |a, b| a.and(b))
+            })
         };
-        let fpu = parent_q - reduction * explored.sqrt();
-        let total = n.visits as f64;
-        let cpuct = CPUCT + CPUCT_LOG * ((total + CPUCT_BASE) / CPUCT_BASE).ln();
-        let explore = cpuct * (total - 1.0).max(0.01).sqrt();
-        let mut best = (0, f64::NEG_INFINITY);
-        for (i, e) in n.edges.iter().enumerate() {
-            let (q, visits) = match e.child.map(|k| &self.nodes[k as usize]) {
-                Some(k) if k.visits > 0 => (k.mean_utility(c).unwrap_or(fpu), k.visits),
-                _ => (fpu, 0),
-            };
-            let score = q + explore * e.prior as f64 / (1.0 + visits as f64);
-            if score > best.1 {
-                best = (i, score);
-            }
-        }
-        best.0
+        let done = lock(&shared).done;
+        self.visits += done;
+        self.elapsed += clock.elapsed();
+        result
     }
 
     /// What the search found, in the Monte Carlo engine's terms (win rates for the player to
     /// move, ownership +1 Black), so that its decisions (pass, resign) apply unchanged.
     pub fn analysis(&self) -> Analysis {
-        let root = &self.nodes[0];
+        let nodes = &self.tree.nodes;
+        let root = &nodes[0];
         let mut moves: Vec<MoveStats> = root
             .edges
             .iter()
             .map(|e| {
-                let child = e.child.map(|k| &self.nodes[k as usize]);
+                let child = e.child.map(|k| &nodes[k as usize]);
                 let visits = child.map_or(0, |k| k.visits);
                 let winrate = match child {
                     Some(k) if k.visits > 0 => {
-                        (sign(self.color) * k.winloss / k.visits as f64 + 1.0) / 2.0
+                        (sign(self.color) * k.sum.winloss / k.visits as f64 + 1.0) / 2.0
                     }
                     _ => 0.0,
                 };
                 let mv = to_move(e.mv);
                 let mut pv = vec![mv];
                 if let Some(k) = e.child {
-                    pv.extend(self.pv(k as usize));
+                    pv.extend(self.pv(k as usize).into_iter().map(|(m, _)| m));
                 }
                 MoveStats {
                     mv,
@@ -381,21 +488,22 @@ impl Puct {
         }
     }
 
-    /// The most visited line below `node`.
-    fn pv(&self, mut node: usize) -> Vec<Move> {
+    /// The most visited line below `node`, with each move's visits.
+    fn pv(&self, mut node: usize) -> Vec<(Move, u32)> {
+        let nodes = &self.tree.nodes;
         let mut out = Vec::new();
         while out.len() < 30 {
-            let best = self.nodes[node]
+            let best = nodes[node]
                 .edges
                 .iter()
                 .filter_map(|e| {
                     e.child
-                        .map(|k| (e.mv, k as usize, self.nodes[k as usize].visits))
+                        .map(|k| (e.mv, k as usize, nodes[k as usize].visits))
                 })
                 .filter(|&(_, _, v)| v > 0)
                 .max_by_key(|&(_, _, v)| v);
-            let Some((mv, k, _)) = best else { break };
-            out.push(to_move(mv));
+            let Some((mv, k, v)) = best else { break };
+            out.push((to_move(mv), v));
             node = k;
         }
         out
@@ -404,7 +512,7 @@ impl Puct {
     /// The root evaluation's ownership, +1 Black, by [`Point::index`].
     fn ownership(&self) -> Vec<f32> {
         let mut out = vec![0.0; CELLS];
-        if let Some(e) = &self.root_eval {
+        if let Some(e) = &self.tree.root_eval {
             let n = e.size;
             for (i, &o) in e.white_ownership.iter().enumerate() {
                 if let Some(p) = Point::new(n as u8, (i % n) as u8, (i / n) as u8) {
@@ -415,15 +523,296 @@ impl Puct {
         out
     }
 
+    /// Visits of the root, kept ones included.
+    pub fn root_visits(&self) -> u32 {
+        self.tree.nodes[0].visits
+    }
+
+    /// True when the most visited root move stays the most visited through `more` visits,
+    /// however they fall (the early stop of a search run in slices).
+    pub fn decided(&self, more: f64) -> bool {
+        self.tree.decided(more)
+    }
+
     /// The root's average utility for the player to move (tests, logs).
     pub fn root_utility(&self) -> f64 {
-        self.nodes[0].mean_utility(self.color).unwrap_or(0.0)
+        self.tree.nodes[0].mean_utility(self.color).unwrap_or(0.0)
     }
 
     /// The root's average lead for the player to move.
     pub fn root_lead(&self) -> f64 {
-        let n = &self.nodes[0];
-        sign(self.color) * n.lead / n.visits.max(1) as f64
+        let n = &self.tree.nodes[0];
+        sign(self.color) * n.sum.lead / n.visits.max(1) as f64
+    }
+}
+
+/// One thread's share of a run: gather leaves under the lock, evaluate them without it, back
+/// them up under it, until the limits or another thread stop the run. A thread whose walks all
+/// meet positions another is evaluating sleeps on `backed_up` until a backup changes the tree.
+fn work(
+    run: &Run,
+    shared: &Mutex<Shared>,
+    backed_up: &Condvar,
+    rng: &mut Rng,
+) -> Result<(), NnError> {
+    loop {
+        let leaves = {
+            let mut s = lock(shared);
+            loop {
+                let leaves = s.gather(run);
+                if !leaves.is_empty() {
+                    break leaves;
+                }
+                if !s.may_claim(run) {
+                    return Ok(());
+                }
+                // A walk met a leaf in evaluation, so the root has a walk under way: its
+                // backup wakes this thread (the wait releases the lock, so none is missed).
+                if s.tree.nodes[0].in_flight > 0 {
+                    s = backed_up.wait(s).unwrap_or_else(|e| e.into_inner());
+                }
+            }
+        };
+        let items: Vec<(&History, u8)> = leaves
+            .iter()
+            .map(|(_, h)| (h, rng.below(8) as u8))
+            .collect();
+        let evals = run.eval.evaluate_batch(&items);
+        let mut s = lock(shared);
+        match evals {
+            Ok(evals) => {
+                for ((path, h), e) in leaves.iter().zip(evals) {
+                    s.tree.finish(run, path, h, e);
+                    s.done += 1;
+                }
+                if run.limits.stop_early && s.decided(run) {
+                    s.stop = true;
+                }
+            }
+            Err(e) => {
+                s.abandon(&leaves);
+                drop(s);
+                backed_up.notify_all();
+                return Err(e);
+            }
+        }
+        drop(s);
+        backed_up.notify_all();
+    }
+}
+
+impl Shared<'_> {
+    /// Whether another visit may start: the root not yet evaluated, or time and visits left.
+    fn may_claim(&self, run: &Run) -> bool {
+        let root = &self.tree.nodes[0];
+        if self.stop {
+            return false;
+        }
+        if root.value.is_none() && root.in_flight == 0 {
+            return true;
+        }
+        let out_of_time = run.limits.time.is_some_and(|t| run.clock.elapsed() >= t);
+        let enough = run.visits.is_some_and(|v| self.claimed >= v);
+        !(self.stop || out_of_time || enough)
+    }
+
+    /// Up to a batch of leaves to evaluate, their paths marked; finished games met on the way
+    /// are backed up at once. Stops at the first walk that meets a leaf in evaluation.
+    fn gather(&mut self, run: &Run) -> Vec<(Vec<usize>, History)> {
+        let mut leaves = Vec::new();
+        while leaves.len() < run.batch && self.may_claim(run) {
+            match self.tree.descend(run.root) {
+                Leaf::New { path, history } => {
+                    self.claimed += 1;
+                    leaves.push((path, *history));
+                }
+                Leaf::Ended(path) => {
+                    self.claimed += 1;
+                    self.done += 1;
+                    let v = self.tree.nodes[*path.last().unwrap_or(&0)].value;
+                    self.tree.backup(&path, &v.unwrap_or_default(), false);
+                }
+                Leaf::Busy => break,
+            }
+        }
+        leaves
+    }
+
+    /// Takes the virtual losses of leaves that will not be evaluated back off.
+    fn abandon(&mut self, leaves: &[(Vec<usize>, History)]) {
+        for (path, _) in leaves {
+            for &n in path {
+                self.tree.nodes[n].in_flight -= 1;
+            }
+        }
+        self.claimed -= leaves.len() as u32;
+        self.stop = true;
+    }
+
+    /// True when the most visited root move cannot be overtaken in the time left, at the rate
+    /// of visits so far (nor by the visits left, if a count is set too).
+    fn decided(&self, run: &Run) -> bool {
+        let Some(time) = run.limits.time else {
+            return false;
+        };
+        let elapsed = run.clock.elapsed().as_secs_f64().max(1e-6);
+        let rate = self.done as f64 / elapsed;
+        let mut left = rate * (time.as_secs_f64() - elapsed).max(0.0);
+        if let Some(v) = run.visits {
+            left = left.min(v.saturating_sub(self.claimed) as f64);
+        }
+        self.tree.decided(left)
+    }
+}
+
+impl Tree {
+    /// True when the most visited root move stays the most visited through `more` visits,
+    /// however they fall.
+    fn decided(&self, more: f64) -> bool {
+        let nodes = &self.nodes;
+        let mut top = [0u32; 2];
+        for e in &nodes[0].edges {
+            let v = e.child.map_or(0, |k| nodes[k as usize].visits);
+            if v > top[0] {
+                top = [v, top[0]];
+            } else if v > top[1] {
+                top[1] = v;
+            }
+        }
+        top[1] as f64 + more < top[0] as f64
+    }
+
+    /// One walk from the root by PUCT to a position not yet evaluated (or a finished game),
+    /// extending the root's history move by move.
+    fn descend(&mut self, root: &History) -> Leaf {
+        let mut h = root.clone();
+        let mut path = vec![0];
+        let mut node = 0;
+        while self.nodes[node].value.is_some() && !self.nodes[node].edges.is_empty() {
+            let e = self.select(node);
+            let mv = self.nodes[node].edges[e].mv;
+            h.extend(h.to_move, mv);
+            node = match self.nodes[node].edges[e].child {
+                Some(c) => c as usize,
+                None => {
+                    self.nodes.push(Node::new(h.to_move));
+                    let c = self.nodes.len() - 1;
+                    self.nodes[node].edges[e].child = Some(c as u32);
+                    c
+                }
+            };
+            path.push(node);
+        }
+        let leaf = &self.nodes[node];
+        match leaf.value {
+            Some(_) => Leaf::Ended(path),
+            None if leaf.in_flight > 0 => Leaf::Busy,
+            None => {
+                for &n in &path {
+                    self.nodes[n].in_flight += 1;
+                }
+                Leaf::New {
+                    path,
+                    history: Box::new(h),
+                }
+            }
+        }
+    }
+
+    /// A leaf's evaluation: its moves, its value, and the value backed up its path.
+    fn finish(&mut self, run: &Run, path: &[usize], h: &History, e: Arc<Evaluation>) {
+        let node = *path.last().unwrap_or(&0);
+        self.expand(node, h, &e, run);
+        let v = Values::of(&e);
+        self.nodes[node].value = Some(v);
+        self.own(&e);
+        if node == 0 {
+            self.root_eval = Some(e);
+        }
+        self.backup(path, &v, true);
+    }
+
+    /// Adds `v` to every node of `path`, taking its virtual losses off when it was marked.
+    fn backup(&mut self, path: &[usize], v: &Values, marked: bool) {
+        for &n in path {
+            let n = &mut self.nodes[n];
+            n.add(v);
+            if marked {
+                n.in_flight -= 1;
+            }
+        }
+    }
+
+    /// The node's moves from the policy, best first (none once two passes ended the game
+    /// below the root; at the root the game goes on, as after GTP's clean-up `play`).
+    fn expand(&mut self, node: usize, h: &History, e: &Evaluation, run: &Run) {
+        if h.finished && node != 0 {
+            return;
+        }
+        let n = e.size;
+        let size = n as u8;
+        let mut edges: Vec<Edge> = e
+            .policy
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p >= 0.0)
+            .filter_map(|(i, &p)| {
+                let pt = Point::new(size, (i % n) as u8, (i / n) as u8)?;
+                Some(Edge {
+                    mv: Some(pt),
+                    prior: p,
+                    child: None,
+                })
+            })
+            .collect();
+        edges.push(Edge {
+            mv: None,
+            prior: e.pass,
+            child: None,
+        });
+        if node == 0 {
+            edges.retain(|e| root_legal(run.game, run.color, e.mv));
+        }
+        edges.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+        self.nodes[node].edges = edges;
+    }
+
+    /// The edge PUCT picks at `node`, counting the walks under way as lost visits.
+    fn select(&self, node: usize) -> usize {
+        let n = &self.nodes[node];
+        let c = n.to_move;
+        let parent_q = n.mean_utility(c).unwrap_or(0.0);
+        let explored: f64 = n
+            .edges
+            .iter()
+            .filter(|e| e.child.is_some_and(|k| self.nodes[k as usize].visits > 0))
+            .map(|e| e.prior as f64)
+            .sum();
+        let reduction = if node == 0 {
+            ROOT_FPU_REDUCTION
+        } else {
+            FPU_REDUCTION
+        };
+        let fpu = parent_q - reduction * explored.sqrt();
+        let total = (n.visits + n.in_flight) as f64;
+        let cpuct = CPUCT + CPUCT_LOG * ((total + CPUCT_BASE) / CPUCT_BASE).ln();
+        let explore = cpuct * (total - 1.0).max(0.01).sqrt();
+        let mut best = (0, f64::NEG_INFINITY);
+        for (i, e) in n.edges.iter().enumerate() {
+            let (q, visits) = match e.child.map(|k| &self.nodes[k as usize]) {
+                Some(k) if k.visits + k.in_flight > 0 => {
+                    let seen = k.visits + k.in_flight;
+                    let u = sign(c) * k.sum.utility - k.in_flight as f64 * VIRTUAL_LOSS;
+                    (u / seen as f64, seen)
+                }
+                _ => (fpu, 0),
+            };
+            let score = q + explore * e.prior as f64 / (1.0 + visits as f64);
+            if score > best.1 {
+                best = (i, score);
+            }
+        }
+        best.0
     }
 
     /// The average lead for the player to move after the root's move `mv`, once visited (the
@@ -620,5 +1009,233 @@ mod tests {
             Puct::reuse(Some(q), &g2, Color::Black, rules, 5).reused(),
             0
         );
+    }
+
+    /// Every evaluated position's visits are its own evaluation plus its children's (a
+    /// finished game: all its own), and no virtual loss is left behind.
+    fn assert_consistent(p: &Puct) {
+        for (i, n) in p.tree.nodes.iter().enumerate() {
+            assert_eq!(n.in_flight, 0, "node {i}");
+            let below: u32 = n
+                .edges
+                .iter()
+                .filter_map(|e| e.child)
+                .map(|k| p.tree.nodes[k as usize].visits)
+                .sum();
+            match (n.value, n.edges.is_empty()) {
+                (None, _) => assert_eq!(n.visits, 0, "node {i}"),
+                (Some(_), true) => assert!(n.visits >= 1, "node {i}"),
+                (Some(_), false) => assert_eq!(n.visits, 1 + below, "node {i}"),
+            }
+        }
+    }
+
+    /// A clock that moves on `step` each time it is read: the search's pace without a real
+    /// clock.
+    struct Ticks {
+        step: Duration,
+        reads: std::sync::atomic::AtomicU32,
+    }
+
+    impl Ticks {
+        fn new(step_ms: u64) -> Ticks {
+            Ticks {
+                step: Duration::from_millis(step_ms),
+                reads: std::sync::atomic::AtomicU32::new(0),
+            }
+        }
+    }
+
+    impl Clock for Ticks {
+        fn elapsed(&self) -> Duration {
+            let n = self
+                .reads
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.step * n
+        }
+    }
+
+    #[test]
+    fn two_threads_share_one_tree_and_make_the_visits_asked() {
+        let eval = evaluator();
+        let g = Game::new(9, Preset::Japanese.rules(9), Handicap::None).unwrap();
+        for (threads, batch) in [(2, 1), (2, 4), (1, 4)] {
+            let mut p = Puct::new(&g, Color::Black, kata(&g), 7);
+            p.set_threads(threads, batch);
+            p.run(&eval, &g, Some(96), None).unwrap();
+            assert_consistent(&p);
+            assert_eq!(
+                p.tree.nodes[0].visits, 96,
+                "{threads} threads, batch {batch}"
+            );
+            let a = p.analysis();
+            assert_eq!(a.playouts, 96);
+            assert!(g.check(Color::Black, a.best().unwrap().mv).is_ok());
+            // Virtual losses spread the walks: more than one root move was tried.
+            assert!(a.moves.iter().filter(|m| m.visits > 0).count() > 1);
+            // A second run on the same tree adds exactly its visits.
+            p.run(&eval, &g, Some(20), None).unwrap();
+            assert_consistent(&p);
+            assert_eq!(p.tree.nodes[0].visits, 116);
+        }
+    }
+
+    #[test]
+    fn threads_play_legal_games_with_tree_reuse() {
+        let eval = evaluator();
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let rules = kata(&g);
+        let mut tree: Option<Puct> = None;
+        for i in 0..12 {
+            let c = g.to_move();
+            let mut p = match tree.take() {
+                Some(t) => Puct::reuse(Some(t), &g, c, rules, i),
+                None => {
+                    let mut p = Puct::new(&g, c, rules, i);
+                    p.set_threads(2, 2);
+                    p
+                }
+            };
+            assert_eq!((p.threads, p.batch), (2, 2));
+            let kept = p.reused();
+            p.run(&eval, &g, Some(24), None).unwrap();
+            assert_eq!(p.analysis().playouts, kept + 24);
+            let mv = p.analysis().best().unwrap().mv;
+            g.play(c, mv).unwrap();
+            tree = Some(p);
+            if g.phase() != tengen_rules::Phase::Play {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_on_one_thread_is_reproducible() {
+        let eval = evaluator();
+        let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let run = || {
+            let mut p = Puct::new(&g, Color::Black, kata(&g), 5);
+            p.set_threads(1, 8);
+            p.run(&eval, &g, Some(64), None).unwrap();
+            assert_consistent(&p);
+            p.analysis().moves
+        };
+        assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn the_clock_ends_a_search_and_a_decided_one_ends_sooner() {
+        let rows = [
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . X . . . .",
+            ". . . X O X . . .",
+            ". . . X O X . . .",
+            ". . . X O X . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        let g = chinese(&rows, Color::Black);
+        let eval = evaluator();
+        let search = |stop_early: bool| {
+            let mut p = Puct::new(&g, Color::Black, kata(&g), 1);
+            let limits = Limits {
+                visits: None,
+                time: Some(Duration::from_secs(1)),
+                stop_early,
+            };
+            // 10 ms a reading of the clock, read about once a visit: about a hundred visits.
+            p.run_with(&eval, &g, &limits, &Ticks::new(10)).unwrap();
+            assert_consistent(&p);
+            p.analysis()
+        };
+        let full = search(false);
+        assert!(
+            full.playouts > 20 && full.playouts < 300,
+            "{}",
+            full.playouts
+        );
+        let early = search(true);
+        assert!(
+            early.playouts < full.playouts,
+            "{} {}",
+            early.playouts,
+            full.playouts
+        );
+        let e3 = Move::Play(at(g.board(), "E3"));
+        assert_eq!(
+            (full.best().unwrap().mv, early.best().unwrap().mv),
+            (e3, e3)
+        );
+        // Stopped with the best move far ahead of the next.
+        let (b, s) = (early.moves[0].visits, early.moves[1].visits);
+        assert!(b > 4 * s, "{b} {s}");
+    }
+
+    #[test]
+    fn a_report_is_for_the_player_to_move_best_first() {
+        let eval = evaluator();
+        let rows = [
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . X . . . .",
+            ". . . X O X . . .",
+            ". . . X O X . . .",
+            ". . . X O X . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        for color in [Color::Black, Color::White] {
+            let g = chinese(&rows, color);
+            let mut p = Puct::new(&g, color, kata(&g), 2);
+            p.run(&eval, &g, Some(80), None).unwrap();
+            let r = p.report();
+            assert_eq!(
+                (r.size, r.ownership.len(), r.ownership_stdev.len()),
+                (9, 81, 81)
+            );
+            assert_eq!(r.root.visits, 80);
+            assert!(r.moves.windows(2).all(|w| w[0].visits >= w[1].visits));
+            let best = &r.moves[0];
+            assert_eq!(best.mv, Move::Play(at(g.board(), "E3")));
+            assert!(best.lcb <= best.winrate && best.utility_lcb <= best.utility);
+            assert_eq!(best.pv.len(), best.pv_visits.len());
+            assert_eq!(best.pv_visits[0], best.visits);
+            assert!(best.pv_visits.windows(2).all(|w| w[0] > w[1]));
+            // Win rates and leads are the player to move's, as the analysis's.
+            let a = p.analysis();
+            assert!((best.winrate - a.moves[0].winrate as f64).abs() < 1e-6);
+            assert_eq!(r.root.lead > 0.0, p.root_lead() > 0.0);
+            // So is ownership: D5, a black stone (row 4 from the top, column 3), is Black's.
+            let d5 = r.ownership[4 * 9 + 3];
+            let black = if color == Color::Black { d5 } else { -d5 };
+            assert!(black > 0.5, "{color:?}: {d5}");
+            assert!(r.ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+        }
+    }
+
+    /// Regression: after two passes (the game resumed, as GTP controllers do for clean-up) the
+    /// root had no moves, so the engine could only pass, and an analysis showed nothing.
+    #[test]
+    fn a_game_resumed_after_two_passes_has_moves() {
+        let eval = evaluator();
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let rules = kata(&g);
+        let mut p = Puct::new(&g, Color::Black, rules, 1);
+        p.run(&eval, &g, Some(30), None).unwrap();
+        g.play(Color::Black, Move::Pass).unwrap();
+        g.play(Color::White, Move::Pass).unwrap();
+        let _ = g.resume();
+        for mut q in [
+            Puct::new(&g, Color::Black, rules, 2),
+            Puct::reuse(Some(p), &g, Color::Black, rules, 2),
+        ] {
+            q.run(&eval, &g, Some(30), None).unwrap();
+            let a = q.analysis();
+            assert!(a.moves.iter().filter(|m| m.visits > 0).count() > 1, "{a:?}");
+            assert!(g.check(Color::Black, a.best().unwrap().mv).is_ok());
+        }
     }
 }

@@ -5,11 +5,11 @@
 //! clean-up play. A game decided outright (a first capture, a third repetition under simple ko)
 //! refuses further moves.
 
-use std::sync::Arc;
+use std::io::Write;
 use std::time::Duration;
 
-use tengen_ai::nn::search::Puct;
-use tengen_ai::nn::{Evaluator, KataRules, NnError};
+use tengen_ai::nn::search::{Limits, Puct, WallClock};
+use tengen_ai::nn::KataRules;
 use tengen_ai::time::{self, Clock};
 use tengen_ai::{estimate, policy, search};
 use tengen_gtp::args::{self, ArgError};
@@ -20,6 +20,8 @@ use tengen_rules::{
     handicap, Color, Game, Handicap, HandicapPlacement, Komi, Move, Phase, Point, Preset, Rules,
 };
 use tengen_sgf::game::{self as record, GameInfo};
+
+use super::analyze::{self, Analysis, Searcher};
 
 /// Every command the engine knows, in `list_commands` order.
 pub const COMMANDS: &[&str] = &[
@@ -52,106 +54,11 @@ pub const COMMANDS: &[&str] = &[
     "tengen-unsure",
     "lz-analyze",
     "kata-analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
     "kata-raw-nn",
     "kata-set-rules",
 ];
-
-/// The search behind an analysis: the Monte Carlo engine's, or the network's.
-pub enum Searcher {
-    /// Playouts.
-    Mcts(Box<search::Search>),
-    /// The network's PUCT search of `game`.
-    Nn {
-        /// The search.
-        puct: Box<Puct>,
-        /// The network.
-        eval: Arc<Evaluator>,
-        /// The position searched.
-        game: Box<Game>,
-    },
-}
-
-impl Searcher {
-    /// Searches for `time` more.
-    pub fn run(&mut self, time: Duration) -> Result<(), NnError> {
-        match self {
-            Searcher::Mcts(s) => {
-                s.run(None, Some(time));
-                Ok(())
-            }
-            Searcher::Nn { puct, eval, game } => puct.run(eval, game, None, Some(time)),
-        }
-    }
-
-    /// What the search knows now.
-    pub fn analysis(&self) -> search::Analysis {
-        match self {
-            Searcher::Mcts(s) => s.analysis(),
-            Searcher::Nn { puct, .. } => puct.analysis(),
-        }
-    }
-
-    /// Playouts or visits after which the analysis stops growing its tree (a GUI left open
-    /// must not exhaust memory; the network's nodes are larger and slower to make).
-    pub fn limit(&self) -> u32 {
-        match self {
-            Searcher::Mcts(_) => 2_000_000,
-            Searcher::Nn { .. } => 100_000,
-        }
-    }
-}
-
-/// A running analysis (`lz-analyze`, `kata-analyze`): the search, how often to report, and in
-/// which dialect.
-pub struct Analysis {
-    /// The search, continued a slice at a time.
-    pub search: Searcher,
-    /// Time between reports.
-    pub interval: Duration,
-    /// KataGo's dialect (`kata-analyze`) rather than Leela Zero's.
-    pub kata: bool,
-    size: u8,
-}
-
-impl Analysis {
-    /// One report: every root move searched, best first, as `info move ... pv ...` entries.
-    pub fn report(&self) -> String {
-        let a = self.search.analysis();
-        let mut out = Vec::new();
-        for (order, m) in a.moves.iter().filter(|m| m.visits > 0).enumerate() {
-            let pv: Vec<String> =
-                m.pv.iter()
-                    .map(|&v| coord::format_move(self.size, v))
-                    .collect();
-            let mv = coord::format_move(self.size, m.mv);
-            out.push(if self.kata {
-                format!(
-                    "info move {mv} visits {} winrate {:.4} prior {:.4} order {order} pv {}",
-                    m.visits,
-                    m.winrate,
-                    m.prior,
-                    pv.join(" ")
-                )
-            } else {
-                format!(
-                    "info move {mv} visits {} winrate {} prior {} lcb {} order {order} pv {}",
-                    m.visits,
-                    (m.winrate * 10000.0).round() as i32,
-                    (m.prior * 10000.0).round() as i32,
-                    (lcb(m.winrate, m.visits) * 10000.0).round() as i32,
-                    pv.join(" ")
-                )
-            });
-        }
-        out.join(" ")
-    }
-}
-
-/// A lower confidence bound of a win rate (about two standard errors), as Leela Zero reports.
-fn lcb(winrate: f32, visits: u32) -> f32 {
-    let n = visits.max(1) as f32;
-    (winrate - 2.0 * (winrate * (1.0 - winrate) / n).sqrt()).max(0.0)
-}
 
 /// How strong and how fast the engine plays (`tengen gtp --playouts --time --threads --level
 /// --no-resign`).
@@ -169,6 +76,8 @@ pub struct Strength {
     pub engine: EngineKind,
     /// Visits a move for the network's search (a fixed count, as `playouts` for the other).
     pub visits: Option<u32>,
+    /// Leaves each of the network search's threads evaluates in one forward pass.
+    pub batch: usize,
 }
 
 /// The engine that chooses moves (`tengen gtp --engine`).
@@ -193,6 +102,7 @@ impl Default for Strength {
             resign: true,
             engine: EngineKind::Nn,
             visits: None,
+            batch: 1,
         }
     }
 }
@@ -202,6 +112,10 @@ pub use tengen_ai::search::level_playouts;
 /// Visits in all and through the best move before the network's search may resign (in a lost
 /// game its visits spread over many equally lost moves, so few go through the best).
 const NN_RESIGN_VISITS: (u32, u32) = (100, 10);
+
+/// Moves in a row the network's search must find hopeless before it resigns (KataGo's
+/// `resignConsecTurns`): one bad reading does not end a game.
+const NN_RESIGN_TURNS: u32 = 3;
 
 /// Seconds a move when nothing else is said.
 const DEFAULT_MOVE_TIME: f64 = 1.0;
@@ -221,6 +135,9 @@ pub struct Engine {
     search: Option<search::Search>,
     /// The network search's last tree, kept for the next move.
     puct: Option<Puct>,
+    /// The network search's hopeless moves in a row per colour, and the ply of the last (a
+    /// streak goes on only from the colour's previous move of the same game).
+    hopeless: [(u32, usize); 2],
     /// Seconds and stones left per colour, from `time_left`.
     time_left: [Option<(f64, u32)>; 2],
     /// The last estimate, with the position and rules it is of.
@@ -232,6 +149,9 @@ pub struct Engine {
     kata_rules: Option<KataRules>,
     quit: bool,
 }
+
+/// Where a move's search reports, and how often (`kata-genmove_analyze`).
+type Reporter<'a> = (Duration, &'a mut dyn FnMut(&Puct));
 
 /// The answer to a command that failed, with the specification's wording where it has one.
 fn fail(msg: &str) -> Response {
@@ -269,6 +189,7 @@ impl Engine {
             strength: Strength::default(),
             search: None,
             puct: None,
+            hopeless: [(0, 0); 2],
             net: super::nn::Net::default(),
             kata_rules: None,
             quit: false,
@@ -301,22 +222,15 @@ impl Engine {
         }
     }
 
-    /// Starts `lz-analyze` or `kata-analyze [color] [interval]` (the interval in centiseconds,
-    /// default 100; the colour defaults to the player to move). Errors are the response.
+    /// Starts `lz-analyze` or `kata-analyze` ([`analyze::parse`]: colour, interval in
+    /// centiseconds, default 100, and KataGo's pairs). The network's search goes on from the
+    /// last move's tree and is kept for the next ([`Engine::finish_analysis`]); `--visits`
+    /// (`--playouts` for the Monte Carlo engine) caps it as it caps a move. Errors are the
+    /// response.
     pub fn start_analysis(&mut self, cmd: &Command) -> Result<Analysis, Response> {
-        let mut color = self.game.to_move();
-        let mut interval = 100u64;
-        for a in &cmd.args {
-            if let Ok(c) = args::color(a) {
-                color = c;
-            } else if let Ok(n) = a.parse::<u64>() {
-                interval = n.max(1);
-            } else if a == "interval" {
-                continue;
-            } else {
-                return Err(fail("syntax error"));
-            }
-        }
+        let options = analyze::parse(cmd.name == "kata-analyze", &cmd.args)
+            .map_err(|()| fail("syntax error"))?;
+        let color = options.color.unwrap_or(self.game.to_move());
         if self.game.phase() == Phase::Finished {
             return Err(fail("game is over"));
         }
@@ -325,8 +239,10 @@ impl Engine {
             Some(rules) => {
                 let mut game = self.game.clone();
                 game.set_to_move(color);
+                let mut puct = Puct::reuse(self.puct.take(), &game, color, rules, seed);
+                puct.set_threads(self.strength.threads, self.strength.batch);
                 Searcher::Nn {
-                    puct: Box::new(Puct::new(&game, color, rules, seed)),
+                    puct: Box::new(puct),
                     eval: self.net.evaluator()?,
                     game: Box::new(game),
                 }
@@ -338,12 +254,24 @@ impl Engine {
                 seed,
             ))),
         };
+        let cap = match &searcher {
+            Searcher::Nn { .. } => self.strength.visits,
+            Searcher::Mcts(_) => self.strength.playouts,
+        };
         Ok(Analysis {
+            cap: cap.unwrap_or(searcher.limit()),
             search: searcher,
-            interval: Duration::from_millis(interval * 10),
-            kata: cmd.name == "kata-analyze",
+            options,
+            color,
             size: self.size,
         })
+    }
+
+    /// Keeps an ended analysis's tree for the next move or analysis of the same game.
+    pub fn finish_analysis(&mut self, a: Analysis) {
+        if let Searcher::Nn { puct, .. } = a.search {
+            self.puct = Some(*puct);
+        }
     }
 
     /// Sets how strong and fast the engine plays.
@@ -498,6 +426,59 @@ impl Engine {
         let Ok(color) = args::color(&a[0]) else {
             return fail("syntax error");
         };
+        self.genmove_for(color, mode, None)
+    }
+
+    /// `lz-genmove_analyze` / `kata-genmove_analyze [player] [interval] KEY VALUE ...`:
+    /// `genmove` that reports as the analysis does while the network searches (the Monte
+    /// Carlo engine reports nothing), then answers `play MOVE` (KataGo's extension: `=` first,
+    /// the reports, the move, an empty line).
+    pub fn genmove_analyze(&mut self, cmd: &Command, out: &mut dyn Write) -> std::io::Result<()> {
+        let kata = cmd.name == "kata-genmove_analyze";
+        let Ok(options) = analyze::parse(kata, &cmd.args) else {
+            return out.write_all(fail("syntax error").format(cmd.id).as_bytes());
+        };
+        if self.game.phase() == Phase::Finished {
+            return out.write_all(fail("game is over").format(cmd.id).as_bytes());
+        }
+        let color = options.color.unwrap_or(self.game.to_move());
+        writeln!(
+            out,
+            "={}",
+            cmd.id.map(|i| i.to_string()).unwrap_or_default()
+        )?;
+        out.flush()?;
+        let printer = analyze::Printer {
+            options: &options,
+            color,
+            size: self.size,
+        };
+        let mut report = |p: &Puct| {
+            let line = printer.network(&p.report());
+            if !line.is_empty() {
+                // A controller that has gone away ends the session at the next read.
+                let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+            }
+        };
+        let response = self.genmove_for(
+            color,
+            policy::Mode::Normal,
+            Some((options.interval, &mut report)),
+        );
+        match response {
+            Response::Success(mv) => writeln!(out, "play {mv}\n")?,
+            Response::Failure(why) => writeln!(out, "info error {why}\n")?,
+        }
+        out.flush()
+    }
+
+    /// `genmove` for `color`, the network's search reporting every interval to `reporter`.
+    fn genmove_for(
+        &mut self,
+        color: Color,
+        mode: policy::Mode,
+        reporter: Option<Reporter>,
+    ) -> Response {
         match self.game.phase() {
             Phase::Finished => return fail("game is over"),
             Phase::Scoring => {
@@ -509,7 +490,7 @@ impl Engine {
         let mv = match mode {
             // Clean-up play captures the dead stones the estimate finds before passing.
             policy::Mode::Cleanup => policy::choose(&self.game, color, &mut self.rng, mode),
-            policy::Mode::Normal if self.nn_plays() => match self.nn_genmove(color) {
+            policy::Mode::Normal if self.nn_plays() => match self.nn_genmove(color, reporter) {
                 Ok(search::Decision::Move(m)) => m,
                 Ok(search::Decision::Resign) => return Response::success("resign"),
                 Err(r) => return r,
@@ -555,30 +536,68 @@ impl Engine {
             && self.net_rules().is_some()
     }
 
-    /// The network's search for `color`'s move (reusing the last move's tree), and its
-    /// decision under the Monte Carlo engine's rules for passing and resigning.
-    fn nn_genmove(&mut self, color: Color) -> Result<search::Decision, Response> {
+    /// The network's search for `color`'s move (reusing the last move's tree, on the
+    /// engine's threads), stopping early once the best move cannot be overtaken when the clock
+    /// sets the time; its decision under the Monte Carlo engine's rules for passing and
+    /// resigning, but resigning only after [`NN_RESIGN_TURNS`] hopeless moves in a row.
+    fn nn_genmove(
+        &mut self,
+        color: Color,
+        reporter: Option<Reporter>,
+    ) -> Result<search::Decision, Response> {
         let rules = self
             .net_rules()
             .ok_or_else(|| fail("the network does not play these rules"))?;
         let eval = self.net.evaluator()?;
         let budget = self.budget(color);
-        let visits = self.strength.visits.or(budget.playouts);
+        let limits = Limits {
+            visits: self.strength.visits.or(budget.playouts),
+            time: budget.time,
+            stop_early: budget.time.is_some(),
+        };
         let mut p = Puct::reuse(self.puct.take(), &self.game, color, rules, budget.seed);
-        p.run(&eval, &self.game, visits, budget.time)
-            .map_err(|e| fail(&e.to_string()))?;
+        p.set_threads(self.strength.threads, self.strength.batch);
+        match reporter {
+            None => p.run_with(&eval, &self.game, &limits, &WallClock::start()),
+            Some((every, report)) => {
+                analyze::run_reporting(&mut p, &eval, &self.game, &limits, every, report)
+            }
+        }
+        .map_err(|e| fail(&e.to_string()))?;
         let a = p.analysis();
         let style = search::Style {
             resign_below: self.strength.resign.then_some(0.1),
         };
         self.puct = Some(p);
-        Ok(search::judge(
-            &self.game,
-            color,
-            &a,
-            &style,
-            NN_RESIGN_VISITS,
-        ))
+        let decision = search::judge(&self.game, color, &a, &style, NN_RESIGN_VISITS);
+        Ok(self.confirm_resignation(color, decision, &a))
+    }
+
+    /// A resignation stands only on the [`NN_RESIGN_TURNS`]th hopeless move in a row; before
+    /// it, the best move is played.
+    fn confirm_resignation(
+        &mut self,
+        color: Color,
+        d: search::Decision,
+        a: &search::Analysis,
+    ) -> search::Decision {
+        let ply = self.game.ply_count();
+        let (streak, last) = &mut self.hopeless[color.index()];
+        match d {
+            search::Decision::Resign => {
+                let goes_on = *streak > 0 && *last + 2 == ply;
+                *streak = if goes_on { *streak + 1 } else { 1 };
+                *last = ply;
+                if *streak >= NN_RESIGN_TURNS {
+                    return d;
+                }
+                search::Decision::Move(a.best().map_or(Move::Pass, |m| m.mv))
+            }
+            search::Decision::Move(_) => {
+                *streak = 0;
+                d
+            }
+        }
     }
 
     /// The search budget for `color`'s move: the fixed playout count if one was set, the time

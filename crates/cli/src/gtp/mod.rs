@@ -1,6 +1,8 @@
-//! GTP: the engine side (`tengen gtp`, [`engine`]). The controller side, which drives other
-//! engines for `tengen match` and the server's bots, is `tengen_app::bots::gtp`.
+//! GTP: the engine side (`tengen gtp`, [`engine`]; the analysis commands' arguments and
+//! reports in KataGo's format, [`analyze`]). The controller side, which drives other engines for
+//! `tengen match` and the server's bots, is `tengen_app::bots::gtp`.
 
+pub mod analyze;
 pub mod engine;
 mod nn;
 
@@ -50,6 +52,10 @@ pub struct GtpOpt {
     /// matches (with the controller's clock, whichever ends first).
     #[arg(long)]
     pub visits: Option<u32>,
+    /// Leaves each of the network search's threads gathers and evaluates in one forward pass
+    /// (default 1). More than one gives up reproducibility, as more threads do.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub batch: u16,
     /// Never resign.
     #[arg(long)]
     pub no_resign: bool,
@@ -89,6 +95,7 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
                 engine::EngineKind::Nn
             }),
         visits: opt.visits.map(|n| n.max(1)),
+        batch: opt.batch as usize,
     });
     // Lines are read on their own thread, so that a running analysis notices the next command.
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
@@ -116,12 +123,19 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
             Ok(None) => continue,
             Ok(Some(cmd)) if cmd.name == "lz-analyze" || cmd.name == "kata-analyze" => {
                 match engine.start_analysis(&cmd) {
-                    Ok(analysis) => {
-                        pending = analyze(analysis, cmd.id, &rx, &mut out)?;
+                    Ok(mut analysis) => {
+                        pending = analyze(&mut analysis, cmd.id, &rx, &mut out)?;
+                        engine.finish_analysis(analysis);
                         continue;
                     }
                     Err(r) => (cmd.id, r),
                 }
+            }
+            Ok(Some(cmd))
+                if cmd.name == "lz-genmove_analyze" || cmd.name == "kata-genmove_analyze" =>
+            {
+                engine.genmove_analyze(&cmd, &mut out)?;
+                continue;
             }
             Ok(Some(cmd)) => (cmd.id, engine.handle(&cmd)),
             Err(_) => (Command::id_of(&line), Response::failure("syntax error")),
@@ -139,7 +153,7 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
 /// Zero and KataGo: `=` at once, one line of `info` entries per interval, an empty line at the
 /// end).
 fn analyze(
-    mut a: engine::Analysis,
+    a: &mut analyze::Analysis,
     id: Option<u32>,
     rx: &mpsc::Receiver<Vec<u8>>,
     out: &mut impl Write,
@@ -147,22 +161,39 @@ fn analyze(
     let head = id.map_or("=".to_string(), |i| format!("={i}"));
     writeln!(out, "{head}")?;
     out.flush()?;
+    let mut first = true;
+    let mut reported = false;
     let next = loop {
-        if a.search.analysis().playouts < a.search.limit() {
-            if let Err(e) = a.search.run(a.interval) {
+        let searched = match a.step() {
+            Ok(s) => s,
+            Err(e) => {
                 // The network failed: say why once, then wait for the next command.
                 writeln!(out, "info error {e}")?;
                 break rx.recv().ok();
             }
-            writeln!(out, "{}", a.report())?;
-            out.flush()?;
-            match rx.try_recv() {
-                Ok(line) => break Some(line),
-                Err(mpsc::TryRecvError::Empty) => continue,
-                Err(mpsc::TryRecvError::Disconnected) => break None,
+        };
+        // Nothing before the first visited move: an empty line would end the response.
+        if searched || first {
+            if let Some(line) = a.report() {
+                writeln!(out, "{line}")?;
+                out.flush()?;
+                reported = true;
             }
-        } else {
+        }
+        first = false;
+        if !searched {
+            // At the cap: the last report stands until the next command.
             break rx.recv().ok();
+        }
+        // A controller that sends its next command at once still gets one report: on a busy
+        // machine the first interval may end before any move was visited.
+        if !reported {
+            continue;
+        }
+        match rx.try_recv() {
+            Ok(line) => break Some(line),
+            Err(mpsc::TryRecvError::Empty) => continue,
+            Err(mpsc::TryRecvError::Disconnected) => break None,
         }
     };
     writeln!(out)?;
