@@ -814,14 +814,6 @@ impl Tree {
         }
         best.0
     }
-
-    /// The average lead for the player to move after the root's move `mv`, once visited (the
-    /// review board shows it beside each candidate, as KataGo's `scoreLead`).
-    pub fn move_lead(&self, mv: Move) -> Option<f64> {
-        let edge = self.nodes[0].edges.iter().find(|e| to_move(e.mv) == mv)?;
-        let child = &self.nodes[edge.child? as usize];
-        (child.visits > 0).then(|| sign(self.color) * child.lead / child.visits as f64)
-    }
 }
 
 fn to_move(p: Option<Point>) -> Move {

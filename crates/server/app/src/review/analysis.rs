@@ -114,6 +114,8 @@ struct Found {
     analysis: Analysis,
     lead: f64,
     move_leads: Vec<Option<f64>>,
+    /// Ownership as [`ownership_text`] writes it.
+    ownership: String,
 }
 
 fn search(game: &Game, visits: u32) -> Found {
@@ -123,16 +125,29 @@ fn search(game: &Game, visits: u32) -> Found {
         match puct.run(&eval, game, Some(visits), None) {
             Ok(()) => {
                 let analysis = puct.analysis();
+                // The report's figures are KataGo's kata-analyze's: each move's lead, and the
+                // ownership averaged over the search's tree rather than the root's alone.
+                let report = puct.report();
                 let move_leads = analysis
                     .moves
                     .iter()
-                    .map(|m| puct.move_lead(m.mv))
+                    .map(|m| {
+                        let r = report.moves.iter().find(|r| r.mv == m.mv)?;
+                        (r.visits > 0).then_some(r.lead)
+                    })
                     .collect();
+                let ownership = if report.ownership.is_empty() {
+                    ownership_text(game.size(), &analysis.ownership)
+                } else {
+                    let for_black = if color == Color::Black { 1.0 } else { -1.0 };
+                    letters(report.ownership.iter().map(|&o| (o * for_black) as f32))
+                };
                 return Found {
                     engine: "net",
                     analysis,
-                    lead: puct.root_lead(),
+                    lead: report.root.lead,
                     move_leads,
+                    ownership,
                 };
             }
             Err(e) => {
@@ -151,6 +166,7 @@ fn search(game: &Game, visits: u32) -> Found {
     let black_lead = owned - game.rules().komi.as_f64();
     Found {
         engine: "mcts",
+        ownership: ownership_text(size, &analysis.ownership),
         analysis,
         lead: if color == Color::Black {
             black_lead
@@ -170,18 +186,24 @@ fn round(x: f64, places: i32) -> f64 {
 /// White's for sure, `k` nobody's, `u` Black's for sure (21 levels; a 19x19 grid is 361
 /// bytes, so that a long game's analysis stays small on every follower's poll).
 pub fn ownership_text(size: u8, ownership: &[f32]) -> String {
-    let mut out = String::with_capacity(size as usize * size as usize);
-    for row in 0..size {
-        for col in 0..size {
-            let o = Point::new(size, col, row)
+    letters((0..size).flat_map(|row| {
+        (0..size).map(move |col| {
+            Point::new(size, col, row)
                 .and_then(|p| ownership.get(p.index()))
                 .copied()
-                .unwrap_or(0.0);
+                .unwrap_or(0.0)
+        })
+    }))
+}
+
+/// Ownership values (+1 Black), in the order written, as [`ownership_text`]'s letters.
+fn letters(values: impl Iterator<Item = f32>) -> String {
+    values
+        .map(|o| {
             let level = (o.clamp(-1.0, 1.0) * LEVELS).round() + LEVELS;
-            out.push((b'a' + level as u8) as char);
-        }
-    }
-    out
+            (b'a' + level as u8) as char
+        })
+        .collect()
 }
 
 /// The analysis of one position, `null` once the game is over: `{ "to_move", "engine",
@@ -230,7 +252,7 @@ pub fn position(game: &Game, visits: u32) -> Value {
         "visits": a.playouts,
         "playouts": a.playouts,
         "best": best,
-        "ownership": ownership_text(size, &a.ownership),
+        "ownership": found.ownership,
     })
 }
 
