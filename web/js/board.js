@@ -62,6 +62,65 @@ function defs(svg) {
   radial('tengen-stone-shadow', {}, [['0.55', '#000', 0.38], ['1', '#000', 0]]);
 }
 
+/** The mark's shape at x, y, in the colour that shows on what lies there (`on`: b, w or ''). */
+function mark(parent, kind, x, y, on, label) {
+  const cls = `mark on-${on || 'e'}`;
+  const at = { 'data-mark': `${kind}:${label || ''}` };
+  if (kind === 'TR') return el('polygon', { points: `${x},${y - 0.28} ${x - 0.25},${y + 0.16} ${x + 0.25},${y + 0.16}`, class: cls, ...at }, parent);
+  if (kind === 'SQ') return el('rect', { x: x - 0.2, y: y - 0.2, width: 0.4, height: 0.4, class: cls, ...at }, parent);
+  if (kind === 'CR') return el('circle', { cx: x, cy: y, r: 0.24, class: cls, ...at }, parent);
+  if (kind === 'MA') {
+    const g = el('g', { class: cls, ...at }, parent);
+    el('line', { x1: x - 0.2, y1: y - 0.2, x2: x + 0.2, y2: y + 0.2 }, g);
+    el('line', { x1: x - 0.2, y1: y + 0.2, x2: x + 0.2, y2: y - 0.2 }, g);
+    return g;
+  }
+  // A label hides the lines below it on an empty point, as SGF editors draw it.
+  if (!on) el('circle', { cx: x, cy: y, r: 0.3, class: 'label-bg' }, parent);
+  const t = el('text', { x, y, class: `${cls} label`, ...at }, parent);
+  t.textContent = label;
+  return t;
+}
+
+/**
+ * The review board's layers, above the stones: `ownership` (size x size, +1 Black to -1 White,
+ * rows from the top) as small squares whose size and shade grow with the confidence, as
+ * KataGo's tools draw it; `marks` [{x, y, kind: LB|TR|SQ|CR|MA, label}]; `candidates`
+ * [{x, y, winrate (0-1, for the player to move), visits, best}] as circles with their win rate
+ * and visits (Lizzie's and KaTrain's way); `variation` [{x, y, color, n}] as numbered ghost stones.
+ */
+function drawReview(layer, size, grid, { ownership, marks, candidates, variation }) {
+  if (ownership) {
+    const g = el('g', { class: 'ownership' }, layer);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const o = ownership[y][x];
+        if (Math.abs(o) < 0.15) continue;
+        const side = 0.2 + 0.35 * Math.abs(o);
+        el('rect', { x: x - side / 2, y: y - side / 2, width: side, height: side, class: `own ${o > 0 ? 'b' : 'w'}`, 'fill-opacity': (0.35 + 0.5 * Math.abs(o)).toFixed(2) }, g);
+      }
+    }
+  }
+  const variationAt = new Set((variation || []).map((s) => `${s.x},${s.y}`));
+  for (const c of candidates || []) {
+    if (grid[c.y][c.x] || variationAt.size) continue;
+    const g = el('g', { class: `cand${c.best ? ' best' : ''}`, 'data-candidate': vertexName(size, c.x, c.y) }, layer);
+    el('circle', { cx: c.x, cy: c.y, r: 0.46 }, g);
+    const w = el('text', { x: c.x, y: c.y - 0.08, class: 'cand-rate' }, g);
+    w.textContent = `${Math.round(c.winrate * 100)}`;
+    const v = el('text', { x: c.x, y: c.y + 0.24, class: 'cand-visits' }, g);
+    v.textContent = c.visits >= 1000 ? `${(c.visits / 1000).toFixed(1)}k` : String(c.visits);
+  }
+  for (const s of variation || []) {
+    if (grid[s.y][s.x]) continue;
+    const g = el('g', { class: `pv ${s.color}`, 'data-pv': `${s.n}:${vertexName(size, s.x, s.y)}` }, layer);
+    el('circle', { cx: s.x, cy: s.y, r: 0.47, class: `stone ${s.color} ghost` }, g);
+    const t = el('text', { x: s.x, y: s.y, class: `pv-n on-${s.color}` }, g);
+    t.textContent = String(s.n);
+  }
+  for (const m of marks || []) mark(layer, m.kind, m.x, m.y, grid[m.y][m.x], m.label);
+}
+
 /** Viewbox of a board with coordinates (a wider margin) or without. */
 function viewBox(size, coords) {
   const m = coords ? 1.2 : 0.62;
@@ -72,7 +131,8 @@ function viewBox(size, coords) {
  * Creates a board of `size` in `container`. `onPlay(vertex)` is called when the user clicks an
  * intersection or presses Enter on the keyboard cursor; `onHover(vertex|null)` as the pointer moves.
  * Returns { render(layers), setStones(style), setCoords(on), svg } where layers = { grid, last,
- * ghost, dead, unsure, territory, cursor } (`unsure`: stones the estimator is unsure of, ringed).
+ * ghost, dead, unsure, territory, cursor } (`unsure`: stones the estimator is unsure of, ringed)
+ * and the review board's { ownership, marks, candidates, variation } (see `drawReview`).
  * Stones are 'shaded' (gradients and a shadow) or 'flat'; both start from the stored preferences.
  */
 export function createBoard(container, size, { onPlay, onHover, label }) {
@@ -161,6 +221,7 @@ export function createBoard(container, size, { onPlay, onHover, label }) {
     if (ghost && !grid[ghost.y][ghost.x]) {
       stone(ghost.x, ghost.y, ghost.color, ' ghost', {});
     }
+    drawReview(layer, size, grid, layers);
     if (cursorVertex) {
       el('rect', { x: cursorVertex.x - 0.5, y: cursorVertex.y - 0.5, width: 1, height: 1, class: 'cursor' }, layer);
     }

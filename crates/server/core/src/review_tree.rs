@@ -4,8 +4,11 @@
 use serde_json::{json, Map, Value};
 use tengen_rules::coord::sgf as coord;
 use tengen_rules::{Color, Game, Move};
-use tengen_sgf::game::{replay, Severity};
+use tengen_sgf::game::{replay, ProblemKind, Severity};
 use tengen_sgf::tree::{GameTree, Node, Property};
+
+/// SGF's markup properties, as the review board draws them.
+pub const MARKS: [&str; 5] = ["LB", "TR", "SQ", "CR", "MA"];
 
 /// A node and what follows it; the first child is the main line.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -28,6 +31,10 @@ pub enum EditError {
     /// The root cannot be deleted.
     #[error("the root cannot be deleted")]
     Root,
+    /// A mark that is not one of SGF's `LB`, `TR`, `SQ`, `CR`, `MA`, or a label that is not 1
+    /// to 4 characters without `:`, `]` or `\\`.
+    #[error("{0}")]
+    BadMark(String),
 }
 
 impl EditError {
@@ -37,6 +44,7 @@ impl EditError {
             EditError::NoNode => "no_node",
             EditError::Illegal(_) => "illegal_move",
             EditError::Root => "bad_path",
+            EditError::BadMark(_) => "bad_mark",
         }
     }
 }
@@ -143,8 +151,16 @@ impl ReviewNode {
             .iter()
             .filter(|p| p.severity() == Severity::Error)
             .collect();
-        if errors.len() > before {
-            return Err(EditError::Illegal(errors[errors.len() - 1].to_string()));
+        if let (true, Some(p)) = (errors.len() > before, errors.last()) {
+            // Told in the board's coordinates (B E5), not the record's (B[ee]).
+            let told = match &p.kind {
+                ProblemKind::Move { error, .. } => format!(
+                    "{id} {}: {error}",
+                    tengen_rules::coord::gtp::format_move(size, mv)
+                ),
+                _ => p.to_string(),
+            };
+            return Err(EditError::Illegal(told));
         }
         let parent = self.at_mut(path).ok_or(EditError::NoNode)?;
         let i = match parent
@@ -173,6 +189,65 @@ impl ReviewNode {
             n.node.remove("C");
         } else {
             n.node.set_text("C", text);
+        }
+        Ok(())
+    }
+
+    /// Marks `point` (a vertex such as `D4`) at the node at `path` with SGF's markup: a label
+    /// (`LB`, with `label`), a triangle (`TR`), a square (`SQ`), a circle (`CR`) or a cross
+    /// (`MA`). A point holds one mark: the same mark again removes it, another replaces it.
+    pub fn mark(
+        &mut self,
+        path: &[usize],
+        kind: &str,
+        point: &str,
+        label: Option<&str>,
+    ) -> Result<(), EditError> {
+        if !MARKS.contains(&kind) {
+            return Err(EditError::BadMark(format!(
+                "a mark is one of {}",
+                MARKS.join(", ")
+            )));
+        }
+        let label = match (kind, label) {
+            ("LB", Some(l))
+                if (1..=4).contains(&l.chars().count())
+                    && !l.contains([':', ']', '\\'])
+                    && !l.trim().is_empty() =>
+            {
+                Some(l)
+            }
+            ("LB", _) => {
+                return Err(EditError::BadMark(
+                    "a label has 1 to 4 characters, without ':', ']' or '\\'".into(),
+                ))
+            }
+            _ => None,
+        };
+        let size = u8::try_from(self.node.number("SZ").unwrap_or(19)).unwrap_or(19);
+        let p = tengen_rules::coord::gtp::parse_point(size, point)
+            .map_err(|e| EditError::BadMark(e.to_string()))?;
+        let at = coord::format_point(size, p);
+        let node = &mut self.at_mut(path).ok_or(EditError::NoNode)?.node;
+        let here = |v: &String| v.split(':').next() == Some(at.as_str());
+        let same = match label {
+            Some(l) => format!("{at}:{l}"),
+            None => at.clone(),
+        };
+        let had = node.get(kind).is_some_and(|vs| vs.contains(&same));
+        for id in MARKS {
+            let Some(vs) = node.get(id) else { continue };
+            let kept: Vec<String> = vs.iter().filter(|v| !here(v)).cloned().collect();
+            if kept.is_empty() {
+                node.remove(id);
+            } else {
+                node.set_raw(id, kept);
+            }
+        }
+        if !had {
+            let mut vs = node.get(kind).map(<[String]>::to_vec).unwrap_or_default();
+            vs.push(same);
+            node.set_raw(kind, vs);
         }
         Ok(())
     }
@@ -259,6 +334,7 @@ mod tests {
         let before = t.clone();
         let e = t.play(&[0, 1], Color::Black, pt("E5")).unwrap_err();
         assert_eq!(e.code(), "illegal_move");
+        assert!(e.to_string().starts_with("B E5: "), "{e}");
         assert_eq!(t, before);
         assert_eq!(
             t.play(&[0, 9], Color::Black, pt("A1")).unwrap_err(),
@@ -272,5 +348,34 @@ mod tests {
         assert_eq!(t.delete(&[]).unwrap_err(), EditError::Root);
         let g = t.position(&[0, 0]).unwrap();
         assert_eq!(g.moves().len(), 2);
+    }
+
+    #[test]
+    fn marks_are_sgf_markup_one_a_point_toggled() {
+        let mut t = tree("(;GM[1]FF[4]SZ[9]KM[7];B[ee])");
+        t.mark(&[0], "TR", "C7", None).unwrap();
+        t.mark(&[0], "LB", "G3", Some("A")).unwrap();
+        t.mark(&[0], "SQ", "E5", None).unwrap();
+        assert_eq!(
+            text(&t),
+            "(;GM[1]FF[4]SZ[9]KM[7];B[ee]TR[cc]LB[gg:A]SQ[ee])"
+        );
+        // The same mark again takes it off; another mark replaces it.
+        t.mark(&[0], "TR", "C7", None).unwrap();
+        t.mark(&[0], "CR", "E5", None).unwrap();
+        t.mark(&[0], "LB", "G3", Some("B")).unwrap();
+        assert_eq!(text(&t), "(;GM[1]FF[4]SZ[9]KM[7];B[ee]CR[ee]LB[gg:B])");
+        let bad = |e: EditError| e.code();
+        assert_eq!(bad(t.mark(&[0], "XX", "C7", None).unwrap_err()), "bad_mark");
+        assert_eq!(bad(t.mark(&[0], "LB", "C7", None).unwrap_err()), "bad_mark");
+        assert_eq!(
+            bad(t.mark(&[0], "LB", "C7", Some("a]b")).unwrap_err()),
+            "bad_mark"
+        );
+        assert_eq!(
+            bad(t.mark(&[0], "TR", "Z99", None).unwrap_err()),
+            "bad_mark"
+        );
+        assert_eq!(bad(t.mark(&[3], "TR", "C7", None).unwrap_err()), "no_node");
     }
 }

@@ -152,6 +152,8 @@ const SHARED: &[Step] = &[
     )"),
     // A report may be about a private message (store/moderation.rs).
     Sql("ALTER TABLE reports ADD COLUMN message_id BIGINT"),
+    // A review board's chat, its last lines as JSON (store/reviews.rs).
+    Sql("ALTER TABLE reviews ADD COLUMN chat TEXT NOT NULL DEFAULT '[]'"),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.

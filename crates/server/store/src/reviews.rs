@@ -21,6 +21,8 @@ pub struct ReviewRow {
     pub cursor: String,
     /// The last analysis, as JSON.
     pub analysis: Option<String>,
+    /// The chat's last lines, as a JSON array.
+    pub chat: String,
     /// Raised by every write.
     pub version: i64,
 }
@@ -49,7 +51,7 @@ impl Store {
     /// Review `id`.
     pub async fn review(&self, id: i64) -> Result<Option<ReviewRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, owner_id, game_id, sgf, cursor, analysis, version FROM reviews WHERE id = $1",
+            "SELECT id, owner_id, game_id, sgf, cursor, analysis, chat, version FROM reviews WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(self.pool())
@@ -62,6 +64,7 @@ impl Store {
             sgf: row.try_get("sgf")?,
             cursor: row.try_get("cursor")?,
             analysis: row.try_get("analysis")?,
+            chat: row.try_get("chat")?,
             version: row.try_get("version")?,
         }))
     }
@@ -104,5 +107,24 @@ impl Store {
             .execute(self.pool())
             .await?;
         Ok(())
+    }
+
+    /// Stores review `id`'s chat (its last lines, JSON) over `version`, raising it; false when
+    /// the stored version is another: then nothing is written.
+    pub async fn save_review_chat(
+        &self,
+        id: i64,
+        version: i64,
+        chat: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE reviews SET chat = $1, version = version + 1 WHERE id = $2 AND version = $3",
+        )
+        .bind(chat)
+        .bind(id)
+        .bind(version)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 }

@@ -116,12 +116,15 @@ pub fn document() -> Value {
     let mut review_sgf = json!({ "get": op("A review as SGF, with its variations and comments", "reviews", None, ("200", "application/x-go-sgf"), &["404"]) });
     review_sgf["parameters"] = id_param("id");
     paths.insert("/api/reviews/{id}/sgf".into(), review_sgf);
-    let mut edits = json!({ "post": op("The owner's edit: { type: play, path, point } (the move of the player to move there; an existing child is reused, else a new variation), { type: comment, path, text }, { type: navigate, path }, { type: delete, path }. Codes: illegal_move, no_node, bad_path, bad_comment, not_owner (403)", "reviews", Some("ReviewEdit"), ("200", "the review after it"), &["400", "401", "403", "404"]) });
+    let mut edits = json!({ "post": op("The owner's edit: { type: play, path, point } (the move of the player to move there; an existing child is reused, else a new variation), { type: comment, path, text }, { type: mark, path, kind: LB | TR | SQ | CR | MA, point, label } (SGF markup, one a point; the same mark again removes it), { type: navigate, path }, { type: delete, path }. Codes: illegal_move, no_node, bad_path, bad_comment, bad_mark, not_owner (403)", "reviews", Some("ReviewEdit"), ("200", "the review after it"), &["400", "401", "403", "404"]) });
     edits["parameters"] = id_param("id");
     paths.insert("/api/reviews/{id}/edits".into(), edits);
-    let mut analysis = json!({ "post": op("Start the engine's analysis of the main line in the background ({ playouts } a position, 1 to 5000, default 400): progress and, per position, Black's win rate and the best moves come with the review (analysis.state running | done). 409 analysis_running", "reviews", None, ("202", "started"), &["400", "401", "404", "409"]) });
+    let mut analysis = json!({ "post": op("Start the engine's analysis of the main line in the background ({ visits } a position, 1 to 5000, default 100; `playouts` is read as visits): the network's search (engine net; the Monte Carlo engine, mcts, for rules or sizes the net does not play). Progress and, per position, Black's win rate and score lead, the best moves with visits, win rate, lead and principal variation, and the ownership (a letter a point, a = White's to u = Black's) come with the review (analysis.state running | done). Codes: bad_visits, analysis_running (409)", "reviews", None, ("202", "started"), &["400", "401", "404", "409"]) });
     analysis["parameters"] = id_param("id");
     paths.insert("/api/reviews/{id}/analysis".into(), analysis);
+    let mut review_chat = json!({ "post": op("A chat line beside the review board, stored with the review (its last 100 lines come as `chat`) and seen by everyone following: { id, from, text, at }. Codes: bad_chat (1 to 500 characters), guest (403), muted (403), rate_limited (429: 5 lines in 10 s a board)", "reviews", Some("ReviewChat"), ("200", "the line"), &["400", "401", "403", "404", "429"]) });
+    review_chat["parameters"] = id_param("id");
+    paths.insert("/api/reviews/{id}/chat".into(), review_chat);
     paths.insert("/api/match".into(), json!({
         "get": op("The logged-in player's quick-match request: { state: idle | waiting | matched | failed, ... }", "match", None, ("200", "the request's state"), &["401"]),
         "post": op("Ask for a quick match: paired at once with a waiting request that agrees (200, state matched, with the game; game type, colours and handicap from the ranks as in a room), else queued (202, state waiting) and, with bot_after_s, a game against the bot nearest one's rank after that many seconds. 409 already_playing while in a live game (correspondence requests excepted). Both players also hear a `matched` message on their WebSockets", "match", Some("MatchRequest"), ("202", "waiting (200 when matched at once)"), &["400", "401", "409"]),
@@ -225,7 +228,8 @@ pub fn document() -> Value {
                     "per_move_ms": { "type": "integer", "description": "correspondence: time for each move, 1 hour to 30 days", "example": 259200000 } } },
                 "NewReview": { "type": "object", "properties": { "game": { "type": "integer" }, "sgf": { "type": "string" } } },
                 "ReviewEdit": { "type": "object", "required": ["type", "path"], "properties": {
-                    "type": { "type": "string", "enum": ["play", "comment", "navigate", "delete"] },
+                    "type": { "type": "string", "enum": ["play", "comment", "mark", "navigate", "delete"] },
+                    "kind": { "type": "string", "enum": ["LB", "TR", "SQ", "CR", "MA"] }, "label": { "type": "string", "maxLength": 4 },
                     "path": { "type": "array", "items": { "type": "integer" }, "description": "child indices from the root" },
                     "point": { "type": "string", "example": "D4" }, "text": { "type": "string" } } },
                 "NewPassword": { "type": "object", "required": ["current", "new"], "properties": { "current": { "type": "string" }, "new": { "type": "string", "minLength": 6, "maxLength": 200 } } },
@@ -257,6 +261,7 @@ pub fn document() -> Value {
     });
     // The social tools' bodies (the document's literal is at the macro's recursion limit).
     doc["components"]["schemas"]["Friend"] = json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } });
+    doc["components"]["schemas"]["ReviewChat"] = json!({ "type": "object", "required": ["text"], "properties": { "text": { "type": "string", "minLength": 1, "maxLength": 500 } } });
     doc["components"]["schemas"]["Message"] = json!({ "type": "object", "required": ["to", "text"], "properties": { "to": { "type": "string" }, "text": { "type": "string", "minLength": 1, "maxLength": 1000 } } });
     doc
 }

@@ -59,6 +59,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/reviews/{id}/sgf", "get"),
         ("/api/reviews/{id}/edits", "post"),
         ("/api/reviews/{id}/analysis", "post"),
+        ("/api/reviews/{id}/chat", "post"),
         ("/api/match", "get"),
         ("/api/match", "post"),
         ("/api/match", "delete"),

@@ -125,7 +125,7 @@ async fn shared_review(url: &str) {
     let (st, r) = bob
         .post(
             &format!("/api/reviews/{id}/analysis"),
-            json!({"playouts": 60}),
+            json!({"visits": 16}),
         )
         .await;
     assert_eq!(st, StatusCode::ACCEPTED, "{r}");
@@ -142,12 +142,41 @@ async fn shared_review(url: &str) {
     assert_eq!(a["done"], 5);
     let positions = a["positions"].as_array().unwrap();
     assert_eq!(positions.len(), 5);
+    // The network's: win rate, lead, candidates with their variations, ownership.
+    assert_eq!(a["engine"], "net");
     for p in positions {
         let w = p["black_winrate"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&w));
-        assert!(!p["best"].as_array().unwrap().is_empty());
+        assert!(p["black_lead"].is_number(), "{p}");
+        assert_eq!(p["visits"], 16);
+        let best = p["best"].as_array().unwrap();
+        assert!(!best.is_empty());
+        for b in best {
+            assert_eq!(b["pv"][0], b["move"], "{b}");
+            assert!(b["black_winrate"].is_number() && b["black_lead"].is_number());
+        }
+        assert_eq!(p["ownership"].as_str().unwrap().len(), 81);
     }
     assert_eq!(positions[0]["to_move"], "black");
+    // Coordinates as players write them: E5, not SGF's `ee`.
+    assert!(
+        positions[0]["best"][0]["move"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .next()
+            .unwrap()
+            .is_ascii_uppercase(),
+        "{}",
+        positions[0]
+    );
+    let (st, e) = bob
+        .post(&format!("/api/reviews/{id}/analysis"), json!({"visits": 0}))
+        .await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_visits"))
+    );
 
     // A restart keeps the tree, the cursor and the analysis.
     server.stop().await;
@@ -205,4 +234,128 @@ async fn a_game_is_reviewed_once_it_is_over() {
     assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
     let (st, _) = server.get("/api/reviews/999").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_owner_marks_the_board_and_followers_see_the_marks() {
+    let server = TestServer::sqlite("reviews-marks").await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "5k").await;
+    let (_, r) = ann.post("/api/reviews", json!({"sgf": RECORD})).await;
+    let id = r["id"].as_i64().unwrap();
+    let edits = format!("/api/reviews/{id}/edits");
+    let mark = |kind: &str, point: &str, label: Option<&str>| json!({"type": "mark", "path": [0], "kind": kind, "point": point, "label": label});
+    let (st, r) = ann.post(&edits, mark("TR", "C7", None)).await;
+    assert_eq!(st, StatusCode::OK, "{r}");
+    ann.post(&edits, mark("LB", "G3", Some("A"))).await;
+    let (_, seen) = bob.get(&format!("/api/reviews/{id}")).await;
+    let props = &seen["tree"]["children"][0]["props"];
+    assert_eq!(props["TR"], json!(["cc"]), "{props}");
+    assert_eq!(props["LB"], json!(["gg:A"]), "{props}");
+    let (st, e) = bob.post(&edits, mark("SQ", "E5", None)).await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_owner"))
+    );
+    let (st, e) = ann.post(&edits, mark("XX", "E5", None)).await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_mark"))
+    );
+    let (_, sgf) = server.get(&format!("/api/reviews/{id}/sgf")).await;
+    let sgf = sgf.as_str().unwrap().replace('\n', "");
+    assert!(sgf.contains("TR[cc]LB[gg:A]"), "{sgf}");
+}
+
+#[tokio::test]
+async fn a_review_chat_is_stored_told_to_followers_limited_and_refused_to_the_muted() {
+    let url = common::sqlite_url("reviews-chat");
+    let server = TestServer::start(&url).await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "5k").await;
+    let carol = server.register("carol", "5k").await;
+    let (_, r) = ann.post("/api/reviews", json!({"sgf": RECORD})).await;
+    let id = r["id"].as_i64().unwrap();
+    assert_eq!(r["chat"], json!([]));
+    let chat = format!("/api/reviews/{id}/chat");
+    // Bob follows; his long poll answers when Ann speaks.
+    let v0 = r["version"].as_u64().unwrap();
+    let follower = {
+        let app = server.app.clone();
+        tokio::spawn(async move {
+            let path = format!("/api/reviews/{id}?after={v0}");
+            common::http(&app, "GET", &path, None, None).await.2
+        })
+    };
+    tokio::task::yield_now().await;
+    let (st, line) = ann.post(&chat, json!({"text": "  look at move 3  "})).await;
+    assert_eq!(st, StatusCode::OK, "{line}");
+    assert_eq!(line["from"], "ann");
+    assert_eq!(line["text"], "look at move 3");
+    let seen = tokio::time::timeout(Duration::from_secs(20), follower)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(seen["chat"][0]["text"], "look at move 3", "{seen}");
+    let (st, _) = bob.post(&chat, json!({"text": "E5 is big"})).await;
+    assert_eq!(st, StatusCode::OK);
+
+    let code = |(st, e): (StatusCode, serde_json::Value)| {
+        (st, e["error"]["code"].as_str().map(String::from))
+    };
+    assert_eq!(
+        code(bob.post(&chat, json!({"text": "   "})).await),
+        (StatusCode::BAD_REQUEST, Some("bad_chat".into()))
+    );
+    assert_eq!(
+        code(bob.post(&chat, json!({"text": "x".repeat(501)})).await),
+        (StatusCode::BAD_REQUEST, Some("bad_chat".into()))
+    );
+    // Five lines in ten seconds a board, then rate_limited (Bob has said one).
+    for i in 0..4 {
+        let (st, e) = bob.post(&chat, json!({"text": format!("line {i}")})).await;
+        assert_eq!(st, StatusCode::OK, "{e}");
+    }
+    assert_eq!(
+        code(bob.post(&chat, json!({"text": "one too many"})).await),
+        (StatusCode::TOO_MANY_REQUESTS, Some("rate_limited".into()))
+    );
+    // Muted: refused.
+    let until = tengen_app::sanctions::now() + 3600;
+    tengen_app::moderation::set_role(server.store(), "ann", "moderator")
+        .await
+        .unwrap();
+    let (st, e) = ann
+        .post(
+            "/api/moderation/actions",
+            json!({"user": "carol", "action": "mute", "until": until, "reason": "spam"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::CREATED, "{e}");
+    assert_eq!(
+        code(carol.post(&chat, json!({"text": "hi"})).await),
+        (StatusCode::FORBIDDEN, Some("muted".into()))
+    );
+
+    // Stored: a restart keeps the lines, in order.
+    server.stop().await;
+    let server = TestServer::start(&url).await;
+    let (_, again) = server.get(&format!("/api/reviews/{id}")).await;
+    let texts: Vec<&str> = again["chat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "look at move 3",
+            "E5 is big",
+            "line 0",
+            "line 1",
+            "line 2",
+            "line 3"
+        ]
+    );
 }

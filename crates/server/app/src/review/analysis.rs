@@ -1,22 +1,46 @@
 //! The engine's analysis of a review's main line, in the background: at each position Black's
-//! win rate and the best moves, with progress as it goes.
+//! win rate and score lead, the best moves with their variations, and who owns each point,
+//! with progress as it goes.
+//!
+//! The engine is the network's PUCT search (`tengen_ai::nn`, the built-in KataGo g170 net) at
+//! a fixed number of visits per position, as KataGo's analysis engine and the review tools
+//! built on it (KaTrain, Sabaki, OGS's AI review) show a game: win rate, score lead, candidate
+//! moves with their principal variations, and the ownership map. Where the net does not play
+//! the rules or the board size (First Capture, boards under 7 or over 19 lines), the Monte
+//! Carlo engine analyses instead, as `tengen gtp --engine` falls back.
 //!
 //! One analysis runs at a time on a thread of its own at the lowest scheduling priority
 //! (`renice 19` on that thread, where the system allows it), so that live games, on the async
-//! runtime's threads, keep the processor first. Its search is Tengen's engine at a fixed number
-//! of playouts per position (one thread, a fixed seed: the same review gives the same figures).
+//! runtime's threads, keep the processor first. Its searches are single-threaded with a fixed
+//! seed: the same review gives the same figures.
+//!
+//! A position where the game is over (two passes) is not searched: it is `null` and the graph
+//! skips it. The position after the first of the final passes is searched like any other: the
+//! net knows that a pass in answer ends the game and values it by the count to come, so the
+//! graph does not fall to 50% at the end of a game.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{json, Value};
-use tengen_ai::search::{analyze, Budget};
+use tengen_ai::nn::{Evaluator, KataRules, Model};
+use tengen_ai::search::{analyze, Analysis, Budget};
 use tengen_rules::coord::gtp;
-use tengen_rules::{Color, Game, Move, Phase};
+use tengen_rules::{Color, Game, Phase, Point};
 
-/// Playouts per position by default, and at most.
-pub const DEFAULT_PLAYOUTS: u32 = 400;
-/// The most playouts per position a request may ask for.
-pub const MAX_PLAYOUTS: u32 = 5_000;
+/// Visits (the net) or playouts (the Monte Carlo engine) per position by default.
+pub const DEFAULT_VISITS: u32 = 100;
+/// The most visits per position a request may ask for.
+pub const MAX_VISITS: u32 = 5_000;
+/// Candidate moves kept per position.
+pub const CANDIDATES: usize = 6;
+/// Moves kept of each candidate's principal variation.
+pub const PV_MOVES: usize = 12;
+/// The board sizes the net plays (as `tengen gtp`'s).
+const NET_SIZES: std::ops::RangeInclusive<u8> = 7..=19;
+/// The searches' seed.
+const SEED: u64 = 0x7e5e_1e57;
+/// Ownership levels each side of zero in the compact grid ([`ownership_text`]).
+const LEVELS: f32 = 10.0;
 
 /// What an analysis has found so far.
 #[derive(Clone, Debug, Default)]
@@ -26,10 +50,12 @@ pub struct Progress {
     /// Positions done.
     pub done: usize,
     /// Per position of the main line (root first): `null` where the game was over, else
-    /// `{ "black_winrate", "playouts", "best": [{ "move", "winrate", "visits" }] }`.
+    /// [`position`]'s object.
     pub positions: Vec<Value>,
-    /// Playouts per position.
-    pub playouts: u32,
+    /// Visits per position.
+    pub visits: u32,
+    /// `net` or `mcts`: the engine that analyses.
+    pub engine: &'static str,
     /// Finished (or stopped by an error).
     pub finished: bool,
 }
@@ -41,42 +67,192 @@ impl Progress {
             "state": if self.finished { "done" } else { "running" },
             "done": self.done,
             "total": self.total,
-            "playouts": self.playouts,
+            "engine": self.engine,
+            "visits": self.visits,
+            "playouts": self.visits,
             "positions": self.positions,
         })
     }
 }
 
-/// The analysis of one position.
-pub fn position(game: &Game, playouts: u32) -> Value {
+/// The built-in net, read once for the process on first use; `None` if it cannot be read
+/// (then the Monte Carlo engine analyses).
+fn evaluator() -> Option<Arc<Evaluator>> {
+    static NET: OnceLock<Option<Arc<Evaluator>>> = OnceLock::new();
+    NET.get_or_init(|| match Model::builtin() {
+        Ok(m) => Some(Arc::new(Evaluator::new(m))),
+        Err(e) => {
+            tracing::error!(error = %e, "the built-in net cannot be read; reviews use the Monte Carlo engine");
+            None
+        }
+    })
+    .clone()
+}
+
+/// The rules the net is told for `game`, where it plays its rules and size.
+fn net_rules(game: &Game) -> Option<KataRules> {
+    if !NET_SIZES.contains(&game.size()) {
+        return None;
+    }
+    KataRules::nearest(game.rules())
+}
+
+/// `net` where the net analyses `game`, else `mcts`.
+pub fn engine_for(game: &Game) -> &'static str {
+    if net_rules(game).is_some() && evaluator().is_some() {
+        "net"
+    } else {
+        "mcts"
+    }
+}
+
+/// A search's findings with the lead of each move and of the position, for the player to
+/// move (the Monte Carlo engine has no score head: its moves' leads are `None`, the
+/// position's is its ownership's count).
+struct Found {
+    engine: &'static str,
+    analysis: Analysis,
+    lead: f64,
+    move_leads: Vec<Option<f64>>,
+    /// Ownership as [`ownership_text`] writes it.
+    ownership: String,
+}
+
+fn search(game: &Game, visits: u32) -> Found {
+    let color = game.to_move();
+    if let (Some(rules), Some(eval)) = (net_rules(game), evaluator()) {
+        let mut puct = tengen_ai::nn::search::Puct::new(game, color, rules, SEED);
+        match puct.run(&eval, game, Some(visits), None) {
+            Ok(()) => {
+                let analysis = puct.analysis();
+                // The report's figures are KataGo's kata-analyze's: each move's lead, and the
+                // ownership averaged over the search's tree rather than the root's alone.
+                let report = puct.report();
+                let move_leads = analysis
+                    .moves
+                    .iter()
+                    .map(|m| {
+                        let r = report.moves.iter().find(|r| r.mv == m.mv)?;
+                        (r.visits > 0).then_some(r.lead)
+                    })
+                    .collect();
+                let ownership = if report.ownership.is_empty() {
+                    ownership_text(game.size(), &analysis.ownership)
+                } else {
+                    let for_black = if color == Color::Black { 1.0 } else { -1.0 };
+                    letters(report.ownership.iter().map(|&o| (o * for_black) as f32))
+                };
+                return Found {
+                    engine: "net",
+                    analysis,
+                    lead: report.root.lead,
+                    move_leads,
+                    ownership,
+                };
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the net failed; the Monte Carlo engine analyses")
+            }
+        }
+    }
+    let analysis = analyze(game, color, &Budget::playouts(visits, SEED));
+    let move_leads = vec![None; analysis.moves.len()];
+    // Area counted from the playouts' ownership, komi off: Black's lead.
+    let size = game.size();
+    let owned: f64 = (0..size)
+        .flat_map(|row| (0..size).filter_map(move |col| Point::new(size, col, row)))
+        .map(|p| analysis.owner(p) as f64)
+        .sum();
+    let black_lead = owned - game.rules().komi.as_f64();
+    Found {
+        engine: "mcts",
+        ownership: ownership_text(size, &analysis.ownership),
+        analysis,
+        lead: if color == Color::Black {
+            black_lead
+        } else {
+            -black_lead
+        },
+        move_leads,
+    }
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let k = 10f64.powi(places);
+    (x * k).round() / k
+}
+
+/// Ownership (+1 Black, by [`Point::index`]) as one letter a point, rows from the top: `a` is
+/// White's for sure, `k` nobody's, `u` Black's for sure (21 levels; a 19x19 grid is 361
+/// bytes, so that a long game's analysis stays small on every follower's poll).
+pub fn ownership_text(size: u8, ownership: &[f32]) -> String {
+    letters((0..size).flat_map(|row| {
+        (0..size).map(move |col| {
+            Point::new(size, col, row)
+                .and_then(|p| ownership.get(p.index()))
+                .copied()
+                .unwrap_or(0.0)
+        })
+    }))
+}
+
+/// Ownership values (+1 Black), in the order written, as [`ownership_text`]'s letters.
+fn letters(values: impl Iterator<Item = f32>) -> String {
+    values
+        .map(|o| {
+            let level = (o.clamp(-1.0, 1.0) * LEVELS).round() + LEVELS;
+            (b'a' + level as u8) as char
+        })
+        .collect()
+}
+
+/// The analysis of one position, `null` once the game is over: `{ "to_move", "engine",
+/// "black_winrate", "black_lead", "visits", "best": [{ "move", "visits", "winrate",
+/// "black_winrate", "black_lead", "pv" }], "ownership" }`, win rates 0 to 1, leads in points
+/// (`null` from the Monte Carlo engine), moves and variations as GTP vertices (`D4`).
+pub fn position(game: &Game, visits: u32) -> Value {
     if game.phase() != Phase::Play {
         return Value::Null;
     }
     let color = game.to_move();
-    let a = analyze(game, color, &Budget::playouts(playouts, 0x7e5e_1e57));
     let size = game.size();
-    let for_black = |w: f32| if color == Color::Black { w } else { 1.0 - w };
+    let found = search(game, visits);
+    let a = &found.analysis;
+    let for_black = |w: f64| if color == Color::Black { w } else { 1.0 - w };
+    let lead_for_black = |l: f64| if color == Color::Black { l } else { -l };
     let best: Vec<Value> = a
         .moves
         .iter()
-        .take(3)
-        .map(|m| {
+        .zip(&found.move_leads)
+        .filter(|(m, _)| m.visits > 0)
+        .take(CANDIDATES)
+        .map(|(m, lead)| {
             json!({
-                "move": match m.mv {
-                    Move::Play(p) => gtp::format_point(size, p),
-                    Move::Pass => "pass".into(),
-                },
-                "winrate": (m.winrate * 1000.0).round() / 1000.0,
+                "move": gtp::format_move(size, m.mv),
                 "visits": m.visits,
+                "winrate": round(m.winrate as f64, 3),
+                "black_winrate": round(for_black(m.winrate as f64), 3),
+                "black_lead": lead.map(|l| round(lead_for_black(l), 1)),
+                "pv": m.pv.iter().take(PV_MOVES).map(|&mv| gtp::format_move(size, mv)).collect::<Vec<_>>(),
             })
         })
         .collect();
-    let winrate = a.best().map_or(0.5, |m| for_black(m.winrate));
+    // A search that visited no move (the Monte Carlo engine's tree has no pass: in a settled
+    // position, every empty point an eye, it may have nothing) is valued by its count, not as
+    // an even game, as it was before.
+    let lead = lead_for_black(found.lead);
+    let winrate = a
+        .best()
+        .map_or(0.5 + 0.5 * lead.signum(), |m| for_black(m.winrate as f64));
     json!({
         "to_move": if color == Color::Black { "black" } else { "white" },
-        "black_winrate": (winrate * 1000.0).round() / 1000.0,
+        "engine": found.engine,
+        "black_winrate": round(winrate, 3),
+        "black_lead": round(lead, 1),
+        "visits": a.playouts,
         "playouts": a.playouts,
         "best": best,
+        "ownership": found.ownership,
     })
 }
 
@@ -100,16 +276,18 @@ fn lowest_priority() {
 /// `step` after each position (to tell followers), then `done`.
 pub fn spawn(
     positions: Vec<Game>,
-    playouts: u32,
+    visits: u32,
     progress: Arc<Mutex<Progress>>,
     step: impl Fn() + Send + 'static,
     done: impl FnOnce(Value) + Send + 'static,
 ) {
+    let failed = progress.clone();
     {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = Progress {
             total: positions.len(),
-            playouts,
+            visits,
+            engine: positions.first().map_or("net", engine_for),
             ..Progress::default()
         };
     }
@@ -118,7 +296,7 @@ pub fn spawn(
         .spawn(move || {
             lowest_priority();
             for g in &positions {
-                let v = position(g, playouts);
+                let v = position(g, visits);
                 let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
                 p.positions.push(v);
                 p.done += 1;
@@ -133,29 +311,165 @@ pub fn spawn(
         });
     if let Err(e) = spawned {
         tracing::error!(error = %e, "could not start a review analysis");
+        // Not left "running" for ever: another request may try again.
+        failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_rules::{Handicap, Preset};
+    use tengen_rules::{Handicap, Move, Preset};
+
+    fn point(size: u8, v: &str) -> Move {
+        if v == "pass" {
+            Move::Pass
+        } else {
+            Move::Play(gtp::parse_point(size, v).unwrap())
+        }
+    }
+
+    /// Plays `v`'s moves from `game`, each by the player to move, failing on an illegal one.
+    fn replay(game: &Game, vs: &[Value]) {
+        let mut g = game.clone();
+        for v in vs {
+            let mv = point(g.size(), v.as_str().unwrap());
+            let c = g.to_move();
+            g.play(c, mv)
+                .unwrap_or_else(|e| panic!("{v} is illegal: {e}"));
+            if g.phase() != Phase::Play {
+                break;
+            }
+        }
+    }
+
+    /// 9x9, Black's walls on the B and E lines and White's on the G line, and a White stone
+    /// at J9: Black has 45 points in strips too narrow to live in, White 27 (the F line is
+    /// neutral) and a komi of 7.
+    /// Black to move.
+    fn black_far_ahead() -> Game {
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let at = |x, y| Move::Play(Point::new(9, x, y).unwrap());
+        for y in 0..9 {
+            g.play(Color::Black, at(1, y)).unwrap();
+            g.play(Color::White, at(6, y)).unwrap();
+        }
+        for y in 0..9 {
+            g.play(Color::Black, at(4, y)).unwrap();
+            g.play(Color::White, if y == 8 { at(8, 0) } else { Move::Pass })
+                .unwrap();
+        }
+        g
+    }
 
     #[test]
-    fn a_position_has_a_win_rate_and_best_moves() {
-        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
-        let v = position(&g, 200);
+    fn the_net_gives_win_rate_lead_candidates_variations_and_ownership() {
+        let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let v = position(&g, 40);
         assert_eq!(v["to_move"], "black");
+        assert_eq!(v["engine"], "net");
+        assert_eq!(v["visits"], 40);
         let w = v["black_winrate"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&w));
-        assert!(!v["best"].as_array().unwrap().is_empty());
-        // The same position and playouts give the same figures.
-        assert_eq!(position(&g, 200), v);
+        assert!(v["black_lead"].as_f64().unwrap().abs() < 15.0, "{v}");
+        let best = v["best"].as_array().unwrap();
+        assert!((1..=CANDIDATES).contains(&best.len()));
+        for b in best {
+            let pv = b["pv"].as_array().unwrap();
+            assert_eq!(pv[0], b["move"]);
+            assert!(pv.len() <= PV_MOVES);
+            replay(&g, pv);
+            assert!(b["black_lead"].is_number(), "{b}");
+            assert!(b["visits"].as_u64().unwrap() > 0);
+        }
+        // Most visited first, coordinates as players write them.
+        let visits: Vec<u64> = best.iter().map(|b| b["visits"].as_u64().unwrap()).collect();
+        assert!(visits.windows(2).all(|w| w[0] >= w[1]), "{visits:?}");
+        assert!(best[0]["move"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .next()
+            .unwrap()
+            .is_ascii_uppercase());
+        let own = v["ownership"].as_str().unwrap();
+        assert_eq!(own.len(), 81);
+        assert!(own.bytes().all(|b| (b'a'..=b'u').contains(&b)));
+        // The same position and visits give the same figures.
+        assert_eq!(position(&g, 40), v);
+    }
+
+    #[test]
+    fn a_won_position_is_won_and_the_final_passes_keep_it_won() {
+        let mut g = black_far_ahead();
+        let v = position(&g, 40);
+        assert!(v["black_winrate"].as_f64().unwrap() > 0.9, "{v}");
+        assert!(v["black_lead"].as_f64().unwrap() > 5.0, "{v}");
+        // Black's side of the wall is Black's, White's is White's.
+        let own = v["ownership"].as_str().unwrap().as_bytes();
+        assert!(own[0] > b'p', "A9 is Black's: {}", own[0] as char);
+        assert!(own[8] < b'f', "J9 is White's: {}", own[8] as char);
+        // Black passes; White to move, whose pass would end the game: still Black's game.
         g.play(Color::Black, Move::Pass).unwrap();
+        let v = position(&g, 40);
+        assert_eq!(v["to_move"], "white");
+        assert!(v["black_winrate"].as_f64().unwrap() > 0.9, "{v}");
+        assert!(v["black_lead"].as_f64().unwrap() > 5.0, "{v}");
+        // White passes too: over, nothing to analyse (the graph skips it).
         g.play(Color::White, Move::Pass).unwrap();
-        assert!(
-            position(&g, 200).is_null(),
-            "nothing to analyse once the game is over"
-        );
+        assert!(position(&g, 40).is_null());
+    }
+
+    /// 5x5 (too small for the net), settled: Black's wall on the B and C lines with eyes on
+    /// the A line, White's on the D line with eyes on the E line; White has just passed.
+    fn settled_after_a_pass() -> Game {
+        let mut g = Game::new(5, Preset::Chinese.rules(5), Handicap::None).unwrap();
+        let at = |x, y| Move::Play(Point::new(5, x, y).unwrap());
+        let mut black = vec![at(0, 1), at(0, 3)];
+        black.extend((0..5).flat_map(|y| [at(1, y), at(2, y)]));
+        let mut white = vec![at(4, 1), at(4, 3)];
+        white.extend((0..5).map(|y| at(3, y)));
+        for (i, &b) in black.iter().enumerate() {
+            g.play(Color::Black, b).unwrap();
+            g.play(Color::White, white.get(i).copied().unwrap_or(Move::Pass))
+                .unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn a_settled_position_after_a_pass_is_valued_by_the_count_not_as_even() {
+        let g = settled_after_a_pass();
+        assert_eq!(engine_for(&g), "mcts");
+        let v = position(&g, 200);
+        let w = v["black_winrate"].as_f64().unwrap();
+        let lead = v["black_lead"].as_f64().unwrap();
+        // Black 15 points, White 10 and the komi: White's game, whichever way it is valued.
+        assert!(lead < 0.0, "{v}");
+        assert!(w < 0.1, "{v}");
+    }
+
+    #[test]
+    fn rules_the_net_does_not_play_fall_back_to_the_monte_carlo_engine() {
+        let g = Game::new(9, Preset::FirstCapture.rules(9), Handicap::None).unwrap();
+        assert_eq!(engine_for(&g), "mcts");
+        let v = position(&g, 100);
+        assert_eq!(v["engine"], "mcts");
+        assert!(v["black_lead"].is_number());
+        assert!(v["best"][0]["black_lead"].is_null());
+        let best = v["best"].as_array().unwrap();
+        assert!(!best.is_empty());
+        for b in best {
+            replay(&g, b["pv"].as_array().unwrap());
+        }
+    }
+
+    #[test]
+    fn ownership_is_a_letter_a_point_from_the_top_row() {
+        let mut own = vec![0.0; 1024];
+        own[Point::new(3, 0, 0).unwrap().index()] = 1.0;
+        own[Point::new(3, 2, 2).unwrap().index()] = -1.0;
+        own[Point::new(3, 1, 1).unwrap().index()] = 0.24;
+        assert_eq!(ownership_text(3, &own), "ukkkmkkka");
     }
 }

@@ -12,6 +12,7 @@
 //! edits never overwrite each other.
 
 pub mod analysis;
+pub mod chat;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -39,6 +40,8 @@ struct Live {
     inner: tokio::sync::Mutex<Review>,
     version: watch::Sender<u64>,
     progress: Arc<Mutex<analysis::Progress>>,
+    /// When each player wrote their last chat lines here (the rate limit).
+    chat_sent: Mutex<HashMap<i64, std::collections::VecDeque<tokio::time::Instant>>>,
 }
 
 struct Review {
@@ -50,6 +53,8 @@ struct Review {
     cursor: Vec<usize>,
     /// The stored analysis, once one completed.
     analysis: Option<Value>,
+    /// The chat's last lines (`chat::say`).
+    chat: Vec<Value>,
     /// The stored version this copy was read at or written as.
     stored: i64,
 }
@@ -74,6 +79,7 @@ impl Reviews {
             inner: tokio::sync::Mutex::new(review),
             version: watch::channel(1).0,
             progress: Arc::default(),
+            chat_sent: Mutex::default(),
         });
         // Two requests loading at once: the first one in wins, both use it.
         Ok(lock(&self.live).entry(id).or_insert(live).clone())
@@ -100,6 +106,7 @@ async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
         tree,
         cursor: serde_json::from_str(&row.cursor).unwrap_or_default(),
         analysis: row.analysis.and_then(|a| serde_json::from_str(&a).ok()),
+        chat: serde_json::from_str(&row.chat).unwrap_or_default(),
         stored: row.version,
     })
 }
@@ -136,6 +143,7 @@ impl Review {
             "tree": self.tree.to_json(),
             "main_line": self.tree.main_line().len(),
             "analysis": analysis,
+            "chat": self.chat,
             "sgf": format!("/api/reviews/{}/sgf", self.id),
         })
     }
@@ -279,6 +287,19 @@ pub enum Edit {
         /// The node the cursor goes to.
         path: Vec<usize>,
     },
+    /// Mark `point` at the node at `path` with SGF markup (`LB` with `label`, `TR`, `SQ`,
+    /// `CR`, `MA`): the same mark again removes it.
+    Mark {
+        /// The node.
+        path: Vec<usize>,
+        /// `LB`, `TR`, `SQ`, `CR` or `MA`.
+        kind: String,
+        /// The point, a vertex such as `D4`.
+        point: String,
+        /// A label's text (1 to 4 characters).
+        #[serde(default)]
+        label: Option<String>,
+    },
     /// Remove the node at `path` and what follows it.
     Delete {
         /// The first node removed.
@@ -286,7 +307,7 @@ pub enum Edit {
     },
 }
 
-/// `POST /api/reviews/{id}/edits`: the owner moves, comments, navigates or deletes; everyone
+/// `POST /api/reviews/{id}/edits`: the owner moves, comments, marks, navigates or deletes; everyone
 /// following sees it at once. Others get 403 `not_owner`.
 pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Value, ApiError> {
     let live = state.reviews.get(state, id).await?;
@@ -332,6 +353,17 @@ pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Val
                 .ok_or(ApiError::Rejected("no_node", "no node at that path".into()))?;
             path
         }
+        Edit::Mark {
+            path,
+            kind,
+            point,
+            label,
+        } => {
+            next.tree
+                .mark(&path, &kind.to_ascii_uppercase(), &point, label.as_deref())
+                .map_err(refused)?;
+            path
+        }
         Edit::Delete { path } => {
             next.tree.delete(&path).map_err(refused)?;
             path[..path.len().saturating_sub(1)].to_vec()
@@ -364,6 +396,7 @@ impl Review {
             tree: self.tree.clone(),
             cursor: self.cursor.clone(),
             analysis: None,
+            chat: self.chat.clone(),
             stored: self.stored,
         }
     }
@@ -372,20 +405,20 @@ impl Review {
 /// An analysis request.
 #[derive(Deserialize, Default)]
 pub struct AnalysisBody {
-    /// Playouts a position.
-    #[serde(default)]
-    pub playouts: Option<u32>,
+    /// Visits a position (the net's; playouts for the Monte Carlo engine), 100 by default.
+    #[serde(default, alias = "playouts")]
+    pub visits: Option<u32>,
 }
 
 /// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line in the
 /// background (202); progress and results come with the review. Anyone following may ask;
 /// one runs at a time per review.
 pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Value, ApiError> {
-    let playouts = body.playouts.unwrap_or(analysis::DEFAULT_PLAYOUTS);
-    if !(1..=analysis::MAX_PLAYOUTS).contains(&playouts) {
+    let visits = body.visits.unwrap_or(analysis::DEFAULT_VISITS);
+    if !(1..=analysis::MAX_VISITS).contains(&visits) {
         return Err(ApiError::Rejected(
-            "bad_playouts",
-            format!("1 to {} playouts a position", analysis::MAX_PLAYOUTS),
+            "bad_visits",
+            format!("1 to {} visits a position", analysis::MAX_VISITS),
         ));
     }
     let live = state.reviews.get(state, id).await?;
@@ -413,7 +446,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
     let rt = tokio::runtime::Handle::current();
     analysis::spawn(
         positions,
-        playouts,
+        visits,
         live.progress.clone(),
         move || told.version.send_modify(|v| *v += 1),
         move |result| {

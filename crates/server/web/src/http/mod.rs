@@ -103,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/reviews/{id}/sgf", get(reviews::sgf))
         .route("/api/reviews/{id}/edits", post(reviews::edit))
         .route("/api/reviews/{id}/analysis", post(reviews::analyse))
+        .route("/api/reviews/{id}/chat", post(reviews::chat))
         .route(
             "/api/tournaments",
             get(tournaments::list).post(tournaments::create),

@@ -72,3 +72,22 @@ pub(super) async fn analyse(
     let v = review::analyse(&state, id, body).await?;
     Ok((StatusCode::ACCEPTED, Json(v)).into_response())
 }
+
+/// A review chat line.
+#[derive(Deserialize)]
+pub(super) struct ChatBody {
+    text: String,
+}
+
+/// `POST /api/reviews/{id}/chat` `{"text"}`: a line beside the board, seen by all following.
+pub(super) async fn chat(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Result<Json<ChatBody>, JsonRejection>,
+) -> Result<Json<Value>, HttpError> {
+    let body: ChatBody = json_body(body)?;
+    Ok(Json(
+        review::chat::say(&state, &user, id, &body.text).await?,
+    ))
+}
