@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { createBoard, getPref, setPref } from './board.js';
 import { gridFromRows, gridWith, parseVertex, replay } from './go.js';
+import { t } from './i18n.js';
 
 function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -357,27 +358,8 @@ export async function gamePage(main, app, id) {
       return;
     }
     if (snap.phase === 'scoring') {
-      const s = snap.score;
-      const p = document.createElement('div');
-      p.className = 'score panel stack';
-      p.dataset.testid = 'score';
-      p.innerHTML = `<strong>Dead stones: click your own dead stones to mark or unmark them.</strong>`;
-      p.appendChild(scoreTable(s));
-      const foot = document.createElement('div');
-      foot.innerHTML = `Count: <strong>${esc(resultWords(s.result))}</strong> (${esc(s.result)})<br><span class="muted">Accepted: Black ${snap.accepted.black ? '✓' : '–'}, White ${snap.accepted.white ? '✓' : '–'}</span>${(snap.unsure || []).length ? `<br><span data-testid="unsure-note">The engine is unsure of the ${snap.unsure.length} ringed stones: they are not marked; decide them together.</span>` : ''}`;
-      p.appendChild(foot);
-      box.appendChild(p);
-      if (me) {
-        const row = document.createElement('div');
-        row.className = 'actions';
-        const accept = button('Accept the count', () => send({ type: 'accept_score' }), 'primary');
-        accept.disabled = snap.accepted[me];
-        accept.dataset.action = 'accept';
-        const resume = button('Back to play', () => send({ type: 'resume' }));
-        resume.dataset.action = 'resume';
-        row.append(accept, resume);
-        box.appendChild(row);
-      }
+      box.appendChild(countPanel(snap.score));
+      if (me) box.appendChild(countActions());
       return;
     }
     if (!me) {
@@ -443,6 +425,55 @@ export async function gamePage(main, app, id) {
     const lead = (x) => `${x > 0 ? 'B' : x < 0 ? 'W' : ''}+${Math.abs(x)}`;
     p.innerHTML = `Estimate: <strong>${esc(estimate.result)}</strong> · ${estimate.winner_sure ? 'the winner is clear' : 'the winner is uncertain'}${lo !== hi ? ` (from ${esc(lead(lo))} to ${esc(lead(hi))} over ${estimate.unsure.length} doubtful stones)` : ''}`;
     box.appendChild(p);
+  }
+
+  /**
+   * The dead-stone phase's panel: how this game's rules mark dead stones, the count, who has
+   * accepted, and the stones the engine was unsure of. When those decide the winner (the server's
+   * `unsure_decides`: counted both ways they name different winners) it says so plainly, so that
+   * nobody accepts a count that may name the wrong winner (issue 29 item 3).
+   */
+  function countPanel(s) {
+    const p = document.createElement('div');
+    p.className = 'score panel stack';
+    p.dataset.testid = 'score';
+    const how = document.createElement('p');
+    how.dataset.testid = 'count-rules';
+    how.innerHTML = `<strong>${esc(t('count.mark_own'))}</strong> ${esc(t(countRuleKey(snap.terms.rules)))}`;
+    p.appendChild(how);
+    p.appendChild(scoreTable(s));
+    const foot = document.createElement('div');
+    const yes = (c) => (snap.accepted[c] ? '✓' : '–');
+    foot.innerHTML = `${esc(t('count.result'))} <strong>${esc(resultWords(s.result))}</strong> (${esc(s.result)})<br><span class="muted">${esc(t('count.accepted', { black: yes('black'), white: yes('white') }))}</span>`;
+    const unsure = (snap.unsure || []).length;
+    if (unsure) {
+      const note = document.createElement('p');
+      note.dataset.testid = snap.unsure_decides ? 'unsure-decides' : 'unsure-note';
+      note.className = snap.unsure_decides ? 'warning' : 'muted';
+      note.textContent = snap.unsure_decides ? t('count.unsure_decides', { n: unsure }) : t('count.unsure', { n: unsure });
+      foot.appendChild(note);
+    }
+    p.appendChild(foot);
+    return p;
+  }
+
+  /** Accept and back to play; accepting is not the main action while unsure stones decide. */
+  function countActions() {
+    const row = document.createElement('div');
+    row.className = 'actions';
+    const accept = button(t('count.accept'), () => send({ type: 'accept_score' }), snap.unsure_decides ? '' : 'primary');
+    accept.disabled = snap.accepted[me];
+    accept.dataset.action = 'accept';
+    const resume = button(t('count.resume'), () => send({ type: 'resume' }));
+    resume.dataset.action = 'resume';
+    row.append(accept, resume);
+    return row;
+  }
+
+  /** The catalogue key of the sentence on how the game's rule set treats dead stones. */
+  function countRuleKey(rules) {
+    const known = ['korean', 'wga', 'arena', 'japanese', 'chinese', 'aga', 'nz', 'igz'];
+    return known.includes(rules) ? `count.rules.${rules}` : 'count.rules.other';
   }
 
   /** The count per side: territory, stones, prisoners, komi (a handicap bonus if any), total. */
