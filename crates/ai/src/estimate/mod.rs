@@ -3,7 +3,14 @@
 //!
 //! What is certain comes first. Chains that are pass-alive (Benson's algorithm, in the rules
 //! crate) are alive, and the opponent's stones inside their eye regions are dead, whatever
-//! anyone plays. The rest is judged by the engine's search, run twice with a fixed seed and
+//! anyone plays. The rest is judged, where the network applies (every rule set but First
+//! Capture, boards 5x5 to 19x19; `net.rs`), by KataGo's ownership head: the mean of the 8
+//! symmetries, once with Black to move and once with White, in one batch. A chain's
+//! ownership is then the mean of its stones' from its own side; it is dead below zero, and
+//! sure when both evaluations put it at least [`NET`]'s margin from zero. (KataGo's own
+//! analysis averages symmetries the same way; OGS's and Sabaki's estimators mark dead stones
+//! from such ownership.) Elsewhere, or with [`Settings::network`] off, the engine's search
+//! judges them, run twice with a fixed seed and
 //! playout count on one thread: once with Black to move and once with White, so a chain that
 //! lives or dies depending on who plays first shows up as such instead of being settled by
 //! whoever the record says is to move. A chain's *ownership* is the mean, over its stones and
@@ -13,7 +20,8 @@
 //! makes the game even (found by a short probe search), so that the tree fights over what
 //! decides the game instead of trying moves at random in a game already decided.
 //!
-//! Two corrections follow, for what playouts misjudge the same way however many they make.
+//! Two corrections follow (on the network's calls too), for what playouts misjudge the same way
+//! however many they make.
 //! A chain shut in by surely living opponent chains, in a region of a few points, has its
 //! fight read out move by move (`local.rs`): dead when it is captured whoever moves first,
 //! alive when its opponent moving first cannot capture it (a false seki, where one side can
