@@ -4,7 +4,7 @@
 //! What is certain comes first. Chains that are pass-alive (Benson's algorithm, in the rules
 //! crate) are alive, and the opponent's stones inside their eye regions are dead, whatever
 //! anyone plays. The rest is judged, where the network applies (every rule set but First
-//! Capture, boards 5x5 to 19x19; `net.rs`), by KataGo's ownership head: the mean of the 8
+//! Capture, boards 5x5 to 13x13; `net.rs`), by KataGo's ownership head: the mean of the 8
 //! symmetries, once with Black to move and once with White, in one batch. A chain's
 //! ownership is then the mean of its stones' from its own side; it is dead below zero, and
 //! sure when both evaluations put it at least [`NET`]'s margin from zero. (KataGo's own

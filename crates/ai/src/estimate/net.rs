@@ -5,8 +5,7 @@
 //! who plays first as undecided, as the playout estimator's two searches do.
 //!
 //! `None` where the net does not apply: First Capture Go and other rules with no KataGo
-//! counterpart ([`KataRules::nearest`]), and board sizes outside 5 to 19 (the built-in net
-//! was trained on 7x7 to 19x19; 5x5 and 6x6 read sensibly, smaller boards do not).
+//! counterpart ([`KataRules::nearest`]), and board sizes outside 5 to 13 ([`SIZES`]).
 //!
 //! Deterministic: the forward pass has no randomness and a fixed order of operations.
 
@@ -16,8 +15,10 @@ use tengen_rules::{Color, Game, Point};
 
 use crate::nn::{Evaluator, History, KataRules, Model};
 
-/// Smallest and largest board sides the net is used on.
-const SIZES: std::ops::RangeInclusive<u8> = 5..=19;
+/// Smallest and largest board sides the net is used on. On the OGS 19x19 records the net
+/// judged worse than the playouts (BENCHMARKS.md, 2026-11-27: 336 exact and one wrong winner
+/// unflagged, against 339 and none), so larger boards keep the playouts until it is tuned.
+const SIZES: std::ops::RangeInclusive<u8> = 5..=13;
 
 /// The built-in net's evaluator, loaded on first use and shared (it is `Sync`). `None` when
 /// the built-in net cannot be read, which a test of the nn module would catch first.

@@ -114,7 +114,7 @@ pub fn unsure_decides(g: &tengen_rules::Game, unsure: &[String]) -> bool {
         return false;
     }
     let winner_if_dead = |c: Color| {
-        let mut dead = g.dead_stones().clone();
+        let mut dead = *g.dead_stones();
         for &p in &unsure {
             if g.board().get(p) == Some(c) {
                 dead.insert(p);
