@@ -361,27 +361,8 @@ export async function gamePage(main, app, id) {
       return;
     }
     if (snap.phase === 'scoring') {
-      const s = snap.score;
-      const p = document.createElement('div');
-      p.className = 'score panel stack';
-      p.dataset.testid = 'score';
-      p.innerHTML = `<strong>Dead stones: click your own dead stones to mark or unmark them.</strong>`;
-      p.appendChild(scoreTable(s));
-      const foot = document.createElement('div');
-      foot.innerHTML = `Count: <strong>${esc(resultWords(s.result))}</strong> (${esc(s.result)})<br><span class="muted">Accepted: Black ${snap.accepted.black ? '✓' : '–'}, White ${snap.accepted.white ? '✓' : '–'}</span>${(snap.unsure || []).length ? `<br><span data-testid="unsure-note">The engine is unsure of the ${snap.unsure.length} ringed stones: they are not marked; decide them together.</span>` : ''}`;
-      p.appendChild(foot);
-      box.appendChild(p);
-      if (me) {
-        const row = document.createElement('div');
-        row.className = 'actions';
-        const accept = button('Accept the count', () => send({ type: 'accept_score' }), 'primary');
-        accept.disabled = snap.accepted[me];
-        accept.dataset.action = 'accept';
-        const resume = button('Back to play', () => send({ type: 'resume' }));
-        resume.dataset.action = 'resume';
-        row.append(accept, resume);
-        box.appendChild(row);
-      }
+      box.appendChild(countPanel(snap.score));
+      if (me) box.appendChild(countActions());
       return;
     }
     if (!me) {
@@ -449,17 +430,66 @@ export async function gamePage(main, app, id) {
     box.appendChild(p);
   }
 
+  /**
+   * The dead-stone phase's panel: how this game's rules mark dead stones, the count, who has
+   * accepted, and the stones the engine was unsure of. When those decide the winner (the server's
+   * `unsure_decides`: counted both ways they name different winners) it says so plainly, so that
+   * nobody accepts a count that may name the wrong winner (issue 29 item 3).
+   */
+  function countPanel(s) {
+    const p = document.createElement('div');
+    p.className = 'score panel stack';
+    p.dataset.testid = 'score';
+    const how = document.createElement('p');
+    how.dataset.testid = 'count-rules';
+    how.innerHTML = `<strong>${esc(t('count.mark_own'))}</strong> ${esc(t(countRuleKey(snap.terms.rules)))}`;
+    p.appendChild(how);
+    p.appendChild(scoreTable(s));
+    const foot = document.createElement('div');
+    const yes = (c) => (snap.accepted[c] ? '✓' : '–');
+    foot.innerHTML = `${esc(t('count.result'))} <strong>${esc(resultWords(s.result))}</strong> (${esc(s.result)})<br><span class="muted">${esc(t('count.accepted', { black: yes('black'), white: yes('white') }))}</span>`;
+    const unsure = (snap.unsure || []).length;
+    if (unsure) {
+      const note = document.createElement('p');
+      note.dataset.testid = snap.unsure_decides ? 'unsure-decides' : 'unsure-note';
+      note.className = snap.unsure_decides ? 'warning' : 'muted';
+      note.textContent = snap.unsure_decides ? t('count.unsure_decides', { n: unsure }) : t('count.unsure', { n: unsure });
+      foot.appendChild(note);
+    }
+    p.appendChild(foot);
+    return p;
+  }
+
+  /** Accept and back to play; accepting is not the main action while unsure stones decide. */
+  function countActions() {
+    const row = document.createElement('div');
+    row.className = 'actions';
+    const accept = button(t('count.accept'), () => send({ type: 'accept_score' }), snap.unsure_decides ? '' : 'primary');
+    accept.disabled = snap.accepted[me];
+    accept.dataset.action = 'accept';
+    const resume = button(t('count.resume'), () => send({ type: 'resume' }));
+    resume.dataset.action = 'resume';
+    row.append(accept, resume);
+    return row;
+  }
+
+  /** The catalogue key of the sentence on how the game's rule set treats dead stones. */
+  function countRuleKey(rules) {
+    const known = ['korean', 'wga', 'arena', 'japanese', 'chinese', 'aga', 'nz', 'igz'];
+    return known.includes(rules) ? `count.rules.${rules}` : 'count.rules.other';
+  }
+
   /** The count per side: territory, stones, prisoners, komi (a handicap bonus if any), total. */
   function scoreTable(s) {
-    const t = document.createElement('table');
-    t.className = 'score-table';
-    const rows = [['Territory', 'territory'], ['Stones', 'stones'], ['Prisoners', 'prisoners'], ['Komi', 'komi']];
-    if (s.black.handicap_bonus || s.white.handicap_bonus) rows.push(['Handicap', 'handicap_bonus']);
-    rows.push(['Total', 'total']);
-    t.innerHTML = `<thead><tr><th scope="col"><span class="sr-only">Count</span></th><th scope="col">● Black</th><th scope="col">○ White</th></tr></thead><tbody>${rows
-      .map(([name, key]) => `<tr data-row="${key}"${key === 'total' ? ' class="total"' : ''}><th scope="row">${name}</th><td data-side="black">${esc(s.black[key])}</td><td data-side="white">${esc(s.white[key])}</td></tr>`)
+    const table = document.createElement('table');
+    table.className = 'score-table';
+    const rows = ['territory', 'stones', 'prisoners', 'komi'];
+    if (s.black.handicap_bonus || s.white.handicap_bonus) rows.push('handicap_bonus');
+    rows.push('total');
+    table.innerHTML = `<thead><tr><th scope="col"><span class="sr-only">${esc(t('count.table'))}</span></th><th scope="col">${esc(t('count.col_black'))}</th><th scope="col">${esc(t('count.col_white'))}</th></tr></thead><tbody>${rows
+      .map((key) => `<tr data-row="${key}"${key === 'total' ? ' class="total"' : ''}><th scope="row">${esc(t(`count.row_${key}`))}</th><td data-side="black">${esc(s.black[key])}</td><td data-side="white">${esc(s.white[key])}</td></tr>`)
       .join('')}</tbody>`;
-    return t;
+    return table;
   }
 
   // The move list is rebuilt only when the moves, the phase or the move shown change (render

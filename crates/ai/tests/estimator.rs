@@ -106,6 +106,7 @@ fn pass_alive_groups_are_certain_without_a_search() {
         &Settings {
             playouts: 1,
             seed: 9,
+            network: true,
         },
     );
     assert!(e.groups.iter().all(|g| g.status == Status::Alive && g.sure));
@@ -246,6 +247,64 @@ fn a_group_that_lives_or_dies_by_who_plays_first_is_unsure() {
     assert!(e.lead_range.0 < e.lead_range.1);
 }
 
+/// Issue 29 item 3's shape: a Black wall from edge to edge with the 27 points of three columns
+/// behind it, White's wall facing it with the rest. Not pass-alive (its area is one region
+/// most of whose points are not its liberties), so it is judged, and nobody would call it
+/// anything but alive.
+const WALL_27: &str = "
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .";
+
+#[test]
+fn a_wall_with_27_points_behind_it_is_surely_alive() {
+    for preset in [Preset::Japanese, Preset::Chinese, Preset::Korean] {
+        let e = estimate(&game(WALL_27, Color::Black, preset));
+        let wall = e.group_at(pt(9, "D5")).unwrap();
+        assert_eq!((wall.status, wall.sure), (Status::Alive, true), "{wall:?}");
+        assert!(e.unsure.is_empty(), "{preset:?}: {:?}", e.unsure);
+        assert!(e.owner(pt(9, "A5")) > 0.5, "{}", e.owner(pt(9, "A5")));
+        assert!(e.winner_sure());
+    }
+}
+
+/// Two White stones inside the wall's 27 points, with no room to live: dead, and surely so.
+#[test]
+fn an_invasion_without_room_to_live_is_dead() {
+    let g = game(
+        "
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . O . X O . . . .
+        . O . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .",
+        Color::Black,
+        Preset::Japanese,
+    );
+    let e = estimate(&g);
+    let invader = e.group_at(pt(9, "B5")).unwrap();
+    assert_eq!(
+        (invader.status, invader.sure),
+        (Status::Dead, true),
+        "{invader:?}"
+    );
+    assert_eq!(e.dead.len(), 2);
+    // Japanese counting: the 27 points behind the wall (the dead stones' included) are Black's
+    // territory, and the dead stones Black's prisoners.
+    assert_eq!(e.score.black.territory, 27);
+    assert_eq!(e.score.black.prisoners, 2);
+}
+
 /// One OGS score-estimator position: the board and the expected dead stones.
 struct Position {
     game: Game,
@@ -346,6 +405,7 @@ fn every_wrong_call_on_the_ogs_positions_is_flagged_unsure() {
             exact += 1;
         } else if wrong.iter().all(|&p| e.unsure.contains(p)) {
             flagged += 1;
+            eprintln!("flagged unsure: {}", f.display());
         } else if !KNOWN_WRONG
             .iter()
             .any(|(name, _)| f.file_name().is_some_and(|n| n == *name))

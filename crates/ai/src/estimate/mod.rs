@@ -3,7 +3,14 @@
 //!
 //! What is certain comes first. Chains that are pass-alive (Benson's algorithm, in the rules
 //! crate) are alive, and the opponent's stones inside their eye regions are dead, whatever
-//! anyone plays. The rest is judged by the engine's search, run twice with a fixed seed and
+//! anyone plays. The rest is judged, where the network applies (every rule set but First
+//! Capture, boards 5x5 to 13x13; `net.rs`), by KataGo's ownership head: the mean of the 8
+//! symmetries, once with Black to move and once with White, in one batch. A chain's
+//! ownership is then the mean of its stones' from its own side; it is dead below zero, and
+//! sure when both evaluations put it at least [`NET`]'s margin from zero. (KataGo's own
+//! analysis averages symmetries the same way; OGS's and Sabaki's estimators mark dead stones
+//! from such ownership.) Elsewhere, or with [`Settings::network`] off, the engine's search
+//! judges them, run twice with a fixed seed and
 //! playout count on one thread: once with Black to move and once with White, so a chain that
 //! lives or dies depending on who plays first shows up as such instead of being settled by
 //! whoever the record says is to move. A chain's *ownership* is the mean, over its stones and
@@ -13,7 +20,8 @@
 //! makes the game even (found by a short probe search), so that the tree fights over what
 //! decides the game instead of trying moves at random in a game already decided.
 //!
-//! Two corrections follow, for what playouts misjudge the same way however many they make.
+//! Two corrections follow (on the network's calls too), for what playouts misjudge the same way
+//! however many they make.
 //! A chain shut in by surely living opponent chains, in a region of a few points, has its
 //! fight read out move by move (`local.rs`): dead when it is captured whoever moves first,
 //! alive when its opponent moving first cannot capture it (a false seki, where one side can
@@ -36,6 +44,7 @@
 
 mod light;
 mod local;
+mod net;
 
 pub use crate::chains::dead_chains;
 pub use light::{ownership, Ownership};
@@ -48,15 +57,30 @@ use tengen_rules::{
 
 use crate::search::{Knowledge, Search};
 
-/// A chain is sure only when, in both searches, its mean ownership from its own side is at
-/// least this far from zero.
-const SURE: f32 = 0.5;
+/// Where a chain's mean ownership (from its own side, -1 to 1) puts it.
+#[derive(Clone, Copy)]
+struct Margins {
+    /// A chain is sure only when, with either side to move, its mean ownership is at least
+    /// this far from zero.
+    sure: f32,
+    /// A chain counts as alive only when its mean ownership is at least this.
+    alive_bias: f32,
+}
 
-/// A chain counts as alive only when its mean ownership is at least this: a chain captured in
-/// nearly half the playouts is in more trouble than one that survives nearly all of them.
-/// Measured on the OGS records of `BENCHMARKS.md` (0, 0.05, 0.1, 0.15, 0.2 tried; 0.1 gave
-/// the fewest wrong winners).
-const ALIVE_BIAS: f32 = 0.1;
+/// The playouts' margins. A chain captured in nearly half the playouts is in more trouble
+/// than one that survives nearly all of them: measured on the OGS records of `BENCHMARKS.md`
+/// (biases 0, 0.05, 0.1, 0.15, 0.2 tried; 0.1 gave the fewest wrong winners).
+const PLAYOUTS: Margins = Margins {
+    sure: 0.5,
+    alive_bias: 0.1,
+};
+
+/// The network's margins: its ownership is a prediction, not a tally of random games, and
+/// needs no bias.
+const NET: Margins = Margins {
+    sure: 0.5,
+    alive_bias: 0.0,
+};
 
 /// How much the estimator searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +90,8 @@ pub struct Settings {
     pub playouts: u32,
     /// Seed of the probe; the two searches use the next two.
     pub seed: u64,
+    /// Judge by the network's ownership where it applies ([`net`]), the playouts elsewhere.
+    pub network: bool,
 }
 
 impl Settings {
@@ -77,7 +103,11 @@ impl Settings {
             10..=13 => 600,
             _ => 800,
         };
-        Settings { playouts, seed: 1 }
+        Settings {
+            playouts,
+            seed: 1,
+            network: true,
+        }
     }
 }
 
@@ -230,7 +260,15 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
                 && !life[1].territory.contains(p)
         });
     let mut first = [vec![0.0f32; cells], vec![0.0f32; cells]];
-    if open {
+    let by_net = if open && settings.network {
+        net::ownership(game, cells)
+    } else {
+        None
+    };
+    let margins = if by_net.is_some() { NET } else { PLAYOUTS };
+    if let Some(own) = by_net {
+        first = own;
+    } else if open {
         // The searches play for a komi that makes the game even: with the game's komi a
         // decided game gives every move the same value, and the tree then tries moves at
         // random; at an even komi the side whose chain is at stake fights for it.
@@ -281,9 +319,9 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
             stones.iter().map(|s| own[s.index()]).sum::<f32>() * sign(c) / stones.len() as f32
         };
         let (b, w) = (mean(&first[0]), mean(&first[1]));
-        let m = (b + w) / 2.0 - ALIVE_BIAS;
-        let sure = b.signum() == w.signum() && b.abs().min(w.abs()) >= SURE;
-        if !sure && b.max(w) < -SURE / 2.0 {
+        let m = (b + w) / 2.0 - margins.alive_bias;
+        let sure = b.signum() == w.signum() && b.abs().min(w.abs()) >= margins.sure;
+        if !sure && b.max(w) < -margins.sure / 2.0 {
             doubtful_dead.push(groups.len());
         }
         groups.push(Group {

@@ -87,10 +87,100 @@ pub fn snapshot(id: i64, live: &LiveGame, players: &[Player; 2], seq: u64) -> Va
         "accepted": { "black": live.accepted[0], "white": live.accepted[1] },
         "dead": dead,
         "unsure": if g.phase() == tengen_rules::Phase::Scoring { live.unsure.clone() } else { Vec::new() },
+        // Whether the unsure stones decide the winner: the client then asks the players to
+        // mark them rather than offering to accept (issue 29 item 3).
+        "unsure_decides": g.phase() == Phase::Scoring && unsure_decides(g, &live.unsure),
         "score": score,
         "result": g.result().map(|r| r.to_string()),
         "end_reason": live.end_reason,
         // Why the result counts for nobody's points or rating (`null` when it counts).
         "annulled": live.annulment(),
     })
+}
+
+/// True when the stones the engine was unsure of decide the winner: counted with every unsure
+/// Black stone dead and every unsure White stone alive, and the other way round, the two
+/// counts name different winners (or one is a draw). The other marks stay as the players
+/// have them; a stone's taking off only ever lowers its owner's count, so these are Black's
+/// worst and best counts over the unsure stones.
+pub fn unsure_decides(g: &tengen_rules::Game, unsure: &[String]) -> bool {
+    let size = g.size();
+    let unsure: Vec<_> = unsure
+        .iter()
+        .filter_map(|v| gtp::parse_point(size, v).ok())
+        .filter(|&p| g.board().get(p).is_some())
+        .collect();
+    if unsure.is_empty() {
+        return false;
+    }
+    let winner_if_dead = |c: Color| {
+        let mut dead = *g.dead_stones();
+        for &p in &unsure {
+            if g.board().get(p) == Some(c) {
+                dead.insert(p);
+            } else {
+                dead.remove(p);
+            }
+        }
+        let h = g.handicap_stones().len() as u32;
+        tengen_rules::scoring::score(g.board(), &dead, g.rules(), h)
+            .result
+            .winner()
+    };
+    winner_if_dead(Color::Black) != winner_if_dead(Color::White)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unsure_decides;
+    use tengen_rules::{Board, Color, Game, Preset};
+
+    /// Black's wall on column D owns 27 points, White's on E the other 36; White stones at B5
+    /// and B4 sit in Black's area.
+    fn scoring(diagram_b: &str) -> Game {
+        let rows = [
+            ". . . X O . . . .",
+            ". . . X O . . . .",
+            ". . . X O . . . .",
+            ". . . X O . . . .",
+            diagram_b,
+            diagram_b,
+            ". . . X O . . . .",
+            ". . . X O . . . .",
+            ". . . X O . . . .",
+        ];
+        let b: Board = rows.join("\n").parse().unwrap();
+        let mut g = Game::from_board(b, Color::Black, Preset::Japanese.rules(9)).unwrap();
+        g.start_scoring().unwrap();
+        g
+    }
+
+    #[test]
+    fn unsure_stones_decide_when_their_fate_flips_the_winner() {
+        // White's two stones alive: the area behind Black's wall touches both colours and is
+        // nobody's, White 36 + 6.5. Dead: Black 27 + 2 prisoners against 42.5. White wins
+        // either way: they do not decide.
+        let g = scoring(". O . X O . . . .");
+        assert!(!unsure_decides(&g, &["B5".into(), "B4".into()]));
+        // With the walls a column to the right, White has 27 + 6.5. Four White stones alive
+        // leave Black nothing (W wins); dead, Black has 36 + 4 prisoners (B wins).
+        let rows = [
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". O O . X O . . .",
+            ". O O . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+            ". . . . X O . . .",
+        ];
+        let b: Board = rows.join("\n").parse().unwrap();
+        let mut g = Game::from_board(b, Color::Black, Preset::Japanese.rules(9)).unwrap();
+        g.start_scoring().unwrap();
+        let unsure: Vec<String> = ["B5", "C5", "B4", "C4"].map(String::from).to_vec();
+        assert!(unsure_decides(&g, &unsure));
+        // No unsure stones, nothing decides.
+        assert!(!unsure_decides(&g, &[]));
+    }
 }

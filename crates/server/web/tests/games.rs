@@ -161,6 +161,9 @@ async fn full_game(url: &str) {
         started["event"]["unsure"].is_array(),
         "the doubtful stones come with the proposal: {started}"
     );
+    // B8 is surely dead: nothing unsure decides the winner.
+    let snap = server.game(game).await;
+    assert_eq!(snap["unsure_decides"], false, "{snap}");
     // Each player marks their own stones: Black cannot mark White's B8.
     err(
         &black
@@ -228,6 +231,69 @@ on_both_stores!(
     a_whole_game_with_dead_stones_and_a_spectator,
     full_game,
     "full"
+);
+
+/// Black walls off columns A-D (36 points), White F-J (27); White's group in Black's top left
+/// corner has a straight three of eye space (A9, B9, C9) and nothing else, so it lives or dies
+/// by who plays B9 first; a Black stone at H2 dies in White's area. Alive, the corner group
+/// gives White the game (Japanese count, komi 0.5: 31.5 to 24); dead, Black wins (37 to 28.5).
+const CORNER: [(&str, &str); 14] = [
+    ("E9", "F9"),
+    ("E8", "F8"),
+    ("E7", "F7"),
+    ("E6", "F6"),
+    ("E5", "F5"),
+    ("E4", "F4"),
+    ("E3", "F3"),
+    ("E2", "F2"),
+    ("E1", "F1"),
+    ("A7", "D9"),
+    ("B7", "D8"),
+    ("C7", "C8"),
+    ("D7", "B8"),
+    ("H2", "A8"),
+];
+
+async fn unsure_stones_that_decide(url: &str) {
+    let server = TestServer::start(url).await;
+    let (ann, bob, j, game) = even_game(&server, "japanese", "odd").await;
+    assert_eq!(j["game"]["black"]["username"], "bob");
+    let mut black = bob.socket().await;
+    let mut white = ann.socket().await;
+    black.watch(game).await;
+    white.watch(game).await;
+    for (b, w) in CORNER {
+        ok(&black.play(game, b).await);
+        ok(&white.play(game, w).await);
+    }
+    ok(&black.pass(game).await);
+    ok(&white.pass(game).await);
+    let started = black.event(game, "scoring_started").await;
+    let unsure = started["event"]["unsure"].as_array().unwrap();
+    for v in ["D9", "D8", "C8", "B8", "A8"] {
+        assert!(unsure.contains(&json!(v)), "{v} unsure: {started}");
+    }
+    // Neither wall is doubted, nor is the dead stone in White's area.
+    for v in ["E5", "F5", "H2"] {
+        assert!(!unsure.contains(&json!(v)), "{v} sure: {started}");
+    }
+    let snap = server.game(game).await;
+    assert_eq!(snap["unsure_decides"], true, "{snap}");
+    // Once Ann marks her corner dead, the count still hangs on it: the flag stays, as the
+    // players have not both accepted.
+    ok(&white
+        .call(json!({"type": "toggle_dead", "game": game, "point": "B8"}))
+        .await);
+    let snap = server.game(game).await;
+    assert_eq!(snap["unsure_decides"], true, "{snap}");
+    assert_eq!(snap["score"]["result"], "B+8.5", "{snap}");
+    server.stop().await;
+}
+
+on_both_stores!(
+    unsure_stones_deciding_the_winner_are_flagged,
+    unsure_stones_that_decide,
+    "unsure"
 );
 
 async fn resign_takeback_leave(url: &str) {
