@@ -153,6 +153,17 @@ fn kata_raw_nn_matches_katago_on_a_version_17_transformer_net() {
     check_dir("tests/katago-raw-nn-v17", Some(V17_NET), 10);
 }
 
+/// Any net against KataGo's answers with it, made by `katago-raw-nn-v17/generate.py` into a
+/// directory of one's own: `TENGEN_PARITY_MODEL=NET.bin.gz TENGEN_PARITY_DIR=DIR cargo test -p
+/// tengen --test nn_parity -- --ignored` (paths absolute). How the nets not kept here were checked.
+#[test]
+#[ignore = "needs a net and KataGo's answers outside the repository"]
+fn kata_raw_nn_matches_katago_on_a_net_named_by_the_environment() {
+    let model = std::env::var("TENGEN_PARITY_MODEL").unwrap();
+    let dir = std::env::var("TENGEN_PARITY_DIR").unwrap();
+    check_dir(&dir, Some(&model), 1);
+}
+
 fn v17_raw() -> Vec<u8> {
     use std::io::Read;
     let gz = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(V17_NET)).unwrap();

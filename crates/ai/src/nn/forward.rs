@@ -5,7 +5,9 @@
 //! `general_mat_mul`, matrixmultiply's sgemm). The board is the whole input: KataGo pads
 //! smaller boards into a 19x19 buffer and masks the padding to zero after every layer, which is
 //! what zero padding at the edge of the real board computes, so no mask is needed here; the
-//! pooled means divide by the board's area as KataGo's `maskSum` does.
+//! pooled means divide by the board's area as KataGo's `maskSum` does, and attention runs over
+//! the board's points only, as KataGo's softmax leaves out the masked ones (rotary angles count
+//! from the top-left corner in both).
 
 use super::gemm::gemm;
 use super::model::{
