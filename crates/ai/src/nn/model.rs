@@ -1024,9 +1024,9 @@ mod tests {
 
     #[test]
     fn an_unknown_block_kind_is_named() {
-        let m = edited("ordinary_block", "transformer_ffn_block");
+        let m = edited("ordinary_block", "transformer_moe_block");
         let err = Model::from_bin(&m).unwrap_err();
-        assert!(err.to_string().contains("transformer_ffn_block"), "{err}");
+        assert!(err.to_string().contains("transformer_moe_block"), "{err}");
     }
 
     #[test]
