@@ -459,3 +459,51 @@ fn value_head(pass: &mut Pass, model: &Model, trunk: &[f32]) -> (Vec<f32>, Vec<f
     let own = pass.conv(&v1, &h.own_conv);
     (value, score, own)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rms(spatial: bool) -> RmsNorm {
+        RmsNorm {
+            eps: 1e-6,
+            gamma: vec![1.0, 2.0],
+            beta: vec![0.5, 0.0],
+            spatial,
+            act: Activation::Identity,
+        }
+    }
+
+    /// Two points of two channels: per point the mean squares are 2.5 and 12.5; over the
+    /// position (KataGo's spatial RMS norm, which no test net has) 7.5.
+    #[test]
+    fn rms_norm_divides_by_the_root_mean_square_of_a_point_or_a_position() {
+        let x = [1.0, 2.0, 3.0, 4.0];
+        let want = |inv: [f32; 2]| {
+            [
+                1.0 * inv[0] + 0.5,
+                4.0 * inv[0],
+                3.0 * inv[1] + 0.5,
+                8.0 * inv[1],
+            ]
+        };
+        let per_point = want([1.0 / 2.5f32.sqrt(), 1.0 / 12.5f32.sqrt()]);
+        let whole = want([1.0 / 7.5f32.sqrt(); 2]);
+        for (got, want) in [
+            (rms_norm(&x, 2, &rms(false)), per_point),
+            (rms_norm(&x, 2, &rms(true)), whole),
+        ] {
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-5, "{got:?} != {want:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn silu_is_x_times_its_sigmoid() {
+        assert_eq!(activate(0.0, Activation::Silu), 0.0);
+        let v = activate(2.0, Activation::Silu);
+        assert!((v - 2.0 / (1.0 + (-2.0f32).exp())).abs() < 1e-6);
+        assert!(activate(-30.0, Activation::Silu).abs() < 1e-9);
+    }
+}
