@@ -70,11 +70,11 @@ pub fn raw_nn(net: &mut Net, game: &Game, rules: Option<KataRules>, a: &[String]
     // The one optimism the evaluator applies: none without an optimistic policy channel.
     let optimism = match eval.model().policy.channels {
         1 => 0.0,
-        _ => f64::from(POLICY_OPTIMISM),
+        _ => POLICY_OPTIMISM,
     };
     let optimism_ok = match rest {
         [_] => true,
-        [_, o] => o.parse::<f64>().is_ok_and(|o| (o - optimism).abs() < 1e-6),
+        [_, o] => o.parse::<f32>().is_ok_and(|o| (o - optimism).abs() < 1e-6),
         _ => false,
     };
     if !optimism_ok {
