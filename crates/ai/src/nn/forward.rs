@@ -5,10 +5,20 @@
 //! `general_mat_mul`, matrixmultiply's sgemm). The board is the whole input: KataGo pads
 //! smaller boards into a 19x19 buffer and masks the padding to zero after every layer, which is
 //! what zero padding at the edge of the real board computes, so no mask is needed here; the
-//! pooled means divide by the board's area as KataGo's `maskSum` does.
+//! pooled means divide by the board's area as KataGo's `maskSum` does, and attention runs over
+//! the board's points only, as KataGo's softmax leaves out the masked ones (rotary angles count
+//! from the top-left corner in both).
 
 use super::gemm::gemm;
-use super::model::{Activation, Block, Conv, MatMul, Model, Norm};
+use super::model::{
+    Activation, Attention, Block, Conv, Ffn, MatMul, Model, Norm, RmsNorm, Rope, TipNorm,
+};
+
+/// How far the policy leans to the optimistic policy (version 12 on): KataGo's
+/// `rootPolicyOptimism` as its GTP engine sets it by default (`min(policyOptimism, 0.2)`),
+/// which `kata-raw-nn` applies. Tengen applies it at every node of its search, where KataGo
+/// uses `policyOptimism` (1.0) below the root.
+pub const POLICY_OPTIMISM: f32 = 0.2;
 
 /// What the network says about one position, raw (before KataGo's post-processing), from the
 /// point of view of the player to move.
@@ -95,6 +105,7 @@ fn activate(v: f32, act: Activation) -> f32 {
             let sp = if v > 20.0 { v } else { v.exp().ln_1p() };
             v * sp.tanh()
         }
+        Activation::Silu => v / (1.0 + (-v).exp()),
     }
 }
 
@@ -108,6 +119,120 @@ fn norm(x: &[f32], norm: &Norm) -> Vec<f32> {
         }
     }
     out
+}
+
+/// RMS norm of `x` (`[n * area, c]`) into a new buffer: one mean square a point, or
+/// (`spatial`) one a position.
+fn rms_norm(x: &[f32], area: usize, r: &RmsNorm) -> Vec<f32> {
+    let c = r.gamma.len();
+    let mut out = x.to_vec();
+    let group = if r.spatial { area * c } else { c };
+    for g in out.chunks_exact_mut(group) {
+        let sum: f32 = g.iter().map(|v| v * v).sum();
+        let inv = 1.0 / (sum / group as f32 + r.eps).sqrt();
+        for row in g.chunks_exact_mut(c) {
+            for (i, v) in row.iter_mut().enumerate() {
+                *v = activate(*v * inv * r.gamma[i] + r.beta[i], r.act);
+            }
+        }
+    }
+    out
+}
+
+/// Turns each pair of channels `(2p, 2p+1)` of every head in `x` (`[n * area, heads * dim]`)
+/// by its angle at the point (RoPE, as KataGo's `computeRopeCosSin`): fixed frequencies turn
+/// the first half of the pairs with the row and the rest with the column; learned ones are
+/// `x * fx + y * fy` for the head's key group.
+fn rope(x: &mut [f32], size: usize, heads: usize, dim: usize, a: &Attention) {
+    let pairs = dim / 2;
+    let width = heads * dim;
+    for (pix, row) in x.chunks_exact_mut(width).enumerate() {
+        let (py, px) = (((pix % (size * size)) / size) as f32, (pix % size) as f32);
+        for h in 0..heads {
+            for p in 0..pairs {
+                let angle = match &a.rope {
+                    Rope::None => return,
+                    Rope::Fixed(theta) => {
+                        let half = pairs / 2;
+                        let (q, pos) = if p < half { (p, py) } else { (p - half, px) };
+                        pos * (1.0 / theta.powf((2 * q) as f32 / pairs as f32))
+                    }
+                    Rope::Learned(f) => {
+                        let kvh = h * a.kv_heads / heads;
+                        let at = (kvh * pairs + p) * 2;
+                        px * f[at] + py * f[at + 1]
+                    }
+                };
+                let (sin, cos) = angle.sin_cos();
+                let i = h * dim + 2 * p;
+                let (x0, x1) = (row[i], row[i + 1]);
+                row[i] = x0 * cos - x1 * sin;
+                row[i + 1] = x0 * sin + x1 * cos;
+            }
+        }
+    }
+}
+
+/// Copies head `h` of width `dim` out of `x` (`[area, heads * dim]`) into `[area, dim]`.
+fn head(x: &[f32], h: usize, dim: usize, area: usize) -> Vec<f32> {
+    let width = x.len() / area;
+    (0..area)
+        .flat_map(|p| &x[p * width + h * dim..p * width + (h + 1) * dim])
+        .copied()
+        .collect()
+}
+
+/// Self-attention of one position's points (`[area, c]` after the norm): every query head
+/// against its group's keys, softmax, the values, then the output projection.
+fn attend(h: &[f32], area: usize, size: usize, a: &Attention) -> Vec<f32> {
+    let mut q = matmul(h, area, &a.q);
+    let mut k = matmul(h, area, &a.k);
+    let v = matmul(h, area, &a.v);
+    rope(&mut q, size, a.heads, a.qk_dim, a);
+    rope(&mut k, size, a.kv_heads, a.qk_dim, a);
+    let scale = 1.0 / (a.qk_dim as f32).sqrt();
+    let group = a.heads / a.kv_heads;
+    let mut joined = vec![0.0; area * a.heads * a.v_dim];
+    let mut scores = vec![0.0; area * area];
+    for hq in 0..a.heads {
+        let qh = head(&q, hq, a.qk_dim, area);
+        let kh = head(&k, hq / group, a.qk_dim, area);
+        let vh = head(&v, hq / group, a.v_dim, area);
+        // scores = qh * kh^T, by rows of keys transposed once.
+        let mut kt = vec![0.0; a.qk_dim * area];
+        for (p, row) in kh.chunks_exact(a.qk_dim).enumerate() {
+            for (d, val) in row.iter().enumerate() {
+                kt[d * area + p] = *val;
+            }
+        }
+        gemm(&qh, &kt, &mut scores, area, a.qk_dim, area);
+        for row in scores.chunks_exact_mut(area) {
+            let max = row.iter().fold(f32::NEG_INFINITY, |m, s| m.max(s * scale));
+            let mut sum = 0.0;
+            for s in row.iter_mut() {
+                *s = (*s * scale - max).exp();
+                sum += *s;
+            }
+            row.iter_mut().for_each(|s| *s /= sum);
+        }
+        let mut out = vec![0.0; area * a.v_dim];
+        gemm(&scores, &vh, &mut out, area, area, a.v_dim);
+        let width = a.heads * a.v_dim;
+        for (p, row) in out.chunks_exact(a.v_dim).enumerate() {
+            joined[p * width + hq * a.v_dim..p * width + (hq + 1) * a.v_dim].copy_from_slice(row);
+        }
+    }
+    matmul(&joined, area, &a.out)
+}
+
+/// A SwiGLU feed-forward layer on `[pixels, c]` (after the norm).
+fn feed_forward(h: &[f32], pixels: usize, f: &Ffn) -> Vec<f32> {
+    let mut up = matmul(h, pixels, &f.up);
+    let gate = matmul(h, pixels, &f.gate);
+    for (u, g) in up.iter_mut().zip(&gate) {
+        *u = activate(*u, Activation::Silu) * g;
+    }
+    matmul(&up, pixels, &f.down)
 }
 
 /// Adds a per-position, per-channel bias (`[n, c]`) to `x` (`[n * area, c]`).
@@ -226,6 +351,18 @@ impl Pass {
                 let h = norm(&h, post);
                 self.conv(&h, post_conv)
             }
+            Block::Attention(a) => {
+                let h = rms_norm(x, area, &a.norm);
+                let c = a.norm.gamma.len();
+                let per = area * c;
+                (0..self.n)
+                    .flat_map(|b| attend(&h[b * per..(b + 1) * per], area, self.size, a))
+                    .collect()
+            }
+            Block::Ffn(f) => {
+                let h = rms_norm(x, area, &f.norm);
+                feed_forward(&h, self.pixels(), f)
+            }
         };
         for (v, d) in x.iter_mut().zip(&delta) {
             *v += d;
@@ -250,18 +387,28 @@ pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> V
     for block in &model.blocks {
         pass.block(&mut trunk, block);
     }
-    let trunk = norm(&trunk, &model.tip);
+    let trunk = match &model.tip {
+        TipNorm::Batch(n) => norm(&trunk, n),
+        TipNorm::Rms(r) => rms_norm(&trunk, area, r),
+    };
     let (policy, pass_logits) = policy_head(&mut pass, model, &trunk);
     let (value, score, own) = value_head(&mut pass, model, &trunk);
     let pc = model.policy.channels;
     let sc = model.value.sv3.out_c;
+    // Channel 1 (version 12 on) is the optimistic policy, mixed in as KataGo's backends do.
+    let logit = |v: &[f32], at: usize| match pc {
+        1 => v[at],
+        _ => v[at] + (v[at + 1] - v[at]) * POLICY_OPTIMISM,
+    };
     (0..n)
         .map(|b| {
             let mut s = [0.0; 6];
             s[..sc].copy_from_slice(&score[b * sc..(b + 1) * sc]);
             RawOutput {
-                policy: (0..area).map(|p| policy[(b * area + p) * pc]).collect(),
-                pass: pass_logits[b * pc],
+                policy: (0..area)
+                    .map(|p| logit(&policy, (b * area + p) * pc))
+                    .collect(),
+                pass: logit(&pass_logits, b * pc),
                 value: [value[b * 3], value[b * 3 + 1], value[b * 3 + 2]],
                 score: s,
                 ownership: own[b * area..(b + 1) * area].to_vec(),
@@ -311,4 +458,52 @@ fn value_head(pass: &mut Pass, model: &Model, trunk: &[f32]) -> (Vec<f32>, Vec<f
     add_rows(&mut score, &h.sv3_bias);
     let own = pass.conv(&v1, &h.own_conv);
     (value, score, own)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rms(spatial: bool) -> RmsNorm {
+        RmsNorm {
+            eps: 1e-6,
+            gamma: vec![1.0, 2.0],
+            beta: vec![0.5, 0.0],
+            spatial,
+            act: Activation::Identity,
+        }
+    }
+
+    /// Two points of two channels: per point the mean squares are 2.5 and 12.5; over the
+    /// position (KataGo's spatial RMS norm, which no test net has) 7.5.
+    #[test]
+    fn rms_norm_divides_by_the_root_mean_square_of_a_point_or_a_position() {
+        let x = [1.0, 2.0, 3.0, 4.0];
+        let want = |inv: [f32; 2]| {
+            [
+                1.0 * inv[0] + 0.5,
+                4.0 * inv[0],
+                3.0 * inv[1] + 0.5,
+                8.0 * inv[1],
+            ]
+        };
+        let per_point = want([1.0 / 2.5f32.sqrt(), 1.0 / 12.5f32.sqrt()]);
+        let whole = want([1.0 / 7.5f32.sqrt(); 2]);
+        for (got, want) in [
+            (rms_norm(&x, 2, &rms(false)), per_point),
+            (rms_norm(&x, 2, &rms(true)), whole),
+        ] {
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-5, "{got:?} != {want:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn silu_is_x_times_its_sigmoid() {
+        assert_eq!(activate(0.0, Activation::Silu), 0.0);
+        let v = activate(2.0, Activation::Silu);
+        assert!((v - 2.0 / (1.0 + (-2.0f32).exp())).abs() < 1e-6);
+        assert!(activate(-30.0, Activation::Silu).abs() < 1e-9);
+    }
 }

@@ -16,7 +16,8 @@
 //!
 //! Layout:
 //! - [`model`]: the `.bin.gz` format, versions 8 to 17, the built-in g170 b6c96 net.
-//! - [`forward`]: the forward pass (im2col and sgemm), batches of one board size;
+//! - [`forward`]: the forward pass (im2col and sgemm; attention for transformer blocks),
+//!   batches of one board size;
 //!   [`winograd`]: its 3x3 convolutions by Winograd's F(2x2, 3x3).
 //! - [`rules`]: KataGo's rules and names, and the nearest for each Tengen rule set.
 //! - [`history`]: a game replayed as KataGo's `BoardHistory` (superko bans, passes, komi).

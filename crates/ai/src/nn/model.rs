@@ -8,9 +8,12 @@
 //! and a bias per channel at load, as KataGo does (`mergedScale`, `mergedBias`).
 //!
 //! Supported: versions 8 to 17 with ordinary, global-pooling and nested-bottleneck residual
-//! blocks, ReLU, Mish and identity activations, batch norm. Refused with a typed error: older
-//! versions, newer ones, transformer blocks, RMS-norm trunks, SGF-metadata encoders, dilated
-//! convolutions, and any file that ends early or holds a non-finite weight.
+//! blocks, transformer blocks (attention with grouped keys and fixed or learned rotary
+//! embeddings, SwiGLU feed-forward layers, as in KataGo's `eigenbackend.cpp`), ReLU, Mish, SiLU
+//! and identity activations, batch norm, an RMS norm at the trunk's tip. Refused with a typed
+//! error: older versions, newer ones, feed-forward layers without SwiGLU, grouped RMS norms,
+//! SGF-metadata encoders, dilated convolutions, and any file that ends early or holds a
+//! non-finite weight.
 
 use std::io::Read;
 
@@ -30,6 +33,8 @@ pub enum Activation {
     Relu,
     /// `x * tanh(softplus(x))`.
     Mish,
+    /// `x * sigmoid(x)` (KataGo's `ACTIVATION_SILU`, in its transformer nets).
+    Silu,
 }
 
 /// A convolution: weights laid out `[ky][kx][in][out]`, as the file stores them, which is the
@@ -57,6 +62,81 @@ pub struct Norm {
     pub bias: Vec<f32>,
     /// Applied after the affine map.
     pub act: Activation,
+}
+
+/// An RMS norm, `y = x / sqrt(mean(x^2) + eps) * gamma + beta`, then the activation: over the
+/// channels of each point, or (`spatial`) over every channel and point of a position.
+#[derive(Clone, Debug)]
+pub struct RmsNorm {
+    /// Added to the mean square.
+    pub eps: f32,
+    /// Per-channel factor.
+    pub gamma: Vec<f32>,
+    /// Per-channel offset (zeros inside transformer blocks).
+    pub beta: Vec<f32>,
+    /// One mean over the whole position rather than one a point.
+    pub spatial: bool,
+    /// Applied after the affine map.
+    pub act: Activation,
+}
+
+/// The norm at the tip of the trunk (version 15 on may name RMS norm).
+#[derive(Clone, Debug)]
+pub enum TipNorm {
+    /// A batch norm, folded.
+    Batch(Norm),
+    /// An RMS norm.
+    Rms(RmsNorm),
+}
+
+/// Rotary position embedding of the queries and keys (RoPE) in an attention block.
+#[derive(Clone, Debug)]
+pub enum Rope {
+    /// None.
+    None,
+    /// Fixed frequencies from `theta`: the first half of the pairs turn with the row, the
+    /// second half with the column.
+    Fixed(f32),
+    /// Learned frequencies `[kv_heads][pairs][x, y]`.
+    Learned(Vec<f32>),
+}
+
+/// Multi-head self-attention over the points of the board, with grouped keys and values.
+#[derive(Clone, Debug)]
+pub struct Attention {
+    /// Before the projections.
+    pub norm: RmsNorm,
+    /// Query heads.
+    pub heads: usize,
+    /// Key and value heads (each serves `heads / kv_heads` query heads).
+    pub kv_heads: usize,
+    /// Width of a query and key head.
+    pub qk_dim: usize,
+    /// Width of a value head.
+    pub v_dim: usize,
+    /// Trunk to queries.
+    pub q: MatMul,
+    /// Trunk to keys.
+    pub k: MatMul,
+    /// Trunk to values.
+    pub v: MatMul,
+    /// Heads back to the trunk.
+    pub out: MatMul,
+    /// Position embedding.
+    pub rope: Rope,
+}
+
+/// A transformer's feed-forward layer with a SwiGLU: `down(silu(up(x)) * gate(x))`.
+#[derive(Clone, Debug)]
+pub struct Ffn {
+    /// Before the layers.
+    pub norm: RmsNorm,
+    /// Trunk to the hidden width.
+    pub up: MatMul,
+    /// Trunk to the gate.
+    pub gate: MatMul,
+    /// Hidden width back to the trunk.
+    pub down: MatMul,
 }
 
 /// A dense layer, weights `[in][out]`.
@@ -115,6 +195,10 @@ pub enum Block {
         /// Back to the trunk's channels.
         post_conv: Conv,
     },
+    /// Attention over the board, added to the input.
+    Attention(Box<Attention>),
+    /// A feed-forward layer at each point, added to the input.
+    Ffn(Box<Ffn>),
 }
 
 /// The policy head.
@@ -216,7 +300,7 @@ pub struct Model {
     /// The residual blocks.
     pub blocks: Vec<Block>,
     /// Norm at the tip of the trunk.
-    pub tip: Norm,
+    pub tip: TipNorm,
     /// Policy head.
     pub policy: PolicyHead,
     /// Value head.
@@ -341,7 +425,7 @@ impl Reader<'_> {
             self.v15_options()?;
         }
         let trunk = self.token("trunk")?.to_string();
-        let _num_blocks = self.count("trunk blocks")?;
+        let num_blocks = self.count("trunk blocks")?;
         let trunk_c = self.count("trunk channels")?;
         for what in [
             "mid channels",
@@ -351,19 +435,32 @@ impl Reader<'_> {
         ] {
             self.int(what)?;
         }
+        // KataGo's TRUNK_NORM_KIND_STANDARD (0, batch norm) or _RMSNORM (1), for the tip.
+        let rms_tip = match version {
+            15.. => match self.int("trunk norm kind")? {
+                0 => false,
+                1 => true,
+                k => {
+                    return Err(NnError::UnsupportedLayer(format!(
+                        "{trunk}: trunk norm kind {k}"
+                    )))
+                }
+            },
+            _ => false,
+        };
         if version >= 15 {
-            let norm_kind = self.int("trunk norm kind")?;
-            if norm_kind != 0 {
-                return Err(NnError::UnsupportedLayer(format!(
-                    "{trunk}: RMS-norm trunk"
-                )));
-            }
             self.zeros(5, "trunk options")?;
         }
         let initial_conv = self.conv()?;
         let initial_matmul = self.matmul()?;
-        let blocks = self.blocks(_num_blocks, version, trunk_c)?;
-        let tip = self.norm(version)?;
+        let blocks = self.blocks(num_blocks, version, trunk_c)?;
+        let tip = if rms_tip {
+            let mut rms = self.rms_norm(true)?;
+            rms.act = self.activation(version)?;
+            TipNorm::Rms(rms)
+        } else {
+            TipNorm::Batch(self.norm(version)?)
+        };
         let policy = self.policy_head(version)?;
         let value = self.value_head(version)?;
         let model = Model {
@@ -488,6 +585,7 @@ impl Reader<'_> {
             "ACTIVATION_IDENTITY" => Ok(Activation::Identity),
             "ACTIVATION_RELU" => Ok(Activation::Relu),
             "ACTIVATION_MISH" => Ok(Activation::Mish),
+            "ACTIVATION_SILU" => Ok(Activation::Silu),
             other => Err(NnError::UnsupportedLayer(format!(
                 "{name}: activation {other}"
             ))),
@@ -530,6 +628,8 @@ impl Reader<'_> {
                     conv2: self.conv()?,
                 },
                 "nested_bottleneck_block" => self.nested(version)?,
+                "transformer_attention_block" => Block::Attention(Box::new(self.attention(&name)?)),
+                "transformer_ffn_block" => Block::Ffn(Box::new(self.ffn(&name)?)),
                 other => {
                     return Err(NnError::UnsupportedLayer(format!(
                         "{name}: block kind {other}"
@@ -540,6 +640,112 @@ impl Reader<'_> {
             blocks.push(block);
         }
         Ok(blocks)
+    }
+
+    /// An RMS norm: the trunk tip's (`full`: gamma, beta, the spatial flag; the caller reads
+    /// its activation) or a transformer block's (a weight only).
+    fn rms_norm(&mut self, full: bool) -> Result<RmsNorm, NnError> {
+        let name = self.token("rms norm name")?.to_string();
+        let c = self.count(&name)?;
+        let eps = self.float(&name)? as f32;
+        if !(eps > 0.0 && eps <= 1.0) {
+            return Err(NnError::Corrupt(format!("{name}: epsilon {eps}")));
+        }
+        if !full {
+            let gamma = self.floats(c, &name)?;
+            return Ok(RmsNorm {
+                eps,
+                gamma,
+                beta: vec![0.0; c],
+                spatial: false,
+                act: Activation::Identity,
+            });
+        }
+        let spatial = self.int(&name)? != 0;
+        let group = self.int(&name)?;
+        if group != 0 {
+            return Err(NnError::UnsupportedLayer(format!(
+                "{name}: grouped RMS norm ({group} channels a group)"
+            )));
+        }
+        Ok(RmsNorm {
+            eps,
+            gamma: self.floats(c, &name)?,
+            beta: self.floats(c, &name)?,
+            spatial,
+            act: Activation::Identity,
+        })
+    }
+
+    /// A `transformer_attention_block` after its name (KataGo's `TransformerAttentionDesc`).
+    fn attention(&mut self, name: &str) -> Result<Attention, NnError> {
+        let heads = self.count(name)?;
+        let kv_heads = self.count(name)?;
+        let qk_dim = self.count(name)?;
+        let v_dim = self.count(name)?;
+        let use_rope = self.int(name)? != 0;
+        let learned = self.int(name)? != 0;
+        if heads % kv_heads != 0 || (use_rope && qk_dim % 2 != 0) {
+            return Err(NnError::Corrupt(format!(
+                "{name}: {heads} heads, {kv_heads} key heads of width {qk_dim}"
+            )));
+        }
+        let norm = self.rms_norm(false)?;
+        let (q, k, v, out) = (
+            self.matmul()?,
+            self.matmul()?,
+            self.matmul()?,
+            self.matmul()?,
+        );
+        let rope = match (use_rope, learned) {
+            (false, _) => Rope::None,
+            (true, true) => {
+                let what = self.token(name)?.to_string();
+                let dims = (self.count(&what)?, self.count(&what)?, self.count(&what)?);
+                if dims != (kv_heads, qk_dim / 2, 2) {
+                    return Err(NnError::Corrupt(format!("{what}: shape {dims:?}")));
+                }
+                Rope::Learned(self.floats(kv_heads * qk_dim, &what)?)
+            }
+            (true, false) => {
+                let what = self.token(name)?.to_string();
+                let theta = self.float(&what)? as f32;
+                if !(theta > 0.0 && theta.is_finite()) {
+                    return Err(NnError::Corrupt(format!("{what}: theta {theta}")));
+                }
+                Rope::Fixed(theta)
+            }
+        };
+        Ok(Attention {
+            norm,
+            heads,
+            kv_heads,
+            qk_dim,
+            v_dim,
+            q,
+            k,
+            v,
+            out,
+            rope,
+        })
+    }
+
+    /// A `transformer_ffn_block` after its name; only the SwiGLU kind, the one KataGo's CPU
+    /// backend runs.
+    fn ffn(&mut self, name: &str) -> Result<Ffn, NnError> {
+        let _channels = self.count(name)?;
+        let _hidden = self.count(name)?;
+        if self.int(name)? == 0 {
+            return Err(NnError::UnsupportedLayer(format!(
+                "{name}: transformer feed-forward layer without SwiGLU"
+            )));
+        }
+        Ok(Ffn {
+            norm: self.rms_norm(false)?,
+            up: self.matmul()?,
+            gate: self.matmul()?,
+            down: self.matmul()?,
+        })
     }
 
     fn nested(&mut self, version: u32) -> Result<Block, NnError> {
@@ -680,6 +886,25 @@ fn check_block(block: &Block, trunk_c: usize, name: &str) -> Result<(), NnError>
             expect(name, post_conv.in_c, pre_conv.out_c)?;
             expect(name, post_conv.out_c, trunk_c)
         }
+        Block::Attention(a) => {
+            expect(name, a.norm.gamma.len(), trunk_c)?;
+            for m in [&a.q, &a.k, &a.v] {
+                expect(name, m.in_c, trunk_c)?;
+            }
+            expect(name, a.q.out_c, a.heads * a.qk_dim)?;
+            expect(name, a.k.out_c, a.kv_heads * a.qk_dim)?;
+            expect(name, a.v.out_c, a.kv_heads * a.v_dim)?;
+            expect(name, a.out.in_c, a.heads * a.v_dim)?;
+            expect(name, a.out.out_c, trunk_c)
+        }
+        Block::Ffn(f) => {
+            expect(name, f.norm.gamma.len(), trunk_c)?;
+            expect(name, f.up.in_c, trunk_c)?;
+            expect(name, f.gate.in_c, trunk_c)?;
+            expect(name, f.gate.out_c, f.up.out_c)?;
+            expect(name, f.down.in_c, f.up.out_c)?;
+            expect(name, f.down.out_c, trunk_c)
+        }
     }
 }
 
@@ -689,7 +914,11 @@ fn check_shapes(m: &Model) -> Result<(), NnError> {
     expect("initial conv", m.initial_conv.out_c, t)?;
     expect("initial matmul", m.initial_matmul.in_c, m.global_inputs)?;
     expect("initial matmul", m.initial_matmul.out_c, t)?;
-    expect("trunk tip", m.tip.scale.len(), t)?;
+    let tip_c = match &m.tip {
+        TipNorm::Batch(n) => n.scale.len(),
+        TipNorm::Rms(n) => n.gamma.len(),
+    };
+    expect("trunk tip", tip_c, t)?;
     let p = &m.policy;
     expect("policy p1", p.p1_conv.in_c, t)?;
     expect("policy g1", p.g1_conv.in_c, t)?;
@@ -795,9 +1024,9 @@ mod tests {
 
     #[test]
     fn an_unknown_block_kind_is_named() {
-        let m = edited("ordinary_block", "transformer_ffn_block");
+        let m = edited("ordinary_block", "transformer_moe_block");
         let err = Model::from_bin(&m).unwrap_err();
-        assert!(err.to_string().contains("transformer_ffn_block"), "{err}");
+        assert!(err.to_string().contains("transformer_moe_block"), "{err}");
     }
 
     #[test]

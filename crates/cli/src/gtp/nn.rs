@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use tengen_ai::nn::forward::POLICY_OPTIMISM;
 use tengen_ai::nn::{Evaluation, Evaluator, History, KataRules, Model};
 use tengen_gtp::{args, Response};
 use tengen_rules::Game;
@@ -44,7 +45,9 @@ impl Net {
 /// `kata-raw-nn [color] SYMMETRY|all [optimism]`: the position evaluated under one symmetry,
 /// or under each of the 8 in turn for `all` (as KataGo prints them). A colour other than the
 /// player to move evaluates the bare position with that colour to move (KataGo clears the
-/// history then too). Policy optimism is accepted and must be 0: Tengen's nets have none.
+/// history then too). A policy optimism is accepted where it is the one Tengen applies: 0 for
+/// nets without an optimistic policy, else KataGo's GTP default 0.2
+/// ([`tengen_ai::nn::forward::POLICY_OPTIMISM`]).
 pub fn raw_nn(net: &mut Net, game: &Game, rules: Option<KataRules>, a: &[String]) -> Response {
     let mut rest = a;
     let mut color = game.to_move();
@@ -60,13 +63,24 @@ pub fn raw_nn(net: &mut Net, game: &Game, rules: Option<KataRules>, a: &[String]
         },
         None => return Response::failure("expected a symmetry 'all' or index [0-7]"),
     };
-    let optimism_zero = match rest {
+    let eval = match net.evaluator() {
+        Ok(e) => e,
+        Err(r) => return r,
+    };
+    // The one optimism the evaluator applies: none without an optimistic policy channel.
+    let optimism = match eval.model().policy.channels {
+        1 => 0.0,
+        _ => POLICY_OPTIMISM,
+    };
+    let optimism_ok = match rest {
         [_] => true,
-        [_, o] => o.parse::<f64>().is_ok_and(|o| o == 0.0),
+        [_, o] => o.parse::<f32>().is_ok_and(|o| (o - optimism).abs() < 1e-6),
         _ => false,
     };
-    if !optimism_zero {
-        return Response::failure("expected a symmetry and at most a policy optimism of 0");
+    if !optimism_ok {
+        return Response::failure(format!(
+            "expected a symmetry and at most a policy optimism of {optimism}"
+        ));
     }
     let Some(rules) = rules else {
         return Response::failure("the network does not play these rules");
@@ -78,10 +92,6 @@ pub fn raw_nn(net: &mut Net, game: &Game, rules: Option<KataRules>, a: &[String]
             Ok(g) => History::new(&g, rules),
             Err(_) => return Response::failure("cannot evaluate this position"),
         }
-    };
-    let eval = match net.evaluator() {
-        Ok(e) => e,
-        Err(r) => return r,
     };
     let items: Vec<(&History, u8)> = symmetries.iter().map(|&s| (&history, s)).collect();
     match eval.evaluate_batch(&items) {
