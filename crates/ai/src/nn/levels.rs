@@ -13,6 +13,8 @@
 //! With a fixed seed a level plays the same move in the same position: the search's
 //! symmetries and the sample are both drawn from the seed.
 
+use std::time::Duration;
+
 use tengen_rules::playout::Rng;
 use tengen_rules::{Color, Game, Move};
 
@@ -90,7 +92,7 @@ pub fn level(n: u8) -> Option<Level> {
 
 /// The level's move for `color` in `game`, the net told `rules`: a search of `level.visits`,
 /// a move sampled by the level's temperature, and the Monte Carlo engine's rules for passing
-/// and resigning ([`search::judge`]). `resign` allows resigning at all.
+/// and resigning ([`search::judge`]). `time` (the clock's budget) ends the search early.
 pub fn genmove(
     eval: &Evaluator,
     game: &Game,
@@ -98,11 +100,11 @@ pub fn genmove(
     rules: KataRules,
     level: Level,
     seed: u64,
-    resign: bool,
+    time: Option<Duration>,
 ) -> Result<(Decision, Analysis), NnError> {
     let mut rng = Rng::new(seed);
     let mut puct = Puct::new(game, color, rules, rng.next_u64());
-    puct.run(eval, game, Some(level.visits.max(1)), None)?;
+    puct.run(eval, game, Some(level.visits.max(1)), time)?;
     let mut a = puct.analysis();
     if level.temperature > 0.0 {
         if let Some(i) = sample(&a, level.temperature, &mut rng) {
@@ -112,7 +114,7 @@ pub fn genmove(
         }
     }
     let style = Style {
-        resign_below: resign.then_some(0.1),
+        resign_below: Some(0.1),
     };
     Ok((search::judge(game, color, &a, &style, RESIGN_VISITS), a))
 }
@@ -157,7 +159,6 @@ fn unit(rng: &mut Rng) -> f64 {
 mod tests {
     use super::*;
     use crate::search::MoveStats;
-    use std::time::Duration;
     use tengen_rules::{Handicap, Point, Preset};
 
     fn analysis(priors: &[(Move, f32)]) -> Analysis {
@@ -229,7 +230,7 @@ mod tests {
         let game = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
         let rules = KataRules::parse("chinese").unwrap();
         let weak = level(1).unwrap();
-        let play = |seed| match genmove(&eval, &game, Color::Black, rules, weak, seed, true) {
+        let play = |seed| match genmove(&eval, &game, Color::Black, rules, weak, seed, None) {
             Ok((Decision::Move(m), _)) => m,
             other => panic!("{other:?}"),
         };

@@ -684,7 +684,8 @@ async fn answer_count_request(
         return Ok(None);
     }
     let game = live.game.clone();
-    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+    let judged = crate::engines::pool()
+        .run(move || manners::judge(&game, color))
         .await
         .map_err(|e| e.to_string())?;
     if judged.settled() {
@@ -705,7 +706,8 @@ async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, S
     }
     let size = game.size();
     let game = game.clone();
-    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+    let judged = crate::engines::pool()
+        .run(move || manners::judge(&game, color))
         .await
         .map_err(|e| e.to_string())?;
     Ok(if judged.hopeless(size) {
@@ -745,8 +747,10 @@ async fn engine_move(
     a
 }
 
-/// The built-in engine's move at `level` for `color`, searched on the blocking pool within the
-/// time its clock allows; a request to count is agreed to once nothing is left to play.
+/// The built-in engine's move at `level` for `color`, on the engine pool within the time its
+/// clock allows: the network's level ([`tengen_ai::nn::levels`]) where the net plays the rules
+/// and the board, else the Monte Carlo engine at the level's playouts (First Capture, boards
+/// the net does not know). A request to count is agreed to once nothing is left to play.
 async fn builtin_move(
     live: &LiveGame,
     color: Color,
@@ -755,21 +759,31 @@ async fn builtin_move(
     rng: &mut Rng,
 ) -> Result<Action, String> {
     let game = live.game.clone();
-    let budget = search::Budget {
-        playouts: Some(level_playouts(level)),
-        time: builtin_time(&terms.time, &live.clocks[color.index()], &game),
-        // One thread a bot game: the server's other games keep their cores.
-        threads: 1,
-        seed: rng.next_u64(),
-    };
+    let time = builtin_time(&terms.time, &live.clocks[color.index()], &game);
+    let seed = rng.next_u64();
     let asked_to_count = live.scoring_requests[color.opponent().index()];
-    let (decision, settled) = tokio::task::spawn_blocking(move || {
-        let style = search::Style::default();
-        let (d, a) = search::genmove(&game, color, &budget, &style);
-        (d, search::is_settled(&game, color, &a))
-    })
-    .await
-    .map_err(|e| e.to_string())?;
+    let (decision, settled) = crate::engines::pool()
+        .run(move || {
+            let (d, a) = match net_level(&game, level) {
+                Some((eval, rules, l)) => {
+                    tengen_ai::nn::levels::genmove(eval, &game, color, rules, l, seed, time)
+                        .map_err(|e| e.to_string())?
+                }
+                None => {
+                    let budget = search::Budget {
+                        playouts: Some(level_playouts(level)),
+                        time,
+                        // One thread a bot game: the server's other games keep their cores.
+                        threads: 1,
+                        seed,
+                    };
+                    search::genmove(&game, color, &budget, &search::Style::default())
+                }
+            };
+            Ok::<_, String>((d, search::is_settled(&game, color, &a)))
+        })
+        .await
+        .map_err(|e| e.to_string())??;
     Ok(match decision {
         // The partner asked to count and nothing is left to play: agree.
         _ if asked_to_count && settled => Action::RequestScoring,
@@ -777,6 +791,37 @@ async fn builtin_move(
         search::Decision::Move(Move::Play(p)) => Action::Move(p),
         search::Decision::Move(Move::Pass) => Action::Pass,
     })
+}
+
+/// The built-in net, read once for all bot games (its cache shared: positions repeat across
+/// games' openings).
+static NET: std::sync::OnceLock<Option<tengen_ai::nn::Evaluator>> = std::sync::OnceLock::new();
+
+/// The net, the rules it is told and the level's settings, where the net plays `game`:
+/// boards 7x7 to 19x19, every rule set with a KataGo equivalent (not First Capture).
+fn net_level(
+    game: &tengen_rules::Game,
+    level: u8,
+) -> Option<(
+    &'static tengen_ai::nn::Evaluator,
+    tengen_ai::nn::KataRules,
+    tengen_ai::nn::levels::Level,
+)> {
+    if !(7..=19).contains(&game.size()) {
+        return None;
+    }
+    let rules = tengen_ai::nn::KataRules::nearest(game.rules())?;
+    let l = tengen_ai::nn::levels::level(level)?;
+    let eval = NET
+        .get_or_init(|| match tengen_ai::nn::Model::builtin() {
+            Ok(m) => Some(tengen_ai::nn::Evaluator::new(m)),
+            Err(e) => {
+                tracing::error!(error = %e, "the built-in net did not load; bots play Monte Carlo");
+                None
+            }
+        })
+        .as_ref()?;
+    Some((eval, rules, l))
 }
 
 /// A GTP engine's move for `color`: it is told the time left on the bot's clock, then asked
