@@ -1,7 +1,7 @@
 //! Bots: accounts played by the built-in engine or by any GTP engine (`tengen serve --bot
 //! name=COMMAND`). Starting a game against a bot is one request. A driver task per game follows
-//! the events, and computes moves on the blocking pool so that the server's other games never
-//! wait for an engine.
+//! the events, and computes moves on the engine pool ([`crate::engines`]: low priority, bounded)
+//! so that the server's other games never wait for an engine.
 
 pub mod gtp;
 pub mod manners;
@@ -31,7 +31,11 @@ use tengen_store::games::{GameRow, GameStatus};
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// Tengen's own engine at a strength level, 1 (100 playouts a move) to 10 (51,200).
+    /// Tengen's own engine at a strength level, 1 to 10: the network's levels
+    /// ([`tengen_ai::nn::levels`]: 1-4 sample the policy at a temperature, 5 plays the policy's
+    /// best move, 6-10 search 8 to 1,600 visits) where the net plays the rules and the board;
+    /// elsewhere (First Capture, boards outside 7x7-19x19) the Monte Carlo engine at 100
+    /// playouts (level 1) to 51,200 (level 10).
     Builtin(u8),
     /// A GTP engine started with this command line.
     Gtp(String),
@@ -77,11 +81,13 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
     })
 }
 
-/// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, from a
-/// beginner's opponent to a strong club player's, each declared at the rank that its results
-/// against GNU Go give (`BENCHMARKS.md`, "The built-in bots' ranks": the win rates measured,
-/// and the one convention, GNU Go 3.8 at level 10 taken as 8 kyu). The declared rank sets
-/// the game type and handicap (seed 002) and seeds the bot's rating, which its games then move.
+/// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, each declared
+/// at the rank that its results against GNU Go give (`BENCHMARKS.md`, "The built-in bots'
+/// ranks": the win rates measured, and the one convention, GNU Go 3.8 at level 10 taken as 8
+/// kyu), or, where a level won every game, no higher than the lower end of its interval; levels
+/// 7 and 9 are not measured on the network and keep the ranks their weaker Monte Carlo engine
+/// measured. The declared rank sets the game type and handicap (seed 002) and seeds the bot's
+/// rating, which its games then move.
 pub fn builtins() -> Vec<BotSpec> {
     BUILTIN_RANKS
         .iter()
@@ -95,9 +101,9 @@ pub fn builtins() -> Vec<BotSpec> {
 
 /// Name, level and declared rank of each built-in bot.
 const BUILTIN_RANKS: [(&str, u8, &str); 5] = [
-    ("tengen-bot", 1, "10k"),
-    ("tengen-3", 3, "8k"),
-    ("tengen-5", 5, "7k"),
+    ("tengen-bot", 1, "7k"),
+    ("tengen-3", 3, "6k"),
+    ("tengen-5", 5, "6k"),
     ("tengen-7", 7, "6k"),
     ("tengen-9", 9, "5k"),
 ];
