@@ -50,8 +50,13 @@ pub async fn keep_bot_thinking(
                 m = ws.next() => m,
                 _ = stop.changed() => break,
             };
-            let Some(Ok(Message::Text(text))) = msg else {
-                anyhow::bail!("bot game {game}: the connection closed");
+            let text = match msg {
+                Some(Ok(Message::Text(text))) => text,
+                // Pings and the like: tungstenite answers them.
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
+                    anyhow::bail!("bot game {game}: the connection closed")
+                }
+                Some(Ok(_)) => continue,
             };
             let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             let event = &v["event"];
