@@ -55,6 +55,16 @@ pub struct LoadOpt {
     /// a tail comes from.
     #[arg(long)]
     pub latencies: Option<std::path::PathBuf>,
+    /// Games against a server bot kept going while the games are played (the bot always
+    /// thinking), to compare the players' move latency with and without engines at work.
+    #[arg(long, default_value_t = 0)]
+    pub bot_games: u32,
+    /// The bot of `--bot-games`.
+    #[arg(long, default_value = "tengen-9")]
+    pub bot: String,
+    /// Board size of the bot games.
+    #[arg(long, default_value_t = 19)]
+    pub bot_size: u8,
 }
 
 /// CPU seconds (user and system) process `pid` has used, from `/proc/PID/stat`.
@@ -528,6 +538,19 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         }
         let set_up_secs = set_up_start.elapsed().as_secs_f64();
         let cpu_before = cpu(&opt.server_pid)?;
+        let (stop_bots, bots_stop) = tokio::sync::watch::channel(false);
+        let bot_tasks: Vec<_> = (0..opt.bot_games)
+            .map(|i| {
+                let addr = opt.addr[i as usize % opt.addr.len()];
+                let (bot, stop) = (opt.bot.clone(), bots_stop.clone());
+                tokio::spawn(crate::loadtest_bots::keep_bot_thinking(
+                    addr,
+                    bot,
+                    opt.bot_size,
+                    stop,
+                ))
+            })
+            .collect();
         let start = Instant::now();
         let _ = go_tx.send(Some(start));
         let mut connected = Vec::new();
@@ -537,6 +560,21 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
             }
         }
         let secs = start.elapsed().as_secs_f64();
+        let _ = stop_bots.send(true);
+        if opt.bot_games > 0 {
+            let mut bot_moves = 0;
+            for t in bot_tasks {
+                match t.await {
+                    Ok(Ok(n)) => bot_moves += n,
+                    Ok(Err(e)) => eprintln!("bot game: {e:#}"),
+                    Err(e) => eprintln!("bot game: {e}"),
+                }
+            }
+            println!(
+                "{} games against {} ({}x{}) beside them: {bot_moves} bot moves",
+                opt.bot_games, opt.bot, opt.bot_size, opt.bot_size
+            );
+        }
         let mut st = stats.lock().await;
         if let Some(path) = &opt.latencies {
             use std::fmt::Write as _;
@@ -551,13 +589,14 @@ pub fn run(opt: LoadOpt) -> anyhow::Result<()> {
         st.latencies_us.sort_unstable();
         let n = st.latencies_us.len();
         println!(
-            "{} games ({} a pair of connections) set up in {set_up_secs:.1} s; {} moves in {secs:.1} s: {:.0} moves/s; move to broadcast p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games failed",
+            "{} games ({} a pair of connections) set up in {set_up_secs:.1} s; {} moves in {secs:.1} s: {:.0} moves/s; move to broadcast p50 {:.2} ms, p90 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games failed",
             opt.games,
             per_pair,
             n,
             n as f64 / secs,
             percentile(&st.latencies_us, 0.50),
             percentile(&st.latencies_us, 0.90),
+            percentile(&st.latencies_us, 0.95),
             percentile(&st.latencies_us, 0.99),
             percentile(&st.latencies_us, 1.0),
             st.errors

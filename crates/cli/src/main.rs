@@ -6,9 +6,11 @@
 mod admin;
 mod bench;
 mod bench_nn;
+mod bot;
 mod chaos;
 mod gtp;
 mod loadtest;
+mod loadtest_bots;
 mod match_cmd;
 mod serve;
 mod sgf_cmd;
@@ -38,6 +40,8 @@ enum Command {
     /// Speak GTP version 2 on stdin and stdout, as an engine for GoGui, Sabaki, gomill, KGS or
     /// OGS bridges.
     Gtp(gtp::GtpOpt),
+    /// One of the built-in bots' levels on the network, speaking GTP (for `tengen match`).
+    Bot(bot::BotOpt),
     /// Kill a server with SIGKILL again and again under load, restart it on the same database,
     /// and check that no acknowledged move was lost, reordered or duplicated.
     Chaos(chaos::ChaosOpt),
@@ -66,6 +70,7 @@ fn main() -> std::process::ExitCode {
         Command::Loadtest(opt) => loadtest::run(opt),
         Command::Chaos(opt) => chaos::run(opt),
         Command::Gtp(opt) => gtp::run(opt),
+        Command::Bot(opt) => bot::run(opt),
         Command::Sgf(cmd) => sgf_cmd::run(cmd),
         Command::Match(opt) => match_cmd::run(opt),
         Command::Admin(cmd) => admin::run(cmd),

@@ -61,6 +61,11 @@ pub struct ServeOpt {
     /// threads of their own either way. More for a server that needs more than one core's worth.
     #[arg(long, env = "TENGEN_WORKERS", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub workers: u16,
+    /// Threads of the engine pool, which runs the built-in bots' searches and the estimates at
+    /// low priority (nice 10) behind a bounded queue (full: `engine_busy`). 0: the machine's
+    /// cores less one, at least one.
+    #[arg(long, env = "TENGEN_ENGINE_THREADS", default_value_t = 0)]
+    pub engine_threads: usize,
     /// How the log is written: `text` for people, `json` (one object a line) for a log
     /// collector.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -105,6 +110,7 @@ pub(crate) async fn open_store(db: &std::path::Path, url: Option<&str>) -> anyho
 /// Serves until Ctrl-C or SIGTERM.
 pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
     init_log(opt.log_format);
+    tengen_app::engines::configure(opt.engine_threads, 0);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(usize::from(opt.workers))
         .enable_all()

@@ -24,6 +24,7 @@
 //! - [`features`]: the V7 input features; [`ladders`] and [`area`] compute two of them as
 //!   KataGo does.
 //! - [`eval`]: symmetries, post-processing, batches and the cache.
+//! - [`search`]: the PUCT search; [`levels`]: the bots' strength levels on it.
 //!
 //! Sources: KataGo (github lightvector/KataGo, MIT), `cpp/neuralnet/desc.cpp`,
 //! `nninputs.cpp`, `nneval.cpp`, `eigenbackend.cpp`, `cpp/game/rules.cpp`, `boardhistory.cpp`,
@@ -36,6 +37,7 @@ pub mod forward;
 mod gemm;
 pub mod history;
 pub mod ladders;
+pub mod levels;
 pub mod model;
 pub mod rules;
 pub mod search;

@@ -26,10 +26,10 @@ pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Valu
         ));
     }
     let game = live.game.clone();
-    // A search of a fraction of a second: off the async threads.
-    let e = tokio::task::spawn_blocking(move || tengen_ai::estimate::estimate(&game))
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    // A search of a fraction of a second: on the engine pool (busy: `engine_busy`).
+    let e = crate::engines::pool()
+        .try_run(move || tengen_ai::estimate::estimate(&game))
+        .await?;
     let size = live.game.size();
     let names = |set: &PointSet| -> Vec<String> {
         set.iter().map(|p| coord::format_point(size, p)).collect()

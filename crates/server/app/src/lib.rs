@@ -26,6 +26,7 @@ pub mod accounts;
 pub mod blocks;
 pub mod bots;
 pub mod correspondence;
+pub mod engines;
 pub mod error;
 pub mod estimate;
 pub mod games;

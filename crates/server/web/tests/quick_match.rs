@@ -112,7 +112,7 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     // 29 s: still waiting.
     common::think(Duration::from_secs(29)).await;
     assert_eq!(ann.get("/api/match").await.1["state"], "waiting");
-    // Past 30 s: a game against the built-in bot nearest Ann's rank, tengen-bot (10k): more
+    // Past 30 s: a game against the built-in bot nearest Ann's rank, tengen-bot (7k): more
     // than two ranks stronger than Ann, so she takes stones (seed 002's HANDICAP game).
     let mut told = server.state.quick_match.notify.0.subscribe();
     common::think(Duration::from_secs(2)).await;

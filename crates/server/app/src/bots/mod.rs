@@ -1,7 +1,7 @@
 //! Bots: accounts played by the built-in engine or by any GTP engine (`tengen serve --bot
 //! name=COMMAND`). Starting a game against a bot is one request. A driver task per game follows
-//! the events, and computes moves on the blocking pool so that the server's other games never
-//! wait for an engine.
+//! the events, and computes moves on the engine pool ([`crate::engines`]: low priority, bounded)
+//! so that the server's other games never wait for an engine.
 
 pub mod gtp;
 pub mod manners;
@@ -31,7 +31,11 @@ use tengen_store::games::{GameRow, GameStatus};
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// Tengen's own engine at a strength level, 1 (100 playouts a move) to 10 (51,200).
+    /// Tengen's own engine at a strength level, 1 to 10: the network's levels
+    /// ([`tengen_ai::nn::levels`]: 1-4 sample the policy at a temperature, 5 plays the policy's
+    /// best move, 6-10 search 8 to 1,600 visits) where the net plays the rules and the board;
+    /// elsewhere (First Capture, boards outside 7x7-19x19) the Monte Carlo engine at 100
+    /// playouts (level 1) to 51,200 (level 10).
     Builtin(u8),
     /// A GTP engine started with this command line.
     Gtp(String),
@@ -77,11 +81,12 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
     })
 }
 
-/// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, from a
-/// beginner's opponent to a strong club player's, each declared at the rank that its results
-/// against GNU Go give (`BENCHMARKS.md`, "The built-in bots' ranks": the win rates measured,
-/// and the one convention, GNU Go 3.8 at level 10 taken as 8 kyu). The declared rank sets
-/// the game type and handicap (seed 002) and seeds the bot's rating, which its games then move.
+/// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, each declared
+/// at the rank that its results against GNU Go give (`BENCHMARKS.md`, "The built-in bots'
+/// ranks": the win rates measured, and the one convention, GNU Go 3.8 at level 10 taken as 8
+/// kyu), or, where a level won every game, no higher than the lower end of its interval; level
+/// 9 is not measured on the network and keeps the rank its weaker Monte Carlo engine measured. The declared rank sets the game type and handicap (seed 002) and seeds the bot's
+/// rating, which its games then move.
 pub fn builtins() -> Vec<BotSpec> {
     BUILTIN_RANKS
         .iter()
@@ -95,9 +100,9 @@ pub fn builtins() -> Vec<BotSpec> {
 
 /// Name, level and declared rank of each built-in bot.
 const BUILTIN_RANKS: [(&str, u8, &str); 5] = [
-    ("tengen-bot", 1, "10k"),
-    ("tengen-3", 3, "8k"),
-    ("tengen-5", 5, "7k"),
+    ("tengen-bot", 1, "7k"),
+    ("tengen-3", 3, "6k"),
+    ("tengen-5", 5, "6k"),
     ("tengen-7", 7, "6k"),
     ("tengen-9", 9, "5k"),
 ];
@@ -684,7 +689,8 @@ async fn answer_count_request(
         return Ok(None);
     }
     let game = live.game.clone();
-    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+    let judged = crate::engines::pool()
+        .run(move || manners::judge(&game, color))
         .await
         .map_err(|e| e.to_string())?;
     if judged.settled() {
@@ -705,7 +711,8 @@ async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, S
     }
     let size = game.size();
     let game = game.clone();
-    let judged = tokio::task::spawn_blocking(move || manners::judge(&game, color))
+    let judged = crate::engines::pool()
+        .run(move || manners::judge(&game, color))
         .await
         .map_err(|e| e.to_string())?;
     Ok(if judged.hopeless(size) {
@@ -745,8 +752,10 @@ async fn engine_move(
     a
 }
 
-/// The built-in engine's move at `level` for `color`, searched on the blocking pool within the
-/// time its clock allows; a request to count is agreed to once nothing is left to play.
+/// The built-in engine's move at `level` for `color`, on the engine pool within the time its
+/// clock allows: the network's level ([`tengen_ai::nn::levels`]) where the net plays the rules
+/// and the board, else the Monte Carlo engine at the level's playouts (First Capture, boards
+/// the net does not know). A request to count is agreed to once nothing is left to play.
 async fn builtin_move(
     live: &LiveGame,
     color: Color,
@@ -755,21 +764,31 @@ async fn builtin_move(
     rng: &mut Rng,
 ) -> Result<Action, String> {
     let game = live.game.clone();
-    let budget = search::Budget {
-        playouts: Some(level_playouts(level)),
-        time: builtin_time(&terms.time, &live.clocks[color.index()], &game),
-        // One thread a bot game: the server's other games keep their cores.
-        threads: 1,
-        seed: rng.next_u64(),
-    };
+    let time = builtin_time(&terms.time, &live.clocks[color.index()], &game);
+    let seed = rng.next_u64();
     let asked_to_count = live.scoring_requests[color.opponent().index()];
-    let (decision, settled) = tokio::task::spawn_blocking(move || {
-        let style = search::Style::default();
-        let (d, a) = search::genmove(&game, color, &budget, &style);
-        (d, search::is_settled(&game, color, &a))
-    })
-    .await
-    .map_err(|e| e.to_string())?;
+    let (decision, settled) = crate::engines::pool()
+        .run(move || {
+            let (d, a) = match net_level(&game, level) {
+                Some((eval, rules, l)) => {
+                    tengen_ai::nn::levels::genmove(eval, &game, color, rules, l, seed, time)
+                        .map_err(|e| e.to_string())?
+                }
+                None => {
+                    let budget = search::Budget {
+                        playouts: Some(level_playouts(level)),
+                        time,
+                        // One thread a bot game: the server's other games keep their cores.
+                        threads: 1,
+                        seed,
+                    };
+                    search::genmove(&game, color, &budget, &search::Style::default())
+                }
+            };
+            Ok::<_, String>((d, search::is_settled(&game, color, &a)))
+        })
+        .await
+        .map_err(|e| e.to_string())??;
     Ok(match decision {
         // The partner asked to count and nothing is left to play: agree.
         _ if asked_to_count && settled => Action::RequestScoring,
@@ -777,6 +796,37 @@ async fn builtin_move(
         search::Decision::Move(Move::Play(p)) => Action::Move(p),
         search::Decision::Move(Move::Pass) => Action::Pass,
     })
+}
+
+/// The built-in net, read once for all bot games (its cache shared: positions repeat across
+/// games' openings).
+static NET: std::sync::OnceLock<Option<tengen_ai::nn::Evaluator>> = std::sync::OnceLock::new();
+
+/// The net, the rules it is told and the level's settings, where the net plays `game`:
+/// boards 7x7 to 19x19, every rule set with a KataGo equivalent (not First Capture).
+fn net_level(
+    game: &tengen_rules::Game,
+    level: u8,
+) -> Option<(
+    &'static tengen_ai::nn::Evaluator,
+    tengen_ai::nn::KataRules,
+    tengen_ai::nn::levels::Level,
+)> {
+    if !(7..=19).contains(&game.size()) {
+        return None;
+    }
+    let rules = tengen_ai::nn::KataRules::nearest(game.rules())?;
+    let l = tengen_ai::nn::levels::level(level)?;
+    let eval = NET
+        .get_or_init(|| match tengen_ai::nn::Model::builtin() {
+            Ok(m) => Some(tengen_ai::nn::Evaluator::new(m)),
+            Err(e) => {
+                tracing::error!(error = %e, "the built-in net did not load; bots play Monte Carlo");
+                None
+            }
+        })
+        .as_ref()?;
+    Some((eval, rules, l))
 }
 
 /// A GTP engine's move for `color`: it is told the time left on the bot's clock, then asked

@@ -1,0 +1,177 @@
+//! `tengen bot`: one of the built-in bots' levels on the network ([`tengen_ai::nn::levels`]),
+//! speaking GTP on stdin and stdout, so that `tengen match` measures the very move choice the
+//! server's bots make (BENCHMARKS.md, "The built-in bots' ranks").
+//!
+//! Not done yet: `--server URL`, the bot as a client of a remote server (issue 28, item 6).
+
+use std::io::{BufRead, Write};
+
+use anyhow::Context;
+use clap::Args;
+use tengen_ai::nn::levels::{self, Level};
+use tengen_ai::nn::{Evaluator, KataRules, Model};
+use tengen_ai::search::Decision;
+use tengen_gtp::{Command, Response};
+use tengen_rules::coord::gtp as coord;
+use tengen_rules::{Color, Game, Handicap, Komi, Preset};
+
+/// Options of `tengen bot`.
+#[derive(Args, Debug)]
+pub struct BotOpt {
+    /// Strength 1 (the policy sampled at temperature 1) to 10 (1,600 visits a move), the
+    /// server's `builtin:LEVEL`.
+    #[arg(long, default_value_t = 5, conflicts_with = "visits")]
+    pub level: u8,
+    /// A fixed number of visits a move instead of a level (the most visited move is played).
+    #[arg(long)]
+    pub visits: Option<u32>,
+    /// A KataGo model (`.bin.gz`) instead of the built-in net.
+    #[arg(long)]
+    pub model: Option<std::path::PathBuf>,
+    /// Seed of the first move; each later move's is the next (the same seed, the same game).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs the bot on stdin and stdout until `quit` or the end of input.
+pub fn run(opt: BotOpt) -> anyhow::Result<()> {
+    serve_gtp(opt)
+}
+
+/// The bot's state between GTP commands: the level, the net and the game so far.
+struct Bot {
+    level: Level,
+    eval: Evaluator,
+    game: Game,
+    size: u8,
+    komi: Komi,
+    seed: u64,
+}
+
+fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
+    let level = match opt.visits {
+        Some(v) => Level {
+            visits: v.max(1),
+            temperature: 0.0,
+        },
+        None => levels::level(opt.level).context("--level takes 1 to 10")?,
+    };
+    let model = match &opt.model {
+        Some(path) => Model::from_gz(&std::fs::read(path)?)?,
+        None => Model::builtin()?,
+    };
+    let komi: Komi = "7.5".parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut bot = Bot {
+        level,
+        eval: Evaluator::new(model),
+        game: new_game(9, komi)?,
+        size: 9,
+        komi,
+        seed: opt.seed,
+    };
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    for line in stdin.lock().lines() {
+        let Ok(Some(cmd)) = Command::parse(&line?) else {
+            continue;
+        };
+        let quit = cmd.name == "quit";
+        out.write_all(bot.answer(&cmd).format(cmd.id).as_bytes())?;
+        out.flush()?;
+        if quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn new_game(size: u8, komi: Komi) -> anyhow::Result<Game> {
+    let mut g = Game::new(size, Preset::Chinese.rules(size), Handicap::None)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    g.set_komi(komi);
+    Ok(g)
+}
+
+const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "time_settings",
+    "time_left",
+    "quit",
+];
+
+impl Bot {
+    fn answer(&mut self, cmd: &Command) -> Response {
+        let arg = |i: usize| cmd.args.get(i).map(String::as_str).unwrap_or("");
+        match cmd.name.as_str() {
+            "protocol_version" => Response::success("2"),
+            "name" => Response::success("Tengen bot"),
+            "version" => Response::success(env!("CARGO_PKG_VERSION")),
+            "known_command" => Response::success(COMMANDS.contains(&arg(0)).to_string()),
+            "list_commands" => Response::success(COMMANDS.join("\n")),
+            "quit" | "time_settings" | "time_left" => Response::success(""),
+            "boardsize" => match arg(0).parse::<u8>() {
+                Ok(n) if (7..=19).contains(&n) => {
+                    self.size = n;
+                    self.reset()
+                }
+                _ => Response::failure("unacceptable size"),
+            },
+            "clear_board" => self.reset(),
+            "komi" => match arg(0).parse::<Komi>() {
+                Ok(k) => {
+                    self.komi = k;
+                    self.game.set_komi(k);
+                    Response::success("")
+                }
+                Err(_) => Response::failure("syntax error"),
+            },
+            "play" => match tengen_gtp::args::color_and_move(self.size, &cmd.args) {
+                Ok((c, m)) => match self.game.play(c, m) {
+                    Ok(()) => Response::success(""),
+                    Err(_) => Response::failure("illegal move"),
+                },
+                Err(e) => Response::failure(e.to_string()),
+            },
+            "genmove" => match tengen_gtp::args::color(arg(0)) {
+                Ok(c) => self.genmove(c),
+                Err(e) => Response::failure(e.to_string()),
+            },
+            _ => Response::failure("unknown command"),
+        }
+    }
+
+    fn reset(&mut self) -> Response {
+        match new_game(self.size, self.komi) {
+            Ok(g) => {
+                self.game = g;
+                Response::success("")
+            }
+            Err(e) => Response::failure(e.to_string()),
+        }
+    }
+
+    fn genmove(&mut self, color: Color) -> Response {
+        let Some(rules) = KataRules::nearest(self.game.rules()) else {
+            return Response::failure("the network does not play these rules");
+        };
+        let seed = self.seed;
+        self.seed = self.seed.wrapping_add(1);
+        match levels::genmove(&self.eval, &self.game, color, rules, self.level, seed, None) {
+            Ok((Decision::Resign, _)) => Response::success("resign"),
+            Ok((Decision::Move(m), _)) => match self.game.play(color, m) {
+                Ok(()) => Response::success(coord::format_move(self.size, m)),
+                Err(e) => Response::failure(e.to_string()),
+            },
+            Err(e) => Response::failure(e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The engine pool: every engine search the server makes (the built-in bots' moves, their
+//! judgements of a game, score estimates) runs on a fixed number of worker threads at low OS
+//! priority, behind a bounded queue, so that the games never wait for an engine: the async
+//! threads that relay moves stay free, the kernel prefers them over a search, and a flood of
+//! requests is refused (`engine_busy`) rather than queued without end.
+//!
+//! A GTP engine runs in its own process; the bridge's blocking reads stay on tokio's blocking
+//! pool, where they cost no CPU.
+//!
+//! One pool a process ([`configure`] before the first use; `tengen serve --engine-threads N`),
+//! default: the machine's cores less one, at least one.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
+
+use crate::error::ApiError;
+
+/// The OS priority of the workers (Linux `nice`: 0 is the default, 19 the lowest).
+const NICE: i32 = 10;
+
+/// Jobs that may wait, a worker: enough for bursts of bot moves, few enough that a waiting
+/// job still starts within a few searches.
+const QUEUE_PER_THREAD: usize = 16;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Worker threads and their bounded queue.
+pub struct EnginePool {
+    jobs: Mutex<mpsc::Sender<Job>>,
+    /// One permit a job running or waiting: the bound of the queue.
+    slots: Arc<Semaphore>,
+    threads: usize,
+}
+
+static POOL: OnceLock<EnginePool> = OnceLock::new();
+
+/// Sets the process's pool: `threads` workers (0: the default) and room for `queue` waiting
+/// jobs beyond them (0: [`QUEUE_PER_THREAD`] a worker). Returns false when the pool already
+/// exists (it is made once).
+pub fn configure(threads: usize, queue: usize) -> bool {
+    let threads = match threads {
+        0 => default_threads(),
+        n => n,
+    };
+    let queue = match queue {
+        0 => threads * QUEUE_PER_THREAD,
+        n => n,
+    };
+    POOL.set(EnginePool::new(threads, queue)).is_ok()
+}
+
+/// The process's pool.
+pub fn pool() -> &'static EnginePool {
+    POOL.get_or_init(|| {
+        let threads = default_threads();
+        EnginePool::new(threads, threads * QUEUE_PER_THREAD)
+    })
+}
+
+/// The machine's cores less one (for the async threads), at least one.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .saturating_sub(1)
+        .max(1)
+}
+
+impl EnginePool {
+    /// A pool of `threads` workers (at least one) and `queue` places for waiting jobs.
+    pub fn new(threads: usize, queue: usize) -> EnginePool {
+        let threads = threads.max(1);
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        for i in 0..threads {
+            let rx = rx.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("engine-{i}"))
+                .spawn(move || worker(&rx));
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "engine worker not started");
+            }
+        }
+        EnginePool {
+            jobs: Mutex::new(tx),
+            slots: Arc::new(Semaphore::new(threads + queue)),
+            threads,
+        }
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `f` on a worker, or refuses at once with `engine_busy` when the queue is full
+    /// (requests a person waits for: an estimate, an analysis).
+    pub async fn try_run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let slot = self.slots.clone().try_acquire_owned().map_err(|_| busy())?;
+        self.submit(slot, f)?.await.map_err(|_| lost())
+    }
+
+    /// Runs `f` on a worker, waiting for a place in the queue (a bot's move: the bot waits
+    /// its turn rather than giving up its game).
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let slot = self
+            .slots
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| lost())?;
+        self.submit(slot, f)?.await.map_err(|_| lost())
+    }
+
+    /// Queues `f` holding `slot` until it has run; its result comes on the receiver.
+    fn submit<T: Send + 'static>(
+        &self,
+        slot: OwnedSemaphorePermit,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<oneshot::Receiver<T>, ApiError> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move || {
+            // The place is free before the result is out, so that the caller finds it free;
+            // a job that panics loses its result (its caller gets an internal error).
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+            drop(slot);
+            if let Ok(r) = result {
+                let _ = tx.send(r);
+            }
+        });
+        let jobs = self.jobs.lock().map_err(|_| lost())?;
+        jobs.send(job).map_err(|_| lost())?;
+        Ok(rx)
+    }
+}
+
+fn busy() -> ApiError {
+    ApiError::Unavailable(
+        "engine_busy",
+        "the engines are busy; try again in a moment".into(),
+    )
+}
+
+fn lost() -> ApiError {
+    ApiError::Internal("engine worker stopped".into())
+}
+
+/// A worker: lowers its own priority, then runs jobs (which catch their own panics) until the
+/// pool is gone.
+fn worker(rx: &Mutex<mpsc::Receiver<Job>>) {
+    lower_priority();
+    loop {
+        let job = match rx.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        match job {
+            Ok(job) => job(),
+            Err(_) => return,
+        }
+    }
+}
+
+/// Sets this thread's nice value to [`NICE`] (on Linux a thread has its own). The workspace
+/// forbids unsafe code and no crate in the lock file wraps `setpriority`, so `renice` (util-linux)
+/// does it for the thread's id, read from `/proc/thread-self`.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    let tid = std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|p| p.file_name().map(|t| t.to_string_lossy().into_owned()));
+    let done = tid.is_some_and(|tid| {
+        std::process::Command::new("renice")
+            .args(["-n", &NICE.to_string(), "-p", &tid])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if !done {
+        tracing::warn!("engine worker keeps its priority (renice failed)");
+    }
+}
+
+/// This thread's nice value, from `/proc/thread-self/stat` (its 19th field).
+#[cfg(target_os = "linux")]
+pub fn thread_nice() -> Option<i32> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // The name (field 2) is in parentheses and may hold spaces: count from after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(16)?.parse().ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_queue_refuses_with_engine_busy_and_frees_its_places() {
+        // One worker and one waiting place: two jobs fill the pool.
+        let pool = Arc::new(EnginePool::new(1, 1));
+        let (release, hold) = mpsc::channel::<()>();
+        let hold = Arc::new(Mutex::new(hold));
+        let blocked = |pool: &Arc<EnginePool>| {
+            let (pool, hold) = (pool.clone(), hold.clone());
+            tokio::spawn(async move { pool.run(move || hold.lock().unwrap().recv().is_ok()).await })
+        };
+        let first = blocked(&pool);
+        let second = blocked(&pool);
+        // Both have their places once no permit is left.
+        while pool.slots.available_permits() > 0 {
+            tokio::task::yield_now().await;
+        }
+        let refused = pool.try_run(|| 1).await.unwrap_err();
+        assert_eq!(refused.code(), "engine_busy");
+        release.send(()).unwrap();
+        release.send(()).unwrap();
+        assert!(first.await.unwrap().unwrap());
+        assert!(second.await.unwrap().unwrap());
+        assert_eq!(pool.try_run(|| 2).await.unwrap(), 2);
+        assert_eq!(pool.slots.available_permits(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_panicking_job_costs_its_result_not_the_worker() {
+        let pool = EnginePool::new(1, 0);
+        let lost = pool.try_run(|| -> u8 { panic!("search bug") }).await;
+        assert_eq!(lost.unwrap_err().code(), "internal");
+        assert_eq!(pool.try_run(|| 3).await.unwrap(), 3);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn workers_run_at_low_priority() {
+        let pool = EnginePool::new(1, 0);
+        let nice = pool.try_run(thread_nice).await.unwrap();
+        assert!(nice.is_some_and(|n| n >= NICE), "nice {nice:?}");
+    }
+}
