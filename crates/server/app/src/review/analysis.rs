@@ -9,10 +9,13 @@
 //! the rules or the board size (First Capture, boards under 7 or over 19 lines), the Monte
 //! Carlo engine analyses instead, as `tengen gtp --engine` falls back.
 //!
-//! One analysis runs at a time on a thread of its own at the lowest scheduling priority
-//! (`renice 19` on that thread, where the system allows it), so that live games, on the async
-//! runtime's threads, keep the processor first. Its searches are single-threaded with a fixed
-//! seed: the same review gives the same figures.
+//! Each position's search is a job on the server's engine pool (`crate::engines`: a bounded
+//! queue, worker threads at low scheduling priority), one position at a time per review, so
+//! that live games, on the async runtime's threads, keep the processor first, and many
+//! reviews share the pool's few workers rather than each taking a thread. Outside a runtime
+//! (a tool, a test) the positions are searched on a thread of their own at the lowest
+//! priority. Searches are single-threaded with a fixed seed: the same review gives the same
+//! figures.
 //!
 //! A position where the game is over (two passes) is not searched: it is `null` and the graph
 //! skips it. The position after the first of the final passes is searched like any other: the
@@ -291,29 +294,52 @@ pub fn spawn(
             ..Progress::default()
         };
     }
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(async move {
+            let pool = crate::engines::pool();
+            for g in positions {
+                // `run` waits for a place in the queue: an analysis is never refused, it
+                // waits behind the games' engine work.
+                let Ok(v) = pool.run(move || position(&g, visits)).await else {
+                    failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
+                    return;
+                };
+                record(&progress, v, &step);
+            }
+            done(finish(&progress));
+        });
+        return;
+    }
     let spawned = std::thread::Builder::new()
         .name("review-analysis".into())
         .spawn(move || {
             lowest_priority();
             for g in &positions {
-                let v = position(g, visits);
-                let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
-                p.positions.push(v);
-                p.done += 1;
-                drop(p);
-                step();
+                record(&progress, position(g, visits), &step);
             }
-            let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
-            p.finished = true;
-            let json = p.to_json();
-            drop(p);
-            done(json);
+            done(finish(&progress));
         });
     if let Err(e) = spawned {
         tracing::error!(error = %e, "could not start a review analysis");
         // Not left "running" for ever: another request may try again.
         failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
     }
+}
+
+/// One more position analysed: into the progress, then followers told.
+fn record(progress: &Mutex<Progress>, v: Value, step: &impl Fn()) {
+    let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+    p.positions.push(v);
+    p.done += 1;
+    drop(p);
+    step();
+}
+
+/// The analysis finished: its final JSON.
+fn finish(progress: &Mutex<Progress>) -> Value {
+    let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+    p.finished = true;
+    p.to_json()
 }
 
 #[cfg(test)]
