@@ -1022,8 +1022,10 @@ mod tests {
                 panic!("{b:?}")
             };
             let rank: Rank = b.rank.parse().expect("a rank");
+            // Ranks never fall as the level rises; they may stay equal, where the matches that
+            // set them (against GNU Go, BENCHMARKS.md) could not tell two levels apart.
             if let Some((l, r)) = last {
-                assert!(level > l && rank.level() > r, "{b:?} after level {l}");
+                assert!(level > l && rank.level() >= r, "{b:?} after level {l}");
             }
             last = Some((level, rank.level()));
             assert_eq!(
