@@ -33,7 +33,8 @@ use tengen_rules::playout::Rng;
 use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::loadtest::{connect, http, point, Ws};
+use crate::client::{connect, http, Ws};
+use crate::loadtest::point;
 
 /// Options of `tengen chaos`.
 #[derive(Args, Debug)]
@@ -357,7 +358,7 @@ async fn spectate(
     while !stop.load(Ordering::Relaxed) && (seen.points.len() as u32) < moves {
         round += 1;
         let addr = addrs[(game as usize + 2 + round) % addrs.len()];
-        let Ok(mut ws) = crate::loadtest::open(addr, &token).await else {
+        let Ok(mut ws) = crate::client::open(addr, &token).await else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::loadtest::{connect, http};
+use crate::client::{connect, http};
 
 /// Bot moves a game before its guest resigns and starts another (the opening and middle
 /// game, where the bot searches the most).
@@ -83,7 +83,7 @@ pub async fn keep_bot_thinking(
     Ok(bot_moves)
 }
 
-async fn send(ws: &mut crate::loadtest::Ws, v: Value) -> anyhow::Result<()> {
+async fn send(ws: &mut crate::client::Ws, v: Value) -> anyhow::Result<()> {
     ws.send(Message::Text(v.to_string().into())).await?;
     Ok(())
 }

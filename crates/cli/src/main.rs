@@ -8,6 +8,7 @@ mod bench;
 mod bench_nn;
 mod bot;
 mod chaos;
+mod client;
 mod gtp;
 mod loadtest;
 mod loadtest_bots;
