@@ -89,21 +89,14 @@ impl LobbyChat {
 
 /// `user` says `text` in the lobby: kept, and sent to every connection. Returns the line.
 pub async fn say(services: &Services, user: &User, text: &str) -> Result<Value, ApiError> {
-    if user.guest {
-        return Err(ApiError::Forbidden(
-            "guest",
-            "guests cannot chat in the lobby; register first".into(),
-        ));
-    }
-    let text = text.trim();
-    let chars = text.chars().count();
-    if chars == 0 || chars > MAX_CHARS {
-        return Err(ApiError::Rejected(
-            "bad_chat",
-            format!("chat lines have 1 to {MAX_CHARS} characters"),
-        ));
-    }
-    crate::sanctions::check_may_chat(&services.store, user.id).await?;
+    let text = crate::sanctions::check_chat_line(
+        &services.store,
+        (user.id, user.guest),
+        text,
+        MAX_CHARS,
+        "in the lobby",
+    )
+    .await?;
     let chat = &services.lobby_chat;
     let line = {
         let mut inner = chat.inner.lock().unwrap_or_else(|e| e.into_inner());

@@ -59,3 +59,31 @@ fn until_text(what: &str, until: i64) -> String {
         format!("you are {what} by a moderator until {until} (seconds since 1970)")
     }
 }
+
+/// The checks every chat line passes, in the lobby and beside a review board alike: a
+/// registered player (`user_id`, not a guest), 1 to `max` characters once trimmed, no mute. Returns the trimmed line;
+/// `place` names where ("in the lobby") for the guest's message.
+pub async fn check_chat_line<'a>(
+    store: &Store,
+    (user_id, guest): (i64, bool),
+    text: &'a str,
+    max: usize,
+    place: &str,
+) -> Result<&'a str, ApiError> {
+    if guest {
+        return Err(ApiError::Forbidden(
+            "guest",
+            format!("guests cannot chat {place}; register first"),
+        ));
+    }
+    let text = text.trim();
+    let chars = text.chars().count();
+    if chars == 0 || chars > max {
+        return Err(ApiError::Rejected(
+            "bad_chat",
+            format!("chat lines have 1 to {max} characters"),
+        ));
+    }
+    check_may_chat(store, user_id).await?;
+    Ok(text)
+}

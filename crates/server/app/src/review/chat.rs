@@ -56,21 +56,14 @@ impl Review {
 /// `POST /api/reviews/{id}/chat` `{"text"}`: `user` says `text` beside review `id`'s board;
 /// stored, and seen by everyone following. Returns the line `{ "id", "from", "text", "at" }`.
 pub async fn say(state: &Services, user: &User, id: i64, text: &str) -> Result<Value, ApiError> {
-    if user.guest {
-        return Err(ApiError::Forbidden(
-            "guest",
-            "guests cannot chat on a review board; register first".into(),
-        ));
-    }
-    let text = text.trim();
-    let chars = text.chars().count();
-    if chars == 0 || chars > MAX_CHARS {
-        return Err(ApiError::Rejected(
-            "bad_chat",
-            format!("chat lines have 1 to {MAX_CHARS} characters"),
-        ));
-    }
-    crate::sanctions::check_may_chat(&state.store, user.id).await?;
+    let text = crate::sanctions::check_chat_line(
+        &state.store,
+        (user.id, user.guest),
+        text,
+        MAX_CHARS,
+        "on a review board",
+    )
+    .await?;
     let live = state.reviews.get(state, id).await?;
     if !within_rate(&mut lock(&live.chat_sent), user.id) {
         return Err(ApiError::Limited(
