@@ -231,6 +231,11 @@ export async function lobbyPage(main, app) {
       const btn = document.createElement('button');
       btn.textContent = t('lobby.play_bot_named', { name: b.name, rank: rankName(b.rank) });
       btn.dataset.bot = b.name;
+      // A remote bot whose engine is not connected cannot start a game (`bot_offline`).
+      if (b.available === false) {
+        btn.disabled = true;
+        btn.title = t('lobby.bot_away', { name: b.name });
+      }
       btn.onclick = async () => {
         // The board, rules, colour and handicap chosen above; a handicap means playing Black.
         const f = new FormData(main.querySelector('#bot-terms'));

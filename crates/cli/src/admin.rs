@@ -36,6 +36,15 @@ pub enum AdminCmd {
         #[command(flatten)]
         database: Database,
     },
+    /// Give a bot declared as remote (`serve --bot NAME@RANK=remote`) a new password and print
+    /// it once: its engine signs in with it from any machine (`tengen bot --server URL --name
+    /// NAME`, the password in TENGEN_BOT_PASSWORD). The old password stops working.
+    BotPassword {
+        /// The bot's name.
+        name: String,
+        #[command(flatten)]
+        database: Database,
+    },
     /// Copy the SQLite database to OUT, consistent while the server plays (SQLite's `VACUUM
     /// INTO`: the copy holds every move committed before it began). For PostgreSQL use
     /// pg_dump (docs/deploy.md).
@@ -75,6 +84,14 @@ pub fn run(cmd: AdminCmd) -> anyhow::Result<()> {
                     .await
                     .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
                 println!("{} is now {}", user.username, user.role);
+            }
+            AdminCmd::BotPassword { name, database } => {
+                let store = database.open().await?;
+                let (user, password) = tengen_app::accounts::new_bot_password(&store, &name)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+                eprintln!("{}'s new password (shown once):", user.username);
+                println!("{password}");
             }
             AdminCmd::Backup { out, database } => backup(&out, &database).await?,
         }

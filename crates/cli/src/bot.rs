@@ -1,8 +1,8 @@
 //! `tengen bot`: one of the built-in bots' levels on the network ([`tengen_ai::nn::levels`]),
 //! speaking GTP on stdin and stdout, so that `tengen match` measures the very move choice the
-//! server's bots make (BENCHMARKS.md, "The built-in bots' ranks").
-//!
-//! Not done yet: `--server URL`, the bot as a client of a remote server (issue 28, item 6).
+//! server's bots make (BENCHMARKS.md, "The built-in bots' ranks"). With `--server URL --name
+//! NAME` the same engine (or a GTP one) plays a server's bot account from this machine
+//! ([`crate::bot_remote`]).
 
 use std::io::{BufRead, Write};
 
@@ -31,11 +31,83 @@ pub struct BotOpt {
     /// Seed of the first move; each later move's is the next (the same seed, the same game).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play a server's bot account from here, e.g. `http://go.example:8080`: the bot must be
+    /// declared there as remote (`serve --bot NAME@RANK=remote`).
+    #[arg(long, value_name = "URL", requires = "name")]
+    pub server: Option<String>,
+    /// The bot's account on the server.
+    #[arg(long, requires = "server")]
+    pub name: Option<String>,
+    /// The bot's password (`tengen admin bot-password NAME` prints one); better in the
+    /// environment than on the command line, where `ps` shows it.
+    #[arg(
+        long,
+        env = "TENGEN_BOT_PASSWORD",
+        hide_env_values = true,
+        requires = "server"
+    )]
+    pub password: Option<String>,
+    /// With --server: a GTP engine's command line to play with instead (GNU Go, KataGo,
+    /// `tengen gtp ...`), started for each game.
+    #[arg(long, value_name = "COMMAND", requires = "server", conflicts_with_all = ["visits", "model"])]
+    pub gtp: Option<String>,
+    /// With --server and --visits or --model: search threads a move (default 1).
+    #[arg(long, requires = "server")]
+    pub threads: Option<usize>,
 }
 
-/// Runs the bot on stdin and stdout until `quit` or the end of input.
+/// Runs the bot on stdin and stdout until `quit` or the end of input, or with `--server` as a
+/// server's bot until the process is stopped.
 pub fn run(opt: BotOpt) -> anyhow::Result<()> {
-    serve_gtp(opt)
+    match (&opt.server, &opt.name) {
+        (Some(url), Some(name)) => {
+            let seat = crate::bot_remote::Seat {
+                server: crate::bot_remote::Seat::server_of(url)?,
+                name: name.clone(),
+                password: opt
+                    .password
+                    .clone()
+                    .context("the bot's password: TENGEN_BOT_PASSWORD or --password")?,
+            };
+            let engine = remote_engine(&opt)?;
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?
+                .block_on(crate::bot_remote::run(seat, engine))
+        }
+        _ => serve_gtp(opt),
+    }
+}
+
+/// The engine a remote bot plays with: a GTP command as given; for `--visits` or `--model`,
+/// this program's own network search over GTP (`tengen gtp --engine nn`); else the built-in
+/// level, in this process, as the server's `builtin:LEVEL`.
+fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
+    use tengen_app::bots::Engine;
+    if let Some(cmd) = &opt.gtp {
+        return Ok(Engine::Gtp(cmd.clone()));
+    }
+    if opt.visits.is_none() && opt.model.is_none() {
+        levels::level(opt.level).context("--level takes 1 to 10")?;
+        return Ok(Engine::Builtin(opt.level));
+    }
+    let exe = std::env::current_exe()?;
+    let mut cmd = format!(
+        "{} gtp --engine nn --threads {}",
+        exe.display(),
+        opt.threads.unwrap_or(1)
+    );
+    match opt.visits {
+        Some(v) => cmd += &format!(" --visits {v}"),
+        None => {
+            let l = levels::level(opt.level).context("--level takes 1 to 10")?;
+            cmd += &format!(" --visits {}", l.visits.max(1));
+        }
+    }
+    if let Some(m) = &opt.model {
+        cmd += &format!(" --model {}", m.display());
+    }
+    Ok(Engine::Gtp(cmd))
 }
 
 /// The bot's state between GTP commands: the level, the net and the game so far.

@@ -1,10 +1,10 @@
 //! A minimal client of a running server, for the load generators (`tengen loadtest`, its bot
-//! games, `tengen chaos`): HTTP/1.1 for the set-up requests and the WebSocket as the browser
+//! games, `tengen chaos`) and the remote bot (`tengen bot --server`): HTTP/1.1 for the set-up requests and the WebSocket as the browser
 //! client opens it.
 
 use std::net::SocketAddr;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -37,10 +37,29 @@ pub(crate) async fn http(
         .context("malformed HTTP response")?;
     let status = head.split_whitespace().nth(1).unwrap_or("0");
     if !status.starts_with('2') {
-        bail!("{method} {path}: {status} {body}");
+        return Err(HttpStatus {
+            status: status.parse().unwrap_or(0),
+            what: format!("{method} {path}: {status} {body}"),
+        }
+        .into());
     }
     Ok(serde_json::from_str(body).unwrap_or(Value::Null))
 }
+
+/// A refusal from the server: its HTTP status, and the request and answer in words.
+#[derive(Debug)]
+pub(crate) struct HttpStatus {
+    pub status: u16,
+    pub what: String,
+}
+
+impl std::fmt::Display for HttpStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for HttpStatus {}
 
 pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;

@@ -7,6 +7,7 @@ mod admin;
 mod bench;
 mod bench_nn;
 mod bot;
+mod bot_remote;
 mod chaos;
 mod client;
 mod gtp;

@@ -196,6 +196,25 @@ pub async fn hash_password(password: &str) -> Result<String, ApiError> {
     .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
+/// A new password for the bot `name`, so that its engine can sign in from another machine
+/// (`tengen bot --server`): 24 random bytes in hex, returned once and kept only as a hash. Any
+/// session the bot had ends (an old password's holder is signed out).
+pub async fn new_bot_password(store: &Store, name: &str) -> Result<(User, String), ApiError> {
+    let user = named(store, name).await?;
+    if !user.bot {
+        return Err(ApiError::Rejected(
+            "not_a_bot",
+            format!("{name} is a player, not a bot"),
+        ));
+    }
+    let mut bytes = [0u8; 24];
+    OsRng.fill_bytes(&mut bytes);
+    let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let hash = hash_password(&password).await?;
+    store.set_password(user.id, &hash, "").await?;
+    Ok((user, password))
+}
+
 /// Whether `password` is `user`'s (never for guests and bots, who have none).
 pub async fn password_is(store: &Store, user: &User, password: &str) -> Result<bool, ApiError> {
     let Some((_, Some(hash))) = store.password_of(&user.username).await? else {

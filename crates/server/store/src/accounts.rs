@@ -127,13 +127,16 @@ impl Store {
         }
     }
 
-    /// The id and password hash of the player (not guest, not bot) called `username`.
+    /// The id and password hash of the player (not guest, not a bot but a remote one) called
+    /// `username`.
     pub async fn password_of(
         &self,
         username: &str,
     ) -> Result<Option<(i64, Option<String>)>, StoreError> {
+        // A remote bot signs in for its engine's process (`tengen bot --server`); the other
+        // bots are played by the server itself and never sign in.
         let row = sqlx::query(
-            "SELECT id, password_hash FROM users WHERE username = $1 AND guest = 0 AND bot IS NULL",
+            "SELECT id, password_hash FROM users WHERE username = $1 AND guest = 0 AND (bot IS NULL OR bot = 'remote')",
         )
         .bind(username)
         .fetch_optional(self.pool())

@@ -191,7 +191,7 @@ pub fn document() -> Value {
         "/api/bots".into(),
         json!({ "get": op("The bots one can play", "bots", None, ("200", "the bots"), &[]) }),
     );
-    let mut bot = json!({ "post": op("Start a game against a bot in one request", "bots", Some("BotGame"), ("200", "game id and the snapshot"), &["400", "401", "404"]) });
+    let mut bot = json!({ "post": op("Start a game against a bot in one request", "bots", Some("BotGame"), ("200", "game id and the snapshot"), &["400", "401", "404", "503"]) });
     bot["parameters"] = id_param("name");
     paths.insert("/api/bots/{name}/play".into(), bot);
     tournament_paths(&mut paths);

@@ -459,9 +459,14 @@ async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value,
     }
 }
 
-/// The bot nearest `level` (ties: the weaker), if the server has any.
-fn nearest_bot(bots: &crate::bots::Bots, level: i32) -> Option<(String, i32)> {
+/// The bot nearest `level` (ties: the weaker) that can play now, if the server has any.
+fn nearest_bot(
+    bots: &crate::bots::Bots,
+    online: &crate::online::Online,
+    level: i32,
+) -> Option<(String, i32)> {
     bots.all()
+        .filter(|(spec, u)| crate::bots::available(spec, u, online))
         .filter_map(|(spec, u)| {
             let l = u.rank.parse::<Rank>().ok()?.level();
             Some((spec.name.clone(), l))
@@ -490,7 +495,7 @@ async fn bot_fallback(state: &Services, me: Waiting) {
     }
     // Stones for a player more than two ranks below the bot, as HANDICAP in a room (a bot does
     // not take stones: a stronger player plays it even).
-    let Some((bot, bot_level)) = nearest_bot(&state.bots, me.level) else {
+    let Some((bot, bot_level)) = nearest_bot(&state.bots, &state.online, me.level) else {
         state.quick_match.tell(
             me.user.id,
             json!({ "state": "failed", "code": "no_opponent", "message": "no opponent came, and this server has no bot" }),

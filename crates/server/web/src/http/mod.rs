@@ -137,7 +137,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route(
             "/api/bots",
-            get(|State(state): State<AppState>| async move { Json(state.bots.describe()) }),
+            get(|State(state): State<AppState>| async move { Json(state.bots.describe(&state.online)) }),
         )
         .route("/api/bots/{name}/play", post(games::play_bot))
         .route(

@@ -1,0 +1,586 @@
+//! A bot's side of one game: its engine (the built-in one at a level, or a GTP engine), and
+//! its manners (resigning a lost game, passing back, counting, take-backs). The server drives
+//! its own bots' players from the games' event streams ([`super::drive`]); `tengen bot
+//! --server` drives one from a WebSocket, on another machine: the same decisions either way.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tengen_ai::search;
+use tengen_core::domain::clock::{Clock, TimeControl};
+use tengen_core::game::{Action, Event, LiveGame, Terms};
+use tengen_rules::coord::gtp as coord;
+use tengen_rules::playout::Rng;
+use tengen_rules::{Color, Move, Phase, Preset};
+
+use super::gtp::Controller;
+use super::{manners, Engine};
+
+/// One bot's side of one game.
+pub struct Player {
+    color: Color,
+    terms: Terms,
+    engine: Engine,
+    /// The GTP engine's process, for [`Engine::Gtp`].
+    gtp: Option<SharedEngine>,
+    rng: Rng,
+    /// The move count at which the bot last declined a request to count (once a request).
+    declined: Option<usize>,
+}
+
+impl Player {
+    /// The player of `color` in a game on `terms`, its GTP engine started and set up for the
+    /// game (rules, board, komi, clock); `seed` seeds the built-in engine's choices.
+    pub async fn start(
+        engine: Engine,
+        terms: Terms,
+        color: Color,
+        seed: u64,
+    ) -> Result<Player, String> {
+        let gtp = match &engine {
+            Engine::Gtp(cmd) => Some(start_gtp(cmd, &terms).await?),
+            Engine::Builtin(_) => None,
+            Engine::Remote => return Err("a remote bot plays from its own process".into()),
+        };
+        Ok(Player {
+            color,
+            terms,
+            engine,
+            gtp,
+            rng: Rng::new(seed),
+            declined: None,
+        })
+    }
+
+    /// The colour this player plays.
+    pub fn color(&self) -> Color {
+        self.color
+    }
+
+    /// An event of the game's past, replayed on the GTP engine's board.
+    pub async fn replayed(&mut self, event: &Event) -> Result<(), String> {
+        match &self.gtp {
+            Some(e) => sync(e, event, None).await,
+            None => Ok(()),
+        }
+    }
+
+    /// An event as the game goes on: the GTP engine hears the opponent's moves (its own are
+    /// on its board from `genmove`) and accepted take-backs.
+    pub async fn followed(&mut self, event: &Event) -> Result<(), String> {
+        match &self.gtp {
+            Some(e) => sync(e, event, Some(self.color)).await,
+            None => Ok(()),
+        }
+    }
+
+    /// What the bot does now in `live`, if anything: answer a request to count, agree to a
+    /// take-back, move on its turn, accept the count. `None` once the game is over.
+    pub async fn decide(&mut self, live: &LiveGame) -> Result<Option<Action>, String> {
+        if live.game.phase() == Phase::Finished {
+            return Ok(None);
+        }
+        if let Some(a) = answer_count_request(live, self.color, &mut self.declined).await? {
+            return Ok(Some(a));
+        }
+        next_action(
+            live,
+            self.color,
+            &self.terms,
+            &self.engine,
+            self.gtp.as_ref(),
+            &mut self.rng,
+        )
+        .await
+    }
+
+    /// The referee refused the move this player proposed: it comes off the GTP engine's board.
+    pub async fn move_refused(&mut self) {
+        if let Some(g) = &self.gtp {
+            let _ = gtp_call(g, "undo".into()).await;
+        }
+    }
+
+    /// The player passed in place of a refused move: the GTP engine hears it.
+    pub async fn passed_instead(&mut self) -> Result<(), String> {
+        match &self.gtp {
+            Some(g) => gtp_call(g, format!("play {} pass", self.color.letter()))
+                .await
+                .map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// The game is over: the GTP engine quits.
+    pub async fn quit(&self) {
+        if let Some(e) = &self.gtp {
+            let _ = gtp_call(e, "quit".into()).await;
+        }
+    }
+}
+
+/// How long a GTP engine may take for one command.
+const GTP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Time held back from what a GTP engine is told it has, for the bridge itself (process
+/// I/O, the actor, the database): an engine that uses all it is told never flags for the bridge.
+const BRIDGE_MARGIN_MS: u64 = 1_000;
+
+/// Tells a GTP engine the game's time control: `kgs-time_settings` where the engine knows it
+/// (it has Japanese byo-yomi), otherwise standard `time_settings` (Canadian; Japanese periods
+/// become one stone per period, which is as strict).
+async fn tell_time_settings(engine: &SharedEngine, time: &TimeControl) {
+    let secs = |ms: u64| ms / 1000;
+    let kgs = matches!(
+        gtp_call(engine, "known_command kgs-time_settings".into())
+            .await
+            .as_deref(),
+        Ok("true")
+    );
+    let cmd = match (*time, kgs) {
+        // A bot plays correspondence games at its level's own pace, not days a move.
+        (TimeControl::None | TimeControl::Correspondence { .. }, _) => return,
+        _ if time.is_correspondence() => return,
+        (TimeControl::Absolute { main_ms }, true)
+        | (TimeControl::Fischer { main_ms, .. }, true) => {
+            format!("kgs-time_settings absolute {}", secs(main_ms))
+        }
+        (
+            TimeControl::Byoyomi {
+                main_ms,
+                periods,
+                period_ms,
+            },
+            true,
+        ) => {
+            format!(
+                "kgs-time_settings byoyomi {} {} {}",
+                secs(main_ms),
+                secs(period_ms),
+                periods
+            )
+        }
+        (TimeControl::Absolute { main_ms }, false)
+        | (TimeControl::Fischer { main_ms, .. }, false) => {
+            format!("time_settings {} 0 0", secs(main_ms))
+        }
+        (
+            TimeControl::Byoyomi {
+                main_ms,
+                periods,
+                period_ms,
+            },
+            false,
+        ) => {
+            let byo = if periods > 0 { secs(period_ms) } else { 0 };
+            format!("time_settings {} {} {}", secs(main_ms), byo, periods.min(1))
+        }
+        (
+            TimeControl::Canadian {
+                main_ms,
+                stones,
+                period_ms,
+            },
+            _,
+        ) => {
+            format!(
+                "time_settings {} {} {}",
+                secs(main_ms),
+                secs(period_ms),
+                stones
+            )
+        }
+    };
+    let _ = gtp_call(engine, cmd).await;
+}
+
+/// `time_left COLOR SECONDS STONES` for the bot's clock, less the bridge's margin. In main time
+/// the stones are 0; in a Canadian period, the stones still to play; in Japanese byo-yomi, the
+/// periods left (as KGS does).
+fn time_left_command(time: &TimeControl, c: &Clock, color: Color) -> Option<String> {
+    let less = |ms: u64| ms.saturating_sub(BRIDGE_MARGIN_MS) / 1000;
+    let (ms, stones) = match *time {
+        TimeControl::None | TimeControl::Correspondence { .. } => return None,
+        _ if time.is_correspondence() => return None,
+        TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => (c.main_ms, 0),
+        TimeControl::Byoyomi { .. } if c.main_ms > 0 => (c.main_ms, 0),
+        TimeControl::Byoyomi { .. } => (c.period_ms, c.periods),
+        TimeControl::Canadian { .. } if c.main_ms > 0 => (c.main_ms, 0),
+        TimeControl::Canadian { .. } => (c.period_ms, c.stones),
+    };
+    Some(format!(
+        "time_left {} {} {}",
+        color.letter(),
+        less(ms),
+        stones
+    ))
+}
+
+/// The time the built-in bot may spend on a move under the game's clock, if it has one: the
+/// engine's own time budget ([`tengen_ai::time::budget`]) from what is left on the clock.
+fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Option<Duration> {
+    let secs = |ms: u64| ms as f64 / 1000.0;
+    let (clock, left) = match *time {
+        TimeControl::None | TimeControl::Correspondence { .. } => return None,
+        _ if time.is_correspondence() => return None,
+        TimeControl::Absolute { main_ms } | TimeControl::Fischer { main_ms, .. } => (
+            tengen_ai::time::Clock {
+                main: secs(main_ms),
+                ..Default::default()
+            },
+            tengen_ai::time::Left {
+                seconds: secs(c.main_ms),
+                stones: 0,
+            },
+        ),
+        TimeControl::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        } => (
+            tengen_ai::time::Clock {
+                main: secs(main_ms),
+                period: secs(period_ms),
+                stones: 0,
+                periods,
+            },
+            tengen_ai::time::Left {
+                seconds: secs(if c.main_ms > 0 { c.main_ms } else { 0 }),
+                stones: 0,
+            },
+        ),
+        TimeControl::Canadian {
+            main_ms,
+            stones,
+            period_ms,
+        } => (
+            tengen_ai::time::Clock {
+                main: secs(main_ms),
+                period: secs(period_ms),
+                stones,
+                periods: 0,
+            },
+            if c.main_ms > 0 {
+                tengen_ai::time::Left {
+                    seconds: secs(c.main_ms),
+                    stones: 0,
+                }
+            } else {
+                tengen_ai::time::Left {
+                    seconds: secs(c.period_ms),
+                    stones: c.stones,
+                }
+            },
+        ),
+    };
+    Some(tengen_ai::time::budget(
+        &clock,
+        Some(left),
+        game.board().empty_count(),
+    ))
+}
+
+type SharedEngine = Arc<Mutex<Controller>>;
+
+/// Runs a GTP command on the blocking pool.
+async fn gtp_call(engine: &SharedEngine, line: String) -> Result<String, String> {
+    let engine = engine.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut c = engine
+            .lock()
+            .map_err(|_| "engine lock poisoned".to_string())?;
+        match c.send(&line, GTP_TIMEOUT) {
+            Ok(tengen_gtp::Response::Success(s)) => Ok(s),
+            Ok(tengen_gtp::Response::Failure(m)) => Err(format!("{line:?}: {m}")),
+            Err(e) => Err(e.to_string()),
+        }
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}
+
+/// Tells a GTP engine the game's rules before the board is set up, in the first dialect it
+/// knows: Tengen's `tengen-rules PRESET`, or KGS's `kgs-rules` for the four rule sets it names.
+/// An engine started for other rules (`tengen gtp --rules wga` on a 9x9 board) is then on the
+/// right rules before `boardsize`; one that knows neither plays as it was started.
+async fn tell_rules(engine: &SharedEngine, rules: Preset) -> Result<(), String> {
+    let knows = |name: &str| {
+        let line = format!("known_command {name}");
+        async move {
+            gtp_call(engine, line)
+                .await
+                .is_ok_and(|s| s.trim() == "true")
+        }
+    };
+    if knows("tengen-rules").await {
+        gtp_call(engine, format!("tengen-rules {rules}")).await?;
+    } else if knows("kgs-rules").await {
+        let kgs = match rules {
+            Preset::Japanese | Preset::Korean | Preset::Igz | Preset::Arena => "japanese",
+            Preset::Aga => "aga",
+            Preset::Nz | Preset::TrompTaylor => "new_zealand",
+            Preset::Wga | Preset::Chinese | Preset::FirstCapture => "chinese",
+        };
+        // A refusal leaves the engine on its own rules; the referee is the server anyway.
+        let _ = gtp_call(engine, format!("kgs-rules {kgs}")).await;
+    }
+    Ok(())
+}
+
+/// Starts the GTP engine `cmd` on the blocking pool and sets it up for the game: rules, board
+/// size, an empty board, komi and the clock.
+async fn start_gtp(cmd: &str, terms: &Terms) -> Result<SharedEngine, String> {
+    let cmd = cmd.to_string();
+    let c = tokio::task::spawn_blocking(move || Controller::spawn(&cmd))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    let shared: SharedEngine = Arc::new(Mutex::new(c));
+    tell_rules(&shared, terms.rules).await?;
+    gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
+    gtp_call(&shared, "clear_board".into()).await?;
+    gtp_call(&shared, format!("komi {}", terms.komi)).await?;
+    tell_time_settings(&shared, &terms.time).await;
+    Ok(shared)
+}
+
+/// What the bot does now, if anything: agree to a take-back, play its move when it is its
+/// turn (from the built-in engine, or `gtp` when it has one), or accept the count.
+pub(super) async fn next_action(
+    live: &LiveGame,
+    color: Color,
+    terms: &Terms,
+    engine: &Engine,
+    gtp: Option<&SharedEngine>,
+    rng: &mut Rng,
+) -> Result<Option<Action>, String> {
+    Ok(match live.game.phase() {
+        // A good opponent lets a player take a slip back (the room allows it, or the
+        // request could not have been made).
+        Phase::Play if live.takeback == Some(color.opponent()) => {
+            Some(Action::AnswerTakeback(true))
+        }
+        Phase::Play if live.game.to_move() == color => {
+            Some(match manners_move(live, color).await? {
+                Some(a) => {
+                    // A GTP engine's board follows the bot's own moves from `genmove`: a pass
+                    // decided here is told to it.
+                    if let (Action::Pass, Some(e)) = (&a, gtp) {
+                        gtp_call(e, format!("play {} pass", color.letter())).await?;
+                    }
+                    a
+                }
+                None => engine_move(live, color, engine, gtp, terms, rng).await?,
+            })
+        }
+        Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
+        _ => None,
+    })
+}
+
+/// The partner asked to count during play: agreed to when the game is settled (the estimator
+/// doubts nothing and no move can change the winner), else declined once, with a chat line.
+pub(super) async fn answer_count_request(
+    live: &LiveGame,
+    color: Color,
+    declined: &mut Option<usize>,
+) -> Result<Option<Action>, String> {
+    let asked =
+        live.scoring_requests[color.opponent().index()] && !live.scoring_requests[color.index()];
+    let ply = live.game.moves().count();
+    if live.game.phase() != Phase::Play || !asked || *declined == Some(ply) {
+        return Ok(None);
+    }
+    let game = live.game.clone();
+    let judged = crate::engines::pool()
+        .run(move || manners::judge(&game, color))
+        .await
+        .map_err(|e| e.to_string())?;
+    if judged.settled() {
+        return Ok(Some(Action::RequestScoring));
+    }
+    *declined = Some(ply);
+    Ok(Some(Action::Chat(manners::NOT_SETTLED.into())))
+}
+
+/// What manners decide before the engine is asked, at every level and for every engine:
+/// resign a game clearly lost, pass back after the partner's pass when no move can change the
+/// winner. `None`: the engine plays.
+async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, String> {
+    let game = &live.game;
+    let passed = manners::opponent_passed(game, color);
+    if !manners::counted(game) || !(passed || manners::past_opening(game)) {
+        return Ok(None);
+    }
+    let size = game.size();
+    let game = game.clone();
+    let judged = crate::engines::pool()
+        .run(move || manners::judge(&game, color))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(if judged.hopeless(size) {
+        Some(Action::Resign)
+    } else if passed && judged.decided() {
+        Some(Action::Pass)
+    } else {
+        None
+    })
+}
+
+/// The engine's move: the built-in engine at its level, or the GTP engine's `genmove`, with
+/// the time it took and the engines busy counted for the metrics.
+async fn engine_move(
+    live: &LiveGame,
+    color: Color,
+    engine: &Engine,
+    gtp: Option<&SharedEngine>,
+    terms: &Terms,
+    rng: &mut Rng,
+) -> Result<Action, String> {
+    let started = std::time::Instant::now();
+    crate::metrics::ENGINES_BUSY.inc();
+    let a = match gtp {
+        None => match *engine {
+            Engine::Builtin(level) => builtin_move(live, color, level, terms, rng).await,
+            _ => Err("no engine".into()),
+        },
+        Some(e) => gtp_move(e, live, color, terms).await,
+    };
+    crate::metrics::ENGINES_BUSY.dec();
+    let thinking = match gtp {
+        None => &crate::metrics::BUILTIN_THINKING,
+        Some(_) => &crate::metrics::GTP_THINKING,
+    };
+    thinking.observe_duration(started.elapsed());
+    a
+}
+
+/// The built-in engine's move at `level` for `color`, on the engine pool within the time its
+/// clock allows: the network's level ([`tengen_ai::nn::levels`]) where the net plays the rules
+/// and the board, else the Monte Carlo engine at the level's playouts (First Capture, boards
+/// the net does not know). A request to count is agreed to once nothing is left to play.
+async fn builtin_move(
+    live: &LiveGame,
+    color: Color,
+    level: u8,
+    terms: &Terms,
+    rng: &mut Rng,
+) -> Result<Action, String> {
+    let game = live.game.clone();
+    let time = builtin_time(&terms.time, &live.clocks[color.index()], &game);
+    let seed = rng.next_u64();
+    let asked_to_count = live.scoring_requests[color.opponent().index()];
+    let (decision, settled) = crate::engines::pool()
+        .run(move || {
+            let (d, a) = match net_level(&game, level) {
+                Some((eval, rules, l)) => {
+                    tengen_ai::nn::levels::genmove(eval, &game, color, rules, l, seed, time)
+                        .map_err(|e| e.to_string())?
+                }
+                None => {
+                    let budget = search::Budget {
+                        playouts: Some(search::level_playouts(level)),
+                        time,
+                        // One thread a bot game: the server's other games keep their cores.
+                        threads: 1,
+                        seed,
+                    };
+                    search::genmove(&game, color, &budget, &search::Style::default())
+                }
+            };
+            Ok::<_, String>((d, search::is_settled(&game, color, &a)))
+        })
+        .await
+        .map_err(|e| e.to_string())??;
+    Ok(match decision {
+        // The partner asked to count and nothing is left to play: agree.
+        _ if asked_to_count && settled => Action::RequestScoring,
+        search::Decision::Resign => Action::Resign,
+        search::Decision::Move(Move::Play(p)) => Action::Move(p),
+        search::Decision::Move(Move::Pass) => Action::Pass,
+    })
+}
+
+/// The built-in net, read once for all bot games (its cache shared: positions repeat across
+/// games' openings).
+static NET: std::sync::OnceLock<Option<tengen_ai::nn::Evaluator>> = std::sync::OnceLock::new();
+
+/// The net, the rules it is told and the level's settings, where the net plays `game`:
+/// boards 7x7 to 19x19, every rule set with a KataGo equivalent (not First Capture).
+fn net_level(
+    game: &tengen_rules::Game,
+    level: u8,
+) -> Option<(
+    &'static tengen_ai::nn::Evaluator,
+    tengen_ai::nn::KataRules,
+    tengen_ai::nn::levels::Level,
+)> {
+    if !(7..=19).contains(&game.size()) {
+        return None;
+    }
+    let rules = tengen_ai::nn::KataRules::nearest(game.rules())?;
+    let l = tengen_ai::nn::levels::level(level)?;
+    let eval = NET
+        .get_or_init(|| match tengen_ai::nn::Model::builtin() {
+            Ok(m) => Some(tengen_ai::nn::Evaluator::new(m)),
+            Err(e) => {
+                tracing::error!(error = %e, "the built-in net did not load; bots play Monte Carlo");
+                None
+            }
+        })
+        .as_ref()?;
+    Some((eval, rules, l))
+}
+
+/// A GTP engine's move for `color`: it is told the time left on the bot's clock, then asked
+/// for `genmove`.
+async fn gtp_move(
+    engine: &SharedEngine,
+    live: &LiveGame,
+    color: Color,
+    terms: &Terms,
+) -> Result<Action, String> {
+    let clock = live.clocks[color.index()];
+    if let Some(cmd) = time_left_command(&terms.time, &clock, color) {
+        // An engine that refuses time_left still plays.
+        let _ = gtp_call(engine, cmd).await;
+    }
+    let answer = gtp_call(engine, format!("genmove {}", color.letter())).await?;
+    Ok(match answer.trim().to_ascii_lowercase().as_str() {
+        "resign" => Action::Resign,
+        v => match coord::parse_move(terms.size, v).map_err(|e| e.to_string())? {
+            Move::Play(p) => Action::Move(p),
+            Move::Pass => Action::Pass,
+        },
+    })
+}
+
+/// Tells a GTP engine what happened. `own` is the bot's colour in a live game (its own moves came
+/// from `genmove` and are on the engine's board already); `None` while replaying the log.
+async fn sync(engine: &SharedEngine, event: &Event, own: Option<Color>) -> Result<(), String> {
+    match event {
+        Event::Move { color, point } => {
+            let c = Color::from(*color);
+            if own != Some(c) {
+                gtp_call(engine, format!("play {} {point}", c.letter())).await?;
+            }
+        }
+        Event::Pass { color } => {
+            let c = Color::from(*color);
+            if own != Some(c) {
+                gtp_call(engine, format!("play {} pass", c.letter())).await?;
+            }
+        }
+        Event::TakebackAnswered {
+            accepted: true,
+            plies,
+            ..
+        } => {
+            for _ in 0..*plies {
+                gtp_call(engine, "undo".into()).await?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
