@@ -25,6 +25,10 @@ pub struct BotOpt {
     /// A fixed number of visits a move instead of a level (the most visited move is played).
     #[arg(long)]
     pub visits: Option<u32>,
+    /// The temperature of the policy sample instead of the level's (0: the most visited move),
+    /// for measuring candidate levels.
+    #[arg(long)]
+    pub temperature: Option<f64>,
     /// A KataGo model (`.bin.gz`) instead of the built-in net.
     #[arg(long)]
     pub model: Option<std::path::PathBuf>,
@@ -127,6 +131,14 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
             temperature: 0.0,
         },
         None => levels::level(opt.level).context("--level takes 1 to 10")?,
+    };
+    let level = match opt.temperature {
+        Some(t) if t >= 0.0 => Level {
+            temperature: t,
+            ..level
+        },
+        Some(_) => anyhow::bail!("--temperature takes 0 or more"),
+        None => level,
     };
     let model = match &opt.model {
         Some(path) => Model::from_gz(&std::fs::read(path)?)?,

@@ -168,25 +168,44 @@ fn worker(rx: &Mutex<mpsc::Receiver<Job>>) {
     }
 }
 
-/// Sets this thread's nice value to [`NICE`] (on Linux a thread has its own). The workspace
-/// forbids unsafe code and no crate in the lock file wraps `setpriority`, so `renice` (util-linux)
-/// does it for the thread's id, read from `/proc/thread-self`.
+/// Puts this thread (on Linux a thread has its own policy and nice value) in the `SCHED_IDLE`
+/// class, which runs only on a core nothing else wants: a game's thread waking up takes the
+/// core from a search at once. Under plain nice 10 the engines still took a share of the
+/// cores, and four bots thinking raised 1,000 games' p99 move latency by a third
+/// (`BENCHMARKS.md`, "Engines beside the games"). Nice [`NICE`] too, where `SCHED_IDLE` is
+/// refused. The workspace forbids unsafe code and no crate in the lock file wraps
+/// `sched_setscheduler`, so util-linux's `chrt` and `renice` do it for the thread's id.
 #[cfg(target_os = "linux")]
 fn lower_priority() {
-    let tid = std::fs::read_link("/proc/thread-self")
+    let Some(tid) = std::fs::read_link("/proc/thread-self")
         .ok()
-        .and_then(|p| p.file_name().map(|t| t.to_string_lossy().into_owned()));
-    let done = tid.is_some_and(|tid| {
-        std::process::Command::new("renice")
-            .args(["-n", &NICE.to_string(), "-p", &tid])
+        .and_then(|p| p.file_name().map(|t| t.to_string_lossy().into_owned()))
+    else {
+        tracing::warn!("engine worker keeps its priority (no thread id)");
+        return;
+    };
+    let run = |cmd: &str, args: &[&str]| {
+        std::process::Command::new(cmd)
+            .args(args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
-    });
-    if !done {
-        tracing::warn!("engine worker keeps its priority (renice failed)");
+    };
+    let niced = run("renice", &["-n", &NICE.to_string(), "-p", &tid]);
+    let idle = run("chrt", &["--idle", "-p", "0", &tid]);
+    if !niced && !idle {
+        tracing::warn!("engine worker keeps its priority (renice and chrt failed)");
     }
+}
+
+/// This thread's scheduling policy, from `/proc/thread-self/stat` (its 41st field; 5 is
+/// `SCHED_IDLE`).
+#[cfg(target_os = "linux")]
+pub fn thread_policy() -> Option<u32> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(38)?.parse().ok()
 }
 
 /// This thread's nice value, from `/proc/thread-self/stat` (its 19th field).
@@ -245,5 +264,10 @@ mod tests {
         let pool = EnginePool::new(1, 0);
         let nice = pool.try_run(thread_nice).await.unwrap();
         assert!(nice.is_some_and(|n| n >= NICE), "nice {nice:?}");
+        // SCHED_IDLE where util-linux's chrt is there (it is wherever renice is).
+        if std::process::Command::new("chrt").arg("--help").output().is_ok() {
+            let policy = pool.try_run(thread_policy).await.unwrap();
+            assert_eq!(policy, Some(5), "the workers' scheduling policy");
+        }
     }
 }
