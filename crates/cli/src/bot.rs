@@ -18,7 +18,7 @@ use tengen_rules::{Color, Game, Handicap, Komi, Preset};
 /// Options of `tengen bot`.
 #[derive(Args, Debug)]
 pub struct BotOpt {
-    /// Strength 1 (the policy sampled at temperature 1) to 10 (1,600 visits a move), the
+    /// Strength 1 (a beginner: the policy sampled at temperature 4) to 10 (1,600 visits a move), the
     /// server's `builtin:LEVEL`.
     #[arg(long, default_value_t = 5, conflicts_with = "visits")]
     pub level: u8,
@@ -29,6 +29,10 @@ pub struct BotOpt {
     /// for measuring candidate levels.
     #[arg(long)]
     pub temperature: Option<f64>,
+    /// The share of the best move's prior under which a move is never sampled, instead of the
+    /// level's.
+    #[arg(long)]
+    pub floor: Option<f32>,
     /// A KataGo model (`.bin.gz`) instead of the built-in net.
     #[arg(long)]
     pub model: Option<std::path::PathBuf>,
@@ -129,6 +133,7 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
         Some(v) => Level {
             visits: v.max(1),
             temperature: 0.0,
+            floor: levels::ABSURD_SHARE,
         },
         None => levels::level(opt.level).context("--level takes 1 to 10")?,
     };
@@ -138,6 +143,11 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
             ..level
         },
         Some(_) => anyhow::bail!("--temperature takes 0 or more"),
+        None => level,
+    };
+    let level = match opt.floor {
+        Some(f) if (0.0..=1.0).contains(&f) => Level { floor: f, ..level },
+        Some(_) => anyhow::bail!("--floor takes a share from 0 to 1"),
         None => level,
     };
     let model = match &opt.model {

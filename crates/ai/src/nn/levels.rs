@@ -7,7 +7,8 @@
 //! with visit counts and as KaTrain's weakened bots do with the policy (its "weighted"
 //! strategy: weights `policy^(1/T)` above a lower bound). Only absurd moves are ruled out: a
 //! move whose prior is below [`ABSURD_SHARE`] of the best one's (filling an own eye, a move
-//! on the edge in the opening), and a pass that the net does not like best. The strong levels
+//! on the edge in the opening; for the beginner only below [`BEGINNER_FLOOR`]), and a pass that
+//! the net does not like best. The strong levels
 //! search: more visits, the most visited move.
 //!
 //! With a fixed seed a level plays the same move in the same position: the search's
@@ -29,50 +30,64 @@ pub struct Level {
     pub visits: u32,
     /// Temperature of the policy sample; 0 plays the most visited move.
     pub temperature: f64,
+    /// A move whose prior is below this share of the best move's is never sampled.
+    pub floor: f32,
 }
 
-/// Levels 1 (index 0) to 10. Levels 1-4 sample the policy at falling temperatures; level 5
+/// Levels 1 (index 0) to 10. Levels 1-4 sample the policy at falling temperatures (level 1,
+/// the beginner, from nearly every move: temperature 4 above [`BEGINNER_FLOOR`]); level 5
 /// plays the policy's own best move; 6-10 search with 4x more visits a level.
 pub const LADDER: [Level; 10] = [
+    // A beginner: nearly any move the net does not find absurd at a glance, about evenly.
     Level {
         visits: 1,
-        temperature: 1.0,
+        temperature: 4.0,
+        floor: BEGINNER_FLOOR,
     },
     Level {
         visits: 1,
-        temperature: 0.7,
+        temperature: 1.0,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 1,
         temperature: 0.45,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 4,
         temperature: 0.25,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 1,
         temperature: 0.0,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 8,
         temperature: 0.0,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 32,
         temperature: 0.0,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 100,
         temperature: 0.0,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 400,
         temperature: 0.0,
+        floor: ABSURD_SHARE,
     },
     Level {
         visits: 1600,
         temperature: 0.0,
+        floor: ABSURD_SHARE,
     },
 ];
 
@@ -80,6 +95,13 @@ pub const LADDER: [Level; 10] = [
 /// lower bound is an absolute 0.1%; relative to the best move it also holds in positions
 /// where the policy is spread thin).
 pub const ABSURD_SHARE: f32 = 0.02;
+
+/// The beginner's floor: only moves the net all but rules out (under 0.1% of the best move's
+/// prior: filling an own eye, a self-atari of a big group) are never played. Measured against
+/// the alternatives in BENCHMARKS.md ("The built-in bots' ranks": temperature 4 above 0.5%
+/// won 6 of 40 against the Monte Carlo engine's level 1, above 0.1% 4 of 40, temperature 8
+/// above 0.02% none, a random player).
+pub const BEGINNER_FLOOR: f32 = 0.001;
 
 /// Visits in all and through the chosen move before a level may resign (as the GTP engine's
 /// network search: in a lost game the visits spread over many equally lost moves).
@@ -107,7 +129,7 @@ pub fn genmove(
     puct.run(eval, game, Some(level.visits.max(1)), time)?;
     let mut a = puct.analysis();
     if level.temperature > 0.0 {
-        if let Some(i) = sample(&a, level.temperature, &mut rng) {
+        if let Some(i) = sample(&a, level.temperature, level.floor, &mut rng) {
             // The chosen move first: `judge` then plays it unless passing or resigning wins.
             let chosen = a.moves.remove(i);
             a.moves.insert(0, chosen);
@@ -119,9 +141,9 @@ pub fn genmove(
     Ok((search::judge(game, color, &a, &style, RESIGN_VISITS), a))
 }
 
-/// Index into `a.moves` of a move drawn with weight `prior^(1/temperature)` among those that
-/// are not absurd; `None` when there is nothing to draw from.
-pub fn sample(a: &Analysis, temperature: f64, rng: &mut Rng) -> Option<usize> {
+/// Index into `a.moves` of a move drawn with weight `prior^(1/temperature)` among those whose
+/// prior is at least `floor` of the best one's; `None` when there is nothing to draw from.
+pub fn sample(a: &Analysis, temperature: f64, floor: f32, rng: &mut Rng) -> Option<usize> {
     let best = a.moves.iter().map(|m| m.prior).fold(0.0f32, f32::max);
     if best <= 0.0 {
         return None;
@@ -132,7 +154,7 @@ pub fn sample(a: &Analysis, temperature: f64, rng: &mut Rng) -> Option<usize> {
         .map(|m| {
             // A pass only where the net likes it best: a beginner does not pass mid-game.
             let pass_ok = m.mv != Move::Pass || m.prior >= best;
-            if pass_ok && m.prior >= best * ABSURD_SHARE {
+            if pass_ok && m.prior >= best * floor {
                 (m.prior as f64 / best as f64).powf(1.0 / temperature)
             } else {
                 0.0
@@ -188,7 +210,8 @@ mod tests {
     fn levels_are_one_to_ten() {
         assert_eq!(level(0), None);
         assert_eq!(level(11), None);
-        assert_eq!(level(1).unwrap().temperature, 1.0);
+        assert_eq!(level(1).unwrap().temperature, 4.0);
+        assert!(level(1).unwrap().floor < level(2).unwrap().floor);
         assert_eq!(level(10).unwrap().visits, 1600);
     }
 
@@ -203,7 +226,7 @@ mod tests {
         let mut rng = Rng::new(7);
         let mut seen = [0; 4];
         for _ in 0..2000 {
-            seen[sample(&a, 1.0, &mut rng).unwrap()] += 1;
+            seen[sample(&a, 1.0, ABSURD_SHARE, &mut rng).unwrap()] += 1;
         }
         assert_eq!(seen[2], 0, "pass sampled");
         assert_eq!(seen[3], 0, "absurd move sampled");
@@ -217,7 +240,7 @@ mod tests {
         let count = |t: f64| {
             let mut rng = Rng::new(3);
             (0..1000)
-                .filter(|_| sample(&a, t, &mut rng) == Some(1))
+                .filter(|_| sample(&a, t, ABSURD_SHARE, &mut rng) == Some(1))
                 .count()
         };
         // (0.8)^(1/0.1) = 0.107 of the best move's weight against 0.8 at temperature 1.

@@ -265,7 +265,11 @@ mod tests {
         let nice = pool.try_run(thread_nice).await.unwrap();
         assert!(nice.is_some_and(|n| n >= NICE), "nice {nice:?}");
         // SCHED_IDLE where util-linux's chrt is there (it is wherever renice is).
-        if std::process::Command::new("chrt").arg("--help").output().is_ok() {
+        if std::process::Command::new("chrt")
+            .arg("--help")
+            .output()
+            .is_ok()
+        {
             let policy = pool.try_run(thread_policy).await.unwrap();
             assert_eq!(policy, Some(5), "the workers' scheduling policy");
         }

@@ -89,7 +89,9 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
 /// at the rank that its results against GNU Go give (`BENCHMARKS.md`, "The built-in bots'
 /// ranks": the win rates measured, and the one convention, GNU Go 3.8 at level 10 taken as 8
 /// kyu), or, where a level won every game, no higher than the lower end of its interval; level
-/// 9 is not measured on the network and keeps the rank its weaker Monte Carlo engine measured. The declared rank sets the game type and handicap (seed 002) and seeds the bot's
+/// 9 is not measured on the network and keeps the rank its weaker Monte Carlo engine measured;
+/// level 1, the beginner, is placed through the Monte Carlo engine's level 1 as well. The declared
+/// rank sets the game type and handicap (seed 002) and seeds the bot's
 /// rating, which its games then move.
 pub fn builtins() -> Vec<BotSpec> {
     BUILTIN_RANKS
@@ -104,7 +106,7 @@ pub fn builtins() -> Vec<BotSpec> {
 
 /// Name, level and declared rank of each built-in bot.
 const BUILTIN_RANKS: [(&str, u8, &str); 5] = [
-    ("tengen-bot", 1, "7k"),
+    ("tengen-bot", 1, "13k"),
     ("tengen-3", 3, "6k"),
     ("tengen-5", 5, "6k"),
     ("tengen-7", 7, "6k"),
