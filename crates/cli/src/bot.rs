@@ -39,10 +39,15 @@ pub struct BotOpt {
     /// Seed of the first move; each later move's is the next (the same seed, the same game).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Play a server's bot account from here, e.g. `http://go.example:8080`: the bot must be
-    /// declared there as remote (`serve --bot NAME@RANK=remote`).
+    /// Play a server's bot account from here, e.g. `https://go.example` or
+    /// `http://10.0.0.5:8080`: the bot must be declared there as remote (`serve --bot
+    /// NAME@RANK=remote`).
     #[arg(long, value_name = "URL", requires = "name")]
     pub server: Option<String>,
+    /// With an https:// server: a certificate authority to trust besides the system's (PEM),
+    /// for a server whose certificate a private authority signed.
+    #[arg(long, value_name = "FILE", requires = "server")]
+    pub ca: Option<std::path::PathBuf>,
     /// The bot's account on the server.
     #[arg(long, requires = "server")]
     pub name: Option<String>,
@@ -70,7 +75,10 @@ pub fn run(opt: BotOpt) -> anyhow::Result<()> {
     match (&opt.server, &opt.name) {
         (Some(url), Some(name)) => {
             let seat = crate::bot_remote::Seat {
-                server: crate::bot_remote::Seat::server_of(url)?,
+                server: crate::client::Endpoint {
+                    ca: opt.ca.clone(),
+                    ..crate::client::Endpoint::parse(url)?
+                },
                 name: name.clone(),
                 password: opt
                     .password

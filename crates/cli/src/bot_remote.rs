@@ -9,7 +9,6 @@
 //! is lost, since the server keeps the games and the bot's state is only the game's own.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -23,36 +22,17 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::client::{self, HttpStatus};
+use crate::client::{AnyWs, Endpoint, HttpStatus};
 
 /// Where the bot connects and as whom.
 #[derive(Clone, Debug)]
 pub struct Seat {
-    /// The server's address, `host:port`.
-    pub server: String,
+    /// The server.
+    pub server: Endpoint,
     /// The bot's account.
     pub name: String,
     /// Its password (`tengen admin bot-password NAME`).
     pub password: String,
-}
-
-impl Seat {
-    /// Reads `http://host:port` (a trailing `/` allowed) into the seat's server.
-    pub fn server_of(url: &str) -> anyhow::Result<String> {
-        if url.starts_with("https://") {
-            bail!("--server takes an http:// address: this client has no TLS (run it inside the server's network, or behind a tunnel)");
-        }
-        let rest = url.strip_prefix("http://").unwrap_or(url);
-        let host = rest.trim_end_matches('/');
-        if host.is_empty() || host.contains('/') {
-            bail!("--server takes http://HOST:PORT, not {url:?}");
-        }
-        Ok(if host.contains(':') {
-            host.to_string()
-        } else {
-            format!("{host}:80")
-        })
-    }
 }
 
 /// Plays as the bot until the process is stopped. Returns only on an error that trying again
@@ -86,15 +66,17 @@ fn refused_sign_in(e: &anyhow::Error) -> bool {
 /// One connection: signs in, opens the socket, takes up the live games, then plays until the
 /// socket closes. The games' tasks end with it.
 async fn session(seat: &Seat, engine: &Engine) -> anyhow::Result<()> {
-    let addr = resolve(&seat.server).await?;
+    let server = &seat.server;
     let body = json!({ "username": seat.name, "password": seat.password });
-    let signed = client::http(addr, "POST", "/api/accounts/login", Some(&body), None).await?;
+    let signed = server
+        .http("POST", "/api/accounts/login", Some(&body), None)
+        .await?;
     let token = signed["token"]
         .as_str()
         .context("the server's sign-in answer has no token")?
         .to_string();
-    let ws = client::open(addr, &token).await?;
-    eprintln!("{}: connected to {}", seat.name, seat.server);
+    let ws: AnyWs = server.websocket(&token).await?;
+    eprintln!("{}: connected to {}", seat.name, server.authority());
     let (mut sink, mut stream) = ws.split();
     let (out, mut out_rx) = mpsc::channel::<Message>(256);
     let writer = tokio::spawn(async move {
@@ -105,7 +87,7 @@ async fn session(seat: &Seat, engine: &Engine) -> anyhow::Result<()> {
         }
     });
     let ctx = Table {
-        addr,
+        server: server.clone(),
         token,
         name: seat.name.clone(),
         engine: engine.clone(),
@@ -113,7 +95,7 @@ async fn session(seat: &Seat, engine: &Engine) -> anyhow::Result<()> {
     };
     let mut games: HashMap<i64, (mpsc::UnboundedSender<Value>, JoinHandle<()>)> = HashMap::new();
     let listed = format!("/api/users/{}/games", seat.name);
-    for g in client::http(addr, "GET", &listed, None, Some(&ctx.token)).await?["games"]
+    for g in server.http("GET", &listed, None, Some(&ctx.token)).await?["games"]
         .as_array()
         .into_iter()
         .flatten()
@@ -153,18 +135,10 @@ async fn session(seat: &Seat, engine: &Engine) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn resolve(server: &str) -> anyhow::Result<SocketAddr> {
-    tokio::net::lookup_host(server)
-        .await
-        .with_context(|| format!("cannot resolve {server}"))?
-        .next()
-        .with_context(|| format!("{server} has no address"))
-}
-
 /// What the games' tasks share: the server, the bot's session and the socket's writer.
 #[derive(Clone)]
 struct Table {
-    addr: SocketAddr,
+    server: Endpoint,
     token: String,
     name: String,
     engine: Engine,
@@ -196,7 +170,8 @@ async fn play_game(
     id: i64,
     mut inbox: mpsc::UnboundedReceiver<Value>,
 ) -> anyhow::Result<()> {
-    let snapshot = client::http(ctx.addr, "GET", &format!("/api/games/{id}"), None, None).await?;
+    let path = format!("/api/games/{id}");
+    let snapshot = ctx.server.http("GET", &path, None, None).await?;
     let color = if snapshot["black"]["username"] == ctx.name.as_str() {
         Color::Black
     } else if snapshot["white"]["username"] == ctx.name.as_str() {
@@ -376,21 +351,6 @@ fn wire(id: i64, size: u8, a: &Action) -> anyhow::Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_server_is_read_from_its_url() {
-        assert_eq!(
-            Seat::server_of("http://go.example:8080/").unwrap(),
-            "go.example:8080"
-        );
-        assert_eq!(Seat::server_of("127.0.0.1:9").unwrap(), "127.0.0.1:9");
-        assert_eq!(
-            Seat::server_of("http://go.example").unwrap(),
-            "go.example:80"
-        );
-        assert!(Seat::server_of("https://go.example").is_err());
-        assert!(Seat::server_of("http://go.example/play").is_err());
-    }
 
     #[test]
     fn every_action_a_bot_decides_has_its_message() {

@@ -51,10 +51,13 @@ fn serve(addr: &str, db: &Path) -> (Proc, SocketAddr) {
     (Proc(child), url.parse().unwrap())
 }
 
-fn bot(addr: SocketAddr, password: &str) -> Proc {
+fn bot(url: &str, password: &str) -> Proc {
+    let ca = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tls/ca.crt");
     let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["bot", "--server", &format!("http://{addr}"), "--name", "rb"])
-        .args(["--level", "1"])
+        .args([
+            "bot", "--server", url, "--name", "rb", "--level", "1", "--ca",
+        ])
+        .arg(ca)
         .env("TENGEN_BOT_PASSWORD", password)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -155,6 +158,18 @@ async fn free_point(addr: SocketAddr, game: i64) -> String {
         .to_string()
 }
 
+/// The player starts a game against `rb` as White (`ask`); the bot's opening move arrives.
+async fn start_and_see_the_bot_open(addr: SocketAddr, token: &str, ask: Value) -> i64 {
+    let (status, started) = http(addr, "POST", "/api/bots/rb/play", Some(ask), Some(token)).await;
+    assert_eq!(status, 200, "{started}");
+    let game = started["game_id"].as_i64().unwrap();
+    until("the bot's first move", || async {
+        moves(addr, game).await.len() == 1
+    })
+    .await;
+    game
+}
+
 /// The player moves in `game`; the bot's answer makes `after` moves in all.
 async fn play_and_see_the_answer(addr: SocketAddr, token: &str, game: i64, after: usize) {
     let point = free_point(addr, game).await;
@@ -167,8 +182,8 @@ async fn play_and_see_the_answer(addr: SocketAddr, token: &str, game: i64, after
     .await;
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tengen-remote-bot-{}", std::process::id()));
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tengen-remote-bot-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -176,7 +191,7 @@ fn scratch() -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_bot_plays_its_games_and_takes_them_up_after_a_restart() {
-    let dir = scratch();
+    let dir = scratch("plain");
     let db = dir.join("tengen.db");
     let (server, addr) = serve("127.0.0.1:0", &db);
 
@@ -202,17 +217,7 @@ async fn a_remote_bot_plays_its_games_and_takes_them_up_after_a_restart() {
     );
 
     // The operator gives the bot a password; its engine signs in from "another machine".
-    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["admin", "bot-password", "rb", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let password = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let password = bot_password(&db);
     assert_eq!(password.len(), 48);
     let wrong = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["bot", "--server", &format!("http://{addr}"), "--name", "rb"])
@@ -220,17 +225,11 @@ async fn a_remote_bot_plays_its_games_and_takes_them_up_after_a_restart() {
         .output()
         .unwrap();
     assert!(!wrong.status.success(), "a wrong password ends the process");
-    let _bot = bot(addr, &password);
+    let _bot = bot(&format!("http://{addr}"), &password);
     until("the bot is connected", || rb_available(addr)).await;
 
     // Alice plays White: the bot opens, and answers her move.
-    let (status, started) = http(addr, "POST", "/api/bots/rb/play", Some(ask), Some(&token)).await;
-    assert_eq!(status, 200, "{started}");
-    let game = started["game_id"].as_i64().unwrap();
-    until("the bot's first move", || async {
-        moves(addr, game).await.len() == 1
-    })
-    .await;
+    let game = start_and_see_the_bot_open(addr, &token, ask).await;
     play_and_see_the_answer(addr, &token, game, 3).await;
     let seen = moves(addr, game).await;
     assert_eq!(seen[0]["color"], "black");
@@ -248,5 +247,94 @@ async fn a_remote_bot_plays_its_games_and_takes_them_up_after_a_restart() {
     assert_eq!(ack["type"], "ack", "{ack}");
     let (_, snap) = http(addr, "GET", &format!("/api/games/{game}"), None, None).await;
     assert_eq!(snap["result"], "B+R");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A TLS terminator as a deployment's reverse proxy: TLS on a port of its own with the test
+/// certificate for `localhost` (tests/tls/), each connection passed on to `backend` in plain.
+async fn tls_proxy(backend: SocketAddr) -> SocketAddr {
+    use tokio_rustls::rustls::pki_types::pem::PemObject;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tls");
+    let certs: Vec<CertificateDer> = CertificateDer::pem_file_iter(dir.join("localhost.crt"))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let key = PrivateKeyDer::from_pem_file(dir.join("localhost.key")).unwrap();
+    let provider = std::sync::Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                let Ok(mut tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let Ok(mut plain) = tokio::net::TcpStream::connect(backend).await else {
+                    return;
+                };
+                let _ = tokio::io::copy_bidirectional(&mut tls, &mut plain).await;
+            });
+        }
+    });
+    addr
+}
+
+/// The operator's `tengen admin bot-password rb`: the password it prints.
+fn bot_password(db: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["admin", "bot-password", "rb", "--db"])
+        .arg(db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_bot_connects_over_tls_checking_the_certificate() {
+    let dir = scratch("tls");
+    let db = dir.join("tengen.db");
+    let (_server, addr) = serve("127.0.0.1:0", &db);
+    let password = bot_password(&db);
+    let url = format!("https://localhost:{}", tls_proxy(addr).await.port());
+
+    // Without the private authority the certificate is refused: the bot never connects.
+    let mut refused = Proc(
+        Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["bot", "--server", &url, "--name", "rb"])
+            .env("TENGEN_BOT_PASSWORD", &password)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    BufReader::new(refused.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("TLS"), "{line}");
+    assert!(!rb_available(addr).await);
+    drop(refused);
+
+    let _bot = bot(&url, &password);
+    until("the bot is connected over TLS", || rb_available(addr)).await;
+    let who = json!({ "username": "carol", "password": "secret-carol", "rank": "10k" });
+    let (_, signed) = http(addr, "POST", "/api/accounts/register", Some(who), None).await;
+    let token = signed["token"].as_str().unwrap().to_string();
+    let ask = json!({ "size": 9, "color": "white" });
+    let game = start_and_see_the_bot_open(addr, &token, ask).await;
+    play_and_see_the_answer(addr, &token, game, 3).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
