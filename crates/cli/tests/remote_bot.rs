@@ -51,13 +51,13 @@ fn serve(addr: &str, db: &Path) -> (Proc, SocketAddr) {
     (Proc(child), url.parse().unwrap())
 }
 
-fn bot(url: &str, password: &str) -> Proc {
+/// `tengen bot --server URL --name rb ENGINE...`, trusting the tests' authority.
+fn bot(url: &str, password: &str, engine: &[&str]) -> Proc {
     let ca = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tls/ca.crt");
     let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args([
-            "bot", "--server", url, "--name", "rb", "--level", "1", "--ca",
-        ])
+        .args(["bot", "--server", url, "--name", "rb", "--ca"])
         .arg(ca)
+        .args(engine)
         .env("TENGEN_BOT_PASSWORD", password)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -225,7 +225,7 @@ async fn a_remote_bot_plays_its_games_and_takes_them_up_after_a_restart() {
         .output()
         .unwrap();
     assert!(!wrong.status.success(), "a wrong password ends the process");
-    let _bot = bot(&format!("http://{addr}"), &password);
+    let _bot = bot(&format!("http://{addr}"), &password, &["--level", "1"]);
     until("the bot is connected", || rb_available(addr)).await;
 
     // Alice plays White: the bot opens, and answers her move.
@@ -304,7 +304,7 @@ fn bot_password(db: &Path) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_remote_bot_connects_over_tls_checking_the_certificate() {
+async fn a_remote_bot_connects_over_tls_checking_the_certificate_with_a_gtp_engine() {
     let dir = scratch("tls");
     let db = dir.join("tengen.db");
     let (_server, addr) = serve("127.0.0.1:0", &db);
@@ -328,7 +328,12 @@ async fn a_remote_bot_connects_over_tls_checking_the_certificate() {
     assert!(!rb_available(addr).await);
     drop(refused);
 
-    let _bot = bot(&url, &password);
+    // The engine a GTP program (this one's network search), started for the game.
+    let gtp = format!(
+        "{} gtp --engine nn --visits 1 --threads 1",
+        env!("CARGO_BIN_EXE_tengen")
+    );
+    let _bot = bot(&url, &password, &["--gtp", &gtp]);
     until("the bot is connected over TLS", || rb_available(addr)).await;
     let who = json!({ "username": "carol", "password": "secret-carol", "rank": "10k" });
     let (_, signed) = http(addr, "POST", "/api/accounts/register", Some(who), None).await;
