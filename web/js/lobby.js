@@ -231,7 +231,9 @@ export async function lobbyPage(main, app) {
       const btn = document.createElement('button');
       btn.textContent = t('lobby.play_bot_named', { name: b.name, rank: rankName(b.rank) });
       btn.dataset.bot = b.name;
-      // A remote bot whose engine is not connected cannot start a game (`bot_offline`).
+      // A remote bot whose engine is not connected cannot start a game (`bot_offline`); the
+      // lobby's refresh follows it coming and going (it is online while connected).
+      if (b.engine === 'remote') btn.dataset.remote = '1';
       if (b.available === false) {
         btn.disabled = true;
         btn.title = t('lobby.bot_away', { name: b.name });
@@ -272,6 +274,11 @@ export async function lobbyPage(main, app) {
       ]);
       // The player may have left the lobby while the answers were on their way.
       if (!alive) return;
+      for (const btn of main.querySelectorAll('#bots button[data-remote]')) {
+        const away = !users.some((u) => u.username === btn.dataset.bot);
+        btn.disabled = away;
+        btn.title = away ? t('lobby.bot_away', { name: btn.dataset.bot }) : '';
+      }
       // A request waiting (perhaps from another tab), or the outcome of the one this page is
       // waiting for; an old outcome does not send the player back to an old game.
       if (match && (match.state === 'waiting' || (qmSince && match.state !== 'idle'))) showMatch(match);

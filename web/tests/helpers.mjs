@@ -21,11 +21,11 @@ export function haveBrowser(t) {
   return false;
 }
 
-export async function startServer() {
+export async function startServer(extra = []) {
   const bin = process.env.TENGEN_BIN || join(root, 'target', 'release', 'tengen');
   if (!existsSync(bin)) throw new Error(`${bin} is missing: cargo build --release`);
   const dir = mkdtempSync(join(tmpdir(), 'tengen-web-'));
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'web.db'), '--grace', '60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'web.db'), '--grace', '60', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -65,9 +65,9 @@ export async function stones(page) {
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 812 };
 
-/** A server and a browser for one test, both stopped when it ends. */
-export async function session(t) {
-  const server = await startServer();
+/** A server (with `extra` options) and a browser for one test, both stopped when it ends. */
+export async function session(t, extra = []) {
+  const server = await startServer(extra);
   const browser = await launch();
   t.after(async () => {
     await browser.close();
