@@ -88,11 +88,10 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
 /// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, each declared
 /// at the rank that its results against GNU Go give (`BENCHMARKS.md`, "The built-in bots'
 /// ranks": the win rates measured, and the one convention, GNU Go 3.8 at level 10 taken as 8
-/// kyu), or, where a level won every game, no higher than the lower end of its interval; level
-/// 9 is not measured on the network and keeps the rank its weaker Monte Carlo engine measured;
-/// level 1, the beginner, is placed through the Monte Carlo engine's level 1 as well. The declared
-/// rank sets the game type and handicap (seed 002) and seeds the bot's
-/// rating, which its games then move.
+/// kyu), or, where a level won every game (5, 7 and 9), no higher than the lower end of its
+/// interval; level 1, the beginner, is placed through the Monte Carlo engine's level 1 as well.
+/// The declared rank sets the game type and handicap (seed 002) and seeds the bot's rating,
+/// which its games then move.
 pub fn builtins() -> Vec<BotSpec> {
     BUILTIN_RANKS
         .iter()
