@@ -824,13 +824,17 @@ pub async fn tick(services: &Services) -> Result<(), ApiError> {
             // Round r's own time, if it has one, must have come too.
             let next_time = t.terms.round_starts.get(row.round as usize).copied();
             let time_come = next_time.is_none_or(|at| at <= now);
-            let due = match status {
+            // The event as loaded now, not as listed: another node may have paired its first
+            // round in between, and the listing's "open" would pair the second at once (seen
+            // under load by `a_round_is_paired_once_by_two_nodes`).
+            let due = match t.row.status.as_str() {
                 _ if t.terms.is_ladder() => false,
                 "open" => {
                     let start = row.starts_at.or(next_time);
                     start.is_some_and(|s| s <= now) && time_come && t.entrants.len() >= 2
                 }
-                _ => t.round_over() && time_come,
+                "running" => t.round_over() && time_come,
+                _ => false,
             };
             if due {
                 // Boxed: a round's start is a deep future, kept off the caller's stack.
