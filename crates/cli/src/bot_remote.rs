@@ -157,18 +157,48 @@ fn take_up(
     let (tx, rx) = mpsc::unbounded_channel();
     let ctx = ctx.clone();
     let task = tokio::spawn(async move {
-        if let Err(e) = play_game(&ctx, id, rx).await {
+        let mut rx = rx;
+        loop {
+            let Err(e) = play_game(&ctx, id, &mut rx).await else {
+                return;
+            };
             eprintln!("{}: game {id}: {e:#}", ctx.name);
+            if e.downcast_ref::<EngineFailed>().is_some() {
+                // As the server's own bots do: an engine that cannot go on gives the game up
+                // rather than leaving its opponent waiting.
+                let msg = json!({ "type": "resign", "game": id });
+                let _ = ctx.out.send(Message::Text(msg.to_string().into())).await;
+                return;
+            }
+            // The network or the server: take the game up again in a moment, from its start.
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            while rx.try_recv().is_ok() {}
         }
     });
     games.insert(id, (tx, task));
+}
+
+/// The bot's engine failed (it would not start, or died, or answered nonsense).
+#[derive(Debug)]
+struct EngineFailed(String);
+
+impl std::fmt::Display for EngineFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the engine failed: {}", self.0)
+    }
+}
+
+impl std::error::Error for EngineFailed {}
+
+fn engine_failed(e: String) -> anyhow::Error {
+    EngineFailed(e).into()
 }
 
 /// Plays the bot's side of game `id` from the messages routed to it, until the game ends.
 async fn play_game(
     ctx: &Table,
     id: i64,
-    mut inbox: mpsc::UnboundedReceiver<Value>,
+    inbox: &mut mpsc::UnboundedReceiver<Value>,
 ) -> anyhow::Result<()> {
     let path = format!("/api/games/{id}");
     let snapshot = ctx.server.http("GET", &path, None, None).await?;
@@ -185,7 +215,7 @@ async fn play_game(
         live: LiveGame::new(terms.clone()).map_err(anyhow::Error::msg)?,
         player: Player::start(ctx.engine.clone(), terms, color, 0xB07 ^ id as u64)
             .await
-            .map_err(anyhow::Error::msg)?,
+            .map_err(engine_failed)?,
         seq: 0,
         // Events up to the snapshot's are the past: the engine replays them, and decides
         // nothing until it has them all.
@@ -265,7 +295,7 @@ impl Game {
                 } else {
                     self.player.followed(&event).await
                 };
-                followed.map_err(anyhow::Error::msg)?;
+                followed.map_err(engine_failed)?;
                 self.seq = seq;
             }
             Some("resync") => self.watch(ctx).await,
@@ -283,10 +313,7 @@ impl Game {
                     );
                     self.player.move_refused().await;
                     self.send(ctx, Action::Pass).await?;
-                    self.player
-                        .passed_instead()
-                        .await
-                        .map_err(anyhow::Error::msg)?;
+                    self.player.passed_instead().await.map_err(engine_failed)?;
                 }
                 // Otherwise the game moved on meanwhile: the next event brings a new decision.
             }
@@ -311,7 +338,7 @@ impl Game {
             .player
             .decide(&self.live)
             .await
-            .map_err(anyhow::Error::msg)?
+            .map_err(engine_failed)?
         {
             self.send(ctx, a).await?;
         }

@@ -343,3 +343,27 @@ async fn a_remote_bot_connects_over_tls_checking_the_certificate_with_a_gtp_engi
     play_and_see_the_answer(addr, &token, game, 3).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_bot_whose_engine_fails_resigns_rather_than_leave_the_game_hanging() {
+    let dir = scratch("failing");
+    let db = dir.join("tengen.db");
+    let (_server, addr) = serve("127.0.0.1:0", &db);
+    let password = bot_password(&db);
+    // A GTP engine that exits at once: the game cannot be played.
+    let _bot = bot(&format!("http://{addr}"), &password, &["--gtp", "false"]);
+    until("the bot is connected", || rb_available(addr)).await;
+    let who = json!({ "username": "dave", "password": "secret-dave", "rank": "10k" });
+    let (_, signed) = http(addr, "POST", "/api/accounts/register", Some(who), None).await;
+    let token = signed["token"].as_str().unwrap().to_string();
+    let ask = json!({ "size": 9, "color": "white" });
+    let (status, started) = http(addr, "POST", "/api/bots/rb/play", Some(ask), Some(&token)).await;
+    assert_eq!(status, 200, "{started}");
+    let game = started["game_id"].as_i64().unwrap();
+    until("the bot's resignation", || async {
+        let (_, snap) = http(addr, "GET", &format!("/api/games/{game}"), None, None).await;
+        snap["result"] == "W+R"
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

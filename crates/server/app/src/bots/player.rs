@@ -52,11 +52,6 @@ impl Player {
         })
     }
 
-    /// The colour this player plays.
-    pub fn color(&self) -> Color {
-        self.color
-    }
-
     /// An event of the game's past, replayed on the GTP engine's board.
     pub async fn replayed(&mut self, event: &Event) -> Result<(), String> {
         match &self.gtp {
