@@ -88,14 +88,13 @@ async fn session(seat: &Seat, engine: &Engine) -> anyhow::Result<()> {
     });
     let ctx = Table {
         server: server.clone(),
-        token,
         name: seat.name.clone(),
         engine: engine.clone(),
         out,
     };
     let mut games: HashMap<i64, (mpsc::UnboundedSender<Value>, JoinHandle<()>)> = HashMap::new();
     let listed = format!("/api/users/{}/games", seat.name);
-    for g in server.http("GET", &listed, None, Some(&ctx.token)).await?["games"]
+    for g in server.http("GET", &listed, None, Some(&token)).await?["games"]
         .as_array()
         .into_iter()
         .flatten()
@@ -135,11 +134,10 @@ async fn session(seat: &Seat, engine: &Engine) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What the games' tasks share: the server, the bot's session and the socket's writer.
+/// What the games' tasks share: the server, the bot's name and engine, and the socket's writer.
 #[derive(Clone)]
 struct Table {
     server: Endpoint,
-    token: String,
     name: String,
     engine: Engine,
     out: mpsc::Sender<Message>,
