@@ -31,6 +31,19 @@ function sgfPoint(size, v) {
   return x >= 0 && y >= 0 && x < size && y < size ? { x, y } : null;
 }
 
+/**
+ * The review's tree from the server's flat list of nodes (the root first, children as indices
+ * into the list): each node an object with its props and its children, which paths walk.
+ */
+function withTree(r) {
+  const nodes = r.nodes.map((n) => ({ props: n.props, children: [] }));
+  r.nodes.forEach((n, i) => {
+    nodes[i].children = n.children.map((c) => nodes[c]);
+  });
+  r.tree = nodes[0];
+  return r;
+}
+
 function nodeAt(tree, path) {
   let n = tree;
   for (const i of path) {
@@ -197,7 +210,7 @@ function treeView(tree, current, onPick) {
 }
 
 export async function reviewPage(main, app, id) {
-  let review = await api.review(id);
+  let review = withTree(await api.review(id));
   const size = Number((review.tree.props.SZ || ['19'])[0]) || 19;
   const own = () => app.user && app.user.username === review.owner;
   let path = review.cursor.slice();
@@ -403,7 +416,7 @@ export async function reviewPage(main, app, id) {
 
   /** A newer review; the cursor moves with it unless `keepPath` (the owner's edits in flight). */
   function update(r, keepPath = false) {
-    review = r;
+    review = withTree(r);
     if (!keepPath && (own() || follow)) path = r.cursor.slice();
     if (!nodeAt(review.tree, path)) path = [];
     render();

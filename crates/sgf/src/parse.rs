@@ -33,6 +33,16 @@ struct RawTree {
     start: usize,
 }
 
+impl Drop for RawTree {
+    fn drop(&mut self) {
+        // No recursion over what the input nests (see `GameTree`'s drop).
+        let mut stack = std::mem::take(&mut self.variations);
+        while let Some(mut t) = stack.pop() {
+            stack.append(&mut t.variations);
+        }
+    }
+}
+
 /// Parses an SGF collection from bytes.
 pub fn parse(input: &[u8]) -> Result<Collection, ParseError> {
     let err = |at: usize, kind| ParseError::at(input, at, kind);
@@ -358,26 +368,37 @@ fn convert(
             Charset::Latin1 => Ok(raw.into_iter().map(|b| b as char).collect()),
         }
     };
-    let mut nodes = Vec::with_capacity(tree.nodes.len());
-    for raw_node in tree.nodes {
-        let mut props = Vec::with_capacity(raw_node.len());
-        for (id, at, values) in raw_node {
-            let values = values
+    // Breadth first, each tree with its parent's place; assembled from the leaves up.
+    let mut list: Vec<(GameTree, Option<usize>)> = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(tree, None)]);
+    while let Some((mut raw, parent)) = queue.pop_front() {
+        let here = list.len();
+        queue.extend(
+            std::mem::take(&mut raw.variations)
                 .into_iter()
-                .map(|(at, v)| decode(at, v))
-                .collect::<Result<Vec<_>, _>>()?;
-            props.push(Property {
-                id,
-                values,
-                place: Some(lines.place(at)),
-            });
+                .map(|v| (v, Some(here))),
+        );
+        let mut nodes = Vec::with_capacity(raw.nodes.len());
+        for raw_node in std::mem::take(&mut raw.nodes) {
+            let mut props = Vec::with_capacity(raw_node.len());
+            for (id, at, values) in raw_node {
+                let values = values
+                    .into_iter()
+                    .map(|(at, v)| decode(at, v))
+                    .collect::<Result<Vec<_>, _>>()?;
+                props.push(Property {
+                    id,
+                    values,
+                    place: Some(lines.place(at)),
+                });
+            }
+            nodes.push(Node { props });
         }
-        nodes.push(Node { props });
+        let t = GameTree {
+            nodes,
+            variations: Vec::new(),
+        };
+        list.push((t, parent));
     }
-    let variations = tree
-        .variations
-        .into_iter()
-        .map(|v| convert(input, lines, v, charset))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(GameTree { nodes, variations })
+    Ok(GameTree::assemble(list))
 }

@@ -119,7 +119,11 @@ impl Node {
 }
 
 /// A game tree: a sequence of nodes and the variations that follow it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Variations nest as deep as a record makes them (up to [`crate::MAX_DEPTH`]), so cloning,
+/// comparing, printing and dropping a tree are loops here, never recursion: what a user sends
+/// cannot exhaust the stack.
+#[derive(Default)]
 pub struct GameTree {
     /// The main sequence; never empty in a parsed tree.
     pub nodes: Vec<Node>,
@@ -164,4 +168,82 @@ pub struct Collection {
     pub games: Vec<GameTree>,
     /// What the reader forgave (a file cut off before its end); empty for a well-formed file.
     pub warnings: Vec<crate::ParseWarning>,
+}
+
+impl GameTree {
+    /// Builds a tree from its game trees listed parents first (in breadth-first order, each
+    /// with its parent's place in the list and no variations yet): from the last back, so that
+    /// each variation is complete before its parent takes it.
+    pub(crate) fn assemble(mut list: Vec<(GameTree, Option<usize>)>) -> GameTree {
+        while list.len() > 1 {
+            let Some((mut t, parent)) = list.pop() else {
+                break;
+            };
+            // Siblings are taken last first: back in order once all of them are in.
+            t.variations.reverse();
+            if let Some((p, _)) = parent.and_then(|p| list.get_mut(p)) {
+                p.variations.push(t);
+            }
+        }
+        let mut root = list.pop().map(|(t, _)| t).unwrap_or_default();
+        root.variations.reverse();
+        root
+    }
+}
+
+impl Clone for GameTree {
+    fn clone(&self) -> GameTree {
+        let mut order: Vec<(&GameTree, Option<usize>)> = vec![(self, None)];
+        let mut i = 0;
+        while let Some(&(t, _)) = order.get(i) {
+            order.extend(t.variations.iter().map(|v| (v, Some(i))));
+            i += 1;
+        }
+        let list = order
+            .into_iter()
+            .map(|(t, parent)| {
+                let copy = GameTree {
+                    nodes: t.nodes.clone(),
+                    variations: Vec::with_capacity(t.variations.len()),
+                };
+                (copy, parent)
+            })
+            .collect();
+        GameTree::assemble(list)
+    }
+}
+
+impl PartialEq for GameTree {
+    fn eq(&self, other: &GameTree) -> bool {
+        let mut stack = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if a.nodes != b.nodes || a.variations.len() != b.variations.len() {
+                return false;
+            }
+            stack.extend(a.variations.iter().zip(&b.variations));
+        }
+        true
+    }
+}
+
+impl Eq for GameTree {}
+
+impl std::fmt::Debug for GameTree {
+    /// As SGF text (the writer is a loop too).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = String::new();
+        crate::write::write_tree(&mut s, self);
+        write!(f, "GameTree({s})")
+    }
+}
+
+impl Drop for GameTree {
+    fn drop(&mut self) {
+        // Each variation's own variations are moved to the list before it is dropped, so no
+        // drop goes deeper than one level.
+        let mut stack = std::mem::take(&mut self.variations);
+        while let Some(mut t) = stack.pop() {
+            stack.append(&mut t.variations);
+        }
+    }
 }

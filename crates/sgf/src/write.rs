@@ -22,18 +22,30 @@ pub fn write_tree(out: &mut String, tree: &GameTree) {
 }
 
 fn write_subtree(out: &mut String, tree: &GameTree, is_root: bool) {
-    out.push('(');
-    for (i, node) in tree.nodes.iter().enumerate() {
-        if i > 0 && (node.has("B") || node.has("W")) && i % 8 == 0 {
+    // An explicit stack: variations may nest as deep as the reader allows.
+    enum Step<'a> {
+        Open(&'a GameTree, bool),
+        Close,
+    }
+    let mut stack = vec![Step::Open(tree, is_root)];
+    while let Some(step) = stack.pop() {
+        let Step::Open(tree, is_root) = step else {
+            out.push(')');
+            continue;
+        };
+        if !is_root {
             out.push('\n');
         }
-        write_node(out, node, is_root && i == 0, i == 0 && tree.nodes.len() > 1);
+        out.push('(');
+        for (i, node) in tree.nodes.iter().enumerate() {
+            if i > 0 && (node.has("B") || node.has("W")) && i % 8 == 0 {
+                out.push('\n');
+            }
+            write_node(out, node, is_root && i == 0, i == 0 && tree.nodes.len() > 1);
+        }
+        stack.push(Step::Close);
+        stack.extend(tree.variations.iter().rev().map(|v| Step::Open(v, false)));
     }
-    for v in &tree.variations {
-        out.push('\n');
-        write_subtree(out, v, false);
-    }
-    out.push(')');
 }
 
 fn write_node(out: &mut String, node: &Node, root: bool, break_after: bool) {

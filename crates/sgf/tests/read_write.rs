@@ -117,6 +117,34 @@ fn hostile_nesting_is_an_error_not_a_stack_overflow() {
     assert!(parse_str(&ok).is_ok());
 }
 
+/// Variations nested as deep as the reader accepts are read, written, cloned, compared and
+/// dropped on a thread with a small stack: none of it is recursion (a server reads such
+/// records from users, issue 38).
+#[test]
+fn the_deepest_nesting_read_is_handled_in_loops() {
+    let levels = tengen_sgf::MAX_DEPTH - 1;
+    let deep = format!(
+        "(;SZ[19]{}{})",
+        "(;C[leaf])(;C[branch]".repeat(levels),
+        ")".repeat(levels)
+    );
+    std::thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(move || {
+            let c = parse_str(&deep).unwrap();
+            let written = tengen_sgf::write(&c);
+            let again = parse_str(&written).unwrap();
+            assert_eq!(again, c);
+            let copy = c.games[0].clone();
+            assert_eq!(copy, c.games[0]);
+            assert!(format!("{copy:?}").contains("C[branch]"));
+            drop((c, again, copy));
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
 #[test]
 fn errors_carry_line_and_column() {
     let e = parse_str("(;FF[4]\n  ;B[aa]%").unwrap_err();

@@ -105,15 +105,15 @@ pub fn document() -> Value {
         "post": op("Stop one's clock in every live correspondence game for 1 to 30 days: { until, games }", "games", Some("Vacation"), ("200", "the vacation's end and the games paused"), &["400", "401", "503"]),
         "delete": op("End one's vacation now: the clocks run again", "games", None, ("200", "the games resumed"), &["401", "503"]),
     }));
-    paths.insert("/api/reviews".into(), json!({ "post": op("Open a review board: { game: ID } (a finished game) or { sgf: TEXT } (its first game); the creator leads it", "reviews", Some("NewReview"), ("201", "the review: { id, owner, game, version, cursor, tree, main_line, analysis, sgf }"), &["400", "401", "404", "409", "413"]) }));
+    paths.insert("/api/reviews".into(), json!({ "post": op("Open a review board: { game: ID } (a finished game) or { sgf: TEXT } (its first game); the creator leads it", "reviews", Some("NewReview"), ("201", "the review: { id, owner, game, version, cursor, nodes, main_line, analysis, sgf }"), &["400", "401", "404", "409", "413"]) }));
     let review = json!({ "get": {
-        "summary": "A review: its tree (nodes with SGF properties and children), the owner's cursor (a path of child indices), and the analysis so far. With `after=VERSION`, waits up to 25 s for a newer version: followers long-poll it",
+        "summary": "A review: its tree as a flat list of nodes, the root first (each with its SGF properties and its children's indices), the owner's cursor (a path of child indices), and the analysis so far. With `after=VERSION`, waits up to 25 s for a newer version: followers long-poll it",
         "tags": ["reviews"],
         "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }, { "name": "after", "in": "query", "schema": { "type": "integer" } }],
-        "responses": { "200": { "description": "the review" }, "400": { "description": "error (a path or query that does not parse)", "content": { "application/json": { "schema": error_ref() } } }, "404": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
+        "responses": { "200": { "description": "the review" }, "400": { "description": "error (a path or query that does not parse)", "content": { "application/json": { "schema": error_ref() } } }, "404": { "description": "error", "content": { "application/json": { "schema": error_ref() } } }, "409": { "description": "error (review_too_large, review_unreadable: a stored record past the limits)", "content": { "application/json": { "schema": error_ref() } } } }
     } });
     paths.insert("/api/reviews/{id}".into(), review);
-    let mut review_sgf = json!({ "get": op("A review as SGF, with its variations and comments", "reviews", None, ("200", "application/x-go-sgf"), &["404"]) });
+    let mut review_sgf = json!({ "get": op("A review as SGF, with its variations and comments", "reviews", None, ("200", "application/x-go-sgf"), &["404", "409"]) });
     review_sgf["parameters"] = id_param("id");
     paths.insert("/api/reviews/{id}/sgf".into(), review_sgf);
     let mut edits = json!({ "post": op("The owner's edit: { type: play, path, point } (the move of the player to move there; an existing child is reused, else a new variation), { type: comment, path, text }, { type: mark, path, kind: LB | TR | SQ | CR | MA, point, label } (SGF markup, one a point; the same mark again removes it), { type: navigate, path }, { type: delete, path }. Codes: illegal_move, no_node, bad_path, bad_comment, bad_mark, not_owner (403)", "reviews", Some("ReviewEdit"), ("200", "the review after it"), &["400", "401", "403", "404"]) });

@@ -7,13 +7,23 @@
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 use tengen_core::game::Action;
 
 mod common;
 use common::TestServer;
 
 const RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee]C[tengen];W[cc];B[gg](;W[cg])(;W[gc]C[the other side]))";
+
+/// The node at `path` (child indices from the root) of a review's flat list of nodes.
+fn node<'a>(review: &'a Value, path: &[usize]) -> &'a Value {
+    let nodes = &review["nodes"];
+    let mut at = 0;
+    for &c in path {
+        at = nodes[at]["children"][c].as_u64().unwrap() as usize;
+    }
+    &nodes[at]
+}
 
 #[tokio::test]
 async fn a_shared_review_with_variations_comments_analysis_and_a_restart() {
@@ -37,12 +47,9 @@ async fn shared_review(url: &str) {
     let id = r["id"].as_i64().unwrap();
     assert_eq!(r["owner"], "ann");
     assert_eq!(r["main_line"], 5);
-    assert_eq!(r["tree"]["props"]["SZ"], json!(["9"]));
+    assert_eq!(node(&r, &[])["props"]["SZ"], json!(["9"]));
     assert_eq!(
-        r["tree"]["children"][0]["children"][0]["children"][0]["children"]
-            .as_array()
-            .unwrap()
-            .len(),
+        node(&r, &[0, 0, 0])["children"].as_array().unwrap().len(),
         2
     );
     // Bob follows: his long poll returns when Ann plays a new variation.
@@ -182,7 +189,7 @@ async fn shared_review(url: &str) {
     server.stop().await;
     let server = TestServer::start(url).await;
     let (_, again) = server.get(&format!("/api/reviews/{id}")).await;
-    assert_eq!(again["tree"], r["tree"]);
+    assert_eq!(again["nodes"], r["nodes"]);
     assert_eq!(again["cursor"], json!([0, 0]));
     assert_eq!(again["analysis"]["positions"], a["positions"]);
 }
@@ -221,7 +228,7 @@ async fn a_game_is_reviewed_once_it_is_over() {
     assert_eq!(st, StatusCode::CREATED, "{r}");
     assert_eq!(r["game"], game);
     assert_eq!(r["owner"], "bob");
-    assert_eq!(r["tree"]["children"][0]["props"]["B"], json!(["ee"]));
+    assert_eq!(node(&r, &[0])["props"]["B"], json!(["ee"]));
     // Neither both nor neither.
     let (st, e) = bob.post("/api/reviews", json!({})).await;
     assert_eq!(
@@ -249,7 +256,7 @@ async fn the_owner_marks_the_board_and_followers_see_the_marks() {
     assert_eq!(st, StatusCode::OK, "{r}");
     ann.post(&edits, mark("LB", "G3", Some("A"))).await;
     let (_, seen) = bob.get(&format!("/api/reviews/{id}")).await;
-    let props = &seen["tree"]["children"][0]["props"];
+    let props = &node(&seen, &[0])["props"];
     assert_eq!(props["TR"], json!(["cc"]), "{props}");
     assert_eq!(props["LB"], json!(["gg:A"]), "{props}");
     let (st, e) = bob.post(&edits, mark("SQ", "E5", None)).await;
@@ -358,4 +365,95 @@ async fn a_review_chat_is_stored_told_to_followers_limited_and_refused_to_the_mu
             "line 3"
         ]
     );
+}
+
+/// A main line of `moves` passes on 19x19, as SGF (any length replays).
+fn long_record(moves: usize) -> String {
+    let mut s = String::from("(;GM[1]FF[4]SZ[19]KM[6.5]");
+    for i in 0..moves {
+        s.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+    }
+    s.push(')');
+    s
+}
+
+/// Issue 38: a guest's review of a 6,000-move line aborted the process (the tree was walked by
+/// recursion), and, stored first, again at every later open. Now it opens, is edited, exported
+/// and read back after a restart; a line over the limit is refused, and one already stored
+/// opens as an error with a code, the node up.
+#[tokio::test]
+async fn a_review_of_thousands_of_moves_is_no_danger() {
+    let url = common::sqlite_url("reviews-long");
+    let server = TestServer::start(&url).await;
+    let guest = server.guest().await;
+    let (st, r) = guest
+        .post("/api/reviews", json!({"sgf": long_record(10_000)}))
+        .await;
+    assert_eq!(st, StatusCode::CREATED, "{r}");
+    let id = r["id"].as_i64().unwrap();
+    assert_eq!(r["main_line"], 10_001);
+    assert_eq!(r["nodes"].as_array().unwrap().len(), 10_001);
+    let edits = format!("/api/reviews/{id}/edits");
+    let deep = vec![0; 9_000];
+    let (st, e) = guest
+        .post(
+            &edits,
+            json!({"type": "comment", "path": deep, "text": "far in"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{e}");
+    let (st, e) = guest
+        .post(&edits, json!({"type": "play", "path": deep, "point": "D4"}))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{e}");
+    assert_eq!(e["cursor"].as_array().unwrap().len(), 9_001);
+    let (st, e) = guest
+        .post(&format!("/api/reviews/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("line_too_long"))
+    );
+    let req = axum::http::Request::get(format!("/api/reviews/{id}/sgf"))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let resp = server.oneshot(req).await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    let sgf = axum::body::to_bytes(resp.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    assert!(String::from_utf8_lossy(&sgf).contains("C[far in]"));
+
+    // Over the limit (empty nodes are one byte each): refused, nothing stored.
+    let many = format!("(;SZ[19]{})", ";".repeat(30_000));
+    let (st, e) = guest.post("/api/reviews", json!({"sgf": many})).await;
+    assert_eq!(
+        (st, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("review_too_large")),
+        "{e}"
+    );
+    assert!(server.store().review(id + 1).await.unwrap().is_none());
+    server.stop().await;
+    let server = TestServer::start(&url).await;
+    let (st, again) = server.get(&format!("/api/reviews/{id}")).await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(again["nodes"].as_array().unwrap().len(), 10_002);
+
+    // A record stored before the limits existed opens as an error with a code.
+    let owner = guest.id();
+    let huge = long_record(tengen_core::review_tree::MAX_NODES + 10);
+    let old = server
+        .store()
+        .insert_review(owner, None, &huge, 0)
+        .await
+        .unwrap();
+    for _ in 0..2 {
+        let (st, e) = server.get(&format!("/api/reviews/{old}")).await;
+        assert_eq!(
+            (st, e["error"]["code"].as_str()),
+            (StatusCode::CONFLICT, Some("review_too_large"))
+        );
+    }
+    let (st, _) = server.get(&format!("/api/reviews/{id}")).await;
+    assert_eq!(st, StatusCode::OK, "the node is up");
 }

@@ -34,6 +34,9 @@ use tengen_rules::{Color, Game, Phase, Point};
 pub const DEFAULT_VISITS: u32 = 100;
 /// The most visits per position a request may ask for.
 pub const MAX_VISITS: u32 = 5_000;
+/// The longest main line analysed, in positions (the root's included): each is a search, and
+/// a real game has a few hundred.
+pub const MAX_POSITIONS: usize = 1_000;
 /// Candidate moves kept per position.
 pub const CANDIDATES: usize = 6;
 /// Moves kept of each candidate's principal variation.

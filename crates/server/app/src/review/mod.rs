@@ -28,7 +28,7 @@ use crate::accounts;
 use crate::accounts::User;
 use crate::error::ApiError;
 use crate::Services;
-use tengen_core::review_tree::ReviewNode;
+use tengen_core::review_tree::{EditError, ReviewTree};
 
 /// How long a follower's request waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(25);
@@ -49,7 +49,7 @@ struct Review {
     owner_id: i64,
     owner: String,
     game_id: Option<i64>,
-    tree: ReviewNode,
+    tree: ReviewTree,
     cursor: Vec<usize>,
     /// The stored analysis, once one completed.
     analysis: Option<Value>,
@@ -89,10 +89,18 @@ impl Reviews {
 /// Reads review `id` from the database.
 async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
     let row = state.store.review(id).await?.ok_or(ApiError::NotFound)?;
+    // A stored record that cannot be read, or that is past the tree's limits (stored before
+    // they existed), opens as an error that names it, never as a crash.
     let tree = tengen_sgf::parse_str(&row.sgf)
         .ok()
-        .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
-        .ok_or_else(|| ApiError::Internal(format!("review {id} has no readable record")))?;
+        .and_then(|c| c.games.first().map(ReviewTree::from_sgf))
+        .ok_or_else(|| {
+            ApiError::Conflict(
+                "review_unreadable",
+                format!("review {id} has no readable record"),
+            )
+        })?
+        .map_err(|e| ApiError::Conflict(e.code(), format!("review {id}: {e}")))?;
     let owner_id = row.owner_id;
     let owner = accounts::by_id(&state.store, owner_id)
         .await?
@@ -140,8 +148,8 @@ impl Review {
             "game": self.game_id,
             "version": version,
             "cursor": self.cursor,
-            "tree": self.tree.to_json(),
-            "main_line": self.tree.main_line().len(),
+            "nodes": self.tree.to_json(),
+            "main_line": self.tree.main_line_len(),
             "analysis": analysis,
             "chat": self.chat,
             "sgf": format!("/api/reviews/{}/sgf", self.id),
@@ -217,8 +225,9 @@ pub async fn create(state: &Services, user: &User, b: CreateBody) -> Result<Valu
     // Stored as the tree reads it (the first game of a collection).
     let tree = tengen_sgf::parse_str(&sgf)
         .ok()
-        .and_then(|c| c.games.first().map(ReviewNode::from_sgf))
-        .ok_or_else(|| ApiError::Rejected("sgf_syntax", "the record cannot be read".into()))?;
+        .and_then(|c| c.games.first().map(ReviewTree::from_sgf))
+        .ok_or_else(|| ApiError::Rejected("sgf_syntax", "the record cannot be read".into()))?
+        .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?;
     let text = tengen_sgf::write_game(&tree.to_sgf());
     let id = state
         .store
@@ -319,8 +328,7 @@ pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Val
             "only the review's owner leads it; follow along".into(),
         ));
     }
-    let refused =
-        |e: tengen_core::review_tree::EditError| ApiError::Rejected(e.code(), e.to_string());
+    let refused = |e: EditError| ApiError::Rejected(e.code(), e.to_string());
     let mut next = r.clone_tree();
     let cursor = match e {
         Edit::Play { path, point } => {
@@ -349,7 +357,7 @@ pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Val
         }
         Edit::Navigate { path } => {
             next.tree
-                .at(&path)
+                .node(&path)
                 .ok_or(ApiError::Rejected("no_node", "no node at that path".into()))?;
             path
         }
@@ -434,11 +442,17 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
     let positions = {
         let mut r = live.inner.lock().await;
         refresh(state, &live, &mut r).await?;
+        if r.tree.main_line_len() > analysis::MAX_POSITIONS {
+            return Err(ApiError::Rejected(
+                "line_too_long",
+                format!(
+                    "the analysis covers main lines of at most {} positions",
+                    analysis::MAX_POSITIONS
+                ),
+            ));
+        }
         r.tree
-            .main_line()
-            .iter()
-            .map(|p| r.tree.position(p))
-            .collect::<Result<Vec<_>, _>>()
+            .main_line_positions()
             .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?
     };
     let (told, stored) = (live.clone(), live.clone());
