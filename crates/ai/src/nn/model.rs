@@ -321,7 +321,12 @@ impl Model {
 
     /// Reads an uncompressed binary model.
     pub fn from_bin(raw: &[u8]) -> Result<Model, NnError> {
-        Reader { raw, pos: 0 }.model()
+        Reader {
+            raw,
+            pos: 0,
+            nesting: 0,
+        }
+        .model()
     }
 }
 
@@ -329,7 +334,13 @@ impl Model {
 struct Reader<'a> {
     raw: &'a [u8],
     pos: usize,
+    /// How many nested bottlenecks hold the block being read.
+    nesting: usize,
 }
+
+/// The deepest nesting of bottleneck blocks read (KataGo's nets nest one level): reading, and
+/// the forward pass, go down a level by recursion, which a hostile file must not drive deep.
+const MAX_NESTING: usize = 4;
 
 impl Reader<'_> {
     fn token(&mut self, what: &str) -> Result<&str, NnError> {
@@ -749,10 +760,18 @@ impl Reader<'_> {
     }
 
     fn nested(&mut self, version: u32) -> Result<Block, NnError> {
+        if self.nesting >= MAX_NESTING {
+            return Err(NnError::UnsupportedLayer(format!(
+                "bottleneck blocks nested more than {MAX_NESTING} deep"
+            )));
+        }
         let n = self.count("nested blocks")?;
         let pre = self.norm(version)?;
         let pre_conv = self.conv()?;
-        let blocks = self.blocks(n, version, pre_conv.out_c)?;
+        self.nesting += 1;
+        let blocks = self.blocks(n, version, pre_conv.out_c);
+        self.nesting -= 1;
+        let blocks = blocks?;
         Ok(Block::Nested {
             pre,
             pre_conv,
@@ -1042,5 +1061,17 @@ mod tests {
         // The trunk says 97 channels; the initial convolution makes 96.
         let m = edited("trunk\n6\n96\n", "trunk\n6\n97\n");
         assert!(matches!(Model::from_bin(&m), Err(NnError::Corrupt(_))));
+    }
+
+    #[test]
+    fn bottlenecks_nested_past_the_limit_are_refused_before_reading_on() {
+        let mut r = Reader {
+            raw: b"2 whatever follows",
+            pos: 0,
+            nesting: MAX_NESTING,
+        };
+        let err = r.nested(8).unwrap_err();
+        assert!(err.to_string().contains("nested"), "{err}");
+        assert_eq!(r.pos, 0);
     }
 }
