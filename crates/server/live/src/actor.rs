@@ -15,6 +15,8 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::FutureExt;
+
 use tengen_ai::estimate;
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Game, GameResult, Phase};
@@ -59,6 +61,9 @@ enum Cmd {
     },
     /// Stop now (the node lost the game's lease, or hands it over).
     Stop,
+    /// Panic: the supervision's tests only (feature `test-hooks`).
+    #[cfg(feature = "test-hooks")]
+    Crash,
 }
 
 /// A handle to a game's actor: in this process, or (cluster) on the node that owns the game.
@@ -157,6 +162,15 @@ impl GameHandle {
     pub async fn stop(&self) {
         if let To::Local(tx) = &self.to {
             let _ = tx.send(Cmd::Stop).await;
+        }
+    }
+
+    /// Makes the actor panic, and waits until it has ended (tests of the supervision only).
+    #[cfg(feature = "test-hooks")]
+    pub async fn crash(&self) {
+        if let To::Local(tx) = &self.to {
+            let _ = tx.send(Cmd::Crash).await;
+            tx.closed().await;
         }
     }
 
@@ -298,6 +312,26 @@ pub fn spawn_owned(
     grace: Duration,
     owner: Option<Owner>,
 ) -> GameHandle {
+    spawn_supervised(id, store, live, players, log, grace, owner, None)
+}
+
+/// What to do when a game's actor panics: the registry takes the game up again from its log.
+pub type OnCrash = Box<dyn FnOnce() + Send>;
+
+/// [`spawn_owned`], calling `on_crash` if the actor panics. A panic ends only this game's
+/// actor (its state in memory is not trusted after it; the log is); it is logged and counted,
+/// and its handles close, so that the next request, or `on_crash` at once, loads it again.
+#[allow(clippy::too_many_arguments)]
+pub fn spawn_supervised(
+    id: i64,
+    store: Store,
+    live: LiveGame,
+    players: [Player; 2],
+    log: Vec<Record>,
+    grace: Duration,
+    owner: Option<Owner>,
+    on_crash: Option<OnCrash>,
+) -> GameHandle {
     let (tx, rx) = mpsc::channel(256);
     let (events, _) = broadcast::channel(1024);
     let size = live.game.size();
@@ -338,8 +372,22 @@ pub fn spawn_owned(
     }
     crate::metrics::ACTORS.inc();
     tokio::spawn(async move {
-        actor.run(rx).await;
+        let ran = std::panic::AssertUnwindSafe(actor.run(rx))
+            .catch_unwind()
+            .await;
         crate::metrics::ACTORS.dec();
+        if let Err(payload) = ran {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!(game = id, panic = %what, "the game's actor panicked; taken up again from its log");
+            crate::metrics::ACTOR_PANICS.inc();
+            if let Some(f) = on_crash {
+                f();
+            }
+        }
     });
     GameHandle {
         id,
@@ -484,6 +532,8 @@ impl GameActor {
             Cmd::Gone { user } => self.on_gone(user).await,
             Cmd::Presence { node, user, count } => self.on_presence(node, user, count),
             Cmd::Stop => return ControlFlow::Break(()),
+            #[cfg(feature = "test-hooks")]
+            Cmd::Crash => panic!("asked to crash (test hook)"),
             Cmd::Snapshot { reply } => {
                 let _ = reply.send(self.snapshot());
             }

@@ -7,6 +7,8 @@ use tengen_core::metrics::{Counter, Exposition, Gauge, Histogram, SECONDS};
 
 /// Game actors running in this process (a finished game's actor until it retires).
 pub(crate) static ACTORS: Gauge = Gauge::new();
+/// Game actors that panicked (each taken up again from its log).
+pub(crate) static ACTOR_PANICS: Counter = Counter::new();
 /// Moves and passes played in games run here.
 pub(crate) static MOVES: Counter = Counter::new();
 /// From a move's arrival at its actor to its broadcast to the watchers.
@@ -23,6 +25,11 @@ pub fn write(out: &mut Exposition) {
         "tengen_game_actors",
         "Game actors running in this process (live games, and finished ones until they retire).",
         ACTORS.get() as f64,
+    );
+    out.counter(
+        "tengen_game_actor_panics_total",
+        "Game actors that panicked, each taken up again from its log (a bug to report).",
+        ACTOR_PANICS.get(),
     );
     out.counter(
         "tengen_moves_total",

@@ -31,6 +31,8 @@ pub struct Games {
     /// The size of the map at which the handles of ended actors (finished games retired, see
     /// [`actor::RETIRE_AFTER`]) are next swept out: twice what was kept at the last sweep.
     sweep_at: Arc<std::sync::atomic::AtomicUsize>,
+    /// How many times each game's actor panicked and was taken up again ([`REVIVALS`]).
+    revived: Arc<std::sync::Mutex<HashMap<i64, u32>>>,
 }
 
 /// The least size of the map at which it is swept.
@@ -60,6 +62,7 @@ impl Games {
             taken: Arc::new(OnceLock::new()),
             last_beat: Arc::default(),
             sweep_at: Arc::new(std::sync::atomic::AtomicUsize::new(SWEEP_AT_LEAST)),
+            revived: Arc::default(),
         }
     }
 
@@ -331,7 +334,7 @@ impl Games {
             },
             None => None,
         };
-        let h = actor::spawn_owned(
+        let h = actor::spawn_supervised(
             id,
             self.store.clone(),
             live,
@@ -339,6 +342,7 @@ impl Games {
             Vec::new(),
             self.grace,
             owner,
+            Some(self.reviver(id)),
         );
         self.insert(&mut *self.live.lock().await, id, h.clone());
         Ok(h)
@@ -369,7 +373,7 @@ impl Games {
 
     async fn load(&self, row: &GameRow, owner: Option<Owner>) -> Result<GameHandle, LiveError> {
         let (live, players, log) = replay(&self.store, row).await?;
-        Ok(actor::spawn_owned(
+        Ok(actor::spawn_supervised(
             row.id,
             self.store.clone(),
             live,
@@ -377,9 +381,48 @@ impl Games {
             log,
             self.grace,
             owner,
+            Some(self.reviver(row.id)),
         ))
     }
+
+    /// Takes game `id` up again from its log when its actor panics: at once, so that its
+    /// clocks and its bots go on without waiting for a request. At most [`REVIVALS`] times a
+    /// game: a panic that the log itself brings back is left to the next request. The actor
+    /// holds the registry weakly, so that a registry dropped (a server stopped) still ends
+    /// every actor it held.
+    fn reviver(&self, id: i64) -> actor::OnCrash {
+        let weak = Arc::downgrade(&self.live);
+        let parts = Games {
+            live: Arc::default(),
+            ..self.clone()
+        };
+        Box::new(move || {
+            let Some(live) = weak.upgrade() else { return };
+            let games = Games { live, ..parts };
+            let times = {
+                let mut revived = games.revived.lock().unwrap_or_else(|e| e.into_inner());
+                let n = revived.entry(id).or_insert(0);
+                *n += 1;
+                *n
+            };
+            if times > REVIVALS {
+                tracing::error!(
+                    game = id,
+                    "the game's actor panicked again; left to the next request"
+                );
+                return;
+            }
+            tokio::spawn(async move {
+                if let Err(e) = games.get(id).await {
+                    tracing::error!(game = id, error = %e, "could not take the game up again");
+                }
+            });
+        })
+    }
 }
+
+/// How many times a process takes a game whose actor panicked up again by itself.
+const REVIVALS: u32 = 3;
 
 /// Rebuilds a game from its row and log.
 pub async fn replay(

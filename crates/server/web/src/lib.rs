@@ -15,7 +15,7 @@
 //!   and new accounts per account and address; [`listener`]: connections with time limits.
 //! - [`ws`]: the WebSocket protocol; [`cluster`]: a cluster node's loops and answers.
 //! - [`web`]: the embedded browser client; [`openapi`]: the API's description; [`metrics`]:
-//!   `GET /metrics` for Prometheus.
+//!   `GET /metrics` for Prometheus; [`panics`]: a request that panics answers 500 `internal`.
 
 pub mod cluster;
 pub mod error;
@@ -23,6 +23,7 @@ pub mod http;
 pub mod listener;
 pub mod metrics;
 pub mod openapi;
+pub mod panics;
 pub mod session;
 pub mod throttle;
 pub mod web;

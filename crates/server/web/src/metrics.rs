@@ -20,6 +20,8 @@ static RESPONSES_CLIENT_ERROR: Counter = Counter::new();
 static RESPONSES_SERVER_ERROR: Counter = Counter::new();
 /// Requests answered for other nodes of a cluster.
 pub(crate) static CLUSTER_ANSWERED: Counter = Counter::new();
+/// Requests that panicked (answered 500 by [`crate::panics`]).
+pub(crate) static REQUEST_PANICS: Counter = Counter::new();
 
 /// The content type of the text format.
 pub const CONTENT_TYPE_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -37,6 +39,11 @@ pub fn text(state: &AppState) -> String {
         "tengen_websockets_opened_total",
         "WebSocket connections opened since the start.",
         CONNECTIONS_OPENED.get(),
+    );
+    out.counter(
+        "tengen_http_request_panics_total",
+        "Requests that panicked, each answered 500 internal (a bug to report).",
+        REQUEST_PANICS.get(),
     );
     out.counter_family(
         "tengen_http_responses_total",

@@ -149,6 +149,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(crate::web::file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(json_errors))
+        .layer(axum::middleware::from_fn(crate::panics::catch_panics))
         .layer(axum::middleware::map_response(security_headers))
         .layer(axum::middleware::map_response(
             crate::metrics::count_responses,

@@ -1,0 +1,68 @@
+//! A bug is one failure, not the node's: a game's actor that panics is taken up again from its
+//! log at once, the moves stored before it kept, and the game goes on (issue 38).
+
+#![allow(clippy::unwrap_used)]
+
+use serde_json::json;
+use tengen_core::game::Action;
+use tengen_rules::coord::gtp::parse_point;
+
+mod common;
+use common::TestServer;
+
+#[tokio::test]
+async fn a_game_whose_actor_panics_comes_back_from_its_log_and_goes_on() {
+    let server = TestServer::sqlite("supervision").await;
+    let ann = server.register("ann", "5k").await;
+    let bob = server.register("bob", "5k").await;
+    let j = server
+        .new_game(
+            &ann,
+            &bob,
+            json!({"size": 9, "rules": "chinese", "parity": "odd"}),
+            json!({"guess": "even"}),
+        )
+        .await;
+    let id = j["game_id"].as_i64().unwrap();
+    let games = &server.state.games;
+    let h = games.get(id).await.unwrap().unwrap();
+    // Bob guessed wrong: Ann is Black.
+    h.act(
+        ann.id(),
+        "ann",
+        Action::Move(parse_point(9, "E5").unwrap()),
+        0,
+    )
+    .await
+    .unwrap();
+    h.crash().await;
+    assert!(h.is_closed(), "the actor that panicked is gone");
+    // Taken up again without a request: its clocks run on.
+    let mut back = None;
+    for _ in 0..1000 {
+        back = games.local(id).await;
+        if back.is_some() {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    let back = back.expect("the game is taken up again by itself");
+    back.act(
+        bob.id(),
+        "bob",
+        Action::Move(parse_point(9, "C3").unwrap()),
+        0,
+    )
+    .await
+    .unwrap();
+    let snap = back.snapshot().await.unwrap();
+    assert_eq!(snap["moves"].as_array().unwrap().len(), 2, "{snap}");
+    // The node serves on, and says what happened.
+    let (st, _) = server.get(&format!("/api/games/{id}")).await;
+    assert!(st.is_success());
+    let metrics = tengen_server::metrics::text(&server.state);
+    assert!(
+        metrics.contains("tengen_game_actor_panics_total 1"),
+        "{metrics}"
+    );
+}
