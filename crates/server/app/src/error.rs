@@ -54,6 +54,11 @@ pub enum ApiError {
     /// `Retry-After: 1`).
     #[error("{1}")]
     Unavailable(&'static str, String),
+    /// The storage fails (a full disk, an I/O error, the database unreachable): the request
+    /// may succeed unchanged later (503 `storage_unavailable`, `Retry-After`). The detail is
+    /// for the operator's log and `/readyz`, never sent.
+    #[error("the server cannot store anything right now; try again in a moment")]
+    Storage(String),
     /// Something broke on our side.
     #[error("internal error")]
     Internal(String),
@@ -78,6 +83,7 @@ impl ApiError {
             | ApiError::Unavailable(code, _) => code,
             ApiError::TooLarge(_) => "payload_too_large",
             ApiError::TooManyAttempts(_) => "too_many_attempts",
+            ApiError::Storage(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -87,6 +93,7 @@ impl From<tengen_live::LiveError> for ApiError {
     fn from(e: tengen_live::LiveError) -> ApiError {
         match e {
             tengen_live::LiveError::NotFound => ApiError::NotFound,
+            tengen_live::LiveError::Store(e) => e.into(),
             e => ApiError::Internal(e.to_string()),
         }
     }
@@ -94,6 +101,10 @@ impl From<tengen_live::LiveError> for ApiError {
 
 impl From<tengen_store::StoreError> for ApiError {
     fn from(e: tengen_store::StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+        if e.is_unavailable() {
+            ApiError::Storage(e.to_string())
+        } else {
+            ApiError::Internal(e.to_string())
+        }
     }
 }

@@ -260,7 +260,16 @@ struct GameActor {
     stopped: bool,
     /// When the actor last had a command (a finished game's actor retires some time after).
     last_command: Instant,
+    /// While writes fail: no timer wakes the actor before this (commands still come), so that
+    /// a full disk is not tried, and told, in a tight loop.
+    retry_at: Option<Instant>,
+    /// The pause before the next try, doubled at each failure up to [`STORE_RETRY_MAX`].
+    retry_pause: Duration,
 }
+
+/// The first pause after a failed write, and the longest.
+const STORE_RETRY_MIN: Duration = Duration::from_secs(1);
+const STORE_RETRY_MAX: Duration = Duration::from_secs(30);
 
 /// Lag compensation: a mover is credited with the measured round trip of the connection the
 /// move came on (the server starts the clock when it sends the previous move; the mover loses
@@ -354,6 +363,8 @@ pub fn spawn_supervised(
         remote_present: HashMap::new(),
         stopped: false,
         last_command: Instant::now(),
+        retry_at: None,
+        retry_pause: Duration::ZERO,
     };
     // After a restart the mover's clock starts again where it stood at the last event: the
     // time the server was down is the server's fault, not the player's. A correspondence clock
@@ -479,6 +490,7 @@ impl GameActor {
             .chain(self.retire_at())
             .chain(self.tell_away_at())
             .min()
+            .map(|at| self.retry_at.map_or(at, |r| at.max(r)))
     }
 
     /// When a departure not yet told is due to be told.
@@ -1205,7 +1217,12 @@ impl GameActor {
     /// write means the game moved: the actor stops.
     async fn append(&mut self, append: Append) -> Result<(), ActError> {
         match self.store.append(append).await {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                self.retry_at = None;
+                self.retry_pause = Duration::ZERO;
+                self.store.health().succeeded();
+                Ok(())
+            }
             Err(tengen_store::StoreError::Fenced(_)) => {
                 // Another node took the game over (this one was too slow to renew its lease):
                 // stop, and let the clients find the new owner.
@@ -1214,7 +1231,10 @@ impl GameActor {
                 Err(ActError::Moved)
             }
             Err(e) => {
-                tracing::error!(game = self.id, error = %e, "could not store events");
+                // Told by the store's health, a line an interval for all games together.
+                self.store.health().failed("game events", &e);
+                self.retry_pause = (self.retry_pause * 2).clamp(STORE_RETRY_MIN, STORE_RETRY_MAX);
+                self.retry_at = Some(Instant::now() + self.retry_pause);
                 Err(ActError::Storage)
             }
         }

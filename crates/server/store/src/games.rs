@@ -177,8 +177,11 @@ impl Store {
         .bind(owner_id)
         .bind(terms)
         .bind(now())
-        .fetch_one(self.pool())
-        .await?;
+        .fetch_all(self.pool())
+        .await?
+        .into_iter()
+        .next()
+        .ok_or(sqlx::Error::RowNotFound)?;
         Ok(row.try_get(0)?)
     }
 

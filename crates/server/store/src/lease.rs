@@ -65,8 +65,10 @@ impl Store {
         let row = sqlx::query(&sql)
             .bind(game_id)
             .bind(node)
-            .fetch_optional(self.pool())
-            .await?;
+            .fetch_all(self.pool())
+            .await?
+            .into_iter()
+            .next();
         Ok(match row {
             Some(r) => Some(Lease {
                 game_id,

@@ -8,7 +8,13 @@
 //!   connection); [`lease`]: cluster ownership of live games; [`ratings`]: Glicko-2 updates;
 //!   [`reviews`]: review boards; [`matches`]: the cluster's quick-match queue; [`metrics`]: the
 //!   committer's batches and the pool's waits; [`moderation`]: roles, sanctions and their audit
-//!   log, annulled games, reports.
+//!   log, annulled games, reports; [`health`]: whether writes succeed (a full disk is counted and
+//!   logged a line an interval, `/readyz` reads it).
+//!
+//! An `INSERT ... RETURNING` outside a transaction is read with `fetch_all`, never `fetch_one`:
+//! SQLite commits such a statement when it runs to its end, and `fetch_one` stops at the first
+//! row, so a commit that then failed (a full disk) went unseen: the id came back, the row did not
+//! exist.
 //!
 //! Queries are written once in SQL both databases accept (`$1` placeholders, which SQLite reads
 //! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
@@ -20,6 +26,7 @@ pub mod blocks;
 pub mod commit;
 mod direct;
 pub mod games;
+pub mod health;
 pub mod lease;
 pub mod matches;
 pub mod metrics;
@@ -50,6 +57,8 @@ pub struct Store {
     /// The group committer of game events ([`commit`]).
     committer: tokio::sync::mpsc::UnboundedSender<commit::Pending>,
     counts: std::sync::Arc<commit::Counts>,
+    /// Whether writes succeed ([`health`]).
+    health: std::sync::Arc<health::Health>,
 }
 
 /// A storage failure. Details go to the log; clients see `internal`.
@@ -73,6 +82,55 @@ pub enum StoreError {
     /// Something this database or this call does not do.
     #[error("{0}")]
     Unsupported(&'static str),
+}
+
+impl StoreError {
+    /// Whether the storage itself fails (a full disk, an I/O error, a database that is read
+    /// only, unreachable or shutting down), rather than this one statement: such a write may
+    /// succeed later unchanged, and callers answer 503 `storage_unavailable`, not 500.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Db(e) => db_unavailable(e),
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                rusqlite::ErrorCode::DiskFull
+                    | rusqlite::ErrorCode::SystemIoFailure
+                    | rusqlite::ErrorCode::CannotOpen
+                    | rusqlite::ErrorCode::ReadOnly
+            ),
+            StoreError::Closed => true,
+            _ => false,
+        }
+    }
+}
+
+/// [`StoreError::is_unavailable`] for sqlx's errors: SQLite's primary result codes FULL (13),
+/// IOERR (10), CANTOPEN (14) and READONLY (8); PostgreSQL's classes 53 (insufficient
+/// resources: disk full), 58 (system error: I/O), 08 (connection), 57P (shutting down) and
+/// read-only transactions; and a connection or pool that fails.
+fn db_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => {
+            let code = db.code().unwrap_or_default();
+            if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some()
+            {
+                ["53", "58", "08", "57P"]
+                    .iter()
+                    .any(|c| code.starts_with(c))
+                    || code == "25006"
+            } else {
+                code.parse::<i32>()
+                    .is_ok_and(|sqlite| matches!(sqlite & 0xff, 8 | 10 | 13 | 14))
+            }
+        }
+        sqlx::Error::Io(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        _ => false,
+    }
 }
 
 impl Store {
@@ -128,6 +186,7 @@ impl Store {
             backend,
             committer,
             counts,
+            health: std::sync::Arc::default(),
         };
         migrations::run(&store).await?;
         Ok(store)
@@ -152,6 +211,7 @@ impl Store {
             backend,
             committer,
             counts,
+            health: std::sync::Arc::default(),
         })
     }
 
@@ -164,6 +224,26 @@ impl Store {
     /// The connection pool.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Whether writes succeed, as the store's users last saw ([`health`]).
+    pub fn health(&self) -> &health::Health {
+        &self.health
+    }
+
+    /// A small write (a row of a few kilobytes, replaced each time), for `/readyz` while writes
+    /// fail: it succeeds once the database takes writes again.
+    pub async fn probe_write(&self) -> Result<(), StoreError> {
+        let pad = "x".repeat(16 * 1024);
+        sqlx::query(
+            "INSERT INTO health_probe (id, at, pad) VALUES (1, $1, $2) \
+             ON CONFLICT (id) DO UPDATE SET at = excluded.at, pad = excluded.pad",
+        )
+        .bind(games::now())
+        .bind(pad)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Which database this is.
@@ -198,5 +278,46 @@ impl Store {
             .try_get(0)
             .or_else(|_| row.try_get::<i64, _>(0).map(|v| v as i32))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::{Connection, Executor};
+
+    /// A full disk, as SQLite reports it: the database may not grow past its page limit.
+    #[tokio::test]
+    async fn a_full_database_is_unavailable_storage_and_a_bad_statement_is_not() {
+        let mut c = sqlx::SqliteConnection::connect("sqlite::memory:")
+            .await
+            .unwrap();
+        c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+            .await
+            .unwrap();
+        c.execute("PRAGMA max_page_count = 8").await.unwrap();
+        let mut full = None;
+        for i in 0..100 {
+            let r = sqlx::query("INSERT INTO t (id, v) VALUES ($1, $2)")
+                .bind(i)
+                .bind("x".repeat(4096))
+                .execute(&mut c)
+                .await;
+            if let Err(e) = r {
+                full = Some(StoreError::from(e));
+                break;
+            }
+        }
+        let full = full.expect("the page limit is reached");
+        assert!(full.is_unavailable(), "{full}");
+        let dup = sqlx::query("INSERT INTO t (id, v) VALUES (0, 'again')")
+            .execute(&mut c)
+            .await
+            .unwrap_err();
+        assert!(!StoreError::from(dup).is_unavailable());
+        let bad = c.execute("SELEC nothing").await.unwrap_err();
+        assert!(!StoreError::from(bad).is_unavailable());
+        assert!(StoreError::Closed.is_unavailable());
+        assert!(!StoreError::Fenced(1).is_unavailable());
     }
 }

@@ -18,6 +18,20 @@ pub(crate) static POOL_WAIT_SECONDS: Histogram = Histogram::new(SECONDS);
 impl Store {
     /// Writes the store's metrics.
     pub fn write_metrics(&self, out: &mut Exposition) {
+        out.gauge(
+            "tengen_storage_failing",
+            "1 while writes fail (since the last failure, no write succeeded), else 0.",
+            if self.health().failing().is_some() {
+                1.0
+            } else {
+                0.0
+            },
+        );
+        out.counter(
+            "tengen_storage_failed_writes_total",
+            "Writes that failed for want of storage (game events, requests, probes).",
+            self.health().failures(),
+        );
         out.histogram(
             "tengen_commit_batch_appends",
             "Appends (one game's events each) committed in one transaction by the group committer.",

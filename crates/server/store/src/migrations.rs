@@ -154,6 +154,12 @@ const SHARED: &[Step] = &[
     Sql("ALTER TABLE reports ADD COLUMN message_id BIGINT"),
     // A review board's chat, its last lines as JSON (store/reviews.rs).
     Sql("ALTER TABLE reviews ADD COLUMN chat TEXT NOT NULL DEFAULT '[]'"),
+    // `/readyz`'s write probe while writes fail (Store::probe_write): one row, replaced.
+    Sql("CREATE TABLE health_probe (
+        id BIGINT PRIMARY KEY,
+        at BIGINT NOT NULL,
+        pad TEXT NOT NULL
+    )"),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.

@@ -297,8 +297,11 @@ impl Store {
         .bind(r.chat_seq)
         .bind(r.message_id)
         .bind(r.reason)
-        .fetch_one(self.pool())
-        .await?;
+        .fetch_all(self.pool())
+        .await?
+        .into_iter()
+        .next()
+        .ok_or(sqlx::Error::RowNotFound)?;
         Ok(row.try_get("id")?)
     }
 
@@ -420,8 +423,11 @@ async fn insert_entry(conn: &mut AnyConnection, e: &NewEntry<'_>) -> Result<i64,
     .bind(e.game_id)
     .bind(e.until)
     .bind(e.reason)
-    .fetch_one(&mut *conn)
-    .await?;
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .next()
+    .ok_or(sqlx::Error::RowNotFound)?;
     Ok(row.try_get("id")?)
 }
 

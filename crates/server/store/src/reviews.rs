@@ -43,8 +43,11 @@ impl Store {
         .bind(game_id)
         .bind(sgf)
         .bind(created_at)
-        .fetch_one(self.pool())
-        .await?;
+        .fetch_all(self.pool())
+        .await?
+        .into_iter()
+        .next()
+        .ok_or(sqlx::Error::RowNotFound)?;
         Ok(row.try_get(0)?)
     }
 

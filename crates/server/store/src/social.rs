@@ -66,8 +66,11 @@ impl Store {
         .bind(recipient_id)
         .bind(text)
         .bind(at)
-        .fetch_one(self.pool())
-        .await?;
+        .fetch_all(self.pool())
+        .await?
+        .into_iter()
+        .next()
+        .ok_or(sqlx::Error::RowNotFound)?;
         let id: i64 = row.try_get("id")?;
         self.message(id)
             .await?

@@ -32,6 +32,10 @@ impl From<tengen_live::LiveError> for HttpError {
     }
 }
 
+/// On a response whose request failed to write: why (for the storage-health layer).
+#[derive(Clone, Debug)]
+pub struct StorageFailed(pub String);
+
 /// The HTTP status of an error.
 pub fn status(e: &ApiError) -> StatusCode {
     match e {
@@ -47,7 +51,7 @@ pub fn status(e: &ApiError) -> StatusCode {
         ApiError::UsernameTaken => StatusCode::CONFLICT,
         ApiError::BadCredentials | ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
         ApiError::NotFound => StatusCode::NOT_FOUND,
-        ApiError::Unavailable(..) => StatusCode::SERVICE_UNAVAILABLE,
+        ApiError::Unavailable(..) | ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
         ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -64,11 +68,15 @@ impl IntoResponse for HttpError {
         };
         let body = json!({ "error": { "code": e.code(), "message": message } });
         let mut r = (status(&e), Json(body)).into_response();
+        if let ApiError::Storage(detail) = &e {
+            // Logged, at most a line an interval, by the storage-health layer (http/mod.rs).
+            r.extensions_mut().insert(StorageFailed(detail.clone()));
+        }
         if let ApiError::TooManyAttempts(secs) = e {
             r.headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
-        if let ApiError::Unavailable(..) = e {
+        if let ApiError::Unavailable(..) | ApiError::Storage(_) = e {
             r.headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, 1.into());
         }

@@ -149,6 +149,10 @@ pub fn router(state: AppState) -> Router {
         .fallback(crate::web::file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            storage_health,
+        ))
         .layer(axum::middleware::from_fn(crate::panics::catch_panics))
         .layer(axum::middleware::map_response(security_headers))
         .layer(axum::middleware::map_response(
@@ -162,11 +166,13 @@ async fn healthz(State(state): State<AppState>) -> Result<&'static str, HttpErro
     Ok("ok")
 }
 
-/// Ready to serve: the database answers (a load balancer sends this node nothing while it does
-/// not, and `/livez` says whether the process itself is alive).
+/// Ready to serve: the database answers, and takes writes (a load balancer sends this node
+/// nothing while it does not, and `/livez` says whether the process itself is alive). While
+/// writes fail (a full disk), each call tries a small write: the node is ready again, without
+/// a restart, as soon as there is room.
 async fn readyz(State(state): State<AppState>) -> Result<&'static str, HttpError> {
     match tokio::time::timeout(READY_WITHIN, state.store.ping()).await {
-        Ok(Ok(())) => Ok("ready"),
+        Ok(Ok(())) => writes_ready(&state).await.map(|()| "ready"),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "not ready: the database does not answer");
             Err(not_ready())
@@ -176,6 +182,50 @@ async fn readyz(State(state): State<AppState>) -> Result<&'static str, HttpError
             Err(not_ready())
         }
     }
+}
+
+/// `/readyz`'s second half: while writes fail, whether a small one succeeds now.
+async fn writes_ready(state: &AppState) -> Result<(), HttpError> {
+    let health = state.store.health();
+    let Some(reason) = health.failing() else {
+        return Ok(());
+    };
+    match tokio::time::timeout(READY_WITHIN, state.store.probe_write()).await {
+        Ok(Ok(())) => {
+            health.succeeded();
+            Ok(())
+        }
+        Ok(Err(e)) => {
+            health.failed("readiness probe", &e);
+            Err(HttpError(ApiError::Unavailable(
+                "storage_unavailable",
+                format!("writes fail: {e}"),
+            )))
+        }
+        Err(_) => Err(HttpError(ApiError::Unavailable(
+            "storage_unavailable",
+            format!("writes fail: {reason}"),
+        ))),
+    }
+}
+
+/// Tells the store's health what each request's writes did: a failed write (`503
+/// storage_unavailable`) is recorded, and logged a line an interval with its repeats rather
+/// than a line a request; a write answered with success means writes succeed again.
+async fn storage_health(
+    State(state): State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use axum::http::Method;
+    let writes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let r = next.run(req).await;
+    if let Some(crate::error::StorageFailed(detail)) = r.extensions().get() {
+        state.store.health().failed("request", detail);
+    } else if writes && r.status().is_success() {
+        state.store.health().succeeded();
+    }
+    r
 }
 
 /// How long the readiness check waits for the database.
