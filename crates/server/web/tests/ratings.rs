@@ -75,8 +75,9 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // the steps after it, undone here too: the reviews table, its version, quick match's
     // queue, the cluster's heartbeats and their index, the tournaments' four tables,
     // moderation's columns and tables, players' blocks, the games' annulment reason, messages
-    // and friends, the reviews' chat). Each step appended to the migrations adds its undoing here.
+    // and friends, the reviews' chat, the readiness probe's table). Each step appended to the migrations adds its undoing here.
     for sql in [
+        "DROP TABLE health_probe",
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
         "DELETE FROM rating_history",
         "DROP TABLE reviews",
@@ -99,7 +100,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 26 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 27 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }
