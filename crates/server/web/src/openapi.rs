@@ -39,7 +39,7 @@ pub fn document() -> Value {
     paths.insert("/readyz".into(), json!({ "get": op("Readiness: the database answers within 2 s (503 `database_unavailable` otherwise)", "server", None, ("200", "ready"), &["503"]) }));
     paths.insert("/metrics".into(), json!({ "get": op("Every metric of the process in Prometheus's text format 0.0.4 (docs/deploy.md lists them)", "server", None, ("200", "the metrics as text/plain"), &[]) }));
     paths.insert("/api/accounts/register".into(), json!({ "post": op("Register with a declared rank; sets the session cookie", "accounts", Some("Register"), ("201", "the account and a session token"), &["400", "409", "413", "429"]) }));
-    paths.insert("/api/accounts/login".into(), json!({ "post": op("Log in; sets the session cookie", "accounts", Some("Login"), ("200", "the account and a session token"), &["400", "401", "413", "429"]) }));
+    paths.insert("/api/accounts/login".into(), json!({ "post": op("Log in; sets the session cookie. A bot account's session (`tengen admin bot-password`) plays only the bot's own games: player routes answer it 403 `bot_account` (unless the server runs with --bots-as-players)", "accounts", Some("Login"), ("200", "the account and a session token"), &["400", "401", "413", "429"]) }));
     paths.insert("/api/accounts/guest".into(), json!({ "post": op("Play as a guest at 18k", "accounts", None, ("201", "a guest account and a session token"), &["429", "500"]) }));
     paths.insert(
         "/api/accounts/logout".into(),
@@ -85,7 +85,15 @@ pub fn document() -> Value {
     let mut thread = json!({ "get": op("The thread with one player, oldest first (the last 200), the other's messages marked read: { with, messages: [message] }", "social", None, ("200", "the thread"), &["401", "404"]) });
     thread["parameters"] = id_param("name");
     paths.insert("/api/messages/{name}".into(), thread);
-    paths.insert("/api/me/password".into(), json!({ "post": op("Change one's password: every other session ends and its sockets close (403 `wrong_password`, `no_password`; 400 `weak_password`)", "accounts", Some("NewPassword"), ("204", "changed"), &["401", "403"]) }));
+    paths.insert("/api/me/password".into(), json!({ "post": op("Change one's password: every session ends, this one included, and its sockets close; the answer carries a new session for the caller (token and cookie) (403 `wrong_password`, `no_password`; 400 `weak_password`)", "accounts", Some("NewPassword"), ("200", "the account and the caller's new session token"), &["401", "403"]) }));
+    paths.insert("/api/me/sessions".into(), json!({
+        "get": op("One's open sessions, the most recently used first: { sessions: [{ id, device (\"Firefox on Android\"), address, created_at, last_seen, current }] } (times in seconds since 1970; a session ends after 30 days unused or 90 days after it was opened)", "accounts", None, ("200", "the sessions"), &["401", "403"]),
+        "delete": op("Log out everywhere: every session ends, this one included, with their sockets; the cookie is cleared", "accounts", None, ("204", "logged out everywhere"), &["401", "403"]),
+    }));
+    let mut end_session = json!({ "delete": op("End one of one's sessions (its sockets close); 404 for an id that is not one's own", "accounts", None, ("204", "ended"), &["401", "403", "404"]) });
+    end_session["parameters"] =
+        json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }]);
+    paths.insert("/api/me/sessions/{id}".into(), end_session);
     paths.insert("/api/me/export".into(), json!({ "get": op("Everything kept about the logged-in player, as JSON: { account, games, ratings, moderation }", "accounts", None, ("200", "the data"), &["401"]) }));
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
     user["parameters"] = id_param("name");
