@@ -214,6 +214,8 @@ export default {
   'error.not_a_running_ladder': 'This is not a running ladder.',
   'error.no_running_ladder': 'There is no running ladder.',
   'error.bot_account': 'A bot\'s credential only plays the bot\'s own games.',
+  'error.own_game': 'An organiser cannot correct the result of a game they play.',
+  'error.game_in_progress': 'The game is still being played: its result comes from the board.',
   // auth
   'auth.log_in': 'Log in',
   'auth.register': 'Register',
@@ -597,6 +599,7 @@ export default {
   'tour.pairings': 'Pairings',
   'tour.players': 'Players ({n})',
   'tour.withdrawn': 'withdrawn',
+  'tour.board_result': 'board: {result}',
   // moderation
   'mod.hidden': 'hidden',
   'mod.reported_by': 'reported by {name} on {at}',

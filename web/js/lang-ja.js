@@ -212,6 +212,8 @@ export default {
   'error.not_a_running_ladder': '進行中のラダーではありません。',
   'error.no_running_ladder': '進行中のラダーはありません。',
   'error.bot_account': 'ボットの認証情報では、そのボットの対局しか打てません。',
+  'error.own_game': '主催者は自分が打つ対局の結果を訂正できません。',
+  'error.game_in_progress': '対局はまだ続いています。結果は盤上で決まります。',
   // auth
   'auth.log_in': 'ログイン',
   'auth.register': '登録',
@@ -595,6 +597,7 @@ export default {
   'tour.pairings': '組み合わせ',
   'tour.players': '参加者（{n}）',
   'tour.withdrawn': '棄権',
+  'tour.board_result': '盤上: {result}',
   // moderation
   'mod.hidden': '非表示',
   'mod.reported_by': '{name} さんが{at}に通報',

@@ -212,6 +212,8 @@ export default {
   'error.not_a_running_ladder': '진행 중인 사다리가 아닙니다.',
   'error.no_running_ladder': '진행 중인 사다리가 없습니다.',
   'error.bot_account': '봇의 자격 증명으로는 그 봇의 대국만 둘 수 있습니다.',
+  'error.own_game': '주최자는 자신이 두는 대국의 결과를 정정할 수 없습니다.',
+  'error.game_in_progress': '대국이 아직 진행 중입니다. 결과는 바둑판에서 정해집니다.',
   // auth
   'auth.log_in': '로그인',
   'auth.register': '가입',
@@ -595,6 +597,7 @@ export default {
   'tour.pairings': '대진',
   'tour.players': '참가자 ({n})',
   'tour.withdrawn': '기권함',
+  'tour.board_result': '바둑판: {result}',
   // moderation
   'mod.hidden': '숨김',
   'mod.reported_by': '{name} 님이 {at}에 신고',

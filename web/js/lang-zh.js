@@ -212,6 +212,8 @@ export default {
   'error.not_a_running_ladder': '这不是进行中的天梯。',
   'error.no_running_ladder': '没有进行中的天梯。',
   'error.bot_account': '机器人的凭据只能下该机器人自己的对局。',
+  'error.own_game': '主办者不能更正自己所下对局的结果。',
+  'error.game_in_progress': '对局仍在进行：结果由棋盘决定。',
   // auth
   'auth.log_in': '登录',
   'auth.register': '注册',
@@ -595,6 +597,7 @@ export default {
   'tour.pairings': '对阵',
   'tour.players': '棋手（{n}）',
   'tour.withdrawn': '已退赛',
+  'tour.board_result': '棋盘：{result}',
   // moderation
   'mod.hidden': '已隐藏',
   'mod.reported_by': '由 {name} 于 {at} 举报',

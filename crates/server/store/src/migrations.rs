@@ -165,6 +165,10 @@ const SHARED: &[Step] = &[
     Sql("ALTER TABLE sessions ADD COLUMN user_agent TEXT"),
     Sql("ALTER TABLE sessions ADD COLUMN address TEXT"),
     Sql("CREATE INDEX sessions_user ON sessions (user_id)"),
+    // A tournament result's correction keeps the board's result beside the organiser's
+    // (store/tournaments.rs), and who made it.
+    Sql("ALTER TABLE tournament_pairings ADD COLUMN board_result TEXT"),
+    Sql("ALTER TABLE tournament_pairings ADD COLUMN corrected_by BIGINT REFERENCES users(id)"),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.
