@@ -173,7 +173,7 @@ export default {
   'error.guest': 'Guests cannot do that; register first (it is free).',
   'error.banned': 'This account is banned.',
   'error.muted': 'A moderator has muted you for now.',
-  'error.suspended': 'A moderator has suspended you from new games for now.',
+  'error.suspended': 'A moderator has suspended you for now: no new games, tournaments, messages or chat.',
   'error.not_moderator': 'Only moderators can do that.',
   'error.invalid_role': 'That role does not exist.',
   'error.bad_report': 'Say why you report this player.',

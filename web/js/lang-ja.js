@@ -171,7 +171,7 @@ export default {
   'error.guest': 'ゲストはできません。先に登録してください（無料です）。',
   'error.banned': 'このアカウントは停止されています。',
   'error.muted': '運営が今はチャットを禁止しています。',
-  'error.suspended': '運営が今は新しい対局を停止しています。',
+  'error.suspended': '運営が今はあなたを停止しています。新しい対局、大会、メッセージ、チャットはできません。',
   'error.not_moderator': '運営だけができます。',
   'error.invalid_role': 'その役割はありません。',
   'error.bad_report': '通報する理由を書いてください。',

@@ -171,7 +171,7 @@ export default {
   'error.guest': '손님은 할 수 없습니다. 먼저 가입하세요 (무료입니다).',
   'error.banned': '차단된 계정입니다.',
   'error.muted': '운영자가 지금은 채팅을 금지했습니다.',
-  'error.suspended': '운영자가 지금은 새 대국을 정지했습니다.',
+  'error.suspended': '운영자가 지금은 당신을 정지했습니다. 새 대국, 대회, 메시지, 채팅을 할 수 없습니다.',
   'error.not_moderator': '운영자만 할 수 있습니다.',
   'error.invalid_role': '없는 역할입니다.',
   'error.bad_report': '신고하는 이유를 적으세요.',

@@ -171,7 +171,7 @@ export default {
   'error.guest': '游客不能这样做，请先注册（免费）。',
   'error.banned': '这个账号已被封禁。',
   'error.muted': '管理员暂时禁止你发言。',
-  'error.suspended': '管理员暂时暂停了你的新对局。',
+  'error.suspended': '管理员暂时停用了你的账号：不能开始新对局、参加比赛、发消息或聊天。',
   'error.not_moderator': '只有管理员可以这样做。',
   'error.invalid_role': '没有这个角色。',
   'error.bad_report': '请写下举报的理由。',

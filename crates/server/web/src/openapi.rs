@@ -282,7 +282,7 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
             "parameters": [{ "name": "status", "in": "query", "schema": { "type": "string", "enum": ["open", "running", "finished"] } }],
             "responses": { "200": { "description": "the tournaments" }, "400": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
         },
-        "post": op("Organise a tournament (guests cannot: 403 guests_cannot_organise): { id }", "tournaments", Some("EventTerms"), ("201", "the new tournament's id"), &["400", "401", "403"]),
+        "post": op("Organise a tournament (guests cannot: 403 guests_cannot_organise; nor a suspended player: 403 suspended): { id }", "tournaments", Some("EventTerms"), ("201", "the new tournament's id"), &["400", "401", "403"]),
     }));
     let with_id = |v: Value| {
         let mut v = v;
@@ -294,7 +294,7 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
         v
     };
     paths.insert("/api/tournaments/{id}".into(), with_id(json!({ "get": op("A tournament: { id, name, status (open | running | finished), organiser, round (paired so far), rounds, terms, players: [{ name, rank, withdrawn_after }], pairings: [{ round, boards: [{ board, white, black, handicap, game_id, result (the organiser's correction if any, else the board's), board_result (the game's own), correction: { result, board_result (the board's when corrected), by } or null, bye }] }], standings: { criteria, lines: [{ place, tied, name, rank, values }] }, log: [{ at, by, action, detail }] (the organiser's corrections) }. Watchers over the WebSocket hear it change (watch_tournament)", "tournaments", None, ("200", "the tournament"), &["404"]) })));
-    paths.insert("/api/tournaments/{id}/register".into(), with_id(json!({ "post": op("Register for an open tournament. Codes: registration_closed, already_registered, tournament_full (409), rank_outside_limits (400), guests_cannot_register (403)", "tournaments", None, ("200", "registered"), &["401", "403", "404", "409"]) })));
+    paths.insert("/api/tournaments/{id}/register".into(), with_id(json!({ "post": op("Register for an open tournament. Codes: registration_closed, already_registered, tournament_full (409), rank_outside_limits (400), guests_cannot_register, suspended (403)", "tournaments", None, ("200", "registered"), &["401", "403", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/withdraw".into(), with_id(json!({ "post": op("Withdraw: before the start the registration goes; after it, one is absent (half a McMahon point) from the next round on. 409 not_registered", "tournaments", None, ("200", "withdrawn"), &["401", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/start".into(), with_id(json!({ "post": op("The organiser starts the tournament now: round 1 is paired and its games start. Codes: not_organiser (403), already_started (409), too_few_players (400)", "tournaments", None, ("200", "the tournament"), &["401", "403", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/results".into(), with_id(json!({ "post": op("The organiser corrects a board's result, with a reason (logged): only once its game is over, or for a game never played (409 game_in_progress), never in a game they play (403 own_game). The board's result is kept beside the correction; the standings follow, and only rounds not yet paired are paired on them", "tournaments", Some("Correction"), ("200", "corrected"), &["401", "403", "404", "413"]) })));

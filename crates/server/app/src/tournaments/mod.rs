@@ -454,6 +454,7 @@ pub async fn create(services: &Services, user: &User, body: EventTerms) -> Resul
         ));
     }
     let store = &services.store;
+    crate::sanctions::check_may(store, user.id, crate::sanctions::Activity::Tournament).await?;
     body.validate()?;
     let json = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
     let id = store
@@ -600,6 +601,7 @@ pub async fn register(store: &Store, user: &User, id: i64) -> Result<Value, ApiE
             "make an account to play in tournaments".into(),
         ));
     }
+    crate::sanctions::check_may(store, user.id, crate::sanctions::Activity::Tournament).await?;
     let rank = rank_of(&user.rank);
     let limit = |r: &Option<String>| r.as_deref().map(parse_rank).transpose();
     if limit(&t.terms.min_rank)?.is_some_and(|min| rank < min)
