@@ -1,6 +1,6 @@
 //! The checks of a player's standing sanctions that the rest of the server makes: may this
-//! player log in, chat, start a game, take part in a tournament ([`check_may`]). Read afresh from the store each time, so that a sanction
-//! set a moment ago (on any node) holds at once.
+//! player log in, chat, start a game, take part in a tournament ([`check_may`]). Read afresh
+//! from the store each time, so that a sanction set a moment ago (on any node) holds at once.
 
 use tengen_core::moderation::Sanctions;
 use tengen_store::Store;

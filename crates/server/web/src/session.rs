@@ -1,6 +1,6 @@
 //! Who is asking: the session token of a request, the session (a player's or a bot's) and the
-//! logged-in account (and whether it moderates); where a new session comes from. Shared by the HTTP routes and the WebSocket upgrade, so that neither needs the
-//! other.
+//! logged-in account (and whether it moderates); where a new session comes from. Shared by the
+//! HTTP routes and the WebSocket upgrade, so that neither needs the other.
 
 use axum::extract::FromRequestParts;
 use axum::http::header::{AUTHORIZATION, COOKIE, USER_AGENT};
