@@ -247,8 +247,10 @@ function deviceName(s) {
 
 function sessionRow(s) {
   const when = t('user.session_when', { created: dateTime(s.created_at * 1000), seen: dateTime(s.last_seen * 1000) });
-  const end = s.current ? `<span class="small"><strong>${t('user.session_current')}</strong></span>` : `<button data-end-session="${esc(s.id)}">${t('user.session_end')}</button>`;
-  return `<li class="session-row" data-testid="session"><div><strong>${esc(deviceName(s))}</strong><div class="small muted">${esc(s.address || '')} ${esc(when)}</div></div>${end}</li>`;
+  // This device is marked beside its name (it is ended by logging out, or everywhere at once).
+  const mark = s.current ? ` <span class="small">(${t('user.session_current')})</span>` : '';
+  const end = s.current ? '' : `<button data-end-session="${esc(s.id)}">${t('user.session_end')}</button>`;
+  return `<li class="session-row" data-testid="session"><div><strong>${esc(deviceName(s))}</strong>${mark}<div class="small muted">${esc(s.address || '')} ${esc(when)}</div></div>${end}</li>`;
 }
 
 /** One's sessions in the account panel: each but this one can be ended, or all at once. */
