@@ -16,6 +16,42 @@ use serde_json::{json, Value};
 use sqlx::Row;
 use tengen_store::Store;
 
+/// One scenario as `NAME::on_sqlite`, and `NAME::on_postgres`, ignored unless asked for.
+macro_rules! on_both_stores {
+    ($name:ident, $scenario:ident, $tag:literal) => {
+        mod $name {
+            #[tokio::test]
+            async fn on_sqlite() {
+                super::$scenario(&super::common::sqlite_url(concat!("sessions-", $tag))).await;
+            }
+
+            #[tokio::test]
+            #[ignore = "needs PostgreSQL on 127.0.0.1:5432 (database test); run by .ci/run"]
+            async fn on_postgres() {
+                if let Some(url) = super::common::postgres_url().await {
+                    super::$scenario(&url).await;
+                }
+            }
+        }
+    };
+}
+
+on_both_stores!(
+    an_idle_or_old_session_ends_and_its_row_goes,
+    expiry,
+    "expiry"
+);
+on_both_stores!(
+    a_player_lists_their_sessions_and_ends_one_or_all,
+    listing,
+    "list"
+);
+on_both_stores!(
+    a_bot_credential_plays_its_games_and_nothing_else,
+    bot_credential,
+    "bot"
+);
+
 /// 2001-09-09, long before any session could still be open.
 const LONG_AGO: i64 = 1_000_000_000;
 
@@ -44,9 +80,8 @@ fn code(v: &Value) -> Option<&str> {
     v["error"]["code"].as_str()
 }
 
-#[tokio::test]
-async fn an_idle_or_old_session_ends_and_its_row_goes() {
-    let server = TestServer::sqlite("sessions-expiry").await;
+async fn expiry(url: &str) {
+    let server = TestServer::start(url).await;
     let ann = server.register("ann", "2d").await;
     let bob = server.register("bob", "2d").await;
     assert_eq!(session_rows(server.store()).await, 2);
@@ -140,9 +175,8 @@ async fn login_from(server: &TestServer, name: &str, agent: &str) -> Value {
 const ANDROID_FIREFOX: &str =
     "Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0";
 
-#[tokio::test]
-async fn a_player_lists_their_sessions_and_ends_one_or_all() {
-    let server = TestServer::sqlite("sessions-list").await;
+async fn listing(url: &str) {
+    let server = TestServer::start(url).await;
     let ann = server.register("ann", "2d").await;
     let phone = server.signed_in(&login_from(&server, "ann", ANDROID_FIREFOX).await);
     let mut phone_socket = phone.socket().await;
@@ -202,11 +236,9 @@ async fn remote_bot(server: &TestServer, name: &str) -> String {
     password
 }
 
-#[tokio::test]
-async fn a_bot_credential_plays_its_games_and_nothing_else() {
+async fn bot_credential(url: &str) {
     let robo_spec = tengen_app::bots::parse_spec("robo@5k=remote").unwrap();
-    let url = common::sqlite_url("sessions-bot");
-    let server = TestServer::start_with(&url, Duration::from_secs(30), vec![robo_spec]).await;
+    let server = TestServer::start_with(url, Duration::from_secs(30), vec![robo_spec]).await;
     let password = remote_bot(&server, "robo").await;
     let (status, signed) = server
         .post(
