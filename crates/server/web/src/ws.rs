@@ -75,7 +75,7 @@ pub async fn upgrade(
         // before every read: most of the cost of receiving a move, and 2.5 GiB for
         // 10,000 games. Messages are small; a larger one still arrives, in more reads.
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| connection(socket, state, (user, bot_only), session, seat))
+        .on_upgrade(move |socket| connection(socket, state, user, bot_only, session, seat))
 }
 
 /// What clients send. Every message may carry an `id`, echoed as `ref` in the reply.
@@ -213,7 +213,8 @@ const PING_IDLE: std::time::Duration = std::time::Duration::from_secs(6);
 async fn connection(
     socket: WebSocket,
     state: AppState,
-    (user, bot_only): (User, bool),
+    user: User,
+    bot_only: bool,
     session: String,
     seat: tengen_app::online::Seat,
 ) {
@@ -228,6 +229,7 @@ async fn connection(
     let epoch = Instant::now();
     let writer = tokio::spawn(write_loop(sink, out_rx, epoch));
     let mut conn = Conn::new(state, user, out, epoch);
+    // A bot's session: its own games and nothing else (see `dispatch` and `may_chat`).
     conn.bot_only = bot_only;
     conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
