@@ -88,6 +88,9 @@ export const modHideChat = (game, seq, reason) => api('POST', `/api/moderation/g
 export const modLog = () => api('GET', '/api/moderation/log');
 export const changePassword = (current, next) => api('POST', '/api/me/password', { current, new: next });
 export const deleteAccount = (password) => api('DELETE', '/api/me', { password });
+export const sessions = () => api('GET', '/api/me/sessions');
+export const endSession = (id) => api('DELETE', `/api/me/sessions/${encodeURIComponent(id)}`);
+export const endAllSessions = () => api('DELETE', '/api/me/sessions');
 export const blocks = () => api('GET', '/api/me/blocks');
 export const block = (user) => api('POST', '/api/me/blocks', { user });
 export const unblock = (user) => api('DELETE', `/api/me/blocks/${encodeURIComponent(user)}`);

@@ -109,7 +109,7 @@ function pairingsHtml(ev) {
     <table class="score-table pairings"><thead><tr><th>${t('tour.board')}</th><th>${t('color.white')}</th><th>${t('color.black')}</th><th>${t('lobby.handicap')}</th><th>${t('user.result')}</th></tr></thead><tbody>
     ${r.boards.map((b) => b.bye
       ? `<tr><td>${b.board}</td><td>${esc(b.white)}</td><td colspan="2" class="muted">${t('tour.bye')}</td><td>${t('tour.one_point')}</td></tr>`
-      : `<tr><td>${b.board}</td><td>${esc(b.white)}</td><td>${esc(b.black)}</td><td>${b.handicap || ''}</td><td><a href="#/game/${b.game_id}">${esc(b.result || t('tour.playing'))}</a></td></tr>`).join('')}
+      : `<tr><td>${b.board}</td><td>${esc(b.white)}</td><td>${esc(b.black)}</td><td>${b.handicap || ''}</td><td><a href="#/game/${b.game_id}">${esc(b.result || t('tour.playing'))}</a>${b.correction && b.correction.board_result ? ` <span class="small muted">(${esc(t('tour.board_result', { result: b.correction.board_result }))})</span>` : ''}</td></tr>`).join('')}
     </tbody></table>`).join('');
 }
 

@@ -1,7 +1,8 @@
 // A player's page: the seeds' rank and promotion points beside the Glicko-2 rating, its
 // history as a chart, the record by board size and by how games ended, and recent games with
 // links to each game and its SGF. On one's own page: a vacation for correspondence games, and
-// the account itself (a new password, an export of one's data, deleting the account); on
+// the account itself (a new password, one's sessions, an export of one's data, deleting the
+// account); on
 // another's, a report to the moderators, a block, a message and adding them as a friend.
 
 import * as api from './api.js';
@@ -105,6 +106,10 @@ export async function userPage(main, app, name) {
       ${own && !user.guest ? `<details class="panel" id="account"><summary>${t('user.account')}</summary>
         <form class="row" id="password"><input type="password" name="current" required autocomplete="current-password" placeholder="${t('user.password_now')}" aria-label="${t('user.password_now')}"><input type="password" name="new" required minlength="6" maxlength="200" autocomplete="new-password" placeholder="${t('user.password_new')}" aria-label="${t('user.password_new')}"><button type="submit">${t('user.change_password')}</button></form>
         <p class="small">${t('user.password_note')}</p>
+        <h3>${t('user.sessions')}</h3>
+        <p class="small muted">${t('user.sessions_note')}</p>
+        <ul class="list sessions" id="sessions" data-testid="sessions"></ul>
+        <p><button class="danger" id="end-all-sessions">${t('user.logout_everywhere')}</button></p>
         <p><a href="/api/me/export" download="tengen-data.json">${t('user.export')}</a></p>
         <form class="row" id="delete-account"><input type="password" name="password" required autocomplete="current-password" placeholder="${t('auth.password')}" aria-label="${t('user.delete_password')}"><button type="submit" class="danger">${t('user.delete')}</button></form>
         <p class="small">${t('user.delete_note')}</p>
@@ -188,6 +193,7 @@ export async function userPage(main, app, name) {
         app.error(err);
       }
     };
+    sessionsPanel(main, app);
     const del = main.querySelector('#delete-account');
     del.onsubmit = async (e) => {
       e.preventDefault();
@@ -231,4 +237,56 @@ export async function userPage(main, app, name) {
     };
   }
   return null;
+}
+
+/** A session's device in the reader's words: "Firefox on Android", or what is known of it. */
+function deviceName(s) {
+  if (s.browser && s.system) return t('user.device_on', { browser: s.browser, system: s.system });
+  return s.browser || s.system || t('user.device_unknown');
+}
+
+function sessionRow(s) {
+  const when = t('user.session_when', { created: dateTime(s.created_at * 1000), seen: dateTime(s.last_seen * 1000) });
+  // This device is marked beside its name (it is ended by logging out, or everywhere at once).
+  const mark = s.current ? ` <span class="small">(${t('user.session_current')})</span>` : '';
+  const end = s.current ? '' : `<button data-end-session="${esc(s.id)}">${t('user.session_end')}</button>`;
+  return `<li class="session-row" data-testid="session"><div><strong>${esc(deviceName(s))}</strong>${mark}<div class="small muted">${esc(s.address || '')} ${esc(when)}</div></div>${end}</li>`;
+}
+
+/** One's sessions in the account panel: each but this one can be ended, or all at once. */
+function sessionsPanel(main, app) {
+  const list = main.querySelector('#sessions');
+  const show = async () => {
+    try {
+      const r = await api.sessions();
+      list.innerHTML = r.sessions.map(sessionRow).join('');
+      for (const b of list.querySelectorAll('[data-end-session]')) {
+        b.onclick = async () => {
+          try {
+            await api.endSession(b.dataset.endSession);
+            app.toast(t('user.session_ended'));
+            show();
+          } catch (e) {
+            app.error(e);
+          }
+        };
+      }
+    } catch (e) {
+      app.error(e);
+    }
+  };
+  // Read when the account panel opens, not with every visit to one's page.
+  main.querySelector('#account').addEventListener('toggle', (e) => { if (e.target.open) show(); });
+  main.querySelector('#end-all-sessions').onclick = async () => {
+    if (!window.confirm(t('user.logout_everywhere_confirm'))) return;
+    try {
+      await api.endAllSessions();
+      app.socket && app.socket.close();
+      app.socket = null;
+      await app.refreshUser();
+      app.go('#/login');
+    } catch (e) {
+      app.error(e);
+    }
+  };
 }

@@ -23,6 +23,10 @@ pub struct ServeOpt {
     /// Who may organise tournaments: any registered player, or only moderators and admins.
     #[arg(long, value_enum, default_value = "players")]
     pub tournament_organisers: Organisers,
+    /// Let a bot account's credential (`tengen admin bot-password`) do what players do: rooms,
+    /// messages, chat, tournaments, quick match. By default it only plays the bot's own games.
+    #[arg(long)]
+    pub bots_as_players: bool,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
@@ -139,6 +143,7 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!(e))?;
         state.services.tournaments.moderators_only =
             opt.tournament_organisers == Organisers::Moderators;
+        state.services.bots_as_players = opt.bots_as_players;
         state.throttle = std::sync::Arc::new(tengen_server::throttle::Throttle::new(
             opt.trusted_proxies,
             opt.accounts_per_address,

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
+pub use crate::sessions::Device;
 use tengen_core::domain::promotion::Standing;
 use tengen_core::domain::rank::{Rank, GUEST_RANK};
 use tengen_core::player::Player;
@@ -99,7 +100,7 @@ fn decoy_hash() -> &'static str {
     })
 }
 
-fn new_token() -> String {
+pub(crate) fn new_token() -> String {
     let mut bytes = [0u8; 32];
     OsRng.fill_bytes(&mut bytes);
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -131,6 +132,7 @@ pub async fn register(
     username: &str,
     password: &str,
     rank: &str,
+    device: &Device,
 ) -> Result<(User, String), ApiError> {
     let folded = username.to_ascii_lowercase();
     // Kept for guests and for deleted accounts' games.
@@ -174,7 +176,7 @@ pub async fn register(
     let user = by_name(store, username)
         .await?
         .ok_or(ApiError::Internal("user vanished".into()))?;
-    let token = new_session(store, user.id).await?;
+    let token = crate::sessions::open(store, &user, device).await?;
     Ok((user, token))
 }
 
@@ -211,7 +213,7 @@ pub async fn new_bot_password(store: &Store, name: &str) -> Result<(User, String
     OsRng.fill_bytes(&mut bytes);
     let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     let hash = hash_password(&password).await?;
-    store.set_password(user.id, &hash, "").await?;
+    store.set_password(user.id, &hash, None).await?;
     Ok((user, password))
 }
 
@@ -237,6 +239,7 @@ pub async fn login(
     store: &Store,
     username: &str,
     password: &str,
+    device: &Device,
 ) -> Result<(User, String), ApiError> {
     let account = match store.password_of(username).await? {
         Some((id, hash)) => hash.map(|h| (id, h)),
@@ -269,12 +272,13 @@ pub async fn login(
         .ok_or(ApiError::BadCredentials)?;
     crate::sanctions::check_not_banned(&row.sanctions)?;
     let user = User::from(row);
-    let token = new_session(store, id).await?;
+    // A bot's session may only play its games (`sessions::require_player`).
+    let token = crate::sessions::open(store, &user, device).await?;
     Ok((user, token))
 }
 
 /// Creates a guest account at 18 kyu with a session.
-pub async fn guest(store: &Store) -> Result<(User, String), ApiError> {
+pub async fn guest(store: &Store, device: &Device) -> Result<(User, String), ApiError> {
     for _ in 0..5 {
         let mut b = [0u8; 3];
         OsRng.fill_bytes(&mut b);
@@ -295,19 +299,11 @@ pub async fn guest(store: &Store) -> Result<(User, String), ApiError> {
             let user = by_name(store, &name)
                 .await?
                 .ok_or(ApiError::Internal("guest vanished".into()))?;
-            let token = new_session(store, user.id).await?;
+            let token = crate::sessions::open(store, &user, device).await?;
             return Ok((user, token));
         }
     }
     Err(ApiError::Internal("could not pick a guest name".into()))
-}
-
-async fn new_session(store: &Store, user_id: i64) -> Result<String, ApiError> {
-    let token = new_token();
-    store
-        .insert_session(&token_digest(&token), user_id, now())
-        .await?;
-    Ok(token)
 }
 
 /// Ends a session.
@@ -320,12 +316,12 @@ pub async fn session_open(store: &Store, digest: &str) -> Result<bool, ApiError>
     Ok(store.session_exists(digest).await?)
 }
 
-/// The account a session token belongs to.
+/// The account a session token belongs to, if the session is open (expiry:
+/// [`crate::sessions`]).
 pub async fn by_token(store: &Store, token: &str) -> Result<Option<User>, ApiError> {
-    let row = store.user_by_session(&token_digest(token)).await?;
-    // A ban ends the player's sessions; one opened in a race with it opens nothing either.
-    let now = crate::sanctions::now();
-    Ok(row.filter(|r| !r.sanctions.banned(now)).map(User::from))
+    Ok(crate::sessions::by_token(store, token)
+        .await?
+        .map(|s| s.user))
 }
 
 /// Sets the rank of the account called `name` (any rank, professional ones included: this is

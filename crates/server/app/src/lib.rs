@@ -7,7 +7,8 @@
 //! quick match's queue and the review boards); each function takes it, or only the part it
 //! needs.
 //!
-//! - [`accounts`]: registration, login, sessions, guests; [`online`]: who is connected;
+//! - [`accounts`]: registration, login, guests; [`sessions`]: sessions that end, their kinds
+//!   and the player's list of them; [`online`]: who is connected;
 //!   [`own_account`]: a player's password, data export and account deletion; [`blocks`]:
 //!   players' blocks; [`social`]: private messages and friends; [`lobby_chat`]: the lobby's
 //!   chat.
@@ -42,6 +43,7 @@ pub mod reports;
 pub mod review;
 pub mod rooms;
 pub mod sanctions;
+pub mod sessions;
 pub mod social;
 pub mod tournaments;
 
@@ -73,6 +75,9 @@ pub struct Services {
     pub tournaments: tournaments::Hub,
     /// The lobby's chat (this node's).
     pub lobby_chat: lobby_chat::LobbyChat,
+    /// Whether a bot account's session may do what players do (`serve --bots-as-players`);
+    /// by default it only plays its own games ([`sessions::require_player`]).
+    pub bots_as_players: bool,
 }
 
 impl Services {
@@ -111,6 +116,7 @@ impl Services {
             reviews: Default::default(),
             tournaments: Default::default(),
             lobby_chat: Default::default(),
+            bots_as_players: false,
         };
         match taken.filter(|_| services.games.peers().is_some()) {
             Some(taken) => bots::drive_taken(services.clone(), taken),

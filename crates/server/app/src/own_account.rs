@@ -1,11 +1,12 @@
-//! What players do to their own account: change the password (every other session ends),
+//! What players do to their own account: change the password (every session ends; the caller
+//! gets a new one),
 //! export their data as JSON, and delete the account (its games stay, under an anonymised name).
 //! Each asks for the password again: a session left open on a shared computer is not enough.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::accounts::{self, User};
+use crate::accounts::{self, Device, User};
 use crate::error::ApiError;
 use crate::Services;
 
@@ -44,25 +45,35 @@ async fn check(services: &Services, user: &User, password: &str) -> Result<(), A
     Ok(())
 }
 
-/// Changes `user`'s password; every session but `session` (a token digest) ends. Returns the
-/// digests of the sessions ended, whose sockets the caller closes.
+/// A password changed: the caller's new session token, and the digests of every session
+/// ended (the caller's old one among them), whose sockets the caller closes.
+#[derive(Clone, Debug)]
+pub struct Changed {
+    /// The token of the session opened for the caller.
+    pub token: String,
+    /// The sessions ended.
+    pub ended: Vec<String>,
+}
+
+/// Changes `user`'s password: every session of theirs ends, the one asking included (a
+/// token that someone may have copied must not outlive the password), and the caller gets a
+/// new session from `device`, in one transaction.
 pub async fn change_password(
     services: &Services,
     user: &User,
-    session: &str,
+    device: &Device,
     req: NewPassword,
-) -> Result<Vec<String>, ApiError> {
+) -> Result<Changed, ApiError> {
     check(services, user, &req.current).await?;
     let hash = accounts::hash_password(&req.new).await?;
-    let ended: Vec<String> = services
+    let token = accounts::new_token();
+    let digest = accounts::token_digest(&token);
+    let new = crate::sessions::new_row(&digest, user, device);
+    let ended = services
         .store
-        .sessions_of(user.id)
-        .await?
-        .into_iter()
-        .filter(|d| d != session)
-        .collect();
-    services.store.set_password(user.id, &hash, session).await?;
-    Ok(ended)
+        .set_password(user.id, &hash, Some(&new))
+        .await?;
+    Ok(Changed { token, ended })
 }
 
 /// Everything the server keeps about `user` that is theirs to see, as one JSON document.

@@ -1,6 +1,6 @@
 //! The checks of a player's standing sanctions that the rest of the server makes: may this
-//! player log in, chat, start a game. Read afresh from the store each time, so that a sanction
-//! set a moment ago (on any node) holds at once.
+//! player log in, chat, start a game, take part in a tournament ([`check_may`]). Read afresh
+//! from the store each time, so that a sanction set a moment ago (on any node) holds at once.
 
 use tengen_core::moderation::Sanctions;
 use tengen_store::Store;
@@ -29,27 +29,45 @@ pub fn check_not_banned(s: &Sanctions) -> Result<(), ApiError> {
     }
 }
 
-/// Refuses chat from a muted (or banned) player (`muted`, 403).
-pub async fn check_may_chat(store: &Store, user_id: i64) -> Result<(), ApiError> {
+/// What a player asks to do, as far as sanctions go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activity {
+    /// Start a new game (rooms, quick match, bots, challenges).
+    Play,
+    /// Say something others read: lobby, game and review chats, private messages.
+    Chat,
+    /// Organise a tournament or register in one.
+    Tournament,
+}
+
+/// The one check of a player's standing sanctions: a ban refuses everything (`banned`), a
+/// suspension everything but playing out one's games (`suspended`), a mute chat (`muted`).
+/// Read afresh, so that a sanction set a moment ago (on any node) holds at once.
+pub async fn check_may(store: &Store, user_id: i64, activity: Activity) -> Result<(), ApiError> {
     let s = sanctions(store, user_id).await?;
     check_not_banned(&s)?;
-    match s.muted_until {
-        Some(t) => Err(ApiError::Forbidden("muted", until_text("muted", t))),
-        None => Ok(()),
+    if let Some(t) = s.suspended_until {
+        let what = match activity {
+            Activity::Play => "suspended from new games",
+            Activity::Chat => "suspended: no chat or messages",
+            Activity::Tournament => "suspended from tournaments",
+        };
+        return Err(ApiError::Forbidden("suspended", until_text(what, t)));
+    }
+    match (activity, s.muted_until) {
+        (Activity::Chat, Some(t)) => Err(ApiError::Forbidden("muted", until_text("muted", t))),
+        _ => Ok(()),
     }
 }
 
-/// Refuses a new game to a suspended (or banned) player (`suspended`, 403).
+/// Refuses chat from a muted, suspended or banned player ([`check_may`]).
+pub async fn check_may_chat(store: &Store, user_id: i64) -> Result<(), ApiError> {
+    check_may(store, user_id, Activity::Chat).await
+}
+
+/// Refuses a new game to a suspended (or banned) player ([`check_may`]).
 pub async fn check_may_play(store: &Store, user_id: i64) -> Result<(), ApiError> {
-    let s = sanctions(store, user_id).await?;
-    check_not_banned(&s)?;
-    match s.suspended_until {
-        Some(t) => Err(ApiError::Forbidden(
-            "suspended",
-            until_text("suspended from new games", t),
-        )),
-        None => Ok(()),
-    }
+    check_may(store, user_id, Activity::Play).await
 }
 
 fn until_text(what: &str, until: i64) -> String {

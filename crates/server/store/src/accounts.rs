@@ -50,6 +50,103 @@ pub struct NewUser<'a> {
     pub created_at: i64,
 }
 
+/// What a session may do: everything a player does, or only what a bot's engine needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionKind {
+    /// A player's (or guest's) session.
+    Player,
+    /// A bot account's session (`tengen bot --server`): its games only.
+    Bot,
+}
+
+impl SessionKind {
+    /// As stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionKind::Player => "player",
+            SessionKind::Bot => "bot",
+        }
+    }
+}
+
+/// A session's row (the token itself is never stored, only its digest).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionRow {
+    /// The token's SHA-256 digest, in hex.
+    pub digest: String,
+    /// Its account.
+    pub user_id: i64,
+    /// What it may do.
+    pub kind: SessionKind,
+    /// When it was opened, seconds since the epoch.
+    pub created_at: i64,
+    /// When it was last used (written at most every few minutes).
+    pub last_seen: i64,
+    /// The User-Agent it was opened with, cut short.
+    pub user_agent: Option<String>,
+    /// The client address it was opened from.
+    pub address: Option<String>,
+}
+
+/// A session to open.
+#[derive(Clone, Copy, Debug)]
+pub struct NewSession<'a> {
+    /// The token's digest.
+    pub digest: &'a str,
+    /// Its account.
+    pub user_id: i64,
+    /// What it may do.
+    pub kind: SessionKind,
+    /// Now, seconds since the epoch.
+    pub at: i64,
+    /// The User-Agent, already cut short.
+    pub user_agent: Option<&'a str>,
+    /// The client address.
+    pub address: Option<&'a str>,
+}
+
+const SESSION_COLUMNS: &str = "token, user_id, kind, created_at, last_seen, user_agent, address";
+
+fn session_row(row: &AnyRow) -> Result<SessionRow, sqlx::Error> {
+    let kind = match row.try_get::<String, _>("kind")?.as_str() {
+        "player" => SessionKind::Player,
+        "bot" => SessionKind::Bot,
+        other => {
+            return Err(sqlx::Error::ColumnDecode {
+                index: "kind".into(),
+                source: format!("unknown session kind {other:?}").into(),
+            })
+        }
+    };
+    Ok(SessionRow {
+        digest: row.try_get("token")?,
+        user_id: row.try_get("user_id")?,
+        kind,
+        created_at: row.try_get("created_at")?,
+        last_seen: row.try_get("last_seen")?,
+        user_agent: row.try_get("user_agent")?,
+        address: row.try_get("address")?,
+    })
+}
+
+async fn insert_session<'e, E>(db: E, new: &NewSession<'_>) -> Result<(), StoreError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO sessions (token, user_id, kind, created_at, last_seen, user_agent, address) VALUES ($1, $2, $3, $4, $4, $5, $6)",
+    )
+    .bind(new.digest)
+    .bind(new.user_id)
+    .bind(new.kind.as_str())
+    .bind(new.at)
+    .bind(new.user_agent)
+    .bind(new.address)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 const USER_COLUMNS: &str =
     "id, username, rank, points, guest, bot, rating, deviation, volatility, \
                             role, muted_until, suspended_until, banned_until";
@@ -148,19 +245,8 @@ impl Store {
     }
 
     /// Opens a session under its token's digest.
-    pub async fn insert_session(
-        &self,
-        digest: &str,
-        user_id: i64,
-        created_at: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO sessions (token, user_id, created_at) VALUES ($1, $2, $3)")
-            .bind(digest)
-            .bind(user_id)
-            .bind(created_at)
-            .execute(self.pool())
-            .await?;
-        Ok(())
+    pub async fn insert_session(&self, new: &NewSession<'_>) -> Result<(), StoreError> {
+        insert_session(self.pool(), new).await
     }
 
     /// Ends the session with this token digest.
@@ -181,13 +267,68 @@ impl Store {
         Ok(row.is_some())
     }
 
-    /// The account of the session with this token digest.
-    pub async fn user_by_session(&self, digest: &str) -> Result<Option<UserRow>, StoreError> {
-        self.user_where(
-            "id = (SELECT user_id FROM sessions WHERE token = $1)",
-            digest,
+    /// The session with this token digest.
+    pub async fn session(&self, digest: &str) -> Result<Option<SessionRow>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions WHERE token = $1"
+        ))
+        .bind(digest)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(session_row).transpose()?)
+    }
+
+    /// Marks the session with this token digest used at `now`.
+    pub async fn touch_session(&self, digest: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET last_seen = $2 WHERE token = $1")
+            .bind(digest)
+            .bind(now)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session last used before `idle_before` or opened before `opened_before`;
+    /// their token digests, whose sockets the caller closes.
+    pub async fn delete_expired_sessions(
+        &self,
+        idle_before: i64,
+        opened_before: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "DELETE FROM sessions WHERE last_seen < $1 OR created_at < $2 RETURNING token",
         )
-        .await
+        .bind(idle_before)
+        .bind(opened_before)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("token"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// `user_id`'s open sessions, the most recently used first.
+    pub async fn session_rows_of(&self, user_id: i64) -> Result<Vec<SessionRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions WHERE user_id = $1 ORDER BY last_seen DESC, created_at DESC"
+        ))
+        .bind(user_id)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows.iter().map(session_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Ends every session of `user_id`; their token digests.
+    pub async fn delete_sessions_of(&self, user_id: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("DELETE FROM sessions WHERE user_id = $1 RETURNING token")
+            .bind(user_id)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("token"))
+            .collect::<Result<_, _>>()?)
     }
 
     /// The account called `name`.
@@ -235,27 +376,33 @@ impl Store {
             .collect::<Result<_, _>>()?)
     }
 
-    /// Sets `user_id`'s password hash and ends every session of theirs but `keep` (a digest),
-    /// in one transaction.
+    /// Sets `user_id`'s password hash, ends every session of theirs and opens `then` (the
+    /// caller's new one) if given, in one transaction. Returns the digests of the sessions
+    /// ended.
     pub async fn set_password(
         &self,
         user_id: i64,
         hash: &str,
-        keep: &str,
-    ) -> Result<(), StoreError> {
+        then: Option<&NewSession<'_>>,
+    ) -> Result<Vec<String>, StoreError> {
         let mut tx = self.pool().begin().await?;
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
             .bind(hash)
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
+        let rows = sqlx::query("DELETE FROM sessions WHERE user_id = $1 RETURNING token")
             .bind(user_id)
-            .bind(keep)
-            .execute(&mut *tx)
+            .fetch_all(&mut *tx)
             .await?;
+        if let Some(new) = then {
+            insert_session(&mut *tx, new).await?;
+        }
         tx.commit().await?;
-        Ok(())
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("token"))
+            .collect::<Result<_, _>>()?)
     }
 
     /// Deletes `user_id`'s account as far as its games allow: renamed `name`, no password, no

@@ -160,6 +160,21 @@ const SHARED: &[Step] = &[
         at BIGINT NOT NULL,
         pad TEXT NOT NULL
     )"),
+    // Sessions that end (store/accounts.rs): what a session may do (`player`, or `bot` for a
+    // bot's engine, which may only play its games), when it was last used (idle expiry, written
+    // at most every few minutes), and the device and address it was opened from, for the
+    // player's list of their sessions. Sessions opened before count from their creation.
+    Sql("ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'player'"),
+    Sql("UPDATE sessions SET kind = 'bot' WHERE user_id IN (SELECT id FROM users WHERE bot IS NOT NULL)"),
+    Sql("ALTER TABLE sessions ADD COLUMN last_seen BIGINT NOT NULL DEFAULT 0"),
+    Sql("UPDATE sessions SET last_seen = created_at"),
+    Sql("ALTER TABLE sessions ADD COLUMN user_agent TEXT"),
+    Sql("ALTER TABLE sessions ADD COLUMN address TEXT"),
+    Sql("CREATE INDEX sessions_user ON sessions (user_id)"),
+    // A tournament result's correction keeps the board's result beside the organiser's
+    // (store/tournaments.rs), and who made it.
+    Sql("ALTER TABLE tournament_pairings ADD COLUMN board_result TEXT"),
+    Sql("ALTER TABLE tournament_pairings ADD COLUMN corrected_by BIGINT REFERENCES users(id)"),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.

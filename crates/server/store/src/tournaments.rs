@@ -61,6 +61,24 @@ pub struct PairingRow {
     /// The game's result (`B+R`, `W+3.5`, `0`, `Void`) once finished; the organiser's
     /// correction when there is one.
     pub result: Option<String>,
+    /// The game's own result, as the board decided it (none while it is played).
+    pub board_result: Option<String>,
+    /// Whether the board's game is still being played.
+    pub playing: bool,
+    /// The organiser's correction, if any: their result, the board's when they made it, and
+    /// who they are.
+    pub correction: Option<Correction>,
+}
+
+/// An organiser's correction of a board's result, kept beside the board's own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Correction {
+    /// The result the organiser set.
+    pub result: String,
+    /// The board's result when they set it (none for a game never played).
+    pub over: Option<String>,
+    /// The organiser (none for corrections from before it was kept).
+    pub by: Option<i64>,
 }
 
 /// A board to write when pairing a round: the game's terms as JSON for a game.
@@ -77,7 +95,8 @@ pub struct NewBoard {
 }
 
 const PAIRING_COLUMNS: &str = "p.round, p.board, p.white_id, p.black_id, p.handicap, p.game_id, \
-     COALESCE(p.corrected, g.result) AS result";
+     COALESCE(p.corrected, g.result) AS result, g.result AS game_result, g.status AS game_status, \
+     p.corrected, p.board_result, p.corrected_by";
 
 impl Store {
     /// A new tournament, open for registration; its id.
@@ -222,6 +241,19 @@ impl Store {
                     handicap: r.try_get("handicap")?,
                     game_id: r.try_get("game_id")?,
                     result: r.try_get("result")?,
+                    board_result: r.try_get("game_result")?,
+                    playing: r.try_get::<Option<String>, _>("game_status")?.as_deref()
+                        == Some("live"),
+                    correction: r
+                        .try_get::<Option<String>, _>("corrected")?
+                        .map(|result| -> Result<Correction, sqlx::Error> {
+                            Ok(Correction {
+                                result,
+                                over: r.try_get("board_result")?,
+                                by: r.try_get("corrected_by")?,
+                            })
+                        })
+                        .transpose()?,
                 })
             })
             .collect()
@@ -295,8 +327,9 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The organiser's correction of a board's result, with the reason logged; false if there
-    /// is no such board with a game.
+    /// The organiser's correction of a board's result (the board's own kept beside it), with
+    /// the reason logged; false if there is no such board with two players whose game is over
+    /// (or was never made).
     pub async fn correct_result(
         &self,
         tournament_id: i64,
@@ -307,13 +340,15 @@ impl Store {
         reason: &str,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool().begin().await?;
+        // Never over a game still being played: its own end decides it (a game ends once).
         let done = sqlx::query(
-            "UPDATE tournament_pairings SET corrected = $4 WHERE tournament_id = $1 AND round = $2 AND board = $3 AND black_id IS NOT NULL",
+            "UPDATE tournament_pairings SET corrected = $4, corrected_by = $5, board_result = (SELECT g.result FROM games g WHERE g.id = tournament_pairings.game_id) WHERE tournament_id = $1 AND round = $2 AND board = $3 AND black_id IS NOT NULL AND (game_id IS NULL OR game_id IN (SELECT id FROM games WHERE status <> 'live'))",
         )
         .bind(tournament_id)
         .bind(round)
         .bind(board)
         .bind(result)
+        .bind(by)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {

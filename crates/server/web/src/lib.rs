@@ -121,10 +121,34 @@ pub async fn run_with(
         tcp: listener,
         limits,
     };
-    axum::serve(
+    let sweeper = tokio::spawn(sweep_sessions(state.clone()));
+    let served = axum::serve(
         listener.tap_io(|_| {}),
         app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
-    .await
+    .await;
+    sweeper.abort();
+    served
+}
+
+/// How often lapsed sessions are swept out (a session is also ended when next used after it
+/// lapsed, so this only keeps forgotten rows from piling up).
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
+
+/// Ends the lapsed sessions every [`SWEEP_EVERY`] (on every node: each sweep deletes what the
+/// others left), and closes their sockets.
+async fn sweep_sessions(state: AppState) {
+    let mut every = tokio::time::interval(SWEEP_EVERY);
+    loop {
+        every.tick().await;
+        match tengen_app::sessions::sweep(&state.store).await {
+            Ok(ended) => {
+                for digest in ended {
+                    let _ = state.logouts.send(digest);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot sweep lapsed sessions"),
+        }
+    }
 }

@@ -39,7 +39,7 @@ pub fn document() -> Value {
     paths.insert("/readyz".into(), json!({ "get": op("Readiness: the database answers within 2 s (503 `database_unavailable` otherwise)", "server", None, ("200", "ready"), &["503"]) }));
     paths.insert("/metrics".into(), json!({ "get": op("Every metric of the process in Prometheus's text format 0.0.4 (docs/deploy.md lists them)", "server", None, ("200", "the metrics as text/plain"), &[]) }));
     paths.insert("/api/accounts/register".into(), json!({ "post": op("Register with a declared rank; sets the session cookie", "accounts", Some("Register"), ("201", "the account and a session token"), &["400", "409", "413", "429"]) }));
-    paths.insert("/api/accounts/login".into(), json!({ "post": op("Log in; sets the session cookie", "accounts", Some("Login"), ("200", "the account and a session token"), &["400", "401", "413", "429"]) }));
+    paths.insert("/api/accounts/login".into(), json!({ "post": op("Log in; sets the session cookie. A bot account's session (`tengen admin bot-password`) plays only the bot's own games: player routes answer it 403 `bot_account` (unless the server runs with --bots-as-players)", "accounts", Some("Login"), ("200", "the account and a session token"), &["400", "401", "413", "429"]) }));
     paths.insert("/api/accounts/guest".into(), json!({ "post": op("Play as a guest at 18k", "accounts", None, ("201", "a guest account and a session token"), &["429", "500"]) }));
     paths.insert(
         "/api/accounts/logout".into(),
@@ -85,7 +85,15 @@ pub fn document() -> Value {
     let mut thread = json!({ "get": op("The thread with one player, oldest first (the last 200), the other's messages marked read: { with, messages: [message] }", "social", None, ("200", "the thread"), &["401", "404"]) });
     thread["parameters"] = id_param("name");
     paths.insert("/api/messages/{name}".into(), thread);
-    paths.insert("/api/me/password".into(), json!({ "post": op("Change one's password: every other session ends and its sockets close (403 `wrong_password`, `no_password`; 400 `weak_password`)", "accounts", Some("NewPassword"), ("204", "changed"), &["401", "403"]) }));
+    paths.insert("/api/me/password".into(), json!({ "post": op("Change one's password: every session ends, this one included, and its sockets close; the answer carries a new session for the caller (token and cookie) (403 `wrong_password`, `no_password`; 400 `weak_password`)", "accounts", Some("NewPassword"), ("200", "the account and the caller's new session token"), &["401", "403"]) }));
+    paths.insert("/api/me/sessions".into(), json!({
+        "get": op("One's open sessions, the most recently used first: { sessions: [{ id, device (\"Firefox on Android\"), address, created_at, last_seen, current }] } (times in seconds since 1970; a session ends after 30 days unused or 90 days after it was opened)", "accounts", None, ("200", "the sessions"), &["401", "403"]),
+        "delete": op("Log out everywhere: every session ends, this one included, with their sockets; the cookie is cleared", "accounts", None, ("204", "logged out everywhere"), &["401", "403"]),
+    }));
+    let mut end_session = json!({ "delete": op("End one of one's sessions (its sockets close); 404 for an id that is not one's own", "accounts", None, ("204", "ended"), &["401", "403", "404"]) });
+    end_session["parameters"] =
+        json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }]);
+    paths.insert("/api/me/sessions/{id}".into(), end_session);
     paths.insert("/api/me/export".into(), json!({ "get": op("Everything kept about the logged-in player, as JSON: { account, games, ratings, moderation }", "accounts", None, ("200", "the data"), &["401"]) }));
     let mut user = json!({ "get": op("An account's public profile: rank and promotion points", "users", None, ("200", "the account"), &["404"]) });
     user["parameters"] = id_param("name");
@@ -274,7 +282,7 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
             "parameters": [{ "name": "status", "in": "query", "schema": { "type": "string", "enum": ["open", "running", "finished"] } }],
             "responses": { "200": { "description": "the tournaments" }, "400": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
         },
-        "post": op("Organise a tournament (guests cannot: 403 guests_cannot_organise): { id }", "tournaments", Some("EventTerms"), ("201", "the new tournament's id"), &["400", "401", "403"]),
+        "post": op("Organise a tournament (guests cannot: 403 guests_cannot_organise; nor a suspended player: 403 suspended): { id }", "tournaments", Some("EventTerms"), ("201", "the new tournament's id"), &["400", "401", "403"]),
     }));
     let with_id = |v: Value| {
         let mut v = v;
@@ -285,11 +293,11 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
         }
         v
     };
-    paths.insert("/api/tournaments/{id}".into(), with_id(json!({ "get": op("A tournament: { id, name, status (open | running | finished), organiser, round (paired so far), rounds, terms, players: [{ name, rank, withdrawn_after }], pairings: [{ round, boards: [{ board, white, black, handicap, game_id, result, bye }] }], standings: { criteria, lines: [{ place, tied, name, rank, values }] }, log: [{ at, by, action, detail }] (the organiser's corrections) }. Watchers over the WebSocket hear it change (watch_tournament)", "tournaments", None, ("200", "the tournament"), &["404"]) })));
-    paths.insert("/api/tournaments/{id}/register".into(), with_id(json!({ "post": op("Register for an open tournament. Codes: registration_closed, already_registered, tournament_full (409), rank_outside_limits (400), guests_cannot_register (403)", "tournaments", None, ("200", "registered"), &["401", "403", "404", "409"]) })));
+    paths.insert("/api/tournaments/{id}".into(), with_id(json!({ "get": op("A tournament: { id, name, status (open | running | finished), organiser, round (paired so far), rounds, terms, players: [{ name, rank, withdrawn_after }], pairings: [{ round, boards: [{ board, white, black, handicap, game_id, result (the organiser's correction if any, else the board's), board_result (the game's own), correction: { result, board_result (the board's when corrected), by } or null, bye }] }], standings: { criteria, lines: [{ place, tied, name, rank, values }] }, log: [{ at, by, action, detail }] (the organiser's corrections) }. Watchers over the WebSocket hear it change (watch_tournament)", "tournaments", None, ("200", "the tournament"), &["404"]) })));
+    paths.insert("/api/tournaments/{id}/register".into(), with_id(json!({ "post": op("Register for an open tournament. Codes: registration_closed, already_registered, tournament_full (409), rank_outside_limits (400), guests_cannot_register, suspended (403)", "tournaments", None, ("200", "registered"), &["401", "403", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/withdraw".into(), with_id(json!({ "post": op("Withdraw: before the start the registration goes; after it, one is absent (half a McMahon point) from the next round on. 409 not_registered", "tournaments", None, ("200", "withdrawn"), &["401", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/start".into(), with_id(json!({ "post": op("The organiser starts the tournament now: round 1 is paired and its games start. Codes: not_organiser (403), already_started (409), too_few_players (400)", "tournaments", None, ("200", "the tournament"), &["401", "403", "404", "409"]) })));
-    paths.insert("/api/tournaments/{id}/results".into(), with_id(json!({ "post": op("The organiser corrects a board's result, with a reason (logged); the standings follow", "tournaments", Some("Correction"), ("200", "corrected"), &["401", "403", "404", "413"]) })));
+    paths.insert("/api/tournaments/{id}/results".into(), with_id(json!({ "post": op("The organiser corrects a board's result, with a reason (logged): only once its game is over, or for a game never played (409 game_in_progress), never in a game they play (403 own_game). The board's result is kept beside the correction; the standings follow, and only rounds not yet paired are paired on them", "tournaments", Some("Correction"), ("200", "corrected"), &["401", "403", "404", "413"]) })));
     paths.insert("/api/tournaments/{id}/challenge".into(), with_id(json!({ "post": op("Ladder: challenge a player up to `reach` places above; the game starts at once, the challenger Black: { challenge, game_id }. A win takes the defender's place. Codes: no_running_ladder, challenge_pending, try_again (409), not_on_ladder, cannot_challenge (400)", "tournaments", Some("Challenge"), ("201", "the challenge's game"), &["401", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/finish".into(), with_id(json!({ "post": op("The organiser closes a running ladder (other events finish after their last round): 409 not_a_running_ladder", "tournaments", None, ("200", "finished"), &["401", "403", "404", "409"]) })));
     paths.insert("/api/tournaments/{id}/h9".into(), with_id(json!({ "get": op("The tournament as an EGF h9 results file (text), best first", "tournaments", None, ("200", "text/plain h9"), &["404"]) })));

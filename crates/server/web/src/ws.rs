@@ -22,7 +22,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::error::{ApiError, HttpError};
-use crate::session::CurrentUser;
+use crate::session::SignedIn;
 use crate::AppState;
 use tengen_app::accounts::User;
 use tengen_core::game::Action;
@@ -45,10 +45,14 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
-    user: Result<CurrentUser, HttpError>,
+    session: Result<SignedIn, HttpError>,
 ) -> Response {
-    let user = match user {
-        Ok(CurrentUser(user)) => user,
+    let (user, bot_only) = match session {
+        // A bot's session plays its games here and does nothing else (sessions.rs).
+        Ok(SignedIn(s)) => {
+            let bot_only = tengen_app::sessions::require_player(&s, state.bots_as_players).is_err();
+            (s.user, bot_only)
+        }
         Err(e) => return e.into_response(),
     };
     // Every tab and bot needs one or two; hundreds are an attack on the server's memory. The
@@ -71,7 +75,7 @@ pub async fn upgrade(
         // before every read: most of the cost of receiving a move, and 2.5 GiB for
         // 10,000 games. Messages are small; a larger one still arrives, in more reads.
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| connection(socket, state, user, session, seat))
+        .on_upgrade(move |socket| connection(socket, state, user, bot_only, session, seat))
 }
 
 /// What clients send. Every message may carry an `id`, echoed as `ref` in the reply.
@@ -195,6 +199,8 @@ struct Conn {
     /// The players this one has a block with (either way), read when the first lobby line
     /// arrives and again at each `lobby_join`: their lobby lines are not passed on.
     blocks: Option<HashSet<i64>>,
+    /// A bot's session: it plays (and chats in) its own games, and nothing else.
+    bot_only: bool,
 }
 
 /// How often the server pings each connection to measure its round trip.
@@ -208,6 +214,7 @@ async fn connection(
     socket: WebSocket,
     state: AppState,
     user: User,
+    bot_only: bool,
     session: String,
     seat: tengen_app::online::Seat,
 ) {
@@ -222,6 +229,8 @@ async fn connection(
     let epoch = Instant::now();
     let writer = tokio::spawn(write_loop(sink, out_rx, epoch));
     let mut conn = Conn::new(state, user, out, epoch);
+    // A bot's session: its own games and nothing else (see `dispatch` and `may_chat`).
+    conn.bot_only = bot_only;
     conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
     loop {
@@ -342,6 +351,7 @@ impl Conn {
             rtt_ms: 0,
             turn_of: HashMap::new(),
             blocks: None,
+            bot_only: false,
         }
     }
 
@@ -643,6 +653,17 @@ impl Conn {
 
     /// Answers one message: quick match, ping, watching, or an action in a game.
     async fn dispatch(&mut self, msg: ClientMsg, reference: Value) {
+        let players_only = matches!(
+            msg,
+            ClientMsg::Match(_)
+                | ClientMsg::MatchCancel
+                | ClientMsg::LobbyChat { .. }
+                | ClientMsg::LobbyJoin
+        );
+        if self.bot_only && players_only {
+            let e = tengen_app::sessions::bot_refusal();
+            return self.send(error(&reference, e.code(), &e.to_string())).await;
+        }
         let (game, action) = match msg {
             ClientMsg::Match(req) => return self.request_match(req, reference).await,
             ClientMsg::MatchCancel => return self.cancel_match(reference).await,
@@ -803,9 +824,14 @@ impl Conn {
     async fn may_chat(&self, game: i64) -> Result<(), ApiError> {
         let store = &self.state.store;
         tengen_app::sanctions::check_may_chat(store, self.user.id).await?;
-        if let Some(g) = store.game(game).await? {
-            tengen_app::blocks::check_may_chat(store, self.user.id, &[g.black_id, g.white_id])
-                .await?;
+        let game = store.game(game).await?;
+        let players = game.as_ref().map(|g| [g.black_id, g.white_id]);
+        // A bot says its manners in its own games, never a word in anyone else's.
+        if self.bot_only && !players.is_some_and(|p| p.contains(&self.user.id)) {
+            return Err(tengen_app::sessions::bot_refusal());
+        }
+        if let Some(players) = players {
+            tengen_app::blocks::check_may_chat(store, self.user.id, &players).await?;
         }
         Ok(())
     }

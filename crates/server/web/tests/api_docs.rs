@@ -88,6 +88,9 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/tournaments/{id}/h9", "get"),
         ("/api/tournaments/{id}/challenge", "post"),
         ("/api/tournaments/{id}/finish", "post"),
+        ("/api/me/sessions", "get"),
+        ("/api/me/sessions", "delete"),
+        ("/api/me/sessions/{id}", "delete"),
     ];
     for (path, method) in routes {
         assert!(

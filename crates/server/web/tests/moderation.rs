@@ -41,6 +41,11 @@ on_both_stores!(
     mute_and_suspend,
     "mute"
 );
+on_both_stores!(
+    a_suspension_means_the_same_everywhere,
+    suspension_everywhere,
+    "suspend-everywhere"
+);
 on_both_stores!(annulled_games_count_no_more, annulment, "annul");
 on_both_stores!(reports_reach_the_queue_with_context, reports, "reports");
 on_both_stores!(hidden_chat_lines_go_for_every_watcher, hide_chat, "hide");
@@ -553,4 +558,72 @@ async fn until_is_seconds_or_an_rfc_3339_time() {
         (StatusCode::BAD_REQUEST, Some("bad_request")),
         "{v}"
     );
+}
+
+/// A suspended player plays out their games and reads, but takes part in nothing new: no
+/// tournament organised or entered, no private message, no line in any chat.
+async fn suspension_everywhere(url: &str) {
+    let server = TestServer::start(url).await;
+    let moderator = with_role(&server, "moder", "moderator").await;
+    let ann = server.register("ann", "2d").await;
+    let bob = server.register("bob", "2d").await;
+    let (game_id, players) = game(&server, &ann, &bob).await;
+    let (_, cup) = ann
+        .post(
+            "/api/tournaments",
+            json!({"name": "Cup", "system": "swiss"}),
+        )
+        .await;
+    let (_, review) = ann
+        .post("/api/reviews", json!({"sgf": "(;GM[1]FF[4]SZ[9];B[ee])"}))
+        .await;
+    let mut socket = bob.socket().await;
+    socket.watch(game_id).await;
+    let later = tengen_app::sanctions::now() + 3600;
+    let body = json!({"user": "bob", "action": "suspend", "until": later, "reason": "r"});
+    let (status, _) = moderator.post("/api/moderation/actions", body).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let refused = [
+        (
+            "/api/tournaments".to_string(),
+            json!({"name": "Mine", "system": "swiss"}),
+        ),
+        (
+            format!("/api/tournaments/{}/register", cup["id"]),
+            json!({}),
+        ),
+        (
+            "/api/messages".to_string(),
+            json!({"to": "ann", "text": "hi"}),
+        ),
+        (
+            format!("/api/reviews/{}/chat", review["id"]),
+            json!({"text": "hi"}),
+        ),
+    ];
+    for (path, body) in refused {
+        let (status, v) = bob.post(&path, body).await;
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (StatusCode::FORBIDDEN, Some("suspended")),
+            "{path}: {v}"
+        );
+    }
+    err(&socket.chat(game_id, "hello").await, "suspended");
+    err(
+        &socket
+            .call(json!({"type": "lobby_chat", "text": "hello"}))
+            .await,
+        "suspended",
+    );
+    // Their game goes on.
+    let mut ann_socket = ann.socket().await;
+    for (player, at) in [(&players[0], "C3"), (&players[1], "G7")] {
+        let s = if player.user["username"] == "bob" {
+            &mut socket
+        } else {
+            &mut ann_socket
+        };
+        ok(&s.play(game_id, at).await);
+    }
 }

@@ -1,4 +1,5 @@
-//! A player's own account: a new password ends every other session (and closes its sockets),
+//! A player's own account: a new password ends every session (and closes its sockets), the
+//! caller going on with a new one,
 //! the data comes out as JSON, and a deleted account keeps its games under an anonymised name.
 //! Each needs the password once more.
 
@@ -31,9 +32,11 @@ async fn a_new_password_ends_the_other_sessions() {
         (status, v["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("weak_password"))
     );
-    let (status, _) = ann.post("/api/me/password", change(PASSWORD)).await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
-    // This session goes on; the other ends, its socket with it.
+    let (status, v) = ann.post("/api/me/password", change(PASSWORD)).await;
+    assert_eq!(status, StatusCode::OK);
+    // Every session ends, this one too; the caller goes on with the new one it was given.
+    assert_eq!(ann.get("/api/me").await.0, StatusCode::UNAUTHORIZED);
+    let ann = server.signed_in(&v);
     assert_eq!(ann.get("/api/me").await.0, StatusCode::OK);
     assert_eq!(other.get("/api/me").await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(other_socket.close_code().await, Some(4001));

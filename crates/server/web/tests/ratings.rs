@@ -52,13 +52,17 @@ async fn old_game(
 async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     let url = common::sqlite_url("ratings-migration");
     let store = Store::open(&url).await.unwrap();
-    let (ann, _) = tengen_app::accounts::register(&store, "ann", "secret1", "5k")
+    let (ann, _) =
+        tengen_app::accounts::register(&store, "ann", "secret1", "5k", &Default::default())
+            .await
+            .unwrap();
+    let (bob, _) =
+        tengen_app::accounts::register(&store, "bob", "secret1", "2k", &Default::default())
+            .await
+            .unwrap();
+    let (guest, _) = tengen_app::accounts::guest(&store, &Default::default())
         .await
         .unwrap();
-    let (bob, _) = tengen_app::accounts::register(&store, "bob", "secret1", "2k")
-        .await
-        .unwrap();
-    let (guest, _) = tengen_app::accounts::guest(&store).await.unwrap();
     let even = serde_json::to_string(&common::terms(19, TimeControl::None)).unwrap();
     let mut handicap = common::terms(19, TimeControl::None);
     handicap.handicap = 3;
@@ -75,8 +79,14 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // the steps after it, undone here too: the reviews table, its version, quick match's
     // queue, the cluster's heartbeats and their index, the tournaments' four tables,
     // moderation's columns and tables, players' blocks, the games' annulment reason, messages
-    // and friends, the reviews' chat, the readiness probe's table). Each step appended to the migrations adds its undoing here.
+    // and friends, the reviews' chat, the readiness probe's table, the sessions' kind, last use, device and address; the
+    // pairings' board result and corrector go with their table). Each step appended to the migrations adds its undoing here.
     for sql in [
+        "DROP INDEX sessions_user",
+        "ALTER TABLE sessions DROP COLUMN address",
+        "ALTER TABLE sessions DROP COLUMN user_agent",
+        "ALTER TABLE sessions DROP COLUMN last_seen",
+        "ALTER TABLE sessions DROP COLUMN kind",
         "DROP TABLE health_probe",
         "UPDATE users SET rating = NULL, deviation = NULL, volatility = NULL",
         "DELETE FROM rating_history",
@@ -100,7 +110,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 27 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 36 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }
@@ -181,12 +191,14 @@ async fn rated_game(store: &Store, black: i64, white: i64, black_wins: bool, at:
 #[tokio::test]
 async fn the_only_rank_shown_is_the_seeds_rank_whatever_the_rating_does() {
     let store = Store::open(&common::sqlite_url("one-rank")).await.unwrap();
-    let (ann, _) = tengen_app::accounts::register(&store, "ann", "secret1", "10k")
-        .await
-        .unwrap();
-    let (bob, _) = tengen_app::accounts::register(&store, "bob", "secret1", "3k")
-        .await
-        .unwrap();
+    let (ann, _) =
+        tengen_app::accounts::register(&store, "ann", "secret1", "10k", &Default::default())
+            .await
+            .unwrap();
+    let (bob, _) =
+        tengen_app::accounts::register(&store, "bob", "secret1", "3k", &Default::default())
+            .await
+            .unwrap();
     // One win and three losses against a player seven ranks above: the rating rises.
     rated_game(&store, ann.id, bob.id, true, 100).await;
     for at in [200, 300, 400] {

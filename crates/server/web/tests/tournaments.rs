@@ -9,7 +9,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use axum::http::StatusCode;
-use common::{Client, Socket, TestServer};
+use common::{ok, Client, Socket, TestServer};
 use serde_json::{json, Value};
 use tengen_app::tournaments;
 
@@ -328,6 +328,17 @@ async fn refusals_carry_codes_and_change_nothing() {
         )
         .await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    // Not while the game is played: the board decides it.
+    let (s, v) = org.post(&path("results"), fix.clone()).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("game_in_progress")),
+        "{v}"
+    );
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    let game = t["pairings"][0]["boards"][0]["game_id"].as_i64().unwrap();
+    let mut socket = a.socket().await;
+    ok(&socket.resign(game).await);
     let (s, v) = org.post(&path("results"), fix).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
@@ -749,4 +760,75 @@ async fn a_restart_loses_no_round() {
     assert_eq!(games(&t), games(&before));
     let boards = t["pairings"][0]["boards"].as_array().unwrap();
     assert!(boards.iter().all(|b| b["result"].is_string()), "{t}");
+}
+
+#[tokio::test]
+async fn no_one_overrules_the_board() {
+    let server = TestServer::sqlite("tournament-board").await;
+    let org = server.register("Organiser", "1d").await;
+    let id = organise(
+        &org,
+        json!({"name": "Board cup", "system": "swiss", "rounds": 2}),
+    )
+    .await;
+    let path = |what: &str| format!("/api/tournaments/{id}/{what}");
+    assert_eq!(org.post_empty(&path("register")).await.0, StatusCode::OK);
+    let (_, mut sockets) = enter(&server, id, &[("ann", "1d"), ("bob", "1d"), ("cat", "1d")]).await;
+    sockets.insert("Organiser".into(), org.socket().await);
+    assert_eq!(org.post_empty(&path("start")).await.0, StatusCode::OK);
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    let boards = t["pairings"][0]["boards"].as_array().unwrap().clone();
+    let plays = |b: &Value, name: &str| b["white"] == name || b["black"] == name;
+    let own = boards
+        .iter()
+        .find(|b| plays(b, "Organiser"))
+        .unwrap()
+        .clone();
+    let other = boards
+        .iter()
+        .find(|b| !plays(b, "Organiser"))
+        .unwrap()
+        .clone();
+    let fix = |b: &Value| json!({"round": 1, "board": b["board"], "result": "W+", "reason": "r"});
+    // A game still being played is the board's to decide: no correction, no next round.
+    let (s, v) = org.post(&path("results"), fix(&other)).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("game_in_progress")),
+        "{v}"
+    );
+    // Nor is an organiser's own game theirs to correct.
+    let (s, v) = org.post(&path("results"), fix(&own)).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("own_game")),
+        "{v}"
+    );
+    tournaments::tick(&server.state).await.unwrap();
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["round"], 1, "round 2 is not paired on a correction");
+    assert_eq!(
+        t["pairings"][0]["boards"][other["board"].as_u64().unwrap() as usize - 1]["result"],
+        Value::Null
+    );
+    // Once the game is over, the correction stands beside the board's own result.
+    let game = other["game_id"].as_i64().unwrap();
+    let black = other["black"].as_str().unwrap();
+    ok(&sockets.get_mut(black).unwrap().resign(game).await);
+    let body = json!({"round": 1, "board": other["board"], "result": "B+", "reason": "r"});
+    let (s, v) = org.post(&path("results"), body).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    let board = &t["pairings"][0]["boards"][other["board"].as_u64().unwrap() as usize - 1];
+    assert_eq!(board["board_result"], "W+R");
+    assert_eq!(board["result"], "B+R");
+    assert_eq!(
+        board["correction"],
+        json!({"result": "B+R", "board_result": "W+R", "by": "Organiser"})
+    );
+    let (s, v) = org.post(&path("results"), fix(&own)).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("own_game"))
+    );
 }

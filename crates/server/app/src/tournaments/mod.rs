@@ -454,6 +454,7 @@ pub async fn create(services: &Services, user: &User, body: EventTerms) -> Resul
         ));
     }
     let store = &services.store;
+    crate::sanctions::check_may(store, user.id, crate::sanctions::Activity::Tournament).await?;
     body.validate()?;
     let json = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
     let id = store
@@ -504,6 +505,13 @@ pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
                         "board": p.board, "white": name(p.white_id),
                         "black": p.black_id.and_then(name), "handicap": p.handicap,
                         "game_id": p.game_id, "result": p.result,
+                        "board_result": p.board_result,
+                        "correction": p.correction.as_ref().map(|c| json!({
+                            "result": c.result, "board_result": c.over,
+                            // The organiser, who need not play in the event.
+                            "by": c.by.and_then(|b| owner.as_ref().filter(|o| o.id == b)
+                                .map(|o| o.username.clone()).or_else(|| name(b))),
+                        })),
                         "bye": p.black_id.is_none(),
                     })
                 })
@@ -593,6 +601,7 @@ pub async fn register(store: &Store, user: &User, id: i64) -> Result<Value, ApiE
             "make an account to play in tournaments".into(),
         ));
     }
+    crate::sanctions::check_may(store, user.id, crate::sanctions::Activity::Tournament).await?;
     let rank = rank_of(&user.rank);
     let limit = |r: &Option<String>| r.as_deref().map(parse_rank).transpose();
     if limit(&t.terms.min_rank)?.is_some_and(|min| rank < min)
@@ -699,6 +708,12 @@ pub async fn correct(
     if body.reason.trim().is_empty() {
         return Err(bad("a reason is required"));
     }
+    let board = t
+        .pairings
+        .iter()
+        .find(|p| p.round == body.round && p.board == body.board && p.black_id.is_some())
+        .ok_or(ApiError::NotFound)?;
+    may_correct(board, user)?;
     if !store
         .correct_result(
             id,
@@ -713,6 +728,24 @@ pub async fn correct(
         return Err(ApiError::NotFound);
     }
     Ok(json!({ "corrected": true }))
+}
+
+/// No one overrules the board: a result is corrected only once its game is over (or for a
+/// game never played), and never by one of its players, organiser or not.
+fn may_correct(board: &PairingRow, user: &User) -> Result<(), ApiError> {
+    if board.white_id == user.id || board.black_id == Some(user.id) {
+        return Err(ApiError::Forbidden(
+            "own_game",
+            "an organiser cannot correct the result of a game they play".into(),
+        ));
+    }
+    if board.playing {
+        return Err(ApiError::Conflict(
+            "game_in_progress",
+            "the game is still being played: its result comes from the board".into(),
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) fn organiser_only(t: &Loaded, user: &User) -> Result<(), ApiError> {

@@ -13,7 +13,7 @@ use tengen_app::accounts::{self, User};
 
 use super::json_body;
 use crate::error::{ApiError, HttpError};
-use crate::session::{session_token, CurrentUser, SESSION_COOKIE};
+use crate::session::{session_token, DeviceOf, SignedIn, SESSION_COOKIE};
 use crate::throttle::{self, ClientAddr};
 use crate::AppState;
 
@@ -41,14 +41,21 @@ struct SessionBody {
 /// The session cookie: HttpOnly and SameSite=Strict always, and Secure when the client reached
 /// us over HTTPS (a reverse proxy says so with `X-Forwarded-Proto`). Plain HTTP on a local
 /// address keeps working, where browsers would drop a Secure cookie.
-fn with_session(status: StatusCode, user: User, token: String, headers: &HeaderMap) -> Response {
+pub(super) fn with_session(
+    status: StatusCode,
+    user: User,
+    token: String,
+    headers: &HeaderMap,
+) -> Response {
     let https = headers
         .get("x-forwarded-proto")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.eq_ignore_ascii_case("https"));
     let secure = if https { "; Secure" } else { "" };
+    // The cookie lives as long as the session could; the server ends it sooner when idle.
+    let max_age = tengen_app::sessions::LIFETIME;
     let cookie = format!(
-        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000{secure}"
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}"
     );
     let mut r = (status, Json(SessionBody { user, token })).into_response();
     if let Ok(v) = HeaderValue::from_str(&cookie) {
@@ -61,6 +68,7 @@ fn with_session(status: StatusCode, user: User, token: String, headers: &HeaderM
 pub(super) async fn register(
     State(state): State<AppState>,
     addr: ClientAddr,
+    DeviceOf(device): DeviceOf,
     headers: HeaderMap,
     body: Result<Json<RegisterBody>, JsonRejection>,
 ) -> Result<Response, HttpError> {
@@ -68,7 +76,8 @@ pub(super) async fn register(
     if let Some(k) = addr.key() {
         state.throttle.create(&k)?;
     }
-    let (user, token) = accounts::register(&state.store, &b.username, &b.password, &b.rank).await?;
+    let (user, token) =
+        accounts::register(&state.store, &b.username, &b.password, &b.rank, &device).await?;
     Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
@@ -76,6 +85,7 @@ pub(super) async fn register(
 pub(super) async fn login(
     State(state): State<AppState>,
     addr: ClientAddr,
+    DeviceOf(device): DeviceOf,
     headers: HeaderMap,
     body: Result<Json<LoginBody>, JsonRejection>,
 ) -> Result<Response, HttpError> {
@@ -85,7 +95,7 @@ pub(super) async fn login(
         .collect();
     // Refused before any hash is computed.
     state.throttle.check(&keys)?;
-    match accounts::login(&state.store, &b.username, &b.password).await {
+    match accounts::login(&state.store, &b.username, &b.password, &device).await {
         Ok((user, token)) => {
             state.throttle.succeeded(&keys[0]);
             Ok(with_session(StatusCode::OK, user, token, &headers))
@@ -103,12 +113,13 @@ pub(super) async fn login(
 pub(super) async fn guest(
     State(state): State<AppState>,
     addr: ClientAddr,
+    DeviceOf(device): DeviceOf,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
     if let Some(k) = addr.key() {
         state.throttle.create(&k)?;
     }
-    let (user, token) = accounts::guest(&state.store).await?;
+    let (user, token) = accounts::guest(&state.store, &device).await?;
     Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
@@ -122,26 +133,29 @@ pub(super) async fn logout(
         // The session's WebSockets close too (nobody listening is fine).
         let _ = state.logouts.send(accounts::token_digest(&token));
     }
+    Ok(logged_out())
+}
+
+/// 204 with the session cookie cleared.
+pub(super) fn logged_out() -> Response {
     let mut r = StatusCode::NO_CONTENT.into_response();
     r.headers_mut().insert(
         SET_COOKIE,
         HeaderValue::from_static("tengen_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
     );
-    Ok(r)
+    r
 }
 
-/// `GET /api/me`: the logged-in account.
-pub(super) async fn me(CurrentUser(user): CurrentUser) -> Json<User> {
-    Json(user)
+/// `GET /api/me`: the logged-in account (a bot's too: its engine asks who it is).
+pub(super) async fn me(SignedIn(session): SignedIn) -> Json<User> {
+    Json(session.user)
 }
 
 /// Who is logged in, if anyone: `{"user": null}` rather than a 401, so that a page asking
 /// before anyone logged in fails nothing (browsers log every 401 as an error).
-pub(super) async fn session(
-    user: Result<CurrentUser, HttpError>,
-) -> Result<Json<Value>, HttpError> {
+pub(super) async fn session(user: Result<SignedIn, HttpError>) -> Result<Json<Value>, HttpError> {
     match user {
-        Ok(CurrentUser(u)) => Ok(Json(json!({ "user": u }))),
+        Ok(SignedIn(s)) => Ok(Json(json!({ "user": s.user }))),
         Err(HttpError(ApiError::Unauthorized)) => Ok(Json(json!({ "user": null }))),
         Err(e) => Err(e),
     }

@@ -1,17 +1,20 @@
 //! `/api/me/...`: what the logged-in player needs beside the board: the games waiting for their
 //! move, vacations from their correspondence games, the players they block; and their own
-//! account: a new password, an export of their data, the account's deletion.
+//! account: a new password, their sessions (listed, ended one by one or all at once), an export
+//! of their data, the account's deletion.
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::Value;
-use tengen_app::{correspondence, own_account};
+use tengen_app::{correspondence, own_account, sessions};
 
 use super::json_body;
 use crate::error::HttpError;
-use crate::session::CurrentUser;
+use crate::session::{CurrentUser, DeviceOf, PlayerSession};
 use crate::AppState;
 
 /// `GET /api/me/turns`: the player's live games where it is their move, the most urgent first.
@@ -47,26 +50,61 @@ pub(super) async fn end_vacation(
     Ok(Json(correspondence::end_vacation(&state, &user).await?))
 }
 
-/// The session digest of a request (it exists: the request passed `CurrentUser`).
-fn session_of(headers: &axum::http::HeaderMap) -> String {
-    crate::session::session_token(headers)
-        .map(|t| tengen_app::accounts::token_digest(&t))
-        .unwrap_or_default()
-}
-
-/// `POST /api/me/password` `{"current", "new"}`: every other session ends (their sockets close).
+/// `POST /api/me/password` `{"current", "new"}`: every session ends, this one included (their
+/// sockets close), and the caller gets a new one: its token in the body and the cookie.
 pub(super) async fn change_password(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    DeviceOf(device): DeviceOf,
     headers: axum::http::HeaderMap,
     body: Result<Json<own_account::NewPassword>, JsonRejection>,
-) -> Result<axum::http::StatusCode, HttpError> {
+) -> Result<Response, HttpError> {
     let req = json_body(body)?;
-    let ended = own_account::change_password(&state, &user, &session_of(&headers), req).await?;
-    for digest in ended {
+    let changed = own_account::change_password(&state, &user, &device, req).await?;
+    close_sockets(&state, changed.ended);
+    Ok(super::accounts::with_session(
+        StatusCode::OK,
+        user,
+        changed.token,
+        &headers,
+    ))
+}
+
+/// The sockets of sessions just ended close (nobody listening is fine).
+fn close_sockets(state: &AppState, digests: Vec<String>) {
+    for digest in digests {
         let _ = state.logouts.send(digest);
     }
-    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/me/sessions`: one's open sessions, the one asking marked `current`.
+pub(super) async fn sessions(
+    State(state): State<AppState>,
+    PlayerSession(session): PlayerSession,
+) -> Result<Json<Value>, HttpError> {
+    Ok(Json(
+        sessions::list(&state.store, &session.user, &session.digest).await?,
+    ))
+}
+
+/// `DELETE /api/me/sessions/{id}`: ends one of one's sessions (its sockets close).
+pub(super) async fn end_session(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<String>,
+) -> Result<StatusCode, HttpError> {
+    let digest = sessions::end(&state.store, &user, &id).await?;
+    close_sockets(&state, vec![digest]);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/me/sessions`: logs out everywhere, this session included; the cookie goes.
+pub(super) async fn end_all_sessions(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Response, HttpError> {
+    close_sockets(&state, sessions::end_all(&state.store, &user).await?);
+    Ok(super::accounts::logged_out())
 }
 
 /// `GET /api/me/export`: everything kept about the player, as JSON.
@@ -84,9 +122,7 @@ pub(super) async fn delete_account(
     body: Result<Json<own_account::Confirm>, JsonRejection>,
 ) -> Result<axum::http::StatusCode, HttpError> {
     let req = json_body(body)?;
-    for digest in own_account::delete(&state, &user, req).await? {
-        let _ = state.logouts.send(digest);
-    }
+    close_sockets(&state, own_account::delete(&state, &user, req).await?);
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 

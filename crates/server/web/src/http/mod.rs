@@ -43,6 +43,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/accounts/logout", post(accounts::logout))
         .route("/api/me", get(accounts::me).delete(me::delete_account))
         .route("/api/me/password", post(me::change_password))
+        .route(
+            "/api/me/sessions",
+            get(me::sessions).delete(me::end_all_sessions),
+        )
+        .route(
+            "/api/me/sessions/{id}",
+            axum::routing::delete(me::end_session),
+        )
         .route("/api/me/export", get(me::export))
         .route("/api/me/blocks", get(me::blocks).post(me::block))
         .route("/api/me/blocks/{name}", axum::routing::delete(me::unblock))

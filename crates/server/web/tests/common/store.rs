@@ -27,8 +27,12 @@ pub async fn stored_game(store: &Store, ids: [i64; 2], terms: &Terms) -> i64 {
 
 /// Two new guests' accounts, their ids.
 pub async fn two_guests(store: &Store) -> [i64; 2] {
-    let (ann, _) = tengen_app::accounts::guest(store).await.unwrap();
-    let (bob, _) = tengen_app::accounts::guest(store).await.unwrap();
+    let (ann, _) = tengen_app::accounts::guest(store, &Default::default())
+        .await
+        .unwrap();
+    let (bob, _) = tengen_app::accounts::guest(store, &Default::default())
+        .await
+        .unwrap();
     [ann.id, bob.id]
 }
 
