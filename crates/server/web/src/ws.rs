@@ -23,6 +23,7 @@ use tokio::time::Instant;
 
 use crate::error::{ApiError, HttpError};
 use crate::session::CurrentUser;
+use crate::throttle::ClientAddr;
 use crate::AppState;
 use tengen_app::accounts::User;
 use tengen_core::game::Action;
@@ -45,8 +46,13 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
+    addr: ClientAddr,
     user: Result<CurrentUser, HttpError>,
 ) -> Response {
+    // A page of another site must not act as its visitor (cross-site WebSocket hijacking).
+    if let Err(e) = state.edges.check_origin(&headers) {
+        return HttpError(e).into_response();
+    }
     let user = match user {
         Ok(CurrentUser(user)) => user,
         Err(e) => return e.into_response(),
@@ -60,6 +66,11 @@ pub async fn upgrade(
         ))
         .into_response();
     };
+    // One address opening sockets under many accounts is capped too.
+    let addr_seat = match state.edges.seat(addr.0) {
+        Ok(s) => s,
+        Err(e) => return HttpError(e).into_response(),
+    };
     let session = crate::session::session_token(&headers)
         .map(|t| tengen_app::accounts::token_digest(&t))
         .unwrap_or_default();
@@ -71,7 +82,10 @@ pub async fn upgrade(
         // before every read: most of the cost of receiving a move, and 2.5 GiB for
         // 10,000 games. Messages are small; a larger one still arrives, in more reads.
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| connection(socket, state, user, session, seat))
+        .on_upgrade(move |socket| async move {
+            connection(socket, state, user, session, seat).await;
+            drop(addr_seat);
+        })
 }
 
 /// What clients send. Every message may carry an `id`, echoed as `ref` in the reply.

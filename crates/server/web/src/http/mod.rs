@@ -148,6 +148,10 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(crate::web::file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::edges::body_deadline,
+        ))
         .layer(axum::middleware::from_fn(json_errors))
         .layer(axum::middleware::map_response(security_headers))
         .layer(axum::middleware::map_response(
