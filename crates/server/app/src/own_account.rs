@@ -53,6 +53,7 @@ pub async fn change_password(
     req: NewPassword,
 ) -> Result<Vec<String>, ApiError> {
     check(services, user, &req.current).await?;
+    accounts::check_password(&req.new, &user.username)?;
     let hash = accounts::hash_password(&req.new).await?;
     let ended: Vec<String> = services
         .store

@@ -25,6 +25,8 @@ enum Step {
 enum DataMigration {
     /// Rate every finished game in the order they ended ([`super::ratings`]).
     RateFinishedGames,
+    /// Add `users.name_key`, fill it, and make it unique ([`super::accounts::add_name_keys`]).
+    NameKeys,
 }
 
 /// Steps both databases share, after the steps of each (the same SQL in both).
@@ -154,6 +156,8 @@ const SHARED: &[Step] = &[
     Sql("ALTER TABLE reports ADD COLUMN message_id BIGINT"),
     // A review board's chat, its last lines as JSON (store/reviews.rs).
     Sql("ALTER TABLE reviews ADD COLUMN chat TEXT NOT NULL DEFAULT '[]'"),
+    // Names that look alike are one name (core/names.rs): each account's key, unique.
+    Code(DataMigration::NameKeys),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.
@@ -443,6 +447,9 @@ async fn migrate(
             }
             Code(DataMigration::RateFinishedGames) => {
                 super::ratings::rate_finished_games(&mut tx).await?;
+            }
+            Code(DataMigration::NameKeys) => {
+                super::accounts::add_name_keys(&mut tx).await?;
             }
             Each { sqlite, postgres } => {
                 let sql = if backend == Backend::Sqlite {

@@ -21,7 +21,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub const GRACE: Duration = Duration::from_secs(30);
 
 /// The password every registered test account has.
-pub const PASSWORD: &str = "secret1";
+pub const PASSWORD: &str = "heron-violet-42";
 
 /// A raw WebSocket to the server.
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
