@@ -58,6 +58,18 @@ impl TestServer {
         TestServer::serve(app_state(url, grace, bots).await).await
     }
 
+    /// A server over the database at `url` with no cap on WebSockets per address: every test
+    /// socket comes from 127.0.0.1, and some tests open more than the cap to test another.
+    pub async fn start_uncapped(url: &str) -> TestServer {
+        let mut state = app_state(url, GRACE, Vec::new()).await;
+        state.edges = std::sync::Arc::new(tengen_server::edges::Edges::new(
+            Vec::new(),
+            0,
+            tengen_server::edges::BODY_DEADLINE,
+        ));
+        TestServer::serve(state).await
+    }
+
     /// Serves `state`, made by the caller (a cluster node, say).
     pub async fn serve(state: AppState) -> TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
