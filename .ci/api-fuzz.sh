@@ -16,7 +16,7 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do grep -q "serving on" "$db.log" && break; sleep 0.2; done
 url=$(grep -o 'http://[0-9.:]*' "$db.log" | head -1)
 token=$(curl -s -X POST "$url/api/accounts/register" -H 'content-type: application/json' \
-  -d '{"username":"fuzzer","password":"secret1","rank":"3k"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  -d '{"username":"fuzzer","password":"heron-violet-42","rank":"3k"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 "$venv/bin/schemathesis" run "$url/api/openapi.json" -H "Authorization: Bearer $token" \
   --max-examples "$examples" --seed 1 \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \

@@ -606,7 +606,9 @@ export async function gamePage(main, app, id) {
     board.render({ grid, last, ghost, dead, unsure, territory });
     for (const side of ['black', 'white']) {
       const el = q(`#p-${side}`);
-      el.querySelector('.name').textContent = `${side === 'black' ? '●' : '○'} ${snap[side].username} (${rankName(snap[side].rank)})`;
+      const who = document.createElement('bdi');
+      who.textContent = snap[side].username;
+      el.querySelector('.name').replaceChildren(`${side === 'black' ? '●' : '○'} `, who, ` (${rankName(snap[side].rank)})`);
       el.querySelector('.meta').textContent = `${t('game.captures', { n: snap.captures[side] })}${me === side ? ` · ${t('game.you')}` : ''}`;
       el.classList.toggle('to-move', snap.phase === 'play' && snap.to_move === side);
     }
@@ -679,7 +681,7 @@ export async function gamePage(main, app, id) {
     if (!text) return;
     const p = document.createElement('p');
     p.dataset.seq = seq;
-    p.innerHTML = `<strong>${esc(user)}:</strong> ${esc(text)}`;
+    p.innerHTML = `<strong>${esc(user)}:</strong> <bdi>${esc(text)}</bdi>`;
     if (app.user && user !== app.user.username && !app.user.guest) {
       const b = document.createElement('button');
       b.className = 'link small';

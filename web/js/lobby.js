@@ -289,7 +289,7 @@ export async function lobbyPage(main, app) {
       roomsEl.replaceChildren();
       for (const r of rooms) {
         const li = document.createElement('li');
-        li.innerHTML = `<span>${esc(r.owner.username)} (${esc(rankName(r.owner.rank))}) · ${r.size}×${r.size} ${esc(rulesName(r.rules))} · ${esc(timeLabel(r.time))}${r.take_back ? ` · ${t('lobby.takebacks')}` : ''}${r.estimate ? ` · ${t('lobby.estimates')}` : ''}</span>`;
+        li.innerHTML = `<span><bdi>${esc(r.owner.username)}</bdi> (${esc(rankName(r.owner.rank))}) · ${r.size}×${r.size} ${esc(rulesName(r.rules))} · ${esc(timeLabel(r.time))}${r.take_back ? ` · ${t('lobby.takebacks')}` : ''}${r.estimate ? ` · ${t('lobby.estimates')}` : ''}</span>`;
         const actions = document.createElement('span');
         if (app.user && r.owner.username === app.user.username) {
           const c = document.createElement('button');
@@ -337,7 +337,7 @@ export async function lobbyPage(main, app) {
       if (!rooms.length) roomsEl.innerHTML = `<li class="muted">${t('lobby.no_rooms')}</li>`;
       const liveEl = main.querySelector('#live');
       liveEl.innerHTML = games.length
-        ? games.map((g) => `<li><span>${esc(g.black)} – ${esc(g.white)} · ${g.terms.size}×${g.terms.size}</span><a href="#/game/${g.id}">${app.user && (g.black === app.user.username || g.white === app.user.username) ? t('lobby.play') : t('lobby.watch')}</a></li>`).join('')
+        ? games.map((g) => `<li><span><bdi>${esc(g.black)}</bdi> – <bdi>${esc(g.white)}</bdi> · ${g.terms.size}×${g.terms.size}</span><a href="#/game/${g.id}">${app.user && (g.black === app.user.username || g.white === app.user.username) ? t('lobby.play') : t('lobby.watch')}</a></li>`).join('')
         : `<li class="muted">${t('lobby.no_live')}</li>`;
       // Friends, online first, each with a dot.
       const friendsEl = main.querySelector('#friends');
@@ -384,7 +384,9 @@ export async function lobbyPage(main, app) {
     const who = document.createElement('a');
     who.href = `#/user/${encodeURIComponent(l.from)}`;
     who.textContent = l.from;
-    li.append(who, `: ${l.text}`);
+    const text = document.createElement('bdi');
+    text.textContent = l.text;
+    li.append(who, ': ', text);
     chatEl.appendChild(li);
     while (chatEl.children.length > 50) chatEl.firstChild.remove();
     li.scrollIntoView({ block: 'nearest' });

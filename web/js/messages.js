@@ -26,7 +26,7 @@ export async function messagesPage(main, app, name) {
           <li data-with="${esc(c.with)}">
             <a href="#/messages/${encodeURIComponent(c.with)}"><strong>${esc(c.with)}</strong></a>
             ${c.unread ? `<span class="badge" data-testid="unread">${t('messages.unread', { n: c.unread })}</span>` : ''}
-            <div class="small muted">${c.last.from === app.user.username ? esc(t('messages.you_prefix')) : ''}${esc(c.last.text.slice(0, 120))} · ${esc(when(c.last.at))}</div>
+            <div class="small muted">${c.last.from === app.user.username ? esc(t('messages.you_prefix')) : ''}<bdi>${esc(c.last.text.slice(0, 120))}</bdi> · ${esc(when(c.last.at))}</div>
           </li>`).join('') : `<li class="muted">${t('messages.none')}</li>`}
       </ul>
     </section>`;
@@ -59,7 +59,7 @@ async function threadPage(main, app, name) {
     li.dataset.id = m.id;
     const who = document.createElement('strong');
     who.textContent = `${m.from}: `;
-    const text = document.createElement('span');
+    const text = document.createElement('bdi');
     text.className = 'text';
     text.textContent = m.text;
     const at = document.createElement('div');

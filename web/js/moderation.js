@@ -17,21 +17,21 @@ const actionName = (a) => (ACTIONS.includes(a) ? t(`mod.action_${a}`) : a);
 function reportHtml(r) {
   const c = r.context || {};
   const chat = (c.chat || [])
-    .map((l) => `<li${l.seq === r.chat ? ' class="reported"' : ''}><strong>${esc(l.from)}:</strong> ${esc(l.text) || `<em>${t('mod.hidden')}</em>`}</li>`)
+    .map((l) => `<li${l.seq === r.chat ? ' class="reported"' : ''}><strong>${esc(l.from)}:</strong> ${l.text ? `<bdi>${esc(l.text)}</bdi>` : `<em>${t('mod.hidden')}</em>`}</li>`)
     .join('');
   const games = (c.recent_games || []).map((g) => `<a href="#/game/${g.id}">${g.id}</a> ${esc(g.result || g.status)}`).join(', ');
   const ratings = (c.ratings || []).map((p) => number(Math.round(p.rating))).join(' → ');
-  const earlier = (c.moderation || []).map((e) => `${esc(actionName(e.action))} (${when(e.at)}): ${esc(e.reason)}`).join('<br>');
+  const earlier = (c.moderation || []).map((e) => `${esc(actionName(e.action))} (${when(e.at)}): <bdi>${esc(e.reason)}</bdi>`).join('<br>');
   return `<article class="panel stack" data-report="${r.id}">
     <h3>#${r.id}: <a href="#/user/${encodeURIComponent(r.user)}">${esc(r.user)}</a>, ${esc(t('mod.reported_by', { name: r.reporter, at: when(r.at) }))}</h3>
-    <p>${esc(r.reason)}</p>
+    <p><bdi>${esc(r.reason)}</bdi></p>
     ${c.game && c.game.id ? `<p>${t('mod.game')} <a href="#/game/${c.game.id}">${c.game.id}</a>: ${esc(c.game.result || c.game.status)}${c.game.annulled ? ` ${t('mod.annulled_mark')}` : ''}</p>` : ''}
     ${chat ? `<ol class="chat-log">${chat}</ol>` : ''}
-    ${c.message ? `<blockquote class="reported" data-testid="reported-message"><strong>${esc(t('mod.message_from_to', { from: c.message.from, to: c.message.to }))}</strong> ${esc(c.message.text)}</blockquote>` : ''}
+    ${c.message ? `<blockquote class="reported" data-testid="reported-message"><strong>${esc(t('mod.message_from_to', { from: c.message.from, to: c.message.to }))}</strong> <bdi>${esc(c.message.text)}</bdi></blockquote>` : ''}
     <p class="small">${t('mod.recent_games')} ${games || t('mod.none')}. ${t('mod.ratings')} ${ratings || t('mod.none')}.</p>
     <p class="small">${esc(t('mod.escapes', { n: c.escapes ?? 0, jump: Math.round(c.largest_rating_jump ?? 0) }))}</p>
     ${earlier ? `<p class="small">${t('mod.earlier')} ${earlier}</p>` : ''}
-    ${r.resolved_at ? `<p class="muted">${esc(t('mod.resolved_by', { name: r.resolved_by, at: when(r.resolved_at) }))} ${esc(r.note)}</p>`
+    ${r.resolved_at ? `<p class="muted">${esc(t('mod.resolved_by', { name: r.resolved_by, at: when(r.resolved_at) }))} <bdi>${esc(r.note)}</bdi></p>`
       : `<form class="row resolve"><input name="note" required maxlength="1000" placeholder="${t('mod.note')}" aria-label="${t('mod.note')}"><button type="submit">${t('mod.resolve')}</button></form>`}
   </article>`;
 }

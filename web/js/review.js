@@ -506,7 +506,7 @@ export async function reviewPage(main, app, id) {
     ul.replaceChildren();
     for (const l of lines) {
       const li = document.createElement('li');
-      li.innerHTML = `<strong>${esc(l.from)}</strong>: ${esc(l.text)}`;
+      li.innerHTML = `<strong>${esc(l.from)}</strong>: <bdi>${esc(l.text)}</bdi>`;
       ul.appendChild(li);
     }
     ul.dataset.count = String(lines.length);
@@ -564,7 +564,7 @@ export async function reviewPage(main, app, id) {
         comment.querySelector('#comment-save').onclick = () => send({ type: 'comment', path, text: comment.querySelector('#comment-text').value });
       }
     } else {
-      comment.innerHTML = text ? `<p class="comment" data-testid="comment">${esc(text)}</p>` : `<p class="muted">${esc(t('review.no_comment'))}</p>`;
+      comment.innerHTML = text ? `<p class="comment" data-testid="comment"><bdi>${esc(text)}</bdi></p>` : `<p class="muted">${esc(t('review.no_comment'))}</p>`;
     }
     moveList(node);
     const treeBox = $('#tree');

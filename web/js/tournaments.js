@@ -97,7 +97,7 @@ export async function tournamentsPage(view, app) {
   lists.innerHTML = ['open', 'running', 'finished'].map((status) => {
     const rows = all.filter((e) => e.status === status);
     return `<h3>${statusName(status)}</h3>${rows.length ? `<ul class="list" data-testid="t-${status}">${rows.map((e) =>
-      `<li><a href="#/tournament/${e.id}">${esc(e.name)}</a> <span class="muted">${esc(systemName(e.system))}, ${e.size}×${e.size}${status === 'running' ? `, ${t('tour.round_n', { n: e.round })}` : ''}</span></li>`).join('')}</ul>` : `<p class="muted">${t('tour.none')}</p>`}`;
+      `<li><a href="#/tournament/${e.id}"><bdi>${esc(e.name)}</bdi></a> <span class="muted">${esc(systemName(e.system))}, ${e.size}×${e.size}${status === 'running' ? `, ${t('tour.round_n', { n: e.round })}` : ''}</span></li>`).join('')}</ul>` : `<p class="muted">${t('tour.none')}</p>`}`;
   }).join('');
   return null;
 }
@@ -157,15 +157,15 @@ function controlsHtml(ev, app) {
 function render(view, ev, app) {
   view.innerHTML = `
     <section class="panel stack" aria-labelledby="t-h">
-      <h2 id="t-h">${esc(ev.name)}</h2>
+      <h2 id="t-h"><bdi>${esc(ev.name)}</bdi></h2>
       <p data-testid="t-status"><b>${statusName(ev.status)}</b>${ev.status === 'running' ? esc(t('tour.round_of', { n: ev.round, of: ev.rounds })) : ''}. ${esc(t('tour.summary', { system: systemName(ev.terms.system), size: `${ev.terms.size}×${ev.terms.size}`, rules: rulesName(ev.terms.rules), rated: t(ev.terms.rated ? 'tour.rated_lower' : 'tour.unrated'), organiser: ev.organiser }))} ${ev.status === 'open' ? esc(t('tour.starts_at', { when: when(ev.terms.starts_at) })) : ''}</p>
       ${controlsHtml(ev, app)}
-      ${ev.log && ev.log.length ? `<details><summary>${t('tour.corrections', { n: ev.log.length })}</summary><ul class="list">${ev.log.map((l) => `<li>${esc(dateTime(l.at * 1000))}, ${esc(l.by)}: ${esc(l.detail)}</li>`).join('')}</ul></details>` : ''}
+      ${ev.log && ev.log.length ? `<details><summary>${t('tour.corrections', { n: ev.log.length })}</summary><ul class="list">${ev.log.map((l) => `<li>${esc(dateTime(l.at * 1000))}, <bdi>${esc(l.by)}</bdi>: <bdi>${esc(l.detail)}</bdi></li>`).join('')}</ul></details>` : ''}
     </section>
     <div class="grid spaced">
       <section class="panel stack"><h2>${ev.terms.system === 'ladder' ? t('tour.system_ladder') : t('tour.standings')}</h2>${standingsHtml(ev, app)}</section>
       <section class="panel stack"><h2>${t('tour.pairings')}</h2>${pairingsHtml(ev)}</section>
-      <section class="panel stack"><h2>${t('tour.players', { n: ev.players.length })}</h2><ul class="list">${ev.players.map((p) => `<li>${esc(p.name)} <span class="muted">${esc(rankName(p.rank))}${p.withdrawn_after != null ? `, ${t('tour.withdrawn')}` : ''}</span></li>`).join('')}</ul></section>
+      <section class="panel stack"><h2>${t('tour.players', { n: ev.players.length })}</h2><ul class="list">${ev.players.map((p) => `<li><bdi>${esc(p.name)}</bdi> <span class="muted">${esc(rankName(p.rank))}${p.withdrawn_after != null ? `, ${t('tour.withdrawn')}` : ''}</span></li>`).join('')}</ul></section>
     </div>
     ${bracketHtml(ev)}`;
   const act = { register: api.registerTournament, withdraw: api.withdrawTournament, start: api.startTournament, finish: api.finishLadder };

@@ -14,14 +14,14 @@ test('a player changes the password, exports the data and deletes the account', 
   await register(page, server.url, 'ann', '5k');
   await other.goto(`${server.url}/#/login`);
   await other.locator('#login input[name=username]').fill('ann');
-  await other.locator('#login input[name=password]').fill('secret1');
+  await other.locator('#login input[name=password]').fill('heron-violet-42');
   await other.locator('#login button[type=submit]').click();
   await other.locator('[data-testid=who]').waitFor();
 
   await page.goto(`${server.url}/#/user/ann`);
   await page.locator('#account summary').click();
-  await page.locator('#password input[name=current]').fill('secret1');
-  await page.locator('#password input[name=new]').fill('better-secret');
+  await page.locator('#password input[name=current]').fill('heron-violet-42');
+  await page.locator('#password input[name=new]').fill('better-heron-77');
   await page.locator('#password button[type=submit]').click();
   await page.getByText('Password changed').waitFor();
   const me = (p) => p.evaluate(async () => (await fetch('/api/me')).status);
@@ -41,7 +41,7 @@ test('a player changes the password, exports the data and deletes the account', 
   await bob.getByText('ann is unblocked').waitFor();
 
   page.once('dialog', (d) => d.accept());
-  await page.locator('#delete-account input[name=password]').fill('better-secret');
+  await page.locator('#delete-account input[name=password]').fill('better-heron-77');
   await page.locator('#delete-account button[type=submit]').click();
   await page.waitForURL(/#\/login/);
   assert.equal(await page.evaluate(async () => (await fetch('/api/users/ann')).status), 404);

@@ -127,7 +127,7 @@ test('phone width: the lobby fits and nothing overlaps', { timeout: 60_000 }, as
   // A refused login is shown as the server's message.
   await page.goto(`${server.url}/#/login`);
   await page.locator('#login input[name=username]').fill('nobody');
-  await page.locator('#login input[name=password]').fill('secret1');
+  await page.locator('#login input[name=password]').fill('heron-violet-42');
   await page.locator('#login button[type=submit]').click();
   await page.locator('.toast.error').getByText(en['error.bad_credentials']).waitFor();
   await register(page, server.url, 'dee', '10k');

@@ -51,7 +51,7 @@ export async function register(page, url, name, rank) {
   await page.goto(`${url}/#/login`);
   const f = page.locator('#register');
   await f.locator('input[name=username]').fill(name);
-  await f.locator('input[name=password]').fill('secret1');
+  await f.locator('input[name=password]').fill('heron-violet-42');
   await f.locator('select[name=rank]').selectOption(rank);
   await f.locator('button[type=submit]').click();
   await page.locator('[data-testid=who]').waitFor();

@@ -450,6 +450,9 @@ pub fn run(opt: ChaosOpt) -> anyhow::Result<()> {
             "3600".into(),
             "--accounts-per-address".into(),
             "0".into(),
+            // Every game's two players connect from 127.0.0.1.
+            "--sockets-per-address".into(),
+            "0".into(),
         ];
         match (&opt.database_url, &opt.db) {
             (Some(url), _) => args.extend(["--database-url".into(), url.clone()]),

@@ -52,6 +52,19 @@ pub struct ServeOpt {
     /// no limit (`tengen loadtest` creates two guests a game from one address).
     #[arg(long, default_value_t = tengen_server::throttle::CREATE_PER_WINDOW)]
     pub accounts_per_address: u32,
+    /// A site whose pages may open WebSockets here besides this server's own address, as
+    /// scheme://host[:port], e.g. https://go.example.org (repeatable): needed when the server
+    /// is reached under a name its proxy does not pass on as Host.
+    #[arg(long = "allowed-origin")]
+    pub allowed_origins: Vec<String>,
+    /// Open WebSockets one client address may hold on this node; 0 for no limit (`tengen
+    /// loadtest` opens two a game from one address).
+    #[arg(long, default_value_t = tengen_server::edges::SOCKETS_PER_ADDRESS)]
+    pub sockets_per_address: usize,
+    /// Seconds a request's body may take to arrive before the request is answered 408 and
+    /// its connection closed.
+    #[arg(long, default_value_t = tengen_server::edges::BODY_DEADLINE.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout: u64,
     /// Cluster mode: the NATS server (with JetStream) the nodes share, e.g.
     /// nats://127.0.0.1:4222. Needs --database-url (PostgreSQL) and --node.
     #[arg(long, env = "TENGEN_NATS", requires = "node")]
@@ -147,6 +160,11 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         state.throttle = std::sync::Arc::new(tengen_server::throttle::Throttle::new(
             opt.trusted_proxies,
             opt.accounts_per_address,
+        ));
+        state.edges = std::sync::Arc::new(tengen_server::edges::Edges::new(
+            opt.allowed_origins,
+            opt.sockets_per_address,
+            std::time::Duration::from_secs(opt.body_timeout),
         ));
         let listener = tokio::net::TcpListener::bind(opt.addr)
             .await

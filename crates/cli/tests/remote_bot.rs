@@ -197,7 +197,7 @@ async fn a_remote_bot_plays_its_games_and_takes_them_up_after_a_restart() {
 
     // Declared, but its engine is not connected: no game starts.
     assert!(!rb_available(addr).await);
-    let who = json!({ "username": "alice", "password": "secret-alice", "rank": "10k" });
+    let who = json!({ "username": "alice", "password": "alice-heron-violet-42", "rank": "10k" });
     let (status, signed) = http(addr, "POST", "/api/accounts/register", Some(who), None).await;
     assert_eq!(status, 201, "{signed}");
     let token = signed["token"].as_str().unwrap().to_string();
@@ -335,7 +335,7 @@ async fn a_remote_bot_connects_over_tls_checking_the_certificate_with_a_gtp_engi
     );
     let _bot = bot(&url, &password, &["--gtp", &gtp]);
     until("the bot is connected over TLS", || rb_available(addr)).await;
-    let who = json!({ "username": "carol", "password": "secret-carol", "rank": "10k" });
+    let who = json!({ "username": "carol", "password": "carol-heron-violet-42", "rank": "10k" });
     let (_, signed) = http(addr, "POST", "/api/accounts/register", Some(who), None).await;
     let token = signed["token"].as_str().unwrap().to_string();
     let ask = json!({ "size": 9, "color": "white" });
@@ -353,7 +353,7 @@ async fn a_remote_bot_whose_engine_fails_resigns_rather_than_leave_the_game_hang
     // A GTP engine that exits at once: the game cannot be played.
     let _bot = bot(&format!("http://{addr}"), &password, &["--gtp", "false"]);
     until("the bot is connected", || rb_available(addr)).await;
-    let who = json!({ "username": "dave", "password": "secret-dave", "rank": "10k" });
+    let who = json!({ "username": "dave", "password": "dave-heron-violet-42", "rank": "10k" });
     let (_, signed) = http(addr, "POST", "/api/accounts/register", Some(who), None).await;
     let token = signed["token"].as_str().unwrap().to_string();
     let ask = json!({ "size": 9, "color": "white" });

@@ -2,7 +2,9 @@
 //! random token (sent as a cookie for browsers, or as a bearer token for scripts and bots), and
 //! guests at 18 kyu (seed 002).
 //!
-//! Names are unique without regard to case (`ALICE` cannot register beside `alice`); a
+//! Names are unique without regard to case (`ALICE` cannot register beside `alice`) and to
+//! lookalike letters (`aIice` neither: `tengen_core::names`); passwords are judged by zxcvbn
+//! (common ones, words and patterns refused: [`check_password`]); a
 //! professional rank is given by the operator only (`tengen admin set-rank`); a login takes an
 //! argon2 verification whether the name exists or not, so that timing does not tell which
 //! names do; the database keeps only a SHA-256 digest of each session token.
@@ -139,9 +141,7 @@ pub async fn register(
     if !valid_username(username) || folded.starts_with("guest") || folded.starts_with("deleted") {
         return Err(ApiError::InvalidUsername);
     }
-    if !(6..=200).contains(&password.chars().count()) {
-        return Err(ApiError::WeakPassword);
-    }
+    check_password(password, username)?;
     let rank: Rank = rank
         .parse()
         .map_err(|e: tengen_core::domain::rank::RankError| ApiError::InvalidRank(e.to_string()))?;
@@ -156,6 +156,9 @@ pub async fn register(
     let standing = Standing::new(rank);
     if store.username_taken(username).await? {
         return Err(ApiError::UsernameTaken);
+    }
+    if store.name_key_taken(username).await? {
+        return Err(ApiError::ConfusableName);
     }
     let rank = rank.to_string();
     let inserted = store
@@ -178,6 +181,26 @@ pub async fn register(
         .ok_or(ApiError::Internal("user vanished".into()))?;
     let token = crate::sessions::open(store, &user, device).await?;
     Ok((user, token))
+}
+
+/// The least zxcvbn score a chosen password needs: 2 is "somewhat guessable", safe behind
+/// the login throttle and argon2id; 0 and 1 are the common passwords, words, keyboard runs and
+/// repeats (`123456`, `password`, `qwerty123`, six spaces) that are tried first.
+const MIN_PASSWORD_SCORE: zxcvbn::Score = zxcvbn::Score::Two;
+
+/// Refuses a password a person chose (at registration, or changing it) that is too short, too
+/// long, or easy to guess, the account's `name` counted as known to the guesser
+/// (`weak_password`).
+pub fn check_password(password: &str, name: &str) -> Result<(), ApiError> {
+    if !(6..=200).contains(&password.chars().count()) {
+        return Err(ApiError::WeakPassword);
+    }
+    // zxcvbn's time grows with the length; a long password is strong by its length alone.
+    let judged: String = password.chars().take(64).collect();
+    if zxcvbn::zxcvbn(&judged, &[name]).score() < MIN_PASSWORD_SCORE {
+        return Err(ApiError::WeakPassword);
+    }
+    Ok(())
 }
 
 /// `password`'s argon2id hash, once it is long enough (`weak_password`).
@@ -402,7 +425,26 @@ pub async fn ensure_bot(
 
 #[cfg(test)]
 mod tests {
-    use super::valid_username;
+    use super::{check_password, valid_username};
+
+    #[test]
+    fn guessable_passwords_are_refused() {
+        for weak in [
+            "123456",
+            "      ",
+            "password",
+            "qwerty123",
+            "secret1",
+            "aaaaaaaaaa",
+            "alice2024",
+            "12345",
+        ] {
+            assert!(check_password(weak, "alice").is_err(), "{weak:?}");
+        }
+        for strong in ["heron-violet-42", "correct horse battery", "tZ8#qv!2Lm"] {
+            assert!(check_password(strong, "alice").is_ok(), "{strong:?}");
+        }
+    }
 
     #[test]
     fn usernames() {

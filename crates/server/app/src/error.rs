@@ -14,8 +14,12 @@ pub enum ApiError {
          with a letter; names starting with \"guest\" are kept for guests"
     )]
     InvalidUsername,
-    /// Passwords are 6 to 200 characters.
-    #[error("the password must have 6 to 200 characters")]
+    /// Passwords have 6 to 200 characters and are not easy to guess (common passwords,
+    /// keyboard runs, repeats, the name itself).
+    #[error(
+        "that password is too easy to guess: use 6 to 200 characters that are not a common \
+         password, a word, a keyboard pattern or a repeat (a few unrelated words work well)"
+    )]
     WeakPassword,
     /// Not a rank.
     #[error("{0}")]
@@ -23,6 +27,9 @@ pub enum ApiError {
     /// Someone has that name.
     #[error("that username is taken")]
     UsernameTaken,
+    /// The name looks like an existing account's (`aIice` beside `alice`, `b0b` beside `bob`).
+    #[error("that username looks too much like an existing one")]
+    ConfusableName,
     /// Wrong username or password.
     #[error("wrong username or password")]
     BadCredentials,
@@ -50,6 +57,9 @@ pub enum ApiError {
     /// The request body is larger than the server accepts (413).
     #[error("the request body is larger than {0} bytes")]
     TooLarge(usize),
+    /// The request body did not arrive within this many seconds (408).
+    #[error("the request body did not arrive within {0} s")]
+    TooSlow(u64),
     /// Not available for a moment (a cluster's game between owners), with its own code (503,
     /// `Retry-After: 1`).
     #[error("{1}")]
@@ -73,6 +83,7 @@ impl ApiError {
             ApiError::WeakPassword => "weak_password",
             ApiError::InvalidRank(_) => "invalid_rank",
             ApiError::UsernameTaken => "username_taken",
+            ApiError::ConfusableName => "confusable_name",
             ApiError::BadCredentials => "bad_credentials",
             ApiError::Unauthorized => "unauthorized",
             ApiError::NotFound => "not_found",
@@ -82,6 +93,7 @@ impl ApiError {
             | ApiError::Limited(code, _)
             | ApiError::Unavailable(code, _) => code,
             ApiError::TooLarge(_) => "payload_too_large",
+            ApiError::TooSlow(_) => "body_timeout",
             ApiError::TooManyAttempts(_) => "too_many_attempts",
             ApiError::Storage(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal",

@@ -65,6 +65,7 @@ pub async fn change_password(
     req: NewPassword,
 ) -> Result<Changed, ApiError> {
     check(services, user, &req.current).await?;
+    accounts::check_password(&req.new, &user.username)?;
     let hash = accounts::hash_password(&req.new).await?;
     let token = accounts::new_token();
     let digest = accounts::token_digest(&token);

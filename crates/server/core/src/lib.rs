@@ -11,11 +11,13 @@
 //! - [`review_tree`]: a review board's tree of SGF nodes, addressed by paths.
 //! - [`metrics`]: counters, gauges and histograms, written as Prometheus text.
 //! - [`moderation`]: roles, moderators' actions and the sanctions a player stands under.
+//! - [`names`]: the key under which names that look alike are one name.
 
 pub mod domain;
 pub mod game;
 pub mod metrics;
 pub mod moderation;
+pub mod names;
 pub mod player;
 pub mod rating;
 pub mod review_tree;

@@ -5,6 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 use tengen_core::domain::glicko::Rating;
 use tengen_core::moderation::{Role, Sanctions, UnknownRole};
+use tengen_core::names::name_key;
 
 use super::{Store, StoreError};
 
@@ -197,11 +198,20 @@ impl Store {
         Ok(row.is_some())
     }
 
+    /// Whether some account's name looks like `username` (the same [`name_key`]).
+    pub async fn name_key_taken(&self, username: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT id FROM users WHERE name_key = $1")
+            .bind(name_key(username))
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.is_some())
+    }
+
     /// Inserts an account; `false` when the name is taken (the unique indexes decide between
     /// two registrations racing for one name, in any case).
     pub async fn insert_user(&self, new: NewUser<'_>) -> Result<bool, StoreError> {
         let inserted = sqlx::query(
-            "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at, name_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(new.username)
         .bind(new.password_hash)
@@ -210,6 +220,7 @@ impl Store {
         .bind(i64::from(new.guest))
         .bind(new.bot)
         .bind(new.created_at)
+        .bind(name_key(new.username))
         .execute(self.pool())
         .await;
         match inserted {
@@ -410,12 +421,14 @@ impl Store {
     /// `false` when the name is taken.
     pub async fn anonymise_user(&self, user_id: i64, name: &str) -> Result<bool, StoreError> {
         let mut tx = self.pool().begin().await?;
-        let renamed =
-            sqlx::query("UPDATE users SET username = $1, password_hash = NULL WHERE id = $2")
-                .bind(name)
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await;
+        let renamed = sqlx::query(
+            "UPDATE users SET username = $1, name_key = $2, password_hash = NULL WHERE id = $3",
+        )
+        .bind(name)
+        .bind(name_key(name))
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await;
         match renamed {
             Err(e)
                 if e.as_database_error()
@@ -448,4 +461,34 @@ impl Store {
             .await?;
         Ok(())
     }
+}
+
+/// The migration to [`name_key`]s: the column, each account's key (the first account of a
+/// lookalike pair registered before this keeps it; a later one keeps none, and is logged), and
+/// the unique index.
+pub(super) async fn add_name_keys(conn: &mut sqlx::AnyConnection) -> Result<(), StoreError> {
+    sqlx::query("ALTER TABLE users ADD COLUMN name_key TEXT")
+        .execute(&mut *conn)
+        .await?;
+    let rows = sqlx::query("SELECT id, username FROM users ORDER BY id")
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut seen = std::collections::HashSet::new();
+    for row in rows {
+        let (id, name): (i64, String) = (row.try_get("id")?, row.try_get("username")?);
+        let key = name_key(&name);
+        if !seen.insert(key.clone()) {
+            tracing::warn!(user = %name, "a name that looks like an older account's keeps no key");
+            continue;
+        }
+        sqlx::query("UPDATE users SET name_key = $1 WHERE id = $2")
+            .bind(key)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    sqlx::query("CREATE UNIQUE INDEX users_name_key ON users (name_key)")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }

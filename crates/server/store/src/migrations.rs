@@ -25,6 +25,8 @@ enum Step {
 enum DataMigration {
     /// Rate every finished game in the order they ended ([`super::ratings`]).
     RateFinishedGames,
+    /// Add `users.name_key`, fill it, and make it unique ([`super::accounts::add_name_keys`]).
+    NameKeys,
 }
 
 /// Steps both databases share, after the steps of each (the same SQL in both).
@@ -175,6 +177,8 @@ const SHARED: &[Step] = &[
     // (store/tournaments.rs), and who made it.
     Sql("ALTER TABLE tournament_pairings ADD COLUMN board_result TEXT"),
     Sql("ALTER TABLE tournament_pairings ADD COLUMN corrected_by BIGINT REFERENCES users(id)"),
+    // Names that look alike are one name (core/names.rs): each account's key, unique.
+    Code(DataMigration::NameKeys),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.
@@ -464,6 +468,9 @@ async fn migrate(
             }
             Code(DataMigration::RateFinishedGames) => {
                 super::ratings::rate_finished_games(&mut tx).await?;
+            }
+            Code(DataMigration::NameKeys) => {
+                super::accounts::add_name_keys(&mut tx).await?;
             }
             Each { sqlite, postgres } => {
                 let sql = if backend == Backend::Sqlite {

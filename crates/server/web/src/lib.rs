@@ -12,12 +12,14 @@
 //!
 //! - [`http`]: the routes, a file per resource; [`error`]: the API's errors as responses.
 //! - [`session`]: who is asking (shared with the WebSocket upgrade); [`throttle`]: failed logins
-//!   and new accounts per account and address; [`listener`]: connections with time limits.
+//!   and new accounts per account and address; [`listener`]: connections with time limits;
+//!   [`edges`]: WebSocket origins, sockets per address and request bodies' deadline.
 //! - [`ws`]: the WebSocket protocol; [`cluster`]: a cluster node's loops and answers.
 //! - [`web`]: the embedded browser client; [`openapi`]: the API's description; [`metrics`]:
 //!   `GET /metrics` for Prometheus; [`panics`]: a request that panics answers 500 `internal`.
 
 pub mod cluster;
+pub mod edges;
 pub mod error;
 pub mod http;
 pub mod listener;
@@ -49,6 +51,8 @@ pub struct AppState {
     pub throttle: Arc<throttle::Throttle>,
     /// Sessions just ended (their token digests): their WebSockets close.
     pub logouts: tokio::sync::broadcast::Sender<String>,
+    /// Allowed origins, WebSockets per address, the body deadline.
+    pub edges: Arc<edges::Edges>,
 }
 
 /// Handlers read the services as fields of the state (`state.store`, `state.games`), as they
@@ -89,6 +93,7 @@ impl AppState {
             services: Services::start(store, grace, extra_bots, peers).await?,
             throttle: Default::default(),
             logouts: tokio::sync::broadcast::channel(256).0,
+            edges: Default::default(),
         })
     }
 }

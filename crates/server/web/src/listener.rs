@@ -2,8 +2,10 @@
 //! then sends nothing, or sends its request a byte at a time, cannot hold a connection (and
 //! its memory) for ever.
 //!
-//! - The first request's header must be complete ([`HEADER_TIMEOUT`]) after the connection
-//!   opens: the end of the header, an empty line, must have been read by then.
+//! - Each request's header must be complete within [`HEADER_TIMEOUT`]: the first's from the
+//!   moment the connection opens, a later one's (keep-alive) from its first byte. The end of
+//!   the header, an empty line, must have been read by then. After a `101 Switching
+//!   Protocols` (a WebSocket) there are no more headers to time.
 //! - A connection on which nothing at all is read for [`IDLE_TIMEOUT`] is closed. WebSockets
 //!   are not idle: the server pings every few seconds and clients answer.
 //!
@@ -71,8 +73,13 @@ impl axum::serve::Listener for GuardedListener {
 /// A connection with a header deadline and an idle timeout.
 pub struct Guarded {
     io: TcpStream,
-    /// Until the first header has been read.
+    /// Until the current request's header has been read.
     header: Option<Pin<Box<Sleep>>>,
+    header_for: Duration,
+    /// A response has been written: the next byte read begins a new request's header.
+    between_requests: bool,
+    /// A `101` has been written: the connection speaks WebSocket now.
+    upgraded: bool,
     /// The last bytes read, to find the header's end across reads.
     tail: [u8; 3],
     idle: Pin<Box<Sleep>>,
@@ -84,6 +91,9 @@ impl Guarded {
         Guarded {
             io,
             header: Some(Box::pin(sleep(limits.header))),
+            header_for: limits.header,
+            between_requests: false,
+            upgraded: false,
             tail: [0; 3],
             idle: Box::pin(sleep(limits.idle)),
             idle_for: limits.idle,
@@ -98,6 +108,13 @@ impl Guarded {
         }
         let at = Instant::now() + self.idle_for;
         self.idle.as_mut().reset(at);
+        if self.between_requests && !self.upgraded {
+            // Without this, a second request's header sent a byte at a time would be bounded
+            // by the idle timeout only, restarted by every byte.
+            self.between_requests = false;
+            self.header = Some(Box::pin(sleep(self.header_for)));
+            self.tail = [0; 3];
+        }
         if self.header.is_none() {
             return;
         }
@@ -108,6 +125,20 @@ impl Guarded {
         }
         let n = window.len();
         self.tail.copy_from_slice(&window[n - 3..]);
+    }
+
+    /// Notes bytes written: the head of a final response ends a request (the next bytes read
+    /// begin another's header), and a `101` ends HTTP on this connection.
+    fn wrote(&mut self, bytes: &[u8]) {
+        if self.upgraded || !bytes.starts_with(b"HTTP/1.") || bytes.len() < 12 {
+            return;
+        }
+        match &bytes[9..12] {
+            b"101" => self.upgraded = true,
+            // `100 Continue` comes before the body it asks for, not after the request.
+            b"100" => {}
+            _ => self.between_requests = true,
+        }
     }
 }
 
@@ -150,7 +181,11 @@ impl AsyncWrite for Guarded {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.io).poll_write(cx, buf)
+        let r = Pin::new(&mut self.io).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = r {
+            self.wrote(&buf[..n]);
+        }
+        r
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -166,7 +201,11 @@ impl AsyncWrite for Guarded {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.io).poll_write_vectored(cx, bufs)
+        let r = Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        if let (Poll::Ready(Ok(n)), Some(first)) = (&r, bufs.iter().find(|b| !b.is_empty())) {
+            self.wrote(&first[..first.len().min(*n)]);
+        }
+        r
     }
 
     fn is_write_vectored(&self) -> bool {

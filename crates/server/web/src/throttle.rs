@@ -197,6 +197,14 @@ pub fn account_key(name: &str) -> String {
     format!("user:{}", name.to_lowercase())
 }
 
+/// What the log keeps of a name typed at login: a short digest of it (folded), enough to tell
+/// that failures are against one name and to check a suspected name (`printf %s name |
+/// sha256sum`), never the text itself, which may be a password typed in the wrong field.
+pub fn log_name(name: &str) -> String {
+    let digest = tengen_app::accounts::token_digest(&name.to_lowercase());
+    format!("sha256:{}", &digest[..12])
+}
+
 /// The client's address, as the throttle sees it; `None` when the request came without one
 /// (in process, through the router directly: nothing to count it against).
 pub struct ClientAddr(pub Option<IpAddr>);
@@ -205,6 +213,16 @@ impl ClientAddr {
     /// The throttle's key of this address, if there is one.
     pub fn key(&self) -> Option<String> {
         self.0.map(|ip| format!("addr:{ip}"))
+    }
+}
+
+/// The address as the log writes it: `127.0.0.1`, or `-` when there is none.
+impl std::fmt::Display for ClientAddr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(ip) => write!(f, "{ip}"),
+            None => f.write_str("-"),
+        }
     }
 }
 

@@ -23,6 +23,7 @@ use tokio::time::Instant;
 
 use crate::error::{ApiError, HttpError};
 use crate::session::SignedIn;
+use crate::throttle::ClientAddr;
 use crate::AppState;
 use tengen_app::accounts::User;
 use tengen_core::game::Action;
@@ -45,8 +46,13 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
+    addr: ClientAddr,
     session: Result<SignedIn, HttpError>,
 ) -> Response {
+    // A page of another site must not act as its visitor (cross-site WebSocket hijacking).
+    if let Err(e) = state.edges.check_origin(&headers) {
+        return HttpError(e).into_response();
+    }
     let (user, bot_only) = match session {
         // A bot's session plays its games here and does nothing else (sessions.rs).
         Ok(SignedIn(s)) => {
@@ -64,6 +70,11 @@ pub async fn upgrade(
         ))
         .into_response();
     };
+    // One address opening sockets under many accounts is capped too.
+    let addr_seat = match state.edges.seat(addr.0) {
+        Ok(s) => s,
+        Err(e) => return HttpError(e).into_response(),
+    };
     let session = crate::session::session_token(&headers)
         .map(|t| tengen_app::accounts::token_digest(&t))
         .unwrap_or_default();
@@ -75,7 +86,10 @@ pub async fn upgrade(
         // before every read: most of the cost of receiving a move, and 2.5 GiB for
         // 10,000 games. Messages are small; a larger one still arrives, in more reads.
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| connection(socket, state, user, bot_only, session, seat))
+        .on_upgrade(move |socket| async move {
+            connection(socket, state, user, bot_only, session, seat).await;
+            drop(addr_seat);
+        })
 }
 
 /// What clients send. Every message may carry an `id`, echoed as `ref` in the reply.

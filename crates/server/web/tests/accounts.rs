@@ -36,17 +36,17 @@ async fn account_flows(server: TestServer) {
     // Every error has a stable code and changes nothing.
     let cases = [
         (
-            json!({"username": "ann", "password": "secret1", "rank": "3k"}),
+            json!({"username": "ann", "password": PASSWORD, "rank": "3k"}),
             StatusCode::CONFLICT,
             "username_taken",
         ),
         (
-            json!({"username": "b", "password": "secret1", "rank": "3k"}),
+            json!({"username": "b", "password": PASSWORD, "rank": "3k"}),
             StatusCode::BAD_REQUEST,
             "invalid_username",
         ),
         (
-            json!({"username": "guest-1", "password": "secret1", "rank": "3k"}),
+            json!({"username": "guest-1", "password": PASSWORD, "rank": "3k"}),
             StatusCode::BAD_REQUEST,
             "invalid_username",
         ),
@@ -56,7 +56,7 @@ async fn account_flows(server: TestServer) {
             "weak_password",
         ),
         (
-            json!({"username": "bob", "password": "secret1", "rank": "40k"}),
+            json!({"username": "bob", "password": PASSWORD, "rank": "40k"}),
             StatusCode::BAD_REQUEST,
             "invalid_rank",
         ),

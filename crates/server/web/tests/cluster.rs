@@ -209,10 +209,15 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
     let store = &a.store;
-    let (carol, _) =
-        tengen_app::accounts::register(store, "carol", "secret-pw-1", "10k", &Default::default())
-            .await
-            .unwrap();
+    let (carol, _) = tengen_app::accounts::register(
+        store,
+        "carol",
+        "heron-violet-42",
+        "10k",
+        &Default::default(),
+    )
+    .await
+    .unwrap();
     let req = tengen_app::bots::BotGame {
         color: Some("black".into()),
         ..Default::default()

@@ -172,7 +172,7 @@ async fn oversized_bodies_get_413_and_every_response_has_security_headers() {
     let (s, err) = server
         .post(
             "/api/accounts/register",
-            json!({"username": big, "password": "secret1", "rank": "3k"}),
+            json!({"username": big, "password": common::PASSWORD, "rank": "3k"}),
         )
         .await;
     assert_eq!(

@@ -19,7 +19,7 @@ async fn a_new_password_ends_the_other_sessions() {
     let (_, other) = server.post("/api/accounts/login", login.clone()).await;
     let other = server.signed_in(&other);
     let mut other_socket = other.socket().await;
-    let change = |current: &str| json!({"current": current, "new": "better-secret"});
+    let change = |current: &str| json!({"current": current, "new": "better-heron-77"});
     let (status, v) = ann.post("/api/me/password", change("wrong")).await;
     assert_eq!(
         (status, v["error"]["code"].as_str()),
@@ -44,7 +44,7 @@ async fn a_new_password_ends_the_other_sessions() {
         server.post("/api/accounts/login", login).await.0,
         StatusCode::UNAUTHORIZED
     );
-    let new_login = json!({"username": "ann", "password": "better-secret"});
+    let new_login = json!({"username": "ann", "password": "better-heron-77"});
     assert_eq!(
         server.post("/api/accounts/login", new_login).await.0,
         StatusCode::OK

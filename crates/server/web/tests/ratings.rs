@@ -53,11 +53,11 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     let url = common::sqlite_url("ratings-migration");
     let store = Store::open(&url).await.unwrap();
     let (ann, _) =
-        tengen_app::accounts::register(&store, "ann", "secret1", "5k", &Default::default())
+        tengen_app::accounts::register(&store, "ann", common::PASSWORD, "5k", &Default::default())
             .await
             .unwrap();
     let (bob, _) =
-        tengen_app::accounts::register(&store, "bob", "secret1", "2k", &Default::default())
+        tengen_app::accounts::register(&store, "bob", common::PASSWORD, "2k", &Default::default())
             .await
             .unwrap();
     let (guest, _) = tengen_app::accounts::guest(&store, &Default::default())
@@ -79,9 +79,12 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // the steps after it, undone here too: the reviews table, its version, quick match's
     // queue, the cluster's heartbeats and their index, the tournaments' four tables,
     // moderation's columns and tables, players' blocks, the games' annulment reason, messages
-    // and friends, the reviews' chat, the readiness probe's table, the sessions' kind, last use, device and address; the
-    // pairings' board result and corrector go with their table). Each step appended to the migrations adds its undoing here.
+    // and friends, the reviews' chat, the readiness probe's table, the sessions' kind, last
+    // use, device and address, the names' keys; the pairings' board result and corrector go
+    // with their table). Each step appended to the migrations adds its undoing here.
     for sql in [
+        "DROP INDEX users_name_key",
+        "ALTER TABLE users DROP COLUMN name_key",
         "DROP INDEX sessions_user",
         "ALTER TABLE sessions DROP COLUMN address",
         "ALTER TABLE sessions DROP COLUMN user_agent",
@@ -110,7 +113,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 36 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 37 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }
@@ -192,11 +195,11 @@ async fn rated_game(store: &Store, black: i64, white: i64, black_wins: bool, at:
 async fn the_only_rank_shown_is_the_seeds_rank_whatever_the_rating_does() {
     let store = Store::open(&common::sqlite_url("one-rank")).await.unwrap();
     let (ann, _) =
-        tengen_app::accounts::register(&store, "ann", "secret1", "10k", &Default::default())
+        tengen_app::accounts::register(&store, "ann", common::PASSWORD, "10k", &Default::default())
             .await
             .unwrap();
     let (bob, _) =
-        tengen_app::accounts::register(&store, "bob", "secret1", "3k", &Default::default())
+        tengen_app::accounts::register(&store, "bob", common::PASSWORD, "3k", &Default::default())
             .await
             .unwrap();
     // One win and three losses against a player seven ranks above: the rating rises.

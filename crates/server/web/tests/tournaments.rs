@@ -442,7 +442,8 @@ async fn a_64_player_mcmahon_event_played_by_bots_through_the_api() {
     // 64 players from 5d to 25k play a five-round McMahon event with handicaps, each a client
     // of the HTTP API and the WebSocket: the player with the lower McMahon score (the
     // weaker, in a handicap game the one who took Black) resigns after Black's first move.
-    let server = TestServer::sqlite("tournament-mcmahon-64").await;
+    // 64 players' sockets, all from 127.0.0.1.
+    let server = TestServer::start_uncapped(&common::sqlite_url("tournament-mcmahon-64")).await;
     let org = server.register("Organiser", "1d").await;
     let id = organise(
         &org,

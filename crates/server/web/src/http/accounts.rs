@@ -101,7 +101,9 @@ pub(super) async fn login(
             Ok(with_session(StatusCode::OK, user, token, &headers))
         }
         Err(ApiError::BadCredentials) => {
-            tracing::warn!(username = %b.username, client = ?addr.0, "failed login");
+            // Never the name as typed: a password pasted into the name field would be kept.
+            let name = throttle::log_name(&b.username);
+            tracing::warn!(%name, client = %addr, "failed login");
             state.throttle.failed(&keys);
             Err(ApiError::BadCredentials.into())
         }

@@ -156,6 +156,10 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(crate::web::file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::edges::body_deadline,
+        ))
         .layer(axum::middleware::from_fn(json_errors))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -21,7 +21,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub const GRACE: Duration = Duration::from_secs(30);
 
 /// The password every registered test account has.
-pub const PASSWORD: &str = "secret1";
+pub const PASSWORD: &str = "heron-violet-42";
 
 /// A raw WebSocket to the server.
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -56,6 +56,18 @@ impl TestServer {
     /// A server over the database at `url`, with `grace` and `bots` beside the built-in ones.
     pub async fn start_with(url: &str, grace: Duration, bots: Vec<BotSpec>) -> TestServer {
         TestServer::serve(app_state(url, grace, bots).await).await
+    }
+
+    /// A server over the database at `url` with no cap on WebSockets per address: every test
+    /// socket comes from 127.0.0.1, and some tests open more than the cap to test another.
+    pub async fn start_uncapped(url: &str) -> TestServer {
+        let mut state = app_state(url, GRACE, Vec::new()).await;
+        state.edges = std::sync::Arc::new(tengen_server::edges::Edges::new(
+            Vec::new(),
+            0,
+            tengen_server::edges::BODY_DEADLINE,
+        ));
+        TestServer::serve(state).await
     }
 
     /// Serves `state`, made by the caller (a cluster node, say).
