@@ -121,7 +121,7 @@ impl Node {
 /// A game tree: a sequence of nodes and the variations that follow it.
 ///
 /// Variations nest as deep as a record makes them (up to [`crate::MAX_DEPTH`]), so cloning,
-/// comparing, printing and dropping a tree are loops here, never recursion: what a user sends
+/// comparing, printing (as SGF, `write.rs`) and dropping a tree are loops, never recursion: what a user sends
 /// cannot exhaust the stack.
 #[derive(Default)]
 pub struct GameTree {
@@ -227,15 +227,6 @@ impl PartialEq for GameTree {
 }
 
 impl Eq for GameTree {}
-
-impl std::fmt::Debug for GameTree {
-    /// As SGF text (the writer is a loop too).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut s = String::new();
-        crate::write::write_tree(&mut s, self);
-        write!(f, "GameTree({s})")
-    }
-}
 
 impl Drop for GameTree {
     fn drop(&mut self) {

@@ -64,3 +64,12 @@ fn write_node(out: &mut String, node: &Node, root: bool, break_after: bool) {
         out.push('\n');
     }
 }
+
+impl std::fmt::Debug for GameTree {
+    /// As SGF text (the writer is a loop too).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = String::new();
+        write_tree(&mut s, self);
+        write!(f, "GameTree({s})")
+    }
+}

@@ -12,60 +12,15 @@
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 pub use crate::sessions::Device;
+use crate::user::new_token;
+pub use crate::user::{token_digest, User};
 use tengen_core::domain::promotion::Standing;
 use tengen_core::domain::rank::{Rank, GUEST_RANK};
-use tengen_core::player::Player;
-use tengen_store::accounts::{NewUser, UserRow};
+use tengen_store::accounts::NewUser;
 use tengen_store::Store;
-
-/// An account as the API shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct User {
-    /// Database id.
-    pub id: i64,
-    /// Unique name.
-    pub username: String,
-    /// Rank, as `18k`, `3d` or `5d [P]`.
-    pub rank: String,
-    /// Promotion points (seed 002); guests keep 50.
-    pub points: i64,
-    /// Guest accounts have no password and do not move promotion points.
-    pub guest: bool,
-    /// Bot accounts are played by an engine; their games do not move promotion points.
-    pub bot: bool,
-    /// Glicko-2 rating (seeded from the rank until the first rated game).
-    pub rating: f64,
-    /// Its deviation. The rating is shown as a number with it, never as a second rank beside
-    /// the seeds' one (issue 29 item 7: "10k" beside "9k?" confused players).
-    pub deviation: f64,
-    /// Player, moderator or admin (absent in the messages of nodes from before roles).
-    #[serde(default)]
-    pub role: tengen_core::moderation::Role,
-}
-
-impl User {
-    /// The account as a game knows its player.
-    pub fn player(&self) -> Player {
-        Player::of_account(self.id, &self.username, &self.rank, self.guest, self.bot)
-    }
-
-    /// The rank, parsed.
-    pub fn standing(&self) -> Result<Standing, ApiError> {
-        let rank: Rank = self
-            .rank
-            .parse()
-            .map_err(|_| ApiError::Internal(format!("bad rank in database: {}", self.rank)))?;
-        Ok(Standing {
-            rank,
-            points: self.points as i32,
-        })
-    }
-}
 
 fn now() -> i64 {
     std::time::SystemTime::now()
@@ -81,15 +36,6 @@ fn valid_username(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-/// What the `sessions` table keeps of a token: its SHA-256 digest, so that a copy of the
-/// database opens no session.
-pub fn token_digest(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// A hash to verify against when the name is unknown: a login then costs the same either way.
 fn decoy_hash() -> &'static str {
     static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -100,31 +46,6 @@ fn decoy_hash() -> &'static str {
             .map(|h| h.to_string())
             .unwrap_or_default()
     })
-}
-
-pub(crate) fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    OsRng.fill_bytes(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-impl From<UserRow> for User {
-    fn from(row: UserRow) -> User {
-        let rating = row
-            .rating
-            .unwrap_or_else(|| tengen_store::ratings::seeded_from(&row.rank));
-        User {
-            id: row.id,
-            username: row.username,
-            rank: row.rank,
-            points: row.points,
-            guest: row.guest,
-            bot: row.bot,
-            rating: tengen_store::ratings::round2(rating.rating),
-            deviation: tengen_store::ratings::round2(rating.deviation),
-            role: row.role,
-        }
-    }
 }
 
 /// Registers `username` with `password` at the declared `rank`; returns the account and a

@@ -7,7 +7,8 @@
 //! quick match's queue and the review boards); each function takes it, or only the part it
 //! needs.
 //!
-//! - [`accounts`]: registration, login, guests; [`sessions`]: sessions that end, their kinds
+//! - [`accounts`]: registration, login, guests; [`user`]: an account as the API shows it and the
+//!   session tokens; [`sessions`]: sessions that end, their kinds
 //!   and the player's list of them; [`online`]: who is connected;
 //!   [`own_account`]: a player's password, data export and account deletion; [`blocks`]:
 //!   players' blocks; [`social`]: private messages and friends; [`lobby_chat`]: the lobby's
@@ -46,6 +47,7 @@ pub mod sanctions;
 pub mod sessions;
 pub mod social;
 pub mod tournaments;
+pub mod user;
 
 use std::sync::Arc;
 use std::time::Duration;

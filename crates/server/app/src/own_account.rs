@@ -67,7 +67,7 @@ pub async fn change_password(
     check(services, user, &req.current).await?;
     accounts::check_password(&req.new, &user.username)?;
     let hash = accounts::hash_password(&req.new).await?;
-    let token = accounts::new_token();
+    let token = crate::user::new_token();
     let digest = accounts::token_digest(&token);
     let new = crate::sessions::new_row(&digest, user, device);
     let ended = services

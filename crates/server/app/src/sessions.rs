@@ -12,9 +12,9 @@ use serde_json::{json, Value};
 use tengen_store::accounts::{NewSession, SessionKind, SessionRow};
 use tengen_store::Store;
 
-use crate::accounts::{token_digest, User};
 use crate::error::ApiError;
 use crate::sanctions::now;
+use crate::user::{token_digest, User};
 
 /// A session unused this long (seconds) has ended: 30 days.
 pub const IDLE: i64 = 30 * 24 * 3600;
@@ -47,7 +47,7 @@ pub struct Session {
 
 /// Opens a session for `user_id` from `device`; its token.
 pub async fn open(store: &Store, user: &User, device: &Device) -> Result<String, ApiError> {
-    let token = crate::accounts::new_token();
+    let token = crate::user::new_token();
     let digest = token_digest(&token);
     store
         .insert_session(&new_row(&digest, user, device))

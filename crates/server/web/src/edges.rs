@@ -23,8 +23,10 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{ApiError, HttpError};
-use crate::http::MAX_BODY;
 use crate::AppState;
+
+/// Largest request body accepted.
+pub const MAX_BODY: usize = 64 * 1024;
 
 /// How long a request body may take to arrive, by default.
 pub const BODY_DEADLINE: Duration = Duration::from_secs(20);

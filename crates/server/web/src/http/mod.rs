@@ -27,8 +27,7 @@ use serde_json::json;
 use crate::error::{ApiError, HttpError};
 use crate::AppState;
 
-/// Largest request body accepted.
-pub const MAX_BODY: usize = 64 * 1024;
+pub use crate::edges::MAX_BODY;
 
 /// All routes.
 pub fn router(state: AppState) -> Router {
