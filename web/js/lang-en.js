@@ -198,7 +198,7 @@ export default {
   'error.sgf_empty': 'That file is empty.',
   'error.review_too_large': 'That record is too large for a review board (at most 20,000 nodes, variations nested at most 990 deep).',
   'error.line_too_long': 'The analysis covers main lines of at most 1,000 moves.',
-  'error.review_unreadable': 'This review's record cannot be read.',
+  'error.review_unreadable': 'This review\'s record cannot be read.',
   'error.storage_unavailable': 'The server cannot store anything right now. Try again in a moment.',
   'error.sgf_syntax': 'That file is not a readable SGF record.',
   'error.not_go': 'That SGF record is not a game of Go.',
