@@ -47,11 +47,14 @@ export async function launch() {
   });
 }
 
+/** The password test accounts register with (strong enough for zxcvbn). */
+export const PASSWORD = 'heron-violet-42';
+
 export async function register(page, url, name, rank) {
   await page.goto(`${url}/#/login`);
   const f = page.locator('#register');
   await f.locator('input[name=username]').fill(name);
-  await f.locator('input[name=password]').fill('heron-violet-42');
+  await f.locator('input[name=password]').fill(PASSWORD);
   await f.locator('select[name=rank]').selectOption(rank);
   await f.locator('button[type=submit]').click();
   await page.locator('[data-testid=who]').waitFor();

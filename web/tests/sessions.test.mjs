@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { haveBrowser, session, newPage, register, shot } from './helpers.mjs';
+import { haveBrowser, session, newPage, register, shot, PASSWORD } from './helpers.mjs';
 
 const NARROW = { width: 360, height: 740 };
 
@@ -18,7 +18,7 @@ test('a player sees their sessions and ends them', { timeout: 90_000 }, async (t
   await register(page, server.url, 'ann', '5k');
   await other.goto(`${server.url}/#/login`);
   await other.locator('#login input[name=username]').fill('ann');
-  await other.locator('#login input[name=password]').fill('secret1');
+  await other.locator('#login input[name=password]').fill(PASSWORD);
   await other.locator('#login button[type=submit]').click();
   await other.locator('[data-testid=who]').waitFor();
 
