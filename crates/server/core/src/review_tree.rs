@@ -25,16 +25,32 @@ pub const MAX_NODES: usize = 20_000;
 pub const MAX_NESTING: usize = tengen_sgf::MAX_DEPTH - 10;
 
 /// One node of the arena.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 struct Slot {
     node: Node,
     children: Vec<usize>,
 }
 
 /// A review's tree: the root is node 0; the first child of a node is its main line.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ReviewTree {
     slots: Vec<Slot>,
+}
+
+/// Two trees are equal when they hold the same nodes in the same shape, wherever the arena
+/// keeps them (an edit appends its node; a tree read from SGF lists them parents first).
+impl PartialEq for ReviewTree {
+    fn eq(&self, other: &ReviewTree) -> bool {
+        let mut stack = vec![(0, 0)];
+        while let Some((a, b)) = stack.pop() {
+            let (a, b) = (&self.slots[a], &other.slots[b]);
+            if a.node != b.node || a.children.len() != b.children.len() {
+                return false;
+            }
+            stack.extend(a.children.iter().copied().zip(b.children.iter().copied()));
+        }
+        true
+    }
 }
 
 impl Default for ReviewTree {
@@ -478,6 +494,18 @@ mod tests {
         let nested = "(;SZ[9](;B[aa](;W[bb])(;W[cc];B[dd](;W[ee])(;W[ff])))(;B[gg]))";
         assert_eq!(text(&tree(nested)), nested);
         assert_eq!(tree(nested).nesting(), 4);
+    }
+
+    #[test]
+    fn a_tree_equals_its_record_read_back_whatever_order_the_edits_made() {
+        let mut t = tree("(;SZ[9];B[ee](;W[cc];B[gg])(;W[gc]))");
+        // A variation added after the main line's later nodes: the arena holds it last.
+        t.play(&[0], Color::White, pt("C3")).unwrap();
+        t.play(&[0, 0], Color::Black, pt("G3")).unwrap();
+        let back = ReviewTree::from_sgf(&t.to_sgf()).unwrap();
+        assert_eq!(back, t);
+        t.comment(&[0, 2], "x").unwrap();
+        assert_ne!(back, t);
     }
 
     #[test]
