@@ -87,9 +87,31 @@ function renderConn() {
   conn.classList.toggle('down', !online);
 }
 
+/**
+ * On a phone the header is the logo, the menu button and the link dot: the links open under it
+ * as a list of full-width rows, and close again when one is followed.
+ */
+const menu = document.createElement('button');
+menu.id = 'menu';
+menu.type = 'button';
+menu.className = 'menu-toggle';
+menu.setAttribute('aria-expanded', 'false');
+menu.setAttribute('aria-controls', 'nav');
+menu.innerHTML = '<span aria-hidden="true">☰</span>';
+nav.before(menu);
+function openMenu(open) {
+  document.querySelector('.top').classList.toggle('open', open);
+  menu.setAttribute('aria-expanded', String(open));
+}
+menu.onclick = () => openMenu(menu.getAttribute('aria-expanded') !== 'true');
+nav.addEventListener('click', (e) => {
+  if (e.target.closest('a')) openMenu(false);
+});
+
 function renderNav() {
   nav.replaceChildren();
   nav.setAttribute('aria-label', t('nav.main'));
+  menu.setAttribute('aria-label', t('nav.menu'));
   document.querySelector('.logo')?.setAttribute('aria-label', t('nav.home'));
   renderConn();
   const link = (text, href) => {
@@ -244,6 +266,9 @@ async function route() {
   else if (cleanup) cleanup();
 }
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => {
+  openMenu(false);
+  route();
+});
 await app.refreshUser();
 route();

@@ -12,6 +12,7 @@ export default {
   'nav.log_out': 'Log out',
   'nav.log_in': 'Log in',
   'nav.language': 'Language',
+  'nav.menu': 'Menu',
   'nav.home': 'Tengen lobby',
   'nav.main': 'Main',
   'nav.rank_points': '{rank}, {points} promotion points',

@@ -10,6 +10,7 @@ export default {
   'nav.log_out': 'ログアウト',
   'nav.log_in': 'ログイン',
   'nav.language': '言語',
+  'nav.menu': 'メニュー',
   'nav.home': 'Tengen 対局室',
   'nav.main': 'メインメニュー',
   'nav.rank_points': '{rank}、昇段ポイント {points}',

@@ -10,6 +10,7 @@ export default {
   'nav.log_out': '로그아웃',
   'nav.log_in': '로그인',
   'nav.language': '언어',
+  'nav.menu': '메뉴',
   'nav.home': 'Tengen 대국실',
   'nav.main': '주 메뉴',
   'nav.rank_points': '{rank}, 승급 점수 {points}',

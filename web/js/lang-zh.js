@@ -10,6 +10,7 @@ export default {
   'nav.log_out': '退出',
   'nav.log_in': '登录',
   'nav.language': '语言',
+  'nav.menu': '菜单',
   'nav.home': 'Tengen 大厅',
   'nav.main': '主菜单',
   'nav.rank_points': '{rank}，升级积分 {points}',

@@ -86,7 +86,7 @@ export async function session(t, extra = []) {
  * no rebuild, and an older copy shows which tests fail without a change. Runs that count use the
  * binary's.
  */
-async function webFromDisk(context) {
+export async function webFromDisk(context) {
   if (process.env.TENGEN_WEB_FROM_DISK !== '1') return;
   await context.route((u) => u.pathname === '/style.css' || /^\/js\/[a-z0-9-]+\.js$/.test(u.pathname), async (route) => {
     const response = await route.fetch();
