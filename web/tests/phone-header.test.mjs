@@ -1,4 +1,4 @@
-// The header on a phone (issue 39): at 360 and 390 px with touch, on the main pages, nothing of
+// The header on a phone (issue 39): at 360 and 390 px with touch, on the main pages (the review board's among them), nothing of
 // the header is off the screen, the menu button opens the links as rows at least 44 px high
 // inside the screen, a tap on one goes there and closes the menu; the pages do not scroll
 // sideways.
@@ -19,7 +19,12 @@ test('the header fits a phone and its menu opens every link within reach', { tim
     page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
     const name = `ann${width}`;
     await register(page, server.url, name, '5k');
-    for (const route of ['#/', '#/tournaments', `#/user/${name}`, '#/messages']) {
+    const review = await page.evaluate(async () => {
+      const body = JSON.stringify({ sgf: '(;GM[1]FF[4]SZ[19]KM[6.5];B[pd];W[dp](;B[pp];W[dd])(;B[dd]))' });
+      const r = await fetch('/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      return (await r.json()).id;
+    });
+    for (const route of ['#/', '#/tournaments', `#/user/${name}`, '#/messages', `#/review/${review}`]) {
       await page.goto(`${server.url}/${route}`);
       await page.locator('main *').first().waitFor();
       const header = await page.locator('header.top').boundingBox();
