@@ -1,7 +1,7 @@
-// The header on a phone (issue 39): at 360 and 390 px with touch, on the main pages (the review board's among them), nothing of
-// the header is off the screen, the menu button opens the links as rows at least 44 px high
-// inside the screen, a tap on one goes there and closes the menu; the pages do not scroll
-// sideways.
+// The header on a phone (issue 39): at 360 and 390 px with touch, on the main pages (the
+// review board's among them), nothing of the header is off the screen, the menu button opens
+// the links as rows at least 44 px high inside the screen, a tap on one goes there and closes
+// the menu; the pages do not scroll sideways.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
