@@ -13,6 +13,7 @@ import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
 import { messagesPage } from './messages.js';
 import { t, LANGUAGES, language, setLanguage, dateTime, rankName } from './i18n.js';
+import { ask } from './dialog.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -56,8 +57,8 @@ export const app = {
   /** Asks why, then reports `user` (in `game`, for chat line `chat`, or for private message
    * `message`) to the moderators. */
   async report(user, game, chat, message) {
-    const reason = window.prompt(t('report.why', { user }));
-    if (!reason || !reason.trim()) return;
+    const reason = await ask(t('report.why', { user }), { input: true, ok: t('dialog.report') });
+    if (!reason) return;
     try {
       await api.report({ user, game: game ?? undefined, chat: chat ?? undefined, message: message ?? undefined, reason });
       app.toast(t('report.done'));

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { createBoard, getPref, setPref } from './board.js';
 import { gridFromRows, gridWith, parseVertex, replay } from './go.js';
 import { t, tn, rankName, language } from './i18n.js';
+import { ask } from './dialog.js';
 
 function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -383,8 +384,8 @@ export async function gamePage(main, app, id) {
     const pass = button(t('game.pass'), () => send({ type: 'pass' }));
     pass.disabled = !myTurn();
     pass.dataset.action = 'pass';
-    const resign = button(t('game.resign'), () => {
-      if (confirm(t('game.resign_confirm'))) send({ type: 'resign' });
+    const resign = button(t('game.resign'), async () => {
+      if (await ask(t('game.resign_confirm'), { ok: t('game.resign'), danger: true })) send({ type: 'resign' });
     }, 'danger');
     resign.dataset.action = 'resign';
     row.append(pass, Object.assign(document.createElement('span'), { className: 'spacer' }), resign);
@@ -695,8 +696,8 @@ export async function gamePage(main, app, id) {
       h.className = 'link small';
       h.textContent = t('game.hide_line');
       h.onclick = async () => {
-        const reason = window.prompt(t('game.hide_why'));
-        if (!reason || !reason.trim()) return;
+        const reason = await ask(t('game.hide_why'), { input: true });
+        if (!reason) return;
         try {
           await api.modHideChat(id, seq, reason);
         } catch (e) {

@@ -8,6 +8,7 @@
 import * as api from './api.js';
 import { t, tn, rankName, number, date, dateTime } from './i18n.js';
 import { rulesName } from './game.js';
+import { ask } from './dialog.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -197,7 +198,7 @@ export async function userPage(main, app, name) {
     const del = main.querySelector('#delete-account');
     del.onsubmit = async (e) => {
       e.preventDefault();
-      if (!window.confirm(t('user.delete_confirm'))) return;
+      if (!(await ask(t('user.delete_confirm'), { danger: true }))) return;
       try {
         await api.deleteAccount(del.elements.password.value);
         app.socket && app.socket.close();
@@ -278,7 +279,7 @@ function sessionsPanel(main, app) {
   // Read when the account panel opens, not with every visit to one's page.
   main.querySelector('#account').addEventListener('toggle', (e) => { if (e.target.open) show(); });
   main.querySelector('#end-all-sessions').onclick = async () => {
-    if (!window.confirm(t('user.logout_everywhere_confirm'))) return;
+    if (!(await ask(t('user.logout_everywhere_confirm'), { danger: true }))) return;
     try {
       await api.endAllSessions();
       app.socket && app.socket.close();

@@ -40,9 +40,14 @@ test('a player changes the password, exports the data and deletes the account', 
   await bob.getByRole('button', { name: 'Unblock ann' }).click();
   await bob.getByText('ann is unblocked').waitFor();
 
-  page.once('dialog', (d) => d.accept());
   await page.locator('#delete-account input[name=password]').fill('better-heron-77');
   await page.locator('#delete-account button[type=submit]').click();
+  // The page's own dialog, not the browser's: Cancel keeps the account, OK deletes it.
+  await page.locator('[data-testid=ask] button[value=cancel]').click();
+  await page.locator('[data-testid=ask]').waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(async () => (await fetch('/api/me')).status), 200);
+  await page.locator('#delete-account button[type=submit]').click();
+  await page.locator('[data-testid=ask] button[value=ok]').click();
   await page.waitForURL(/#\/login/);
   assert.equal(await page.evaluate(async () => (await fetch('/api/users/ann')).status), 404);
 });

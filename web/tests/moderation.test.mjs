@@ -26,8 +26,9 @@ test('a reported chat line reaches the moderators, who resolve it, mute and hide
   await bob.locator('#chat-form button').click();
   const line = ann.locator('#chat p', { hasText: 'you play like a bot' });
   await line.waitFor();
-  ann.once('dialog', (d) => d.accept('an insult'));
   await line.getByRole('button', { name: 'report' }).click();
+  await ann.locator('[data-testid=ask] input').fill('an insult');
+  await ann.locator('[data-testid=ask] button[value=ok]').click();
   await ann.getByText('Reported. Thank you.').waitFor();
 
   // The moderator's page: the report with the chat around it.
@@ -53,8 +54,9 @@ test('a reported chat line reaches the moderators, who resolve it, mute and hide
   await mod.goto(`${server.url}/#/game/${game}`);
   const seen = mod.locator('#chat p', { hasText: 'you play like a bot' });
   await seen.waitFor();
-  mod.once('dialog', (d) => d.accept('insult'));
   await seen.getByRole('button', { name: 'hide' }).click();
+  await mod.locator('[data-testid=ask] input').fill('insult');
+  await mod.locator('[data-testid=ask] button[value=ok]').click();
   await line.waitFor({ state: 'detached' });
   // A player who is not a moderator gets no moderators' page.
   await ann.goto(`${server.url}/#/moderation`);

@@ -43,8 +43,8 @@ test('a player sees their sessions and ends them', { timeout: 90_000 }, async (t
   assert.equal(await me(page), 200);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=session]').length === 1);
 
-  page.once('dialog', (d) => d.accept());
   await page.getByRole('button', { name: 'Log out everywhere' }).tap();
+  await page.locator('[data-testid=ask] button[value=ok]').tap();
   await page.waitForURL(/#\/login/);
   assert.equal(await me(page), 401);
 });

@@ -82,6 +82,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/messages.js"),
     ),
     (
+        "/js/dialog.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/dialog.js"),
+    ),
+    (
         "/js/i18n.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/i18n.js"),
