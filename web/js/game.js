@@ -514,10 +514,12 @@ export async function gamePage(main, app, id) {
       item.dataset.color = m.color;
       item.dataset.point = m.point;
       const colour = t(m.color === 'black' ? 'color.black' : 'color.white');
-      item.setAttribute('aria-label', t('game.move_label', { n, color: colour, point: m.point }));
+      // A pass is a word in the player's language; a point stays a coordinate.
+      const point = m.point === 'pass' ? t('game.pass') : m.point;
+      item.setAttribute('aria-label', t('game.move_label', { n, color: colour, point }));
       const num = Object.assign(document.createElement('span'), { className: 'n', textContent: String(n) });
       const dot = Object.assign(document.createElement('span'), { className: `dot ${m.color === 'black' ? 'b' : 'w'}`, title: colour });
-      const v = Object.assign(document.createElement('span'), { className: `v${m.point === 'pass' ? ' pass' : ''}`, textContent: m.point });
+      const v = Object.assign(document.createElement('span'), { className: `v${m.point === 'pass' ? ' pass' : ''}`, textContent: point });
       item.append(num, dot, v);
       if (navigable) {
         item.type = 'button';

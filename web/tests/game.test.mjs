@@ -85,6 +85,8 @@ test('a whole game between two browsers, with a spectator and a reload', { timeo
   await bob.getByText('Your move.').waitFor();
   await bob.locator('[data-action=pass]').click();
   for (const p of [ann, bob]) await p.locator('[data-testid=score]').waitFor();
+  // The move list says the passes in words, not as a coordinate.
+  assert.equal(await ann.locator('.move[data-point=pass] .v').last().textContent(), 'Pass');
   // White marks its own stones in Black's area: one click marks them all, one click unmarks.
   const deadA9 = () => ann.locator('[data-stone="A9:w"].dead').count();
   const before = await deadA9();
