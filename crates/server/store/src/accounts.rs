@@ -336,10 +336,7 @@ impl Store {
             .bind(user_id)
             .fetch_all(self.pool())
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("token"))
-            .collect::<Result<_, _>>()?)
+        Ok(tokens(&rows)?)
     }
 
     /// The account called `name`.
@@ -381,10 +378,7 @@ impl Store {
             .bind(user_id)
             .fetch_all(self.pool())
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("token"))
-            .collect::<Result<_, _>>()?)
+        Ok(tokens(&rows)?)
     }
 
     /// Sets `user_id`'s password hash, ends every session of theirs and opens `then` (the
@@ -491,4 +485,9 @@ pub(super) async fn add_name_keys(conn: &mut sqlx::AnyConnection) -> Result<(), 
         .execute(&mut *conn)
         .await?;
     Ok(())
+}
+
+/// The `token` column of session rows (token digests).
+fn tokens(rows: &[sqlx::any::AnyRow]) -> Result<Vec<String>, sqlx::Error> {
+    rows.iter().map(|r| r.try_get("token")).collect()
 }
