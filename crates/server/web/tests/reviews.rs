@@ -197,17 +197,7 @@ async fn shared_review(url: &str) {
 #[tokio::test]
 async fn a_game_is_reviewed_once_it_is_over() {
     let server = TestServer::sqlite("reviews-game").await;
-    let ann = server.register("ann", "5k").await;
-    let bob = server.register("bob", "5k").await;
-    let j = server
-        .new_game(
-            &ann,
-            &bob,
-            json!({"size": 9, "rules": "chinese", "parity": "odd"}),
-            json!({"guess": "even"}),
-        )
-        .await;
-    let game = j["game_id"].as_i64().unwrap();
+    let (ann, bob, game) = server.ann_and_bob_game().await;
     let (st, e) = bob.post("/api/reviews", json!({"game": game})).await;
     assert_eq!(
         (st, e["error"]["code"].as_str()),

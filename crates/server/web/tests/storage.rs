@@ -59,23 +59,8 @@ async fn a_full_disk_is_told_not_shouted_and_the_node_recovers_without_a_restart
     };
     let url = format!("sqlite:{}", disk.0.join("tengen.db").display());
     let server = TestServer::start(&url).await;
-    let ann = server.register("ann", "5k").await;
-    let bob = server.register("bob", "5k").await;
-    let j = server
-        .new_game(
-            &ann,
-            &bob,
-            json!({"size": 9, "rules": "chinese", "parity": "odd"}),
-            json!({"guess": "even"}),
-        )
-        .await;
-    let h = server
-        .state
-        .games
-        .get(j["game_id"].as_i64().unwrap())
-        .await
-        .unwrap()
-        .unwrap();
+    let (ann, _bob, id) = server.ann_and_bob_game().await;
+    let h = server.state.games.get(id).await.unwrap().unwrap();
     let (st, _) = server.get("/readyz").await;
     assert_eq!(st, StatusCode::OK);
 

@@ -3,7 +3,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-use serde_json::json;
 use tengen_core::game::Action;
 use tengen_rules::coord::gtp::parse_point;
 
@@ -13,17 +12,7 @@ use common::TestServer;
 #[tokio::test]
 async fn a_game_whose_actor_panics_comes_back_from_its_log_and_goes_on() {
     let server = TestServer::sqlite("supervision").await;
-    let ann = server.register("ann", "5k").await;
-    let bob = server.register("bob", "5k").await;
-    let j = server
-        .new_game(
-            &ann,
-            &bob,
-            json!({"size": 9, "rules": "chinese", "parity": "odd"}),
-            json!({"guess": "even"}),
-        )
-        .await;
-    let id = j["game_id"].as_i64().unwrap();
+    let (ann, bob, id) = server.ann_and_bob_game().await;
     let games = &server.state.games;
     let h = games.get(id).await.unwrap().unwrap();
     // Bob guessed wrong: Ann is Black.

@@ -165,6 +165,23 @@ impl TestServer {
         }
     }
 
+    /// Ann and Bob (5k) in a 9x9 Chinese game in which Ann is Black (Bob guesses the parity
+    /// wrong); the players and the game's id.
+    pub async fn ann_and_bob_game(&self) -> (Client, Client, i64) {
+        let ann = self.register("ann", "5k").await;
+        let bob = self.register("bob", "5k").await;
+        let j = self
+            .new_game(
+                &ann,
+                &bob,
+                json!({"size": 9, "rules": "chinese", "parity": "odd"}),
+                json!({"guess": "even"}),
+            )
+            .await;
+        let id = j["game_id"].as_i64().unwrap();
+        (ann, bob, id)
+    }
+
     /// Opens a room as `owner` and joins it as `partner`; returns the join answer.
     pub async fn new_game(
         &self,
