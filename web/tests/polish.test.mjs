@@ -121,7 +121,7 @@ test('a whole game on desktop and phone: terms, moves, passes, sound, settings, 
     assert.deepEqual(items, [
       ['1', 'black', '1C3', 'Move 1: Black C3'],
       ['2', 'white', '2G7', 'Move 2: White G7'],
-      ['3', 'black', '3pass', 'Move 3: Black pass'],
+      ['3', 'black', '3Pass', 'Move 3: Black Pass'],
     ]);
     const list = await p.locator('#movelist').evaluate((el) => getComputedStyle(el).overflowY);
     assert.equal(list, 'auto', 'the move list scrolls');
