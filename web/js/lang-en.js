@@ -306,6 +306,7 @@ export default {
   'lobby.takebacks': 'take-backs',
   'lobby.estimates': 'estimates',
   'lobby.close': 'Close',
+  'lobby.owner_away': 'The owner has left; this room closes soon.',
   'lobby.same_rank_hint': 'Same rank: guess the owner\'s odd or even; right gives you Black.',
   'lobby.join': 'Join',
   'lobby.join_odd': 'Join, guess odd',

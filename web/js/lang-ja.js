@@ -304,6 +304,7 @@ export default {
   'lobby.takebacks': '待ったあり',
   'lobby.estimates': '形勢判断あり',
   'lobby.close': '閉じる',
+  'lobby.owner_away': '開いた人が退出しました。この対局室はまもなく閉じます。',
   'lobby.same_rank_hint': '同じ段級位: 開いた人の奇数・偶数を当てると黒を持ちます。',
   'lobby.join': '入る',
   'lobby.join_odd': '入る（奇数）',

@@ -304,6 +304,7 @@ export default {
   'lobby.takebacks': '무르기',
   'lobby.estimates': '형세 판단',
   'lobby.close': '닫기',
+  'lobby.owner_away': '방장이 나갔습니다. 이 방은 곧 닫힙니다.',
   'lobby.same_rank_hint': '같은 급수: 방장의 홀짝을 맞히면 흑을 잡습니다.',
   'lobby.join': '들어가기',
   'lobby.join_odd': '들어가기, 홀',

@@ -304,6 +304,7 @@ export default {
   'lobby.takebacks': '可悔棋',
   'lobby.estimates': '可形势判断',
   'lobby.close': '关闭',
+  'lobby.owner_away': '房主已离开，此房间即将关闭。',
   'lobby.same_rank_hint': '段级位相同：猜中房主的单双就执黑。',
   'lobby.join': '加入',
   'lobby.join_odd': '加入，猜单',

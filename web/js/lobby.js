@@ -308,6 +308,15 @@ export async function lobbyPage(main, app) {
           // Same rank: HO-SUN, the partner guesses the owner's odd or even.
           const same = app.user && app.user.rank === r.owner.rank;
           actions.className = 'joins';
+          // An owner who left: the room closes in a moment; joining would only wait for them.
+          const away = r.owner.here === false;
+          if (away) {
+            const note = document.createElement('span');
+            note.className = 'muted small';
+            note.dataset.testid = 'owner-away';
+            note.textContent = t('lobby.owner_away');
+            actions.appendChild(note);
+          }
           if (same) {
             const hint = document.createElement('span');
             hint.className = 'muted small';
@@ -319,6 +328,7 @@ export async function lobbyPage(main, app) {
             j.className = 'primary';
             j.textContent = guess ? t(`lobby.join_${guess}`) : t('lobby.join');
             j.dataset.join = `${r.id}${guess ? `-${guess}` : ''}`;
+            j.disabled = away;
             j.onclick = async () => {
               try {
                 const res = await api.joinRoom(r.id, guess ? { guess } : {});

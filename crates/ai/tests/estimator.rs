@@ -107,6 +107,7 @@ fn pass_alive_groups_are_certain_without_a_search() {
             playouts: 1,
             seed: 9,
             network: true,
+            visits: 0,
         },
     );
     assert!(e.groups.iter().all(|g| g.status == Status::Alive && g.sure));

@@ -92,6 +92,9 @@ pub struct Settings {
     pub seed: u64,
     /// Judge by the network's ownership where it applies ([`net`]), the playouts elsewhere.
     pub network: bool,
+    /// Visits of the network's search with each colour to move; 0 judges by the net's
+    /// evaluations of the position alone.
+    pub visits: u32,
 }
 
 impl Settings {
@@ -107,6 +110,7 @@ impl Settings {
             playouts,
             seed: 1,
             network: true,
+            visits: std::env::var("TENGEN_EST_VISITS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
         }
     }
 }
@@ -260,7 +264,9 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
                 && !life[1].territory.contains(p)
         });
     let mut first = [vec![0.0f32; cells], vec![0.0f32; cells]];
-    let by_net = if open && settings.network {
+    let by_net = if open && settings.network && settings.visits > 0 {
+        net::searched_ownership(game, cells, settings.visits, settings.seed)
+    } else if open && settings.network {
         net::ownership(game, cells)
     } else {
         None

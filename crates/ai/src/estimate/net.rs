@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use tengen_rules::{Color, Game, Point};
 
+use crate::nn::search::Puct;
 use crate::nn::{Evaluator, History, KataRules, Model};
 
 /// Smallest and largest board sides the net is used on. On the OGS 19x19 records the net
@@ -66,4 +67,35 @@ pub(super) fn ownership(game: &Game, cells: usize) -> Option<[Vec<f32>; 2]> {
 /// Where `p` is in the net's row-major arrays (row 0 at the top, as KataGo's `y`).
 fn row_major(p: Point, size: u8, n: usize) -> usize {
     p.row(size) as usize * n + p.col(size) as usize
+}
+
+/// Black's ownership of every point, as [`ownership`] gives it, but from a search of `visits`
+/// with each colour to move: the mean over every position the search evaluated, as KataGo's
+/// analysis reports it. One evaluation sees shape; a search sees what the side in trouble can
+/// do about it (a dead group's owner tries its moves and fails).
+pub(super) fn searched_ownership(game: &Game, cells: usize, visits: u32, seed: u64) -> Option<[Vec<f32>; 2]> {
+    if !SIZES.contains(&game.size()) {
+        return None;
+    }
+    let rules = KataRules::nearest(game.rules())?;
+    let eval = evaluator()?;
+    let n = game.size() as usize;
+    let board = game.board();
+    let mut out = [vec![0.0f32; cells], vec![0.0f32; cells]];
+    for (side, c) in [Color::Black, Color::White].into_iter().enumerate() {
+        // The position alone: a game that ended with two passes is a position to play on.
+        let g = Game::from_board(board.clone(), c, *game.rules()).ok()?;
+        let mut search = Puct::new(&g, c, rules, seed + side as u64);
+        search.run(eval, &g, Some(visits), None).ok()?;
+        let r = search.report();
+        if r.ownership.len() != n * n {
+            return None;
+        }
+        // The report speaks for the player to move; the estimator for Black.
+        let s = if c == Color::Black { 1.0 } else { -1.0 };
+        for p in board.points() {
+            out[side][p.index()] = s * r.ownership[row_major(p, game.size(), n)] as f32;
+        }
+    }
+    Some(out)
 }

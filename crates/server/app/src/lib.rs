@@ -77,6 +77,8 @@ pub struct Services {
     pub tournaments: tournaments::Hub,
     /// The lobby's chat (this node's).
     pub lobby_chat: lobby_chat::LobbyChat,
+    /// Since when open rooms' owners have been gone.
+    pub room_attendance: rooms::Attendance,
     /// Whether a bot account's session may do what players do (`serve --bots-as-players`);
     /// by default it only plays its own games ([`sessions::require_player`]).
     pub bots_as_players: bool,
@@ -118,6 +120,7 @@ impl Services {
             reviews: Default::default(),
             tournaments: Default::default(),
             lobby_chat: Default::default(),
+            room_attendance: Default::default(),
             bots_as_players: false,
         };
         match taken.filter(|_| services.games.peers().is_some()) {
@@ -125,6 +128,7 @@ impl Services {
             None => bots::resume_all(&services).await?,
         }
         tournaments::run(services.clone());
+        rooms::keep_real(services.clone());
         Ok(services)
     }
 }

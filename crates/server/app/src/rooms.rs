@@ -1,5 +1,14 @@
 //! Game rooms (seed 002): the owner opens a room with terms, a partner joins, and the game type,
 //! colours, komi and handicap follow from their ranks.
+//!
+//! A room is real while its owner is on the site: once the owner has had no connection on any
+//! node for [`OWNER_GRACE`] (a reload or a dropped line keeps it, a closed tab does not), the
+//! room closes, as quick match's requests do, and no one joins it to wait for a player who is
+//! gone. [`keep_real`] checks every few seconds; a join checks at once.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
@@ -48,6 +57,87 @@ pub struct RoomTerms {
 
 /// Rooms one player may have open at once.
 pub const MAX_OPEN_PER_USER: i64 = 5;
+
+/// How long an open room outlives its owner's last connection.
+pub const OWNER_GRACE: Duration = Duration::from_secs(30);
+
+/// How often the open rooms' owners are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// When each open room's owner was first seen gone, by room id (on this node; a room whose
+/// owner is here has no entry).
+#[derive(Clone, Default)]
+pub struct Attendance(Arc<Mutex<HashMap<i64, tokio::time::Instant>>>);
+
+impl Attendance {
+    /// How long room `id`'s owner has been seen gone: zero (and forgotten) when `here`, zero
+    /// too the first time they are missed, which starts their grace.
+    fn away_for(&self, id: i64, here: bool) -> Duration {
+        let now = tokio::time::Instant::now();
+        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if here {
+            m.remove(&id);
+            return Duration::ZERO;
+        }
+        now - *m.entry(id).or_insert(now)
+    }
+
+    /// Forgets the rooms that are no longer open.
+    fn keep_only(&self, open: &HashSet<i64>) {
+        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        m.retain(|id, _| open.contains(id));
+    }
+}
+
+/// Closes, every few seconds, the open rooms whose owner has been gone [`OWNER_GRACE`].
+pub fn keep_real(state: Services) {
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(SWEEP_EVERY).await;
+            if let Err(e) = close_abandoned(&state).await {
+                tracing::warn!(error = %e, "could not check the open rooms' owners");
+            }
+        }
+    });
+}
+
+/// Closes the open rooms whose owner has had no connection for [`OWNER_GRACE`]; returns how
+/// many it closed.
+pub async fn close_abandoned(state: &Services) -> Result<usize, ApiError> {
+    let rooms = state.store.open_room_owners().await?;
+    let open: HashSet<i64> = rooms.iter().map(|&(id, _)| id).collect();
+    state.room_attendance.keep_only(&open);
+    let mut closed = 0;
+    for (id, owner) in rooms {
+        if abandoned(state, id, owner) && state.store.cancel_room(id).await? {
+            tracing::info!(room = id, owner, "room closed: its owner left");
+            closed += 1;
+        }
+    }
+    Ok(closed)
+}
+
+/// Whether room `id`'s owner has been gone for the grace.
+fn abandoned(state: &Services, id: i64, owner: i64) -> bool {
+    let here = state.online.connections(owner) > 0;
+    state.room_attendance.away_for(id, here) >= OWNER_GRACE
+}
+
+/// The open rooms, newest first, each with whether its owner is connected now.
+pub async fn list(state: &Services) -> Result<Vec<Value>, ApiError> {
+    let mut out = Vec::new();
+    for r in state.store.open_rooms().await? {
+        let owner = accounts::by_id(&state.store, r.owner_id)
+            .await?
+            .ok_or(ApiError::NotFound)?;
+        let t: RoomTerms =
+            serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let mut room = public(r.id, &owner, &t, &r.status, r.game_id);
+        room["owner"]["here"] = json!(state.online.connections(owner.id) > 0);
+        out.push(room);
+    }
+    Ok(out)
+}
 
 /// What a partner sends to join.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -172,6 +262,13 @@ pub async fn join(
         return Err(ApiError::Rejected(
             "own_room",
             "you cannot join your own room".into(),
+        ));
+    }
+    if abandoned(state, id, room.owner_id) {
+        state.store.cancel_room(id).await?;
+        return Err(ApiError::Conflict(
+            "room_closed",
+            "this room's owner has left the site".into(),
         ));
     }
     crate::sanctions::check_may_play(&state.store, partner.id).await?;

@@ -5,10 +5,11 @@
 //! closes, a grace period starts; if no connection comes back in time, the player loses by
 //! forfeit (a grace of zero gives seed 002's immediate loss); an untimed game against a bot waits
 //! [`ABANDONED_AFTER`] and then ends with no result, and a correspondence game waits for its
-//! clock. The opponent hears of it at once:
+//! clock. The opponent hears of it once it lasts ([`TELL_AWAY_AFTER`]):
 //! a `disconnected` event with the deadline, and `reconnected` when the player is back (stored
-//! like every event, so a watcher that reconnects with `since` gets them too). A player who
-//! never arrived gets no event: the snapshot's `presence` shows them absent, with the deadline.
+//! like every event, so a watcher that reconnects with `since` gets them too). A player not
+//! there when the game starts is told the same way (`arrived` false in the snapshot's
+//! `presence`), so that no page shows someone who is on their way, or already there, as gone.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -378,6 +379,9 @@ pub fn spawn_supervised(
         for c in Color::ALL {
             if let (false, Some(away)) = (actor.players[c.index()].bot, actor.allowed_absence(c)) {
                 actor.deadline[c.index()] = Some(Instant::now() + away.max(CONNECT_GRACE));
+                // Told like a departure once it lasts: a player who comes at once is no news,
+                // one who does not is shown away to the other, and their arrival is told.
+                actor.left_at[c.index()] = Some(Instant::now());
             }
         }
     }
@@ -766,12 +770,9 @@ impl GameActor {
     fn presence_view(&self) -> serde_json::Value {
         let one = |c: Color| {
             let i = c.index();
-            // The deadline as told, so that the event and the snapshot say the same.
-            let until = self.deadline[i].map(|d| {
-                self.told_away[i].unwrap_or_else(|| {
-                    now_ms() + d.saturating_duration_since(Instant::now()).as_millis() as i64
-                })
-            });
+            // The deadline as told, so that the event and the snapshot say the same: an
+            // absence not yet told (a reload, a player on their way) shows no countdown.
+            let until = self.deadline[i].and(self.told_away[i]);
             serde_json::json!({
                 "connected": self.players[i].bot || self.present_total(c) > 0,
                 "until": until,

@@ -202,6 +202,18 @@ impl Store {
         Ok(rows.iter().map(room_from).collect::<Result<_, _>>()?)
     }
 
+    /// Every open room as (room id, owner id), for the check that owners are still here.
+    pub async fn open_room_owners(&self) -> Result<Vec<(i64, i64)>, StoreError> {
+        let rows = sqlx::query("SELECT id, owner_id FROM rooms WHERE status = 'open'")
+            .fetch_all(self.pool())
+            .await?;
+        let pairs = rows
+            .iter()
+            .map(|r| Ok::<_, sqlx::Error>((r.try_get("id")?, r.try_get("owner_id")?)))
+            .collect::<Result<_, _>>()?;
+        Ok(pairs)
+    }
+
     /// Closes a room without a game. False if it was not open.
     pub async fn cancel_room(&self, id: i64) -> Result<bool, StoreError> {
         let r =

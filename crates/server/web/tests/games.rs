@@ -1062,3 +1062,135 @@ on_both_stores!(
     fair_play,
     "fair"
 );
+
+// Regression (issue 39, item 3): a player on the page was labelled "Not here yet: 27 s to come
+// back" like the absent one, and the other page never heard that they had come. An absence
+// is told once it lasts, at the start of a game too, and an arrival after it is told.
+async fn presence_told(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
+    let bob = server.register("bob", "3k").await;
+    let (game, ann_black) = ann_and_bob(&server, &ann, &bob).await;
+    let (black, white) = if ann_black { (&ann, &bob) } else { (&bob, &ann) };
+    let mut b = black.socket().await;
+    let snap = b.watch(game).await;
+    // Just started: White is on their way, no countdown yet.
+    let white_seen = &snap["state"]["presence"]["white"];
+    assert_eq!(
+        (&white_seen["arrived"], &white_seen["until"]),
+        (&json!(false), &Value::Null),
+        "{snap}"
+    );
+    assert_eq!(snap["state"]["presence"]["black"]["connected"], true);
+    // White does not come: after 2 s Black is told, with the deadline, and the snapshot agrees.
+    common::think(Duration::from_secs(3)).await;
+    let gone = b.event(game, "disconnected").await;
+    assert_eq!(gone["event"]["color"], "white", "{gone}");
+    let snap = server.game(game).await;
+    assert_eq!(snap["presence"]["white"]["until"], gone["event"]["until"]);
+    assert_eq!(snap["presence"]["white"]["arrived"], false);
+    // White comes: Black hears it, and no page shows a countdown any more.
+    let mut w = white.socket().await;
+    w.watch(game).await;
+    let came = b.event(game, "reconnected").await;
+    assert_eq!(came["event"]["color"], "white");
+    let snap = server.game(game).await;
+    for side in ["black", "white"] {
+        assert_eq!(snap["presence"][side]["until"], Value::Null, "{snap}");
+        assert_eq!(snap["presence"][side]["connected"], true, "{snap}");
+    }
+    // A reload (gone and back within 2 s) is no news: no event, no countdown.
+    drop(w);
+    until_offline(&server, white.id()).await;
+    assert_eq!(server.game(game).await["presence"]["white"]["until"], Value::Null);
+    let mut w = white.socket().await;
+    w.watch(game).await;
+    common::think(Duration::from_secs(3)).await;
+    ok(&b.play(game, "E5").await);
+    let next = b.recv_within(Duration::from_secs(5)).await;
+    assert_eq!(next["event"]["type"], "move", "no presence news: {next}");
+    drop(w);
+    server.stop().await;
+}
+
+on_both_stores!(
+    presence_is_told_once_it_lasts_arrivals_included,
+    presence_told,
+    "presence"
+);
+
+// Regression (issue 39, item 3): rooms of players long gone stayed listed and joinable, and
+// joining one gave a 30 s wait and an annulled forfeit instead of a game.
+async fn rooms_of_owners_gone(url: &str) {
+    let server = TestServer::start(url).await;
+    let ann = server.register("ann", "3k").await;
+    let bob = server.register("bob", "3k").await;
+    let mut a = ann.socket().await;
+    let (s, r) = ann.post("/api/rooms", json!({"size": 9, "rules": "japanese"})).await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let id = r["id"].as_i64().unwrap();
+    assert_eq!(listed_room(&server, id).await.unwrap()["owner"]["here"], true);
+    // Ann closes her tab: the room stays through the grace, shown with its owner away.
+    drop(a);
+    until_offline(&server, ann.id()).await;
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    assert_eq!(listed_room(&server, id).await.unwrap()["owner"]["here"], false);
+    // A reload within the grace keeps it.
+    common::think(Duration::from_secs(20)).await;
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    let a = ann.socket().await;
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    drop(a);
+    until_offline(&server, ann.id()).await;
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    common::think(Duration::from_secs(20)).await;
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    assert!(listed_room(&server, id).await.is_some(), "gone 20 s, after a reload: still open");
+    // Gone 30 s: closed, unlisted, and no one can join it.
+    common::think(Duration::from_secs(11)).await;
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    assert!(listed_room(&server, id).await.is_none(), "the room of a player long gone is listed");
+    let (s, j) = bob
+        .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
+        .await;
+    assert_eq!((s, j["code"].as_str()), (StatusCode::CONFLICT, Some("room_closed")), "{j}");
+    // A join checks at once, whatever the sweep: a room whose owner has been gone the grace
+    // is closed by the join that finds it.
+    let (_, r) = ann.post("/api/rooms", json!({"size": 9, "rules": "japanese"})).await;
+    let id = r["id"].as_i64().unwrap();
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    common::think(Duration::from_secs(31)).await;
+    let (s, j) = bob
+        .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
+        .await;
+    assert_eq!((s, j["code"].as_str()), (StatusCode::CONFLICT, Some("room_closed")), "{j}");
+    assert_eq!(server.get(&format!("/api/rooms/{id}")).await.1["status"], "cancelled");
+    // A room whose owner is here is joined as ever.
+    let _a = ann.socket().await;
+    let (_, r) = ann.post("/api/rooms", json!({"size": 9, "rules": "japanese"})).await;
+    let id = r["id"].as_i64().unwrap();
+    common::think(Duration::from_secs(31)).await;
+    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    let (s, j) = bob
+        .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    server.stop().await;
+}
+
+on_both_stores!(
+    a_room_closes_when_its_owner_has_been_gone_the_grace,
+    rooms_of_owners_gone,
+    "rooms-gone"
+);
+
+/// Room `id` as `GET /api/rooms` lists it, if it does.
+async fn listed_room(server: &TestServer, id: i64) -> Option<Value> {
+    let (_, rooms) = server.get("/api/rooms").await;
+    rooms["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .cloned()
+}

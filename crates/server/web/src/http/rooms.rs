@@ -16,16 +16,7 @@ use crate::AppState;
 
 /// `GET /api/rooms`: the open rooms.
 pub(super) async fn list_rooms(State(state): State<AppState>) -> Result<Json<Value>, HttpError> {
-    let mut out = Vec::new();
-    for r in state.store.open_rooms().await? {
-        let owner = accounts::by_id(&state.store, r.owner_id)
-            .await?
-            .ok_or(ApiError::NotFound)?;
-        let t: RoomTerms =
-            serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-        out.push(rooms::public(r.id, &owner, &t, &r.status, r.game_id));
-    }
-    Ok(Json(json!({ "rooms": out })))
+    Ok(Json(json!({ "rooms": rooms::list(&state).await? })))
 }
 
 /// `POST /api/rooms`: opens a room with checked terms (201); a player has a few open at most.
