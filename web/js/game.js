@@ -172,7 +172,7 @@ function moveSound() {
 export async function gamePage(main, app, id) {
   let snap = await api.game(id);
   const size = snap.terms.size;
-  const me = app.user && (snap.black.username === app.user.username ? 'black' : snap.white.username === app.user.username ? 'white' : null);
+  let me = app.user && (snap.black.username === app.user.username ? 'black' : snap.white.username === app.user.username ? 'white' : null);
   const coarse = matchMedia('(pointer: coarse)').matches;
   let confirmMoves = coarse;
   let pending = null; // a move waiting for confirmation
@@ -744,7 +744,21 @@ export async function gamePage(main, app, id) {
   // first event, for the chat): they redraw, but a take-back asked long ago is no news.
   const openedAt = snap.seq;
   let queued = false;
+  let alive = true;
   app.socket.watch(id, (m) => {
+    if (!alive) return;
+    // The socket closed for good (a ban, a log-out): no event will come. The page reads the
+    // game once more, so that it shows the end a ban's resignation gave it; a player no longer
+    // logged in keeps no controls.
+    if (m.type === 'closed') {
+      if (!app.user) {
+        me = null;
+        q('#report-game')?.remove();
+      }
+      pending = null;
+      refresh();
+      return;
+    }
     if (m.type !== 'event') return;
     if (m.event.type === 'chat') addChat(m.event.user, m.event.text, m.seq);
     if (m.event.type === 'chat_hidden') chat.querySelector(`p[data-seq="${Number(m.event.seq)}"]`)?.remove();
@@ -775,6 +789,7 @@ export async function gamePage(main, app, id) {
   const ticker = setInterval(renderClocks, 250);
   render();
   return () => {
+    alive = false;
     clearInterval(ticker);
     document.removeEventListener('keydown', keys);
     app.socket && app.socket.unwatch(id);

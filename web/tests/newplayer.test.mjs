@@ -1,0 +1,52 @@
+// Issue 39, list 4: what a new player's walk found on the game and review pages. The your-turn
+// notice from a correspondence game left open in a tab out of view; a banned player's game page
+// after the ban resigned the game; a finished game's clocks; its link to a review board; a
+// review's branches on the board and in the move list, and the last position of a counted game;
+// komi 0.5 explained; the count panel's unsure note as the stones are marked.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { haveBrowser, session, newPage, register, act, shot } from './helpers.mjs';
+
+/** A call from the page, with its session cookie; the JSON answer. */
+async function call(page, method, path, body) {
+  return page.evaluate(async ([method, path, body]) => {
+    const r = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }, [method, path, body]);
+}
+
+/** Ann opens a 9x9 Japanese room (with `extra` terms), Bob joins: the game and its players by colour. */
+async function roomGame(ann, bob, extra = {}) {
+  const room = await call(ann, 'POST', '/api/rooms', { size: 9, rules: 'japanese', parity: 'odd', ...extra });
+  const joined = await call(bob, 'POST', `/api/rooms/${room.id}/join`, { guess: 'odd' });
+  const bobBlack = joined.game.black.username === 'bob';
+  return { id: joined.game_id, black: bobBlack ? bob : ann, white: bobBlack ? ann : bob, blackName: bobBlack ? 'bob' : 'ann', whiteName: bobBlack ? 'ann' : 'bob' };
+}
+
+test('a banned player\'s open game shows its end, without the controls', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const [ann, bob, mod] = [await newPage(browser), await newPage(browser), await newPage(browser)];
+  await register(ann, server.url, 'ann', '5k');
+  await register(bob, server.url, 'bob', '5k');
+  await register(mod, server.url, 'moder', '5k');
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(server.bin, ['admin', 'set-role', 'moder', 'moderator', '--db', server.db]);
+  const g = await roomGame(ann, bob);
+  // Black, to move, has the game open: "Your move." and the buttons.
+  const banned = g.black;
+  await banned.goto(`${server.url}/#/game/${g.id}`);
+  await banned.locator('#status').getByText('Your move.').waitFor();
+  await banned.locator('[data-action=resign]').waitFor();
+  await call(mod, 'POST', '/api/moderation/actions', { user: g.blackName, action: 'ban', reason: 'cheating' });
+  // The ban resigned the game: the page says so and offers no move, pass or resignation.
+  const result = banned.locator('[data-testid=result]');
+  await result.waitFor({ timeout: 10_000 });
+  assert.equal(await result.textContent(), 'White wins by resignation');
+  assert.notEqual(await banned.locator('#status').textContent(), 'Your move.');
+  for (const action of ['pass', 'resign', 'count', 'confirm']) assert.equal(await banned.locator(`[data-action=${action}]`).count(), 0, `no ${action} button`);
+  await shot(banned, 'banned-game-ended');
+});
