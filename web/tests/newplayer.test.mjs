@@ -26,6 +26,58 @@ async function roomGame(ann, bob, extra = {}) {
   return { id: joined.game_id, black: bobBlack ? bob : ann, white: bobBlack ? ann : bob, blackName: bobBlack ? 'bob' : 'ann', whiteName: bobBlack ? 'ann' : 'bob' };
 }
 
+/** Browser notifications granted, each one's title kept in `window.notes`, and the page out of
+ * view while `window.away` is true (a tab in the background). */
+function stubNotifications() {
+  window.notes = [];
+  window.Notification = class {
+    constructor(title) {
+      window.notes.push(title);
+    }
+    static get permission() {
+      return 'granted';
+    }
+    static requestPermission() {
+      return Promise.resolve('granted');
+    }
+    close() {}
+  };
+  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => !!window.away });
+}
+
+test('your turn in a correspondence game: a toast elsewhere, a notification from its own tab out of view', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await bob.addInitScript(stubNotifications);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+  const g = await roomGame(ann, bob, { time: { system: 'correspondence', per_move_ms: 3 * 86_400_000 } });
+  const bobMoves = g.black === bob;
+  // In the lobby: Ann's move brings a toast that links to the game.
+  await bob.goto(`${server.url}/#/`);
+  await bob.locator('[data-testid=who]').waitFor();
+  if (bobMoves) await act(bob, { type: 'move', game: g.id, point: 'C3' });
+  await act(ann, { type: 'move', game: g.id, point: 'G7' });
+  const toast = bob.locator('[data-testid=your-turn]');
+  await toast.waitFor();
+  assert.equal(await toast.textContent(), 'ann moved: your turn');
+  assert.equal(await toast.locator('a').getAttribute('href'), `#/game/${g.id}`);
+  // The game's own page, in a tab in the background: the board has the move, and the browser
+  // tells the player, who is not looking.
+  await bob.goto(`${server.url}/#/game/${g.id}`);
+  await bob.locator('svg.board').waitFor();
+  await bob.evaluate(() => {
+    window.away = true;
+  });
+  await act(bob, { type: 'move', game: g.id, point: bobMoves ? 'D4' : 'C3' });
+  await act(ann, { type: 'move', game: g.id, point: 'F6' });
+  await bob.locator('[data-stone="F6:' + (bobMoves ? 'w' : 'b') + '"]').waitFor();
+  await bob.waitForFunction(() => window.notes.length > 0, null, { timeout: 5_000 }).catch(() => {});
+  assert.deepEqual(await bob.evaluate(() => window.notes), ['Your turn against ann']);
+});
+
 test('a banned player\'s open game shows its end, without the controls', { timeout: 120_000 }, async (t) => {
   if (!haveBrowser(t)) return;
   const { server, browser } = await session(t);
