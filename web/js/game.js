@@ -58,6 +58,19 @@ export function rulesName(r) {
   return RULES.includes(r) ? t(`rules.${r}`) : String(r);
 }
 
+/**
+ * Why a game's komi is 0.5, or '' when it is not: the server's default for an even game on
+ * 9x9 and 13x13 (seed 002's Korean rules), for players one or two ranks apart (JUNG-SUN) and
+ * for handicap games (crates/server/core/src/domain/game_type.rs, `default_komi`).
+ */
+export function komiNote(terms) {
+  if (!terms || Number(terms.komi) !== 0.5) return '';
+  if (terms.game_type === 'handicap' || terms.handicap > 0) return t('game.komi_half_handicap');
+  if (terms.game_type === 'jung_sun') return t('game.komi_half_jung_sun');
+  if (terms.size < 19) return t('game.komi_half_small');
+  return t('game.komi_half');
+}
+
 const COLOR = { B: 'color.black', W: 'color.white' };
 
 /** A result in words, from its SGF form: "White wins by 9.5 points", "Black wins on time". */
@@ -197,6 +210,7 @@ export async function gamePage(main, app, id) {
         <div class="info">
           <div data-testid="terms"></div>
           <div><span data-testid="time-setting"></span> · <strong data-testid="move-number"></strong></div>
+          <div class="muted small" data-testid="komi-note" hidden></div>
         </div>
         <div id="status" role="status" aria-live="polite"></div>
         <div id="notice" class="notice" data-testid="notice" aria-live="polite" hidden></div>
@@ -359,6 +373,22 @@ export async function gamePage(main, app, id) {
       a.textContent = t('game.download_sgf');
       a.setAttribute('download', `tengen-${id}.sgf`);
       box.appendChild(a);
+      // The game on a review board (variations, comments, the engine's analysis), as the
+      // player's page offers it for each finished game.
+      if (app.user && !app.user.guest) {
+        const rv = button(t('game.review'), async () => {
+          rv.disabled = true;
+          try {
+            const r = await api.newReview({ game: id });
+            app.go(`#/review/${r.id}`);
+          } catch (e) {
+            rv.disabled = false;
+            app.error(e);
+          }
+        }, 'link');
+        rv.dataset.action = 'review';
+        box.appendChild(rv);
+      }
       return;
     }
     if (snap.phase === 'scoring') {
@@ -640,6 +670,11 @@ export async function gamePage(main, app, id) {
     const parts = [`${size}×${size}`, t('game.rules', { rules: rulesName(terms.rules) }), t('game.komi', { komi: terms.komi })];
     if (terms.handicap) parts.push(t('game.handicap', { n: terms.handicap }));
     q('[data-testid=terms]').textContent = parts.join(' · ');
+    // Half a point of komi surprises a player who knows 6.5 or 7: say why it is 0.5 here.
+    const note = q('[data-testid=komi-note]');
+    const why = komiNote(terms);
+    note.hidden = !why;
+    note.textContent = why;
     q('[data-testid=time-setting]').textContent = timeWords(terms.time);
     const moves = snap.moves.length;
     q('[data-testid=move-number]').textContent = review === null ? t('game.move_n', { n: moves }) : t('game.move_of', { at, moves });

@@ -102,3 +102,31 @@ test('a banned player\'s open game shows its end, without the controls', { timeo
   for (const action of ['pass', 'resign', 'count', 'confirm']) assert.equal(await banned.locator(`[data-action=${action}]`).count(), 0, `no ${action} button`);
   await shot(banned, 'banned-game-ended');
 });
+
+test('a finished game: a way to its review, and komi 0.5 explained', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+  const g = await roomGame(ann, bob, { time: { system: 'absolute', main_ms: 600_000 } });
+  const page = g.white;
+  await page.goto(`${server.url}/#/game/${g.id}`);
+  await page.locator('svg.board').waitFor();
+  // An even 9x9 game: komi 0.5, and why.
+  assert.match(await page.locator('[data-testid=terms]').textContent(), /Komi 0\.5/);
+  const note = page.locator('[data-testid=komi-note]');
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /^Komi 0\.5: in an even game on 9×9 or 13×13 .*rules out a draw\.$/);
+  await act(g.black, { type: 'move', game: g.id, point: 'E5' });
+  await act(g.white, { type: 'resign', game: g.id });
+  await page.locator('[data-testid=result]').waitFor();
+  // The finished game's page opens a review of it.
+  const review = page.locator('[data-action=review]');
+  assert.equal(await review.textContent(), 'Review this game');
+  await review.click();
+  await page.waitForURL(/#\/review\/\d+/);
+  await page.locator('h1').getByText(`Review of game ${g.id}`).waitFor();
+  assert.deepEqual(await page.locator('[data-testid=moves] button').allTextContents(), ['1. B E5']);
+});
