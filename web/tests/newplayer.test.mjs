@@ -130,3 +130,24 @@ test('a finished game: a way to its review, and komi 0.5 explained', { timeout: 
   await page.locator('h1').getByText(`Review of game ${g.id}`).waitFor();
   assert.deepEqual(await page.locator('[data-testid=moves] button').allTextContents(), ['1. B E5']);
 });
+
+test('the clocks of a game ended by a resignation keep the time the resigner used', { timeout: 60_000, todo: 'needs the server to charge the player to move when a resignation (or a forfeit) ends the game: see the report of issue 39 list 4' }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+  const g = await roomGame(ann, bob, { time: { system: 'absolute', main_ms: 600_000 } });
+  await g.black.goto(`${server.url}/#/game/${g.id}`);
+  await g.black.locator('svg.board').waitFor();
+  // Black thinks over the first move for three seconds, and resigns.
+  await g.black.waitForTimeout(3_000);
+  assert.match(await g.black.locator('[data-clock=black]').textContent(), /^9:5\d$/);
+  await act(g.black, { type: 'resign', game: g.id });
+  await g.black.locator('[data-testid=result]').waitFor();
+  assert.match(await g.black.locator('[data-clock=black]').textContent(), /^9:5\d$/, 'not back to 10:00');
+  await g.black.reload();
+  await g.black.locator('[data-testid=result]').waitFor();
+  assert.match(await g.black.locator('[data-clock=black]').textContent(), /^9:5\d$/, 'not back to 10:00 after a reload');
+});
