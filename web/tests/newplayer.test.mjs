@@ -151,3 +151,58 @@ test('the clocks of a game ended by a resignation keep the time the resigner use
   await g.black.locator('[data-testid=result]').waitFor();
   assert.match(await g.black.locator('[data-clock=black]').textContent(), /^9:5\d$/, 'not back to 10:00 after a reload');
 });
+
+// A record with a variation at move 3: G3 on the main line, G7 beside it.
+const TREE = '(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[ann]PW[bob];B[ee]C[the centre];W[cc](;B[gg];W[gc];B[cg])(;B[gc]))';
+
+test('a review shows where it branches, and the analysis of a counted game\'s last position', { timeout: 180_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+  const tree = await call(ann, 'POST', '/api/reviews', { sgf: TREE });
+  await bob.goto(`${server.url}/#/review/${tree.id}`);
+  await bob.getByText('ann leads this review.').waitFor();
+  const where = (text) => bob.locator('[data-testid=where]').getByText(text, { exact: true }).waitFor();
+  // The move list marks the move that has a variation beside it.
+  assert.deepEqual(await bob.locator('[data-testid=moves] button').allTextContents(), ['1. B E5 ✎', '2. W C7', '3. B G3 +1', '4. W G7', '5. B C3']);
+  assert.equal(await bob.locator('[data-testid=moves] button[data-move="3"]').getAttribute('title'), '1 other variation from here');
+  // Where the tree branches, the board shows both next moves, lettered; none elsewhere.
+  await bob.locator('[data-testid=moves] button[data-move="1"]').click();
+  await where('Move 1 (B E5)');
+  assert.equal(await bob.locator('#review-board [data-branch]').count(), 0);
+  await bob.locator('[data-testid=moves] button[data-move="2"]').click();
+  await where('Move 2 (W C7)');
+  const branches = await bob.locator('#review-board [data-branch]').evaluateAll((els) => els.map((e) => e.getAttribute('data-branch')));
+  assert.deepEqual(branches, ['A:G3', 'B:G7']);
+  await shot(bob, 'review-branches');
+  // A click on a branch's move goes down it.
+  await bob.locator('[data-vertex="G7"]').click();
+  await where('Move 3 (B G7) · in a variation');
+  assert.deepEqual(await bob.locator('[data-testid=moves] button').allTextContents(), ['1. B E5 ✎', '2. W C7', '3. B G7 +1']);
+
+  // A game counted after two passes, reviewed and analysed: its last position (the game over)
+  // shows the last analysis, not nothing.
+  const g = await roomGame(ann, bob);
+  await act(g.black, { type: 'move', game: g.id, point: 'E5' });
+  await act(g.white, { type: 'move', game: g.id, point: 'C3' });
+  await act(g.black, { type: 'pass', game: g.id });
+  await act(g.white, { type: 'pass', game: g.id });
+  await act(g.black, { type: 'accept_score', game: g.id });
+  await act(g.white, { type: 'accept_score', game: g.id });
+  const r = await call(ann, 'POST', '/api/reviews', { game: g.id });
+  await ann.goto(`${server.url}/#/review/${r.id}`);
+  await ann.getByText('You lead this review').waitFor();
+  await call(ann, 'POST', `/api/reviews/${r.id}/analysis`, { visits: 10 });
+  await ann.getByText('Analyse again').waitFor({ timeout: 120_000 });
+  await ann.locator('[data-nav=last]').click();
+  await ann.locator('[data-testid=where]').getByText('Move 4 (W pass)').waitFor();
+  const best = ann.locator('[data-testid=best]');
+  await best.getByText(/^The game is over here\. After move 3: Black wins \d+% · [BW]\+\d+\.\d$/).waitFor();
+  await ann.locator('#ownership').check();
+  await ann.locator('#review-board .ownership rect').first().waitFor();
+  await ann.locator('[data-nav=back]').click();
+  await best.getByText(/^Black wins \d+% · [BW]\+\d+\.\d · best for white: /).waitFor();
+});
