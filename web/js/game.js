@@ -479,7 +479,9 @@ export async function gamePage(main, app, id) {
     const foot = document.createElement('div');
     const yes = (c) => (snap.accepted[c] ? '✓' : '–');
     foot.innerHTML = `${esc(t('count.result'))} <strong>${esc(resultWords(s.result))}</strong> (${esc(s.result)})<br><span class="muted">${esc(t('count.accepted', { black: yes('black'), white: yes('white') }))}</span>`;
-    const unsure = (snap.unsure || []).length;
+    // Only the unsure stones nobody has marked dead yet: a stone marked is decided, and the
+    // note (and its red warning) goes once every one of them is.
+    const unsure = openUnsure().length;
     if (unsure) {
       const note = document.createElement('p');
       note.dataset.testid = snap.unsure_decides ? 'unsure-decides' : 'unsure-note';
@@ -491,11 +493,17 @@ export async function gamePage(main, app, id) {
     return p;
   }
 
+  /** The stones the engine was unsure of that are not marked dead (yet). */
+  function openUnsure() {
+    const dead = new Set(snap.dead || []);
+    return (snap.unsure || []).filter((v) => !dead.has(v));
+  }
+
   /** Accept and back to play; accepting is not the main action while unsure stones decide. */
   function countActions() {
     const row = document.createElement('div');
     row.className = 'actions';
-    const accept = button(t('count.accept'), () => send({ type: 'accept_score' }), snap.unsure_decides ? '' : 'primary');
+    const accept = button(t('count.accept'), () => send({ type: 'accept_score' }), snap.unsure_decides && openUnsure().length ? '' : 'primary');
     accept.disabled = snap.accepted[me];
     accept.dataset.action = 'accept';
     const resume = button(t('count.resume'), () => send({ type: 'resume' }));
@@ -628,7 +636,7 @@ export async function gamePage(main, app, id) {
     }
     // The estimate, while the position is the one it was made for.
     if (estimate && (reviewing || snap.phase !== 'play' || estimate.seq !== snap.moves.length)) estimate = null;
-    let unsure = new Set((reviewing ? [] : snap.unsure || []).map((v) => parseVertex(size, v)).filter(Boolean).map((p) => `${p.x},${p.y}`));
+    let unsure = new Set((reviewing || snap.phase !== 'scoring' ? [] : openUnsure()).map((v) => parseVertex(size, v)).filter(Boolean).map((p) => `${p.x},${p.y}`));
     if (estimate) {
       territory = [];
       estimate.ownership.forEach((row, y) => row.forEach((o, x) => {

@@ -206,3 +206,42 @@ test('a review shows where it branches, and the analysis of a counted game\'s la
   await ann.locator('[data-nav=back]').click();
   await best.getByText(/^Black wins \d+% · [BW]\+\d+\.\d · best for white: /).waitFor();
 });
+
+/** As fairplay.test.mjs: White's corner group lives or dies by B9, and decides the winner. */
+const CORNER = [
+  ['E9', 'F9'], ['E8', 'F8'], ['E7', 'F7'], ['E6', 'F6'], ['E5', 'F5'], ['E4', 'F4'], ['E3', 'F3'],
+  ['E2', 'F2'], ['E1', 'F1'], ['A7', 'D9'], ['B7', 'D8'], ['C7', 'C8'], ['D7', 'B8'], ['H2', 'A8'],
+];
+
+test('the count panel\'s unsure note follows the marks', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+  const g = await roomGame(ann, bob);
+  for (const p of [ann, bob]) await p.goto(`${server.url}/#/game/${g.id}`);
+  for (const [b, w] of CORNER) {
+    await act(g.black, { type: 'move', game: g.id, point: b });
+    await act(g.white, { type: 'move', game: g.id, point: w });
+  }
+  await act(g.black, { type: 'pass', game: g.id });
+  await act(g.white, { type: 'pass', game: g.id });
+  for (const p of [ann, bob]) {
+    await p.locator('[data-testid=unsure-decides]').waitFor({ timeout: 15_000 });
+    assert.equal(await p.locator('[data-unsure]').count(), 5);
+  }
+  // White marks the corner group dead: the stones are decided, and the note goes.
+  await g.white.locator('[data-vertex="D9"]').click();
+  for (const p of [ann, bob]) {
+    await p.locator('[data-stone="D9:w"].dead').waitFor();
+    await p.locator('[data-testid=unsure-decides]').waitFor({ state: 'detached' });
+    assert.equal(await p.locator('[data-testid=unsure-note]').count(), 0);
+    assert.equal(await p.locator('[data-unsure]').count(), 0, 'no stone ringed as unsure');
+    assert.equal(await p.locator('[data-action=accept]').evaluate((b) => b.classList.contains('primary')), true);
+  }
+  // Unmarked again: unsure again.
+  await g.white.locator('[data-vertex="D9"]').click();
+  await g.white.locator('[data-testid=unsure-decides]').waitFor();
+});
