@@ -209,12 +209,13 @@ function ensureSocket() {
     });
     // A private message: a toast, unless its thread is open (that page shows it). Your turn in
     // a correspondence game: a toast with a link, unless that game is open, and a browser
-    // notification when the player allowed them (the lobby's button asks).
+    // notification when the player allowed them (the lobby's button asks) and the page is out
+    // of view, the game's own page too: a correspondence game waits in a tab left open.
     app.socket.onPrivateMessage((m) => {
       if (m.type === 'your_turn') {
-        if (location.hash === `#/game/${m.game}`) return;
-        app.linkToast(t('notice.your_turn', { opponent: m.opponent }), `#/game/${m.game}`);
-        notify(t('notice.your_turn_against', { opponent: m.opponent }), `#/game/${m.game}`);
+        const hash = `#/game/${m.game}`;
+        if (location.hash !== hash) app.linkToast(t('notice.your_turn', { opponent: m.opponent }), hash);
+        notify(t('notice.your_turn_against', { opponent: m.opponent }), hash);
         return;
       }
       if (m.type !== 'message' || location.hash === `#/messages/${encodeURIComponent(m.from)}`) return;

@@ -87,9 +87,10 @@ function mark(parent, kind, x, y, on, label) {
  * rows from the top) as small squares whose size and shade grow with the confidence, as
  * KataGo's tools draw it; `marks` [{x, y, kind: LB|TR|SQ|CR|MA, label}]; `candidates`
  * [{x, y, winrate (0-1, for the player to move), visits, best}] as circles with their win rate
- * and visits (Lizzie's and KaTrain's way); `variation` [{x, y, color, n}] as numbered ghost stones.
+ * and visits (Lizzie's and KaTrain's way); `variation` [{x, y, color, n}] as numbered ghost stones;
+ * `branches` [{x, y, color, label}] as lettered ghost stones, the next moves where the tree branches.
  */
-function drawReview(layer, size, grid, { ownership, marks, candidates, variation }) {
+function drawReview(layer, size, grid, { ownership, marks, candidates, variation, branches }) {
   if (ownership) {
     const g = el('g', { class: 'ownership' }, layer);
     for (let y = 0; y < size; y++) {
@@ -102,8 +103,19 @@ function drawReview(layer, size, grid, { ownership, marks, candidates, variation
     }
   }
   const variationAt = new Set((variation || []).map((s) => `${s.x},${s.y}`));
+  // Where the tree branches: each next move as a faint stone lettered A (the main line), B, …
+  // (not while a candidate's variation is shown, whose stones are numbered).
+  const branchAt = new Set();
+  for (const b of variationAt.size ? [] : branches || []) {
+    if (grid[b.y][b.x] || branchAt.has(`${b.x},${b.y}`)) continue;
+    branchAt.add(`${b.x},${b.y}`);
+    const g = el('g', { class: `branch ${b.color}`, 'data-branch': `${b.label}:${vertexName(size, b.x, b.y)}` }, layer);
+    el('circle', { cx: b.x, cy: b.y, r: 0.47, class: `stone ${b.color} ghost` }, g);
+    const t = el('text', { x: b.x, y: b.y, class: `pv-n on-${b.color}` }, g);
+    t.textContent = b.label;
+  }
   for (const c of candidates || []) {
-    if (grid[c.y][c.x] || variationAt.size) continue;
+    if (grid[c.y][c.x] || variationAt.size || branchAt.has(`${c.x},${c.y}`)) continue;
     const g = el('g', { class: `cand${c.best ? ' best' : ''}`, 'data-candidate': vertexName(size, c.x, c.y) }, layer);
     el('circle', { cx: c.x, cy: c.y, r: 0.46 }, g);
     const w = el('text', { x: c.x, y: c.y - 0.08, class: 'cand-rate' }, g);

@@ -58,6 +58,19 @@ export function rulesName(r) {
   return RULES.includes(r) ? t(`rules.${r}`) : String(r);
 }
 
+/**
+ * Why a game's komi is 0.5, or '' when it is not: the server's default for an even game on
+ * 9x9 and 13x13 (seed 002's Korean rules), for players one or two ranks apart (JUNG-SUN) and
+ * for handicap games (crates/server/core/src/domain/game_type.rs, `default_komi`).
+ */
+export function komiNote(terms) {
+  if (!terms || Number(terms.komi) !== 0.5) return '';
+  if (terms.game_type === 'handicap' || terms.handicap > 0) return t('game.komi_half_handicap');
+  if (terms.game_type === 'jung_sun') return t('game.komi_half_jung_sun');
+  if (terms.size < 19) return t('game.komi_half_small');
+  return t('game.komi_half');
+}
+
 const COLOR = { B: 'color.black', W: 'color.white' };
 
 /** A result in words, from its SGF form: "White wins by 9.5 points", "Black wins on time". */
@@ -172,7 +185,7 @@ function moveSound() {
 export async function gamePage(main, app, id) {
   let snap = await api.game(id);
   const size = snap.terms.size;
-  const me = app.user && (snap.black.username === app.user.username ? 'black' : snap.white.username === app.user.username ? 'white' : null);
+  let me = app.user && (snap.black.username === app.user.username ? 'black' : snap.white.username === app.user.username ? 'white' : null);
   const coarse = matchMedia('(pointer: coarse)').matches;
   let confirmMoves = coarse;
   let pending = null; // a move waiting for confirmation
@@ -197,6 +210,7 @@ export async function gamePage(main, app, id) {
         <div class="info">
           <div data-testid="terms"></div>
           <div><span data-testid="time-setting"></span> · <strong data-testid="move-number"></strong></div>
+          <div class="muted small" data-testid="komi-note" hidden></div>
         </div>
         <div id="status" role="status" aria-live="polite"></div>
         <div id="notice" class="notice" data-testid="notice" aria-live="polite" hidden></div>
@@ -359,6 +373,22 @@ export async function gamePage(main, app, id) {
       a.textContent = t('game.download_sgf');
       a.setAttribute('download', `tengen-${id}.sgf`);
       box.appendChild(a);
+      // The game on a review board (variations, comments, the engine's analysis), as the
+      // player's page offers it for each finished game.
+      if (app.user && !app.user.guest) {
+        const rv = button(t('game.review'), async () => {
+          rv.disabled = true;
+          try {
+            const r = await api.newReview({ game: id });
+            app.go(`#/review/${r.id}`);
+          } catch (e) {
+            rv.disabled = false;
+            app.error(e);
+          }
+        }, 'link');
+        rv.dataset.action = 'review';
+        box.appendChild(rv);
+      }
       return;
     }
     if (snap.phase === 'scoring') {
@@ -449,7 +479,9 @@ export async function gamePage(main, app, id) {
     const foot = document.createElement('div');
     const yes = (c) => (snap.accepted[c] ? '✓' : '–');
     foot.innerHTML = `${esc(t('count.result'))} <strong>${esc(resultWords(s.result))}</strong> (${esc(s.result)})<br><span class="muted">${esc(t('count.accepted', { black: yes('black'), white: yes('white') }))}</span>`;
-    const unsure = (snap.unsure || []).length;
+    // Only the unsure stones nobody has marked dead yet: a stone marked is decided, and the
+    // note (and its red warning) goes once every one of them is.
+    const unsure = openUnsure().length;
     if (unsure) {
       const note = document.createElement('p');
       note.dataset.testid = snap.unsure_decides ? 'unsure-decides' : 'unsure-note';
@@ -461,11 +493,17 @@ export async function gamePage(main, app, id) {
     return p;
   }
 
+  /** The stones the engine was unsure of that are not marked dead (yet). */
+  function openUnsure() {
+    const dead = new Set(snap.dead || []);
+    return (snap.unsure || []).filter((v) => !dead.has(v));
+  }
+
   /** Accept and back to play; accepting is not the main action while unsure stones decide. */
   function countActions() {
     const row = document.createElement('div');
     row.className = 'actions';
-    const accept = button(t('count.accept'), () => send({ type: 'accept_score' }), snap.unsure_decides ? '' : 'primary');
+    const accept = button(t('count.accept'), () => send({ type: 'accept_score' }), snap.unsure_decides && openUnsure().length ? '' : 'primary');
     accept.disabled = snap.accepted[me];
     accept.dataset.action = 'accept';
     const resume = button(t('count.resume'), () => send({ type: 'resume' }));
@@ -598,7 +636,7 @@ export async function gamePage(main, app, id) {
     }
     // The estimate, while the position is the one it was made for.
     if (estimate && (reviewing || snap.phase !== 'play' || estimate.seq !== snap.moves.length)) estimate = null;
-    let unsure = new Set((reviewing ? [] : snap.unsure || []).map((v) => parseVertex(size, v)).filter(Boolean).map((p) => `${p.x},${p.y}`));
+    let unsure = new Set((reviewing || snap.phase !== 'scoring' ? [] : openUnsure()).map((v) => parseVertex(size, v)).filter(Boolean).map((p) => `${p.x},${p.y}`));
     if (estimate) {
       territory = [];
       estimate.ownership.forEach((row, y) => row.forEach((o, x) => {
@@ -640,6 +678,11 @@ export async function gamePage(main, app, id) {
     const parts = [`${size}×${size}`, t('game.rules', { rules: rulesName(terms.rules) }), t('game.komi', { komi: terms.komi })];
     if (terms.handicap) parts.push(t('game.handicap', { n: terms.handicap }));
     q('[data-testid=terms]').textContent = parts.join(' · ');
+    // Half a point of komi surprises a player who knows 6.5 or 7: say why it is 0.5 here.
+    const note = q('[data-testid=komi-note]');
+    const why = komiNote(terms);
+    note.hidden = !why;
+    note.textContent = why;
     q('[data-testid=time-setting]').textContent = timeWords(terms.time);
     const moves = snap.moves.length;
     q('[data-testid=move-number]').textContent = review === null ? t('game.move_n', { n: moves }) : t('game.move_of', { at, moves });
@@ -744,7 +787,21 @@ export async function gamePage(main, app, id) {
   // first event, for the chat): they redraw, but a take-back asked long ago is no news.
   const openedAt = snap.seq;
   let queued = false;
+  let alive = true;
   app.socket.watch(id, (m) => {
+    if (!alive) return;
+    // The socket closed for good (a ban, a log-out): no event will come. The page reads the
+    // game once more, so that it shows the end a ban's resignation gave it; a player no longer
+    // logged in keeps no controls.
+    if (m.type === 'closed') {
+      if (!app.user) {
+        me = null;
+        q('#report-game')?.remove();
+      }
+      pending = null;
+      refresh();
+      return;
+    }
     if (m.type !== 'event') return;
     if (m.event.type === 'chat') addChat(m.event.user, m.event.text, m.seq);
     if (m.event.type === 'chat_hidden') chat.querySelector(`p[data-seq="${Number(m.event.seq)}"]`)?.remove();
@@ -775,6 +832,7 @@ export async function gamePage(main, app, id) {
   const ticker = setInterval(renderClocks, 250);
   render();
   return () => {
+    alive = false;
     clearInterval(ticker);
     document.removeEventListener('keydown', keys);
     app.socket && app.socket.unwatch(id);

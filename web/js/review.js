@@ -9,7 +9,7 @@
 import * as api from './api.js';
 import { createBoard } from './board.js';
 import { play, vertexName, parseVertex } from './go.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const TOOLS = ['play', 'TR', 'SQ', 'CR', 'MA', 'LB'];
@@ -94,6 +94,19 @@ function moveLabel(node, size) {
     }
   }
   return '';
+}
+
+/** The next moves where `node` branches (several children): [{x, y, color, label, child}],
+ * lettered A (the main line's), B, … in the tree's order; none where it does not branch. */
+function branchesOf(node, size) {
+  if (!node || node.children.length < 2) return [];
+  const out = [];
+  node.children.forEach((c, i) => {
+    const color = moveColor(c);
+    const q = color && sgfPoint(size, c.props[color.toUpperCase()][0]);
+    if (q) out.push({ ...q, color, label: String.fromCharCode(65 + Math.min(i, 25)), child: i });
+  });
+  return out;
 }
 
 /** SGF markup at a node -> [{x, y, kind, label}]. */
@@ -221,6 +234,7 @@ export async function reviewPage(main, app, id) {
   let pv = null; // the candidate whose variation is shown
   let pinned = false; // shown by a click, not a hover
   let pending = 0; // the owner's edits not answered yet
+  let final = null; // at a position the game was over at: the last one analysed before it
 
   /** Sends the owner's edit. While later ones are on their way, an answer does not move the
    * cursor back: keys pressed quickly step on from where the board shows. */
@@ -286,6 +300,13 @@ export async function reviewPage(main, app, id) {
   const board = createBoard($('#review-board'), size, {
     onPlay: async (v) => {
       if (!own()) {
+        // A click on a branch's next move goes down it.
+        const q = parseVertex(size, v);
+        const b = q && branchesOf(nodeAt(review.tree, path), size).find((s) => s.x === q.x && s.y === q.y);
+        if (b) {
+          go([...path, b.child]);
+          return;
+        }
         // A follower's click shows (or hides) a candidate's variation.
         const c = candidateAt(v);
         pv = c && !(pinned && pv === c) ? c : null;
@@ -441,8 +462,17 @@ export async function reviewPage(main, app, id) {
     line.forEach((m, i) => {
       const b = document.createElement('button');
       const noted = m.node.props.C ? ' ✎' : '';
-      b.textContent = `${i + 1}. ${moveLabel(m.node, size) || t('review.node')}${noted}`;
-      if (noted) b.title = t('review.commented');
+      // A move with other variations beside it says how many: the tree branches before it.
+      const parent = i === 0 ? review.tree : line[i - 1].node;
+      const others = parent.children.length - 1;
+      b.textContent = `${i + 1}. ${moveLabel(m.node, size) || t('review.node')}${noted}${others ? ` +${others}` : ''}`;
+      const titles = [];
+      if (noted) titles.push(t('review.commented'));
+      if (others) {
+        titles.push(tn('review.other_variations', others));
+        b.dataset.branches = String(others);
+      }
+      if (titles.length) b.title = titles.join(' · ');
       b.dataset.move = String(i + 1);
       if (m.node === node) b.classList.add('current');
       b.onclick = () => go(m.path);
@@ -472,9 +502,21 @@ export async function reviewPage(main, app, id) {
     }) : document.createTextNode(''));
     $('#graph-at').textContent = positions.length ? t('review.graph_hint') : '';
     const here = onMain ? positions[path.length] : null;
+    // The game was over at this position (the last pass: the server analyses no position after
+    // the end): the last position analysed stands for it, its win rate, lead and territory.
+    final = null;
+    if (onMain && !here && path.length < positions.length) {
+      for (let i = path.length - 1; i >= 0; i--) {
+        if (positions[i]) {
+          final = { at: i, ...positions[i] };
+          break;
+        }
+      }
+    }
     const color = here && (here.to_move === 'black' ? t('review.black') : t('review.white'));
     $('#best').textContent = here
       ? `${t('review.black_wins', { rate: Math.round(here.black_winrate * 100) })} · ${leadText(here.black_lead)} · ${t('review.best_for', { color, moves: here.best.map((b) => `${b.move} (${Math.round(b.winrate * 100)}%)`).join(', ') })}${here.engine === 'mcts' ? ` ${t('review.engine_mcts')}` : ''}`
+      : final ? t('review.game_over_analysis', { n: final.at, rate: Math.round(final.black_winrate * 100), lead: leadText(final.black_lead) })
       : positions.length ? t('review.no_analysis') : '';
     const list = $('#candidates');
     list.replaceChildren();
@@ -533,10 +575,11 @@ export async function reviewPage(main, app, id) {
     board.render({
       grid,
       last: lastMove,
-      ownership: showOwnership && here ? ownershipGrid(here.ownership, size) : null,
+      ownership: showOwnership && (here || final) ? ownershipGrid((here || final).ownership, size) : null,
       marks: marksOf(node, size),
       candidates,
       variation,
+      branches: branchesOf(node, size),
     });
     $('#lead').textContent = own() ? t('review.you_lead') : t('review.leads', { name: review.owner });
     $('#follow-box').hidden = own();

@@ -35,7 +35,12 @@ export class Socket {
       this.pending.clear();
       // Banned (4003): the session is gone, coming back would only be refused.
       if (e.code === 4003) this.closed = true;
-      if (this.closed) return;
+      if (this.closed) {
+        // No more events: each page watching a game reads it once more over HTTP (a ban's
+        // resignation may have ended it just before the socket closed, its event unsent).
+        for (const [game, g] of this.games) g.handler({ type: 'closed', game });
+        return;
+      }
       this.onStatus('reconnecting');
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);

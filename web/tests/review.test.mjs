@@ -78,9 +78,9 @@ test('the review board as players expect it: keys, wheel, moves, tree, candidate
   await bob.getByText('ann leads this review.').waitFor();
   const where = (page, text) => page.locator('[data-testid=where]').getByText(text, { exact: true }).waitFor();
 
-  // The move list: numbers, coordinates as D4, comments marked.
+  // The move list: numbers, coordinates as D4, comments marked, and the other variations beside a move.
   const moves = await ann.locator('[data-testid=moves] button').allTextContents();
-  assert.deepEqual(moves, ['1. B E5 ✎', '2. W C7', '3. B G3', '4. W G7', '5. B C3']);
+  assert.deepEqual(moves, ['1. B E5 ✎', '2. W C7', '3. B G3 +1', '4. W G7', '5. B C3']);
   // Keys: right steps on, down and up switch variation, Home and End.
   await ann.locator('h1').click();
   await ann.keyboard.press('ArrowRight');
