@@ -457,7 +457,10 @@ export async function gamePage(main, app, id) {
     p.dataset.testid = 'estimate';
     const [lo, hi] = estimate.lead_range;
     const lead = (x) => `${x > 0 ? 'B' : x < 0 ? 'W' : ''}+${Math.abs(x)}`;
-    p.innerHTML = `${esc(t('game.estimate_label'))} <strong>${esc(estimate.result)}</strong> · ${esc(estimate.winner_sure ? t('game.winner_clear') : t('game.winner_uncertain'))}${lo !== hi ? ` ${esc(t('game.estimate_range', { from: lead(lo), to: lead(hi), n: estimate.unsure.length }))}` : ''}`;
+    // Before the middle game the estimate is a range, not a verdict.
+    const verdict = estimate.verdict || (estimate.winner_sure ? 'clear' : 'uncertain');
+    p.dataset.verdict = verdict;
+    p.innerHTML = `${esc(t('game.estimate_label'))} <strong>${esc(estimate.result)}</strong> · ${esc(t(`game.winner_${verdict}`))}${lo !== hi ? ` ${esc(t('game.estimate_range', { from: lead(lo), to: lead(hi), n: estimate.unsure.length }))}` : ''}`;
     box.appendChild(p);
   }
 

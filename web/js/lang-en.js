@@ -361,6 +361,7 @@ export default {
   'game.estimate': 'Estimate',
   'game.estimate_title': 'Estimate the score: who owns each point, and how sure the engine is',
   'game.estimate_label': 'Estimate:',
+  'game.winner_open': 'the game is still open',
   'game.winner_clear': 'the winner is clear',
   'game.winner_uncertain': 'the winner is uncertain',
   'game.estimate_range': '(from {from} to {to} over {n} doubtful stones)',

@@ -359,6 +359,7 @@ export default {
   'game.estimate': '形勢判断',
   'game.estimate_title': '形勢判断: 各点がどちらの地か、エンジンの確かさ',
   'game.estimate_label': '形勢:',
+  'game.winner_open': 'まだ序盤で勝敗は決まっていません',
   'game.winner_clear': '勝敗ははっきりしています',
   'game.winner_uncertain': '勝敗はまだわかりません',
   'game.estimate_range': '（{from}から{to}まで、不確かな石{n}個）',

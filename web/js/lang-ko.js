@@ -359,6 +359,7 @@ export default {
   'game.estimate': '형세 판단',
   'game.estimate_title': '형세 판단: 각 자리의 주인과 엔진의 확신 정도',
   'game.estimate_label': '형세:',
+  'game.winner_open': '아직 승부가 열려 있습니다',
   'game.winner_clear': '승부가 분명합니다',
   'game.winner_uncertain': '승부가 불확실합니다',
   'game.estimate_range': '({from}에서 {to}까지, 불확실한 돌 {n}개)',

@@ -359,6 +359,7 @@ export default {
   'game.estimate': '形势判断',
   'game.estimate_title': '形势判断：每个点归谁，以及引擎有多确定',
   'game.estimate_label': '形势：',
+  'game.winner_open': '棋局尚未明朗',
   'game.winner_clear': '胜负已明',
   'game.winner_uncertain': '胜负未定',
   'game.estimate_range': '（从{from}到{to}，有{n}颗棋子不确定）',

@@ -131,7 +131,7 @@ test('a finished game: a way to its review, and komi 0.5 explained', { timeout: 
   assert.deepEqual(await page.locator('[data-testid=moves] button').allTextContents(), ['1. B E5']);
 });
 
-test('the clocks of a game ended by a resignation keep the time the resigner used', { timeout: 60_000, todo: 'needs the server to charge the player to move when a resignation (or a forfeit) ends the game: see the report of issue 39 list 4' }, async (t) => {
+test('the clocks of a game ended by a resignation keep the time the resigner used', { timeout: 60_000 }, async (t) => {
   if (!haveBrowser(t)) return;
   const { server, browser } = await session(t);
   const ann = await newPage(browser);

@@ -235,7 +235,7 @@ fn play_one(
     }
     if game.phase() == Phase::Scoring {
         // Two passes: count, with the dead stones Tengen's estimator finds.
-        let stones: Vec<_> = estimate::estimate(&game).dead.iter().collect();
+        let stones: Vec<_> = estimate::count_estimate(&game).dead.iter().collect();
         if game.set_dead(&stones).is_err() {
             let _ = game.set_dead(&[]);
         }

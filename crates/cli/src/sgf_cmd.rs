@@ -199,7 +199,7 @@ fn score_file(file: &PathBuf, rules: Option<Preset>) -> anyhow::Result<Scored> {
             "the rules (every stone on the board is alive)",
         )
     } else if tb.is_empty() && tw.is_empty() {
-        let e = estimate::estimate(game);
+        let e = estimate::count_estimate(game);
         let dead = e.dead;
         unsure = Some(e);
         (dead, "Tengen's estimator")

@@ -198,7 +198,7 @@ pub fn compare(dir: &Path, reference: Option<&str>) -> anyhow::Result<()> {
                 continue;
             }
         };
-        let e = estimate::estimate(&game);
+        let e = estimate::count_estimate(&game);
         let time = start.elapsed();
         let got = e.result();
         let sure = e.winner_sure();

@@ -110,10 +110,25 @@ impl Settings {
             playouts,
             seed: 1,
             network: true,
-            visits: std::env::var("TENGEN_EST_VISITS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            visits: 0,
+        }
+    }
+
+    /// The settings of a count: as [`Settings::for_size`], with the network's ownership from
+    /// a search of [`COUNT_VISITS`] with each colour to move instead of one evaluation.
+    pub fn for_count(size: u8) -> Settings {
+        Settings {
+            visits: COUNT_VISITS,
+            ..Settings::for_size(size)
         }
     }
 }
+
+/// Visits of each of a count's two searches. On GNU Go's 13x13 regression records (190 with a
+/// counted result, BENCHMARKS.md) 64 visits read 180 exact and 2 unsure where one evaluation
+/// read 178 and 4: a 25-stone White group dead in Black's lower area (`kgs/GNU-tadf.sgf`) was
+/// unsure, and counted W's way by its owner, by the evaluation alone.
+pub const COUNT_VISITS: u32 = 64;
 
 /// What a chain is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,6 +183,9 @@ pub struct Estimate {
     pub lead: f32,
     /// The lead with every unsure chain taken to Black's worst and to Black's best.
     pub lead_range: (f32, f32),
+    /// Black's chance of winning by the network's search with the side to move, when one ran
+    /// ([`Settings::visits`]).
+    pub black_winrate: Option<f32>,
 }
 
 impl Estimate {
@@ -206,6 +224,13 @@ impl Estimate {
 /// Estimates `game`'s current position under its rules with the default settings for its size.
 pub fn estimate(game: &Game) -> Estimate {
     estimate_with(game, &Settings::for_size(game.size()))
+}
+
+/// Judges `game`'s position for a count ([`Settings::for_count`]): the dead stones a server
+/// proposes and GTP's `final_status_list` and `final_score` report, and the engine's verdict on
+/// a disputed group.
+pub fn count_estimate(game: &Game) -> Estimate {
+    estimate_with(game, &Settings::for_count(game.size()))
 }
 
 /// Estimates `game`'s current position under its rules.
@@ -264,8 +289,12 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
                 && !life[1].territory.contains(p)
         });
     let mut first = [vec![0.0f32; cells], vec![0.0f32; cells]];
+    let mut black_winrate = None;
     let by_net = if open && settings.network && settings.visits > 0 {
-        net::searched_ownership(game, cells, settings.visits, settings.seed)
+        net::searched(game, cells, settings.visits, settings.seed).map(|s| {
+            black_winrate = Some(s.black_winrate);
+            s.ownership
+        })
     } else if open && settings.network {
         net::ownership(game, cells)
     } else {
@@ -366,7 +395,9 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
             groups[i].sure = true;
         }
     }
-    finish(game, ownership, groups)
+    let mut e = finish(game, ownership, groups);
+    e.black_winrate = black_winrate;
+    e
 }
 
 /// Most empty points a region may hold for its fight to be read out.
@@ -586,6 +617,7 @@ fn finish(game: &Game, ownership: Vec<f32>, mut groups: Vec<Group>) -> Estimate 
         score,
         lead,
         lead_range,
+        black_winrate: None,
     }
 }
 

@@ -69,11 +69,19 @@ fn row_major(p: Point, size: u8, n: usize) -> usize {
     p.row(size) as usize * n + p.col(size) as usize
 }
 
+/// What the network's searches found: Black's ownership with each colour to move, and Black's
+/// chance of winning by the search with the side to move.
+pub(super) struct Searched {
+    pub ownership: [Vec<f32>; 2],
+    pub black_winrate: f32,
+}
+
 /// Black's ownership of every point, as [`ownership`] gives it, but from a search of `visits`
 /// with each colour to move: the mean over every position the search evaluated, as KataGo's
 /// analysis reports it. One evaluation sees shape; a search sees what the side in trouble can
-/// do about it (a dead group's owner tries its moves and fails).
-pub(super) fn searched_ownership(game: &Game, cells: usize, visits: u32, seed: u64) -> Option<[Vec<f32>; 2]> {
+/// do about it (a dead group's owner tries its moves and fails). One thread, a fixed seed:
+/// the same position gives the same answer.
+pub(super) fn searched(game: &Game, cells: usize, visits: u32, seed: u64) -> Option<Searched> {
     if !SIZES.contains(&game.size()) {
         return None;
     }
@@ -81,7 +89,8 @@ pub(super) fn searched_ownership(game: &Game, cells: usize, visits: u32, seed: u
     let eval = evaluator()?;
     let n = game.size() as usize;
     let board = game.board();
-    let mut out = [vec![0.0f32; cells], vec![0.0f32; cells]];
+    let mut ownership = [vec![0.0f32; cells], vec![0.0f32; cells]];
+    let mut black_winrate = 0.5;
     for (side, c) in [Color::Black, Color::White].into_iter().enumerate() {
         // The position alone: a game that ended with two passes is a position to play on.
         let g = Game::from_board(board.clone(), c, *game.rules()).ok()?;
@@ -94,8 +103,15 @@ pub(super) fn searched_ownership(game: &Game, cells: usize, visits: u32, seed: u
         // The report speaks for the player to move; the estimator for Black.
         let s = if c == Color::Black { 1.0 } else { -1.0 };
         for p in board.points() {
-            out[side][p.index()] = s * r.ownership[row_major(p, game.size(), n)] as f32;
+            ownership[side][p.index()] = s * r.ownership[row_major(p, game.size(), n)] as f32;
+        }
+        if c == game.to_move() {
+            let w = r.root.winrate as f32;
+            black_winrate = if c == Color::Black { w } else { 1.0 - w };
         }
     }
-    Some(out)
+    Some(Searched {
+        ownership,
+        black_winrate,
+    })
 }

@@ -640,7 +640,7 @@ impl Engine {
             *self.game.rules(),
         );
         if self.estimate.as_ref().is_none_or(|(k, _)| *k != key) {
-            self.estimate = Some((key, estimate::estimate(&self.game)));
+            self.estimate = Some((key, estimate::count_estimate(&self.game)));
         }
         &self.estimate.as_ref().expect("just set").1
     }

@@ -186,6 +186,35 @@ pub async fn opponent_to_tell(
 /// Tells every connection of `opponent`'s (on every node) that it is their move in `game`,
 /// which `mover` just played: `{"type": "your_turn", "game", "opponent"}`.
 pub async fn tell_turn(services: &Services, game: i64, opponent: i64, mover: &str) {
-    let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
-    services.quick_match.say(opponent, msg.to_string()).await;
+    TurnNotices::of(services).tell(game, opponent, mover).await;
+}
+
+/// What tells a correspondence player that it is their move when the mover is not on a socket
+/// of this server (a built-in bot's driver): the store, to find the opponent, and the channel
+/// to the opponent's connections.
+#[derive(Clone)]
+pub struct TurnNotices {
+    store: Store,
+    quick_match: crate::quick_match::QuickMatch,
+}
+
+impl TurnNotices {
+    /// The notices of `services`.
+    pub fn of(services: &Services) -> TurnNotices {
+        TurnNotices {
+            store: services.store.clone(),
+            quick_match: services.quick_match.clone(),
+        }
+    }
+
+    /// Whom `mover`'s moves in `game` are told to: the opponent in a live correspondence game.
+    pub async fn opponent(&self, game: i64, mover: i64) -> Option<i64> {
+        opponent_to_tell(&self.store, game, mover).await.ok().flatten()
+    }
+
+    /// Tells `opponent` on every connection that `mover` played in `game` and it is their move.
+    pub async fn tell(&self, game: i64, opponent: i64, mover: &str) {
+        let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
+        self.quick_match.say(opponent, msg.to_string()).await;
+    }
 }

@@ -26,10 +26,11 @@ pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Valu
         ));
     }
     let game = live.game.clone();
-    // A search of a fraction of a second: on the engine pool (busy: `engine_busy`).
+    // The network's searches, up to a second: on the engine pool (busy: `engine_busy`).
     let e = crate::engines::pool()
-        .try_run(move || tengen_ai::estimate::estimate(&game))
+        .try_run(move || tengen_ai::estimate::count_estimate(&game))
         .await?;
+    let verdict = verdict(&live.game, &e);
     let size = live.game.size();
     let names = |set: &PointSet| -> Vec<String> {
         set.iter().map(|p| coord::format_point(size, p)).collect()
@@ -52,10 +53,33 @@ pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Valu
         "result": e.result().to_string(),
         "lead": e.lead,
         "lead_range": [e.lead_range.0, e.lead_range.1],
-        "winner_sure": e.winner_sure(),
+        "verdict": verdict,
+        "winner_sure": verdict == "clear",
+        "black_winrate": e.black_winrate.map(|w| (w * 1000.0).round() / 1000.0),
         "ownership": ownership,
         "dead": names(&e.dead),
         "unsure": names(&e.unsure),
         "seki": names(&e.stones(tengen_ai::estimate::Status::Seki)),
     }))
 }
+
+/// How far the estimate may be trusted: `open` before the middle game (a range, not a verdict:
+/// two stones on the board do not make a winner), `clear` when no unsure chain can change the
+/// winner and, where the network searched, it gives the leader at least [`CLEAR_WINRATE`],
+/// `uncertain` otherwise.
+fn verdict(game: &tengen_rules::Game, e: &tengen_ai::estimate::Estimate) -> &'static str {
+    if !crate::bots::manners::past_opening(game) {
+        return "open";
+    }
+    let leader_winrate = e
+        .black_winrate
+        .map(|w| if e.lead > 0.0 { w } else { 1.0 - w });
+    if e.winner_sure() && leader_winrate.is_none_or(|w| w >= CLEAR_WINRATE) {
+        "clear"
+    } else {
+        "uncertain"
+    }
+}
+
+/// The leader's chance of winning, by the network's search, that makes the winner clear.
+const CLEAR_WINRATE: f32 = 0.9;

@@ -98,17 +98,18 @@ pub fn snapshot(id: i64, live: &LiveGame, players: &[Player; 2], seq: u64) -> Va
     })
 }
 
-/// True when the stones the engine was unsure of decide the winner: counted with every unsure
-/// Black stone dead and every unsure White stone alive, and the other way round, the two
-/// counts name different winners (or one is a draw). The other marks stay as the players
-/// have them; a stone's taking off only ever lowers its owner's count, so these are Black's
-/// worst and best counts over the unsure stones.
+/// True when the stones the engine was unsure of, and their owner has not marked dead, decide
+/// the winner: counted with every such Black stone dead and every such White stone alive, and
+/// the other way round, the two counts name different winners (or one is a draw). A stone its
+/// owner marked dead is settled (each player marks their own: the owner gave it up); the other
+/// marks stay as the players have them; a stone's taking off only ever lowers its owner's
+/// count, so these are Black's worst and best counts over the open stones.
 pub fn unsure_decides(g: &tengen_rules::Game, unsure: &[String]) -> bool {
     let size = g.size();
     let unsure: Vec<_> = unsure
         .iter()
         .filter_map(|v| gtp::parse_point(size, v).ok())
-        .filter(|&p| g.board().get(p).is_some())
+        .filter(|&p| g.board().get(p).is_some() && !g.dead_stones().contains(p))
         .collect();
     if unsure.is_empty() {
         return false;
@@ -133,6 +134,7 @@ pub fn unsure_decides(g: &tengen_rules::Game, unsure: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::unsure_decides;
+    use tengen_rules::coord::gtp;
     use tengen_rules::{Board, Color, Game, Preset};
 
     /// Black's wall on column D owns 27 points, White's on E the other 36; White stones at B5
@@ -180,6 +182,10 @@ mod tests {
         g.start_scoring().unwrap();
         let unsure: Vec<String> = ["B5", "C5", "B4", "C4"].map(String::from).to_vec();
         assert!(unsure_decides(&g, &unsure));
+        // White marks them dead: settled by their owner, they no longer decide.
+        g.toggle_dead(gtp::parse_point(9, "B5").unwrap()).unwrap();
+        assert!(g.dead_stones().contains(gtp::parse_point(9, "C4").unwrap()));
+        assert!(!unsure_decides(&g, &unsure));
         // No unsure stones, nothing decides.
         assert!(!unsure_decides(&g, &[]));
     }

@@ -1087,7 +1087,15 @@ impl GameActor {
         clocks: Option<[Clock; 2]>,
     ) -> Result<u64, ActError> {
         let after = self.game_after(&events);
-        let clocks = clocks.or((!self.live.terms.time.is_untimed()).then_some(self.live.clocks));
+        // Events that end the game during a turn (a resignation, leaving, a forfeit, a ban)
+        // stop the running clock where it stands: the last turn's time is spent, not given back.
+        let ends = after.as_ref().is_some_and(|a| {
+            a.game.phase() == Phase::Finished && self.live.game.phase() != Phase::Finished
+        });
+        let timed = !self.live.terms.time.is_untimed();
+        let clocks = clocks
+            .or((ends && timed).then(|| self.clocks_now()))
+            .or(timed.then_some(self.live.clocks));
         let at_ms = now_ms();
         let finish = self.finish(after.as_ref(), at_ms);
         let (records, append) = self.encode(events, clocks, at_ms, finish);
@@ -1328,13 +1336,13 @@ impl GameActor {
 fn propose_dead(g: &Game) -> Proposal {
     // Only what the estimator is sure of is marked; what it doubts is shown to
     // the players, who decide it together (the count needs both to accept).
-    // A search of up to a tenth of a second: tell a multi-threaded runtime, so that
-    // the other tasks on this worker move elsewhere meanwhile.
+    // Two searches of the network, up to a second on 13x13: tell a multi-threaded runtime,
+    // so that the other tasks on this worker move elsewhere meanwhile.
     let e = match tokio::runtime::Handle::current().runtime_flavor() {
         tokio::runtime::RuntimeFlavor::MultiThread => {
-            tokio::task::block_in_place(|| estimate::estimate(g))
+            tokio::task::block_in_place(|| estimate::count_estimate(g))
         }
-        _ => estimate::estimate(g),
+        _ => estimate::count_estimate(g),
     };
     Proposal {
         dead: e.sure_dead().iter().collect(),

@@ -172,7 +172,7 @@ pub fn document() -> Value {
         "The score estimate of a game's current position: ownership of every point (rows from the top, -1 White to +1 Black), dead, unsure and seki stones, the estimated result, Black's lead and its range over the unsure stones, and whether the winner is sure. Spectators may always ask; the players of a game in progress only when its terms allow (`estimate`)",
         "games",
         None,
-        ("200", "the estimate: { game, size, result, lead, lead_range, winner_sure, ownership, dead, unsure, seki }"),
+        ("200", "the estimate: { game, size, result, lead, lead_range, verdict (open before the middle game, clear or uncertain), winner_sure, black_winrate (the network search's, or null), ownership, dead, unsure, seki }"),
         &["403", "404"],
     ) });
     estimate["parameters"] = id_param("id");

@@ -213,3 +213,26 @@ async fn a_restart_restores_both_clocks() {
     assert_eq!(after["running"], "black");
     let _ = s.white;
 }
+
+// Regression (issue 39, list 4): clocks jumped back to full time when a game ended; the player
+// who resigned got back the time of their last turn.
+#[tokio::test]
+async fn a_resignation_keeps_the_time_its_turn_used() {
+    let s = timed("resign", TimeControl::Absolute { main_ms: 600 * S }).await;
+    s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
+    think(Duration::from_secs(20)).await;
+    s.handle
+        .act(s.white, "bob", Action::Resign, 0)
+        .await
+        .unwrap();
+    let c = clocks(&s.handle).await;
+    let white = c["white"]["main_ms"].as_u64().unwrap();
+    assert!(
+        (579 * S..=581 * S).contains(&white),
+        "White resigned after 20 s of thought: {c}"
+    );
+    assert_eq!(c["running"], Value::Null, "{c}");
+    // And it stays so: time passing after the end takes nothing more.
+    think(Duration::from_secs(30)).await;
+    assert_eq!(clocks(&s.handle).await["white"]["main_ms"], c["white"]["main_ms"]);
+}

@@ -1125,7 +1125,7 @@ async fn rooms_of_owners_gone(url: &str) {
     let server = TestServer::start(url).await;
     let ann = server.register("ann", "3k").await;
     let bob = server.register("bob", "3k").await;
-    let mut a = ann.socket().await;
+    let a = ann.socket().await;
     let (s, r) = ann.post("/api/rooms", json!({"size": 9, "rules": "japanese"})).await;
     assert_eq!(s, StatusCode::CREATED, "{r}");
     let id = r["id"].as_i64().unwrap();

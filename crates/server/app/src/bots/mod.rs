@@ -19,6 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
+use crate::correspondence::TurnNotices;
 use crate::online::Online;
 use crate::Services;
 use tengen_core::domain::game_type::{default_komi, GameType};
@@ -320,6 +321,7 @@ pub async fn start_game(
             user_color.opponent(),
             terms,
             spec.engine,
+            TurnNotices::of(state),
         );
     }
     let snapshot = crate::games::snapshot(&handle).await?;
@@ -373,16 +375,24 @@ fn resume(state: &Services, row: &GameRow, handle: GameHandle) -> Result<(), Api
             }
             let terms: Terms =
                 serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-            spawn_driver(handle.clone(), bot, color, terms, spec.engine);
+            let notices = TurnNotices::of(state);
+            spawn_driver(handle.clone(), bot, color, terms, spec.engine, notices);
         }
     }
     Ok(())
 }
 
-fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engine: Engine) {
+fn spawn_driver(
+    handle: GameHandle,
+    bot: User,
+    color: Color,
+    terms: Terms,
+    engine: Engine,
+    notices: TurnNotices,
+) {
     tokio::spawn(async move {
         crate::metrics::BOT_GAMES.inc();
-        let driven = drive(&handle, &bot, color, terms, engine).await;
+        let driven = drive(&handle, &bot, color, terms, engine, notices).await;
         crate::metrics::BOT_GAMES.dec();
         if let Err(e) = driven {
             tracing::warn!(game = handle.id, bot = %bot.username, error = %e, "bot stopped");
@@ -394,14 +404,20 @@ fn spawn_driver(handle: GameHandle, bot: User, color: Color, terms: Terms, engin
 }
 
 /// Plays `bot`'s side (`color`) of the game behind `handle` until the game ends or closes:
-/// catches up on the events it missed, then answers each new event with its own action.
+/// catches up on the events it missed, then answers each new event with its own action. In a
+/// correspondence game the opponent hears of each of its moves as of a player's.
 async fn drive(
     handle: &GameHandle,
     bot: &User,
     color: Color,
     terms: Terms,
     engine: Engine,
+    notices: TurnNotices,
 ) -> Result<(), String> {
+    let tell = match terms.time.is_correspondence() {
+        true => notices.opponent(handle.id, bot.id).await,
+        false => None,
+    };
     let watch = handle
         .watch(Some(bot.id), Some(0))
         .await
@@ -419,7 +435,11 @@ async fn drive(
             return Ok(());
         }
         if let Some(a) = player.decide(&live).await? {
+            let turn = matches!(a, Action::Move(_) | Action::Pass);
             act_or_pass(handle, bot, &mut player, a).await?;
+            if let (true, Some(opponent)) = (turn, tell) {
+                notices.tell(handle.id, opponent, &bot.username).await;
+            }
         }
         match rx.recv().await {
             Ok(r) => {
