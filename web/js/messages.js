@@ -45,7 +45,7 @@ async function threadPage(main, app, name) {
   main.innerHTML = `
     <section class="panel stack">
       <h1>${t('messages.with')} <a href="#/user/${encodeURIComponent(thread.with)}">${esc(thread.with)}</a></h1>
-      <p><a href="#/messages">${t('messages.all')}</a></p>
+      <p><a class="back" href="#/messages">${t('messages.all')}</a></p>
       <ol class="thread" data-testid="thread"></ol>
       <form class="stack" id="write">
         <textarea name="text" required maxlength="1000" rows="3" placeholder="${t('messages.placeholder')}" aria-label="${t('messages.message')}"></textarea>
