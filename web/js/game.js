@@ -282,6 +282,14 @@ export async function gamePage(main, app, id) {
     }
   }
 
+  /** Asks whether to dispute the partner's stones at `v`, and does. */
+  async function dispute(v) {
+    const engine = snap.terms.disputes === 'engine';
+    if (await ask(t(engine ? 'count.dispute_engine' : 'count.dispute_play'), { ok: t('count.dispute') })) {
+      send({ type: 'dispute', point: v });
+    }
+  }
+
   function myTurn() {
     return me && snap.phase === 'play' && snap.to_move === me && review === null;
   }
@@ -289,6 +297,15 @@ export async function gamePage(main, app, id) {
   function click(v) {
     if (review !== null) return;
     if (snap.phase === 'scoring' && me) {
+      // One's own stones are marked; the partner's, left alive, are disputed: settled by play
+      // or by the engine, as the room's terms chose, never by the side that gains alone.
+      const p = parseVertex(size, v);
+      const stone = p && gridFromRows(snap.board)[p.y][p.x];
+      const mine = me === 'black' ? 'b' : 'w';
+      if (stone && stone !== mine && !(snap.dead || []).includes(v)) {
+        dispute(v);
+        return;
+      }
       send({ type: 'toggle_dead', point: v });
       return;
     }
@@ -811,6 +828,7 @@ export async function gamePage(main, app, id) {
     if (m.event.type === 'move' && sound) playClick();
     const news = m.seq > openedAt && snap.phase !== 'finished';
     if (news && m.event.type === 'takeback_requested' && me && m.event.color !== me) app.toast(t('game.takeback_asked', { name: snap[m.event.color].username }), 'info', true);
+    if (news && m.event.type === 'disputed') app.toast(t(`count.disputed_${m.event.verdict}`, { name: snap[m.event.color].username, n: m.event.points.length }), 'info', true);
     if (news && m.event.type === 'takeback_answered' && me && m.event.color !== me) app.toast(m.event.accepted ? t('game.takeback_allowed') : t('game.takeback_refused'), 'info', true);
     // Coalesce a burst of events into one redraw.
     if (!queued) {

@@ -116,6 +116,7 @@ export async function lobbyPage(main, app) {
         <div class="row">
           <label class="inline"><input type="checkbox" name="take_back"> ${t('lobby.allow_takebacks')}</label>
           <label class="inline"><input type="checkbox" name="estimate"> ${t('lobby.allow_estimate')}</label>
+          <label class="inline" title="${t('lobby.engine_disputes_title')}"><input type="checkbox" name="disputes"> ${t('lobby.engine_disputes')}</label>
           <label>${t('lobby.handicap')} <select name="handicap"><option value="">${t('lobby.from_ranks')}</option>${[2, 3, 4, 5, 6, 7, 9, 13, 21, 25].map((n) => `<option>${n}</option>`).join('')}</select></label>
           <label>${t('lobby.parity')} <select name="parity"><option value="odd">${t('lobby.odd')}</option><option value="even">${t('lobby.even')}</option></select></label>
         </div>
@@ -212,7 +213,7 @@ export async function lobbyPage(main, app) {
       system === 'canadian' ? { system, main_ms, stones: count, period_ms: secs } :
       system === 'correspondence' ? { system, per_move_ms: Number(f.get('days')) * 86400000 } :
       { system, main_ms, increment_ms: secs };
-    const terms = { size: Number(f.get('size')), rules: f.get('rules'), take_back: f.get('take_back') === 'on', estimate: f.get('estimate') === 'on', parity: f.get('parity'), time };
+    const terms = { size: Number(f.get('size')), rules: f.get('rules'), take_back: f.get('take_back') === 'on', estimate: f.get('estimate') === 'on', disputes: f.get('disputes') === 'on' ? 'engine' : 'play', parity: f.get('parity'), time };
     if (f.get('komi')) terms.komi = f.get('komi');
     if (f.get('handicap')) terms.handicap = Number(f.get('handicap'));
     try {
@@ -289,7 +290,7 @@ export async function lobbyPage(main, app) {
       roomsEl.replaceChildren();
       for (const r of rooms) {
         const li = document.createElement('li');
-        li.innerHTML = `<span><bdi>${esc(r.owner.username)}</bdi> (${esc(rankName(r.owner.rank))}) · ${r.size}×${r.size} ${esc(rulesName(r.rules))} · ${esc(timeLabel(r.time))}${r.take_back ? ` · ${t('lobby.takebacks')}` : ''}${r.estimate ? ` · ${t('lobby.estimates')}` : ''}</span>`;
+        li.innerHTML = `<span><bdi>${esc(r.owner.username)}</bdi> (${esc(rankName(r.owner.rank))}) · ${r.size}×${r.size} ${esc(rulesName(r.rules))} · ${esc(timeLabel(r.time))}${r.take_back ? ` · ${t('lobby.takebacks')}` : ''}${r.estimate ? ` · ${t('lobby.estimates')}` : ''}${r.disputes === 'engine' ? ` · ${t('lobby.engine_judges')}` : ''}</span>`;
         const actions = document.createElement('span');
         if (app.user && r.owner.username === app.user.username) {
           const c = document.createElement('button');

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tengen_ai::estimate::{estimate, estimate_with, Settings, Status};
+use tengen_ai::estimate::{count_estimate, estimate, estimate_with, Settings, Status};
 use tengen_rules::coord::gtp::parse_point;
 use tengen_rules::{Board, Color, Game, Point, PointSet, Preset};
 
@@ -420,4 +420,192 @@ fn every_wrong_call_on_the_ogs_positions_is_flagged_unsure() {
         silent.len()
     );
     assert!(silent.is_empty(), "wrong and sure: {silent:#?}");
+}
+
+/// Issue 39's count: a 21-stone White block with no eye, sealed in Black's lower area with
+/// only first-line liberties (D1 and K1; Black's E1-J1 shares them and lives by the wall).
+const SEALED_BLOCK: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    O O O O O O O O O O O O O
+    X X X X X X X X X X X X X
+    . . . . . . . . . . . . .
+    . . X X X X X X X X X . .
+    . . X O O O O O O O X . .
+    . . X O O O O O O O X . .
+    . . X O O O O O O O X . .
+    . . X . X X X X X . X . .";
+
+/// The end of a 13x13 KGS game under Japanese rules (GNU Go's regression record
+/// `kgs/GNU-tadf.sgf`, RE B+72.5): White's 25 stones in four groups are dead, the record's
+/// territory markup says, among them a six-stone group (F6 to F3) that the network's single
+/// evaluation left unsure, and counted White's way.
+const KGS_TADF: &str = "
+    . . . O O X X . . . . . .
+    O O O . O O X O . O X X .
+    X X O O O X X O . O X . X
+    . . X O X . X O . X . X O
+    . X . X . X . O X . X X O
+    . . . . . . . O O X X O O
+    . . X . X . X X X X O . O
+    . . X . . O O X O O O O .
+    X X O . O O X X O X O . O
+    . X O O X O X O O X O O .
+    X O O O X O X X X X X O .
+    X O . O X X X . . X O O .
+    O O O X . X . . X O O . .";
+
+const KGS_TADF_DEAD: &str =
+    "H12 K12 H11 K11 H10 H9 H8 J8 F6 G6 C5 E5 F5 C4 D4 F4 B3 C3 D3 F3 B2 D2 A1 B1 C1";
+
+/// `diagram` turned by symmetry `s` (0 to 7: a transpose, then flips), its colours swapped when
+/// `swap`; and where each point goes.
+fn transformed(
+    diagram: &str,
+    s: u8,
+    swap: bool,
+) -> (String, impl Fn(usize, usize) -> (usize, usize)) {
+    let rows: Vec<Vec<&str>> = diagram
+        .trim()
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let n = rows.len();
+    let to = move |x: usize, y: usize| {
+        let (mut x, mut y) = if s & 1 == 1 { (y, x) } else { (x, y) };
+        if s & 2 == 2 {
+            x = n - 1 - x;
+        }
+        if s & 4 == 4 {
+            y = n - 1 - y;
+        }
+        (x, y)
+    };
+    let mut out = vec![vec!["."; n]; n];
+    for (y, row) in rows.iter().enumerate() {
+        for (x, &c) in row.iter().enumerate() {
+            let c = match (c, swap) {
+                ("X", true) => "O",
+                ("O", true) => "X",
+                (c, _) => c,
+            };
+            let (tx, ty) = to(x, y);
+            out[ty][tx] = c;
+        }
+    }
+    let text = out
+        .iter()
+        .map(|r| r.join(" "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (text, to)
+}
+
+/// Checks that the count marks exactly `dead` (GTP vertices of `diagram`), surely, under each of
+/// `symmetries` and with the colours swapped, under `preset`, and that Black (the swapped
+/// position's White) wins.
+fn count_marks_dead(diagram: &str, dead: &[&str], preset: Preset, symmetries: &[u8]) {
+    let n = diagram.trim().lines().count() as u8;
+    for &s in symmetries {
+        for swap in [false, true] {
+            let (text, to) = transformed(diagram, s, swap);
+            let to_move = if swap { Color::White } else { Color::Black };
+            let g = game(&text, to_move, preset);
+            let want: PointSet = dead
+                .iter()
+                .map(|v| {
+                    let p = pt(n, v);
+                    let (x, y) = to(p.col(n) as usize, p.row(n) as usize);
+                    Point::new(n, x as u8, y as u8).unwrap()
+                })
+                .collect();
+            let e = count_estimate(&g);
+            assert_eq!(
+                e.dead, want,
+                "{preset:?}, symmetry {s}, swapped {swap}:\n{text}"
+            );
+            let unsure_dead: Vec<Point> = want.iter().filter(|&p| e.unsure.contains(p)).collect();
+            assert!(
+                unsure_dead.is_empty(),
+                "{preset:?}, symmetry {s}, swapped {swap}: unsure {unsure_dead:?}"
+            );
+            let winner = e.result().winner();
+            let black_wins = winner == Some(Color::Black);
+            assert_eq!(
+                black_wins,
+                !swap,
+                "{preset:?}, symmetry {s}, swapped {swap}: {}",
+                e.result()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_big_dead_group_sealed_in_is_dead_whatever_the_turn_colours_or_counting() {
+    let block: Vec<String> = ["D", "E", "F", "G", "H", "J", "K"]
+        .iter()
+        .flat_map(|c| (2..=4).map(move |r| format!("{c}{r}")))
+        .collect();
+    let block: Vec<&str> = block.iter().map(String::as_str).collect();
+    count_marks_dead(
+        SEALED_BLOCK,
+        &block,
+        Preset::Japanese,
+        &[0, 1, 2, 3, 4, 5, 6, 7],
+    );
+    for preset in [
+        Preset::Chinese,
+        Preset::Korean,
+        Preset::Aga,
+        Preset::Nz,
+        Preset::Igz,
+    ] {
+        count_marks_dead(SEALED_BLOCK, &block, preset, &[0, 5]);
+    }
+    // Japanese: Black's 56 points (the block's included) and 21 prisoners against 65 and 6.5.
+    let e = count_estimate(&game(SEALED_BLOCK, Color::Black, Preset::Japanese));
+    assert_eq!(e.result().to_string(), "B+5.5");
+    assert!(e.winner_sure());
+}
+
+#[test]
+fn a_real_games_dead_groups_are_the_records_whatever_the_symmetry() {
+    let dead: Vec<&str> = KGS_TADF_DEAD.split_whitespace().collect();
+    count_marks_dead(KGS_TADF, &dead, Preset::Japanese, &[0, 3, 6]);
+}
+
+/// Black's lower area holds a White group with one eye space of eight points (two rows of
+/// four) and no other: alive by that one space, which no Black move can kill.
+#[test]
+fn a_group_alive_by_one_big_eye_space_is_alive() {
+    let g = game(
+        "
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        O O O O O O O O O O O O O
+        X X X X X X X X X X X X X
+        . . . . . . . . . . . . .
+        . . X X X X X X X . . . .
+        . X O O O O O O O X . . .
+        . X O . . . . O O X . . .
+        . X O . . . . O O X . . .
+        . X O O O O O O O X . . .",
+        Color::Black,
+        Preset::Japanese,
+    );
+    let e = count_estimate(&g);
+    let group = e.group_at(pt(13, "C4")).unwrap();
+    assert_eq!(
+        (group.status, group.sure),
+        (Status::Alive, true),
+        "{group:?}"
+    );
+    assert!(e.dead.is_empty(), "{:?}", e.dead);
 }

@@ -209,7 +209,10 @@ impl TurnNotices {
 
     /// Whom `mover`'s moves in `game` are told to: the opponent in a live correspondence game.
     pub async fn opponent(&self, game: i64, mover: i64) -> Option<i64> {
-        opponent_to_tell(&self.store, game, mover).await.ok().flatten()
+        opponent_to_tell(&self.store, game, mover)
+            .await
+            .ok()
+            .flatten()
     }
 
     /// Tells `opponent` on every connection that `mover` played in `game` and it is their move.

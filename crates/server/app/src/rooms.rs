@@ -23,7 +23,7 @@ use tengen_core::domain::game_type::{
     black_player, check_handicap, default_komi, GameType, Parity, Side, HANDICAP_STONES,
 };
 use tengen_core::domain::rank::Rank;
-use tengen_core::game::Terms;
+use tengen_core::game::{DisputeRule, Terms};
 use tengen_live::registry::Games;
 use tengen_store::Store;
 
@@ -53,6 +53,9 @@ pub struct RoomTerms {
     /// The clock; seed 002's default (30 minutes, no extra timers) when absent.
     #[serde(default)]
     pub time: Option<TimeControl>,
+    /// How a group disputed at the count is settled: `play` (default) or `engine`.
+    #[serde(default)]
+    pub disputes: DisputeRule,
 }
 
 /// Rooms one player may have open at once.
@@ -223,6 +226,7 @@ pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Optio
         "estimate": t.estimate,
         "handicap": t.handicap,
         "time": t.time,
+        "disputes": t.disputes,
         "status": status,
         "game_id": game_id,
     })
@@ -353,6 +357,7 @@ pub async fn start_paired(
         game_type: kind,
         time: t.time.unwrap_or_else(TimeControl::default_room),
         unrated: false,
+        disputes: t.disputes,
     };
     let started = crate::games::start(store, games, id, black, white, terms).await?;
     let snapshot = crate::games::snapshot(&started.handle).await?;
@@ -380,6 +385,7 @@ mod tests {
             handicap: None,
             parity: None,
             time: None,
+            disputes: Default::default(),
         }
     }
 

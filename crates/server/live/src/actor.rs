@@ -497,8 +497,12 @@ impl GameActor {
             .map(|at| self.retry_at.map_or(at, |r| at.max(r)))
     }
 
-    /// When a departure not yet told is due to be told.
+    /// When a departure not yet told is due to be told. Never once the game is over: a game
+    /// over tells nothing more, and a time already past would wake the actor again and again.
     fn tell_away_at(&self) -> Option<Instant> {
+        if self.live.game.phase() == Phase::Finished || self.stopped {
+            return None;
+        }
         Color::ALL
             .iter()
             .filter(|c| self.deadline[c.index()].is_some() && self.told_away[c.index()].is_none())
@@ -1093,9 +1097,11 @@ impl GameActor {
             a.game.phase() == Phase::Finished && self.live.game.phase() != Phase::Finished
         });
         let timed = !self.live.terms.time.is_untimed();
-        let clocks = clocks
-            .or((ends && timed).then(|| self.clocks_now()))
-            .or(timed.then_some(self.live.clocks));
+        // Clocks that changed (a move, a vacation, the end) are set, and start a turn; any
+        // other event (a chat line, a presence notice) stores the clocks as they stood at the
+        // turn's start and leaves the running turn alone: it must not forgive the mover's time.
+        let changed = clocks.or((ends && timed).then(|| self.clocks_now()));
+        let clocks = changed.or(timed.then_some(self.live.clocks));
         let at_ms = now_ms();
         let finish = self.finish(after.as_ref(), at_ms);
         let (records, append) = self.encode(events, clocks, at_ms, finish);
@@ -1103,7 +1109,7 @@ impl GameActor {
         // of the events (a failed one leaves the game as it was); then the game changes, and
         // only then do the watchers, here and on other nodes, hear of them.
         self.append(append).await?;
-        self.apply(after, &records, clocks);
+        self.apply(after, &records, changed);
         self.broadcast(records).await;
         Ok(self.log.len() as u64)
     }

@@ -113,6 +113,11 @@ pub enum WireAction {
         /// The line.
         text: String,
     },
+    /// [`Action::Dispute`].
+    Dispute {
+        /// A stone of the disputed group.
+        point: String,
+    },
     /// [`Action::Leave`].
     Leave,
     /// [`Action::HideChat`].
@@ -144,6 +149,9 @@ impl WireAction {
             },
             Action::AcceptScore => WireAction::AcceptScore,
             Action::Resume => WireAction::Resume,
+            Action::Dispute(p) => WireAction::Dispute {
+                point: gtp::format_point(size, *p),
+            },
             Action::Chat(t) => WireAction::Chat { text: t.clone() },
             Action::Leave => WireAction::Leave,
             Action::HideChat(seq) => WireAction::HideChat { seq: *seq },
@@ -167,6 +175,7 @@ impl WireAction {
             }
             WireAction::AcceptScore => Action::AcceptScore,
             WireAction::Resume => Action::Resume,
+            WireAction::Dispute { point } => Action::Dispute(gtp::parse_point(size, point).ok()?),
             WireAction::Chat { text } => Action::Chat(text.clone()),
             WireAction::Leave => Action::Leave,
             WireAction::HideChat { seq } => Action::HideChat(*seq),

@@ -132,6 +132,10 @@ enum ClientMsg {
         game: i64,
         point: String,
     },
+    Dispute {
+        game: i64,
+        point: String,
+    },
     AcceptScore {
         game: i64,
     },
@@ -175,6 +179,7 @@ const TYPES: &[&str] = &[
     "takeback_answer",
     "score_request",
     "toggle_dead",
+    "dispute",
     "accept_score",
     "resume",
     "chat",
@@ -698,8 +703,11 @@ impl Conn {
                 let msg = json!({ "type": "ack", "ref": reference, "tournament": tournament });
                 return self.send(msg.to_string()).await;
             }
-            ClientMsg::Move { game, point } => (game, ActionArg::Point(point, false)),
-            ClientMsg::ToggleDead { game, point } => (game, ActionArg::Point(point, true)),
+            ClientMsg::Move { game, point } => (game, ActionArg::Point(point, Action::Move)),
+            ClientMsg::ToggleDead { game, point } => {
+                (game, ActionArg::Point(point, Action::ToggleDead))
+            }
+            ClientMsg::Dispute { game, point } => (game, ActionArg::Point(point, Action::Dispute)),
             ClientMsg::Pass { game } => (game, ActionArg::Ready(Action::Pass)),
             ClientMsg::Resign { game } => (game, ActionArg::Ready(Action::Resign)),
             ClientMsg::Leave { game } => (game, ActionArg::Ready(Action::Leave)),
@@ -910,19 +918,17 @@ impl Conn {
 
 enum ActionArg {
     Ready(Action),
-    Point(String, bool),
+    /// A vertex, and the action on its point.
+    Point(String, fn(tengen_rules::Point) -> Action),
 }
 
 impl ActionArg {
-    /// The action, its point (a move's, or a stone's to mark dead) read on a board of `size`.
+    /// The action, its point (a move's, a stone's to mark dead or to dispute) read on a board
+    /// of `size`.
     fn on_board(self, size: u8) -> Result<Action, tengen_rules::coord::CoordError> {
         match self {
             ActionArg::Ready(a) => Ok(a),
-            ActionArg::Point(v, dead) => match gtp::parse_point(size, &v) {
-                Ok(p) if dead => Ok(Action::ToggleDead(p)),
-                Ok(p) => Ok(Action::Move(p)),
-                Err(e) => Err(e),
-            },
+            ActionArg::Point(v, action) => gtp::parse_point(size, &v).map(action),
         }
     }
 }

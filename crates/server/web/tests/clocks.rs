@@ -234,5 +234,33 @@ async fn a_resignation_keeps_the_time_its_turn_used() {
     assert_eq!(c["running"], Value::Null, "{c}");
     // And it stays so: time passing after the end takes nothing more.
     think(Duration::from_secs(30)).await;
-    assert_eq!(clocks(&s.handle).await["white"]["main_ms"], c["white"]["main_ms"]);
+    assert_eq!(
+        clocks(&s.handle).await["white"]["main_ms"],
+        c["white"]["main_ms"]
+    );
+}
+
+// Regression (found with issue 39's presence notices): every stored event set the clocks and
+// restarted the turn, so a chat line (or a notice that a player is away) forgave the mover the
+// time spent so far: a player could keep their clock from running by chatting.
+#[tokio::test]
+async fn a_chat_line_does_not_stop_the_movers_clock() {
+    let s = timed("chat", TimeControl::Absolute { main_ms: 600 * S }).await;
+    s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
+    think(Duration::from_secs(10)).await;
+    for who in [(s.black, "ann"), (s.white, "bob")] {
+        s.handle
+            .act(who.0, who.1, Action::Chat("still thinking?".into()), 0)
+            .await
+            .unwrap();
+    }
+    think(Duration::from_secs(10)).await;
+    s.handle.act(s.white, "bob", mv("Q16"), 0).await.unwrap();
+    let white = clocks(&s.handle).await["white"]["main_ms"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        (579 * S..=581 * S).contains(&white),
+        "White thought 20 s, chat or not: {white} ms left"
+    );
 }

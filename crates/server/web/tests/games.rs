@@ -1071,7 +1071,11 @@ async fn presence_told(url: &str) {
     let ann = server.register("ann", "3k").await;
     let bob = server.register("bob", "3k").await;
     let (game, ann_black) = ann_and_bob(&server, &ann, &bob).await;
-    let (black, white) = if ann_black { (&ann, &bob) } else { (&bob, &ann) };
+    let (black, white) = if ann_black {
+        (&ann, &bob)
+    } else {
+        (&bob, &ann)
+    };
     let mut b = black.socket().await;
     let snap = b.watch(game).await;
     // Just started: White is on their way, no countdown yet.
@@ -1102,7 +1106,10 @@ async fn presence_told(url: &str) {
     // A reload (gone and back within 2 s) is no news: no event, no countdown.
     drop(w);
     until_offline(&server, white.id()).await;
-    assert_eq!(server.game(game).await["presence"]["white"]["until"], Value::Null);
+    assert_eq!(
+        server.game(game).await["presence"]["white"]["until"],
+        Value::Null
+    );
     let mut w = white.socket().await;
     w.watch(game).await;
     common::think(Duration::from_secs(3)).await;
@@ -1126,51 +1133,96 @@ async fn rooms_of_owners_gone(url: &str) {
     let ann = server.register("ann", "3k").await;
     let bob = server.register("bob", "3k").await;
     let a = ann.socket().await;
-    let (s, r) = ann.post("/api/rooms", json!({"size": 9, "rules": "japanese"})).await;
+    let (s, r) = ann
+        .post("/api/rooms", json!({"size": 9, "rules": "japanese"}))
+        .await;
     assert_eq!(s, StatusCode::CREATED, "{r}");
     let id = r["id"].as_i64().unwrap();
-    assert_eq!(listed_room(&server, id).await.unwrap()["owner"]["here"], true);
+    assert_eq!(
+        listed_room(&server, id).await.unwrap()["owner"]["here"],
+        true
+    );
     // Ann closes her tab: the room stays through the grace, shown with its owner away.
     drop(a);
     until_offline(&server, ann.id()).await;
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
-    assert_eq!(listed_room(&server, id).await.unwrap()["owner"]["here"], false);
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
+    assert_eq!(
+        listed_room(&server, id).await.unwrap()["owner"]["here"],
+        false
+    );
     // A reload within the grace keeps it.
     common::think(Duration::from_secs(20)).await;
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
     let a = ann.socket().await;
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
     drop(a);
     until_offline(&server, ann.id()).await;
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
     common::think(Duration::from_secs(20)).await;
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
-    assert!(listed_room(&server, id).await.is_some(), "gone 20 s, after a reload: still open");
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
+    assert!(
+        listed_room(&server, id).await.is_some(),
+        "gone 20 s, after a reload: still open"
+    );
     // Gone 30 s: closed, unlisted, and no one can join it.
     common::think(Duration::from_secs(11)).await;
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
-    assert!(listed_room(&server, id).await.is_none(), "the room of a player long gone is listed");
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
+    assert!(
+        listed_room(&server, id).await.is_none(),
+        "the room of a player long gone is listed"
+    );
     let (s, j) = bob
         .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
         .await;
-    assert_eq!((s, j["code"].as_str()), (StatusCode::CONFLICT, Some("room_closed")), "{j}");
+    assert_eq!(
+        (s, j["code"].as_str()),
+        (StatusCode::CONFLICT, Some("room_closed")),
+        "{j}"
+    );
     // A join checks at once, whatever the sweep: a room whose owner has been gone the grace
     // is closed by the join that finds it.
-    let (_, r) = ann.post("/api/rooms", json!({"size": 9, "rules": "japanese"})).await;
+    let (_, r) = ann
+        .post("/api/rooms", json!({"size": 9, "rules": "japanese"}))
+        .await;
     let id = r["id"].as_i64().unwrap();
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
     common::think(Duration::from_secs(31)).await;
     let (s, j) = bob
         .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
         .await;
-    assert_eq!((s, j["code"].as_str()), (StatusCode::CONFLICT, Some("room_closed")), "{j}");
-    assert_eq!(server.get(&format!("/api/rooms/{id}")).await.1["status"], "cancelled");
+    assert_eq!(
+        (s, j["code"].as_str()),
+        (StatusCode::CONFLICT, Some("room_closed")),
+        "{j}"
+    );
+    assert_eq!(
+        server.get(&format!("/api/rooms/{id}")).await.1["status"],
+        "cancelled"
+    );
     // A room whose owner is here is joined as ever.
     let _a = ann.socket().await;
-    let (_, r) = ann.post("/api/rooms", json!({"size": 9, "rules": "japanese"})).await;
+    let (_, r) = ann
+        .post("/api/rooms", json!({"size": 9, "rules": "japanese"}))
+        .await;
     let id = r["id"].as_i64().unwrap();
     common::think(Duration::from_secs(31)).await;
-    tengen_app::rooms::close_abandoned(&server.state).await.unwrap();
+    tengen_app::rooms::close_abandoned(&server.state)
+        .await
+        .unwrap();
     let (s, j) = bob
         .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
         .await;

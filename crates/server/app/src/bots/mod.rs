@@ -18,8 +18,8 @@ use tengen_rules::{Color, Komi, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
-use crate::error::ApiError;
 use crate::correspondence::TurnNotices;
+use crate::error::ApiError;
 use crate::online::Online;
 use crate::Services;
 use tengen_core::domain::game_type::{default_komi, GameType};
@@ -258,6 +258,7 @@ pub async fn start_game(
             req.time
                 .unwrap_or(tengen_core::domain::clock::TimeControl::None),
         ),
+        disputes: Default::default(),
     })?;
     let preset: Preset = terms
         .rules
@@ -301,6 +302,7 @@ pub async fn start_game(
             .time
             .unwrap_or(tengen_core::domain::clock::TimeControl::None),
         unrated: false,
+        disputes: Default::default(),
     };
     let (black, white) = match user_color {
         Color::Black => (user, &bot),
@@ -497,6 +499,7 @@ mod tests {
             game_type: GameType::HoSun,
             time: TimeControl::None,
             unrated: false,
+            disputes: Default::default(),
         };
         let mut live = LiveGame::new(terms.clone()).expect("terms");
         let mut stones = Vec::new();

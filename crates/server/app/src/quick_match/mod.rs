@@ -159,6 +159,7 @@ fn terms(size: u8, rules: &str, speed: Speed) -> RoomTerms {
         handicap: None,
         parity: None,
         time: Some(time_for(speed)),
+        disputes: Default::default(),
     }
 }
 

@@ -302,6 +302,7 @@ impl EventTerms {
             game_type: kind,
             time: self.time.unwrap_or_else(TimeControl::default_room),
             unrated: !self.rated,
+            disputes: Default::default(),
         })
     }
 }

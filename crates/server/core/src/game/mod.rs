@@ -13,7 +13,10 @@ use tengen_rules::{
 use crate::domain::clock::{Clock, TimeControl};
 use crate::domain::game_type::GameType;
 
+mod dispute;
 mod text;
+
+pub use dispute::DisputeRule;
 
 /// Moves (passes included) each player must have made for a game that ends by resignation,
 /// time, leaving or disconnection to count: fewer, and it is annulled (OGS annuls games of a
@@ -62,6 +65,10 @@ pub struct Terms {
     /// written only when set, so every other game's terms read and write as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unrated: bool,
+    /// How a group disputed in the dead-stone phase is settled; play (the default, written
+    /// only when it is not) or the engine.
+    #[serde(default, skip_serializing_if = "DisputeRule::is_play")]
+    pub disputes: DisputeRule,
 }
 
 fn untimed() -> TimeControl {
@@ -89,6 +96,8 @@ pub enum Action {
     AcceptScore,
     /// Go back to play from the dead-stone phase.
     Resume,
+    /// Dispute the partner's stones around a point, which the partner left alive.
+    Dispute(Point),
     /// A chat line.
     Chat(String),
     /// A moderator hides the chat line with this seq (who may is decided above the game).
@@ -168,6 +177,17 @@ pub enum Event {
     Resumed {
         /// Who asked.
         color: Side,
+    },
+    /// A player disputed the partner's stones, and how it was settled: `dead` (the engine's
+    /// verdict: marked dead for good), `alive` (the engine's: they stay) or `play` (play
+    /// resumes, the stones' owner to move).
+    Disputed {
+        /// Who disputed.
+        color: Side,
+        /// The partner's stones disputed.
+        points: Vec<String>,
+        /// `dead`, `alive` or `play`.
+        verdict: String,
     },
     /// The game ended by the count, a rule (first capture, repetition), time or forfeit.
     Finished {
@@ -268,6 +288,15 @@ pub enum ActionError {
     /// A vacation in a game that is not a correspondence game.
     #[error("vacations stop the clocks of correspondence games only")]
     NotCorrespondence,
+    /// A dispute of one's own stones.
+    #[error("dispute your partner's stones; mark your own")]
+    OwnStones,
+    /// A dispute of stones already marked dead.
+    #[error("these stones are marked dead already")]
+    AlreadyDead,
+    /// A dispute, or a marking, of stones the engine has judged.
+    #[error("the engine has judged these stones")]
+    AlreadyJudged,
 }
 
 impl ActionError {
@@ -282,6 +311,9 @@ impl ActionError {
             ActionError::NotYourStone => "not_your_stone",
             ActionError::BadChat => "bad_chat",
             ActionError::NotCorrespondence => "not_correspondence",
+            ActionError::OwnStones => "own_stones",
+            ActionError::AlreadyDead => "already_dead",
+            ActionError::AlreadyJudged => "already_judged",
         }
     }
 }
@@ -316,6 +348,8 @@ pub struct LiveGame {
     pub accepted: [bool; 2],
     /// Stones the engine was unsure of when the dead-stone phase began.
     pub unsure: Vec<String>,
+    /// Stones the engine judged in a dispute: their marking stays as it said.
+    pub judged: Vec<Point>,
     /// Why the game ended, once it has.
     pub end_reason: Option<String>,
     /// Both players' clocks as of the last event (Black, White).
@@ -350,6 +384,7 @@ impl LiveGame {
             scoring_requests: [false; 2],
             accepted: [false; 2],
             unsure: Vec::new(),
+            judged: Vec::new(),
             end_reason: None,
             clocks: [clock, clock],
             vacation: [0; 2],
@@ -391,6 +426,7 @@ impl LiveGame {
             Action::ToggleDead(p) => self.decide_toggle_dead(me, *p),
             Action::AcceptScore => self.decide_accept_score(me),
             Action::Resume => self.decide_resume(me),
+            Action::Dispute(p) => self.decide_dispute(me, *p, propose_dead),
             Action::Chat(_) | Action::HideChat(_) => unreachable!("handled above"),
         }
     }
@@ -520,6 +556,9 @@ impl LiveGame {
         }
         let mut after = self.game.clone();
         let changed = after.toggle_dead(p)?;
+        if changed.iter().any(|s| self.judged.contains(s)) {
+            return Err(ActionError::AlreadyJudged);
+        }
         Ok(vec![Event::DeadToggled {
             color: Side::from(me),
             points: points(self.game.size(), &changed),
@@ -549,6 +588,13 @@ impl LiveGame {
         Ok(vec![Event::Resumed {
             color: Side::from(me),
         }])
+    }
+
+    /// What going back to play forgets: the acceptances, the engine's doubts and verdicts.
+    fn resume_play(&mut self) {
+        self.accepted = [false; 2];
+        self.unsure.clear();
+        self.judged.clear();
     }
 
     /// Plies to take back so that `c`'s last move is undone: 1 if it was the last ply, 2 if the
@@ -634,9 +680,16 @@ impl LiveGame {
                 Ok(())
             }
             Event::Resumed { .. } => {
-                self.accepted = [false; 2];
-                self.unsure.clear();
+                self.resume_play();
                 self.game.resume()
+            }
+            Event::Disputed {
+                color,
+                points,
+                verdict,
+            } => {
+                let stones: Vec<Point> = points.iter().filter_map(|v| pt(v)).collect();
+                self.apply_dispute((*color).into(), &stones, verdict)
             }
             Event::Finished { result, reason } => {
                 self.end_reason = Some(reason.clone());

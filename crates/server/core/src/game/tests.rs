@@ -3,7 +3,7 @@
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Komi, Phase, Point, Preset};
 
-use super::{Action, ActionError, Actor, Event, LiveGame, Proposal, Side, Terms};
+use super::{Action, ActionError, Actor, DisputeRule, Event, LiveGame, Proposal, Side, Terms};
 use crate::domain::game_type::GameType;
 
 fn terms(take_back: bool) -> Terms {
@@ -17,6 +17,7 @@ fn terms(take_back: bool) -> Terms {
         game_type: GameType::HoSun,
         time: crate::domain::clock::TimeControl::None,
         unrated: false,
+        disputes: Default::default(),
     }
 }
 
@@ -429,4 +430,151 @@ fn a_game_lost_before_each_side_made_three_moves_is_annulled() {
     });
     g.apply(&Event::Reconnected { color: Side::Black });
     assert_eq!(g.game.moves().count(), before);
+}
+
+/// Black walls off the left, White the right, and White's stone on B8 (dead in Black's area)
+/// is left on the board by White: both passed, the dead-stone phase is on, with the terms'
+/// dispute rule `disputes`.
+fn left_on_the_board(disputes: DisputeRule) -> (LiveGame, Vec<Event>) {
+    let mut g = LiveGame::new(Terms {
+        disputes,
+        ..terms(false)
+    })
+    .unwrap();
+    let mut log = Vec::new();
+    for row in 1..=9 {
+        act(
+            &mut g,
+            &mut log,
+            Color::Black,
+            Action::Move(pt(&format!("D{row}"))),
+        )
+        .unwrap();
+        act(
+            &mut g,
+            &mut log,
+            Color::White,
+            Action::Move(pt(&format!("E{row}"))),
+        )
+        .unwrap();
+    }
+    act(&mut g, &mut log, Color::Black, Action::Move(pt("A1"))).unwrap();
+    act(&mut g, &mut log, Color::White, Action::Move(pt("B8"))).unwrap();
+    act(&mut g, &mut log, Color::Black, Action::Pass).unwrap();
+    act(&mut g, &mut log, Color::White, Action::Pass).unwrap();
+    assert_eq!(g.game.phase(), Phase::Scoring);
+    (g, log)
+}
+
+/// Decides and applies `action` by `who`, the engine proposing `engine` when asked.
+fn act_judged(
+    g: &mut LiveGame,
+    who: Color,
+    action: Action,
+    engine: &Proposal,
+) -> Result<Vec<Event>, ActionError> {
+    let events = g.decide(&Actor::Player(who), &action, &mut |_| engine.clone())?;
+    for e in &events {
+        g.apply(e);
+    }
+    Ok(events)
+}
+
+#[test]
+fn a_dispute_under_play_resumes_with_the_groups_owner_to_move() {
+    let (mut g, _) = left_on_the_board(DisputeRule::Play);
+    let none = Proposal::default();
+    // One's own stones are marked, not disputed; empty points and dead stones are refused.
+    for (who, v, code) in [
+        (Color::Black, "D5", "own_stones"),
+        (Color::Black, "C5", "no_stone"),
+        (Color::White, "B8", "own_stones"),
+    ] {
+        let e = act_judged(&mut g, who, Action::Dispute(pt(v)), &none).unwrap_err();
+        assert_eq!(e.code(), code, "{v}");
+    }
+    act_judged(&mut g, Color::Black, Action::AcceptScore, &none).unwrap();
+    let ev = act_judged(&mut g, Color::Black, Action::Dispute(pt("B8")), &none).unwrap();
+    assert_eq!(
+        ev,
+        [Event::Disputed {
+            color: Side::Black,
+            points: vec!["B8".into()],
+            verdict: "play".into(),
+        }]
+    );
+    // Play again, White (the stone's owner) first; Black's acceptance is gone.
+    assert_eq!(g.game.phase(), Phase::Play);
+    assert_eq!(g.game.to_move(), Color::White);
+    assert_eq!(g.accepted, [false; 2]);
+    // Black captures it in play: White passes, Black plays B9, A8 ... the rules decide.
+    act_judged(&mut g, Color::White, Action::Pass, &none).unwrap();
+    act_judged(&mut g, Color::Black, Action::Move(pt("B9")), &none).unwrap();
+}
+
+#[test]
+fn a_dispute_under_the_engine_takes_its_verdict() {
+    // The engine says dead: marked dead, and its owner cannot unmark it.
+    let (mut g, log) = left_on_the_board(DisputeRule::Engine);
+    let dead = Proposal {
+        dead: vec![pt("B8")],
+        unsure: Vec::new(),
+    };
+    let ev = act_judged(&mut g, Color::Black, Action::Dispute(pt("B8")), &dead).unwrap();
+    assert!(matches!(&ev[..], [Event::Disputed { verdict, .. }] if verdict == "dead"));
+    assert!(g.game.dead_stones().contains(pt("B8")));
+    assert_eq!(g.game.phase(), Phase::Scoring);
+    let e = act_judged(&mut g, Color::White, Action::ToggleDead(pt("B8")), &dead).unwrap_err();
+    assert_eq!(e.code(), "already_judged");
+    let e = act_judged(&mut g, Color::Black, Action::Dispute(pt("B8")), &dead).unwrap_err();
+    assert_eq!(e.code(), "already_dead");
+    // The log replays to the same marking, the verdict included.
+    let mut again = LiveGame::new(g.terms.clone()).unwrap();
+    for e in log.iter().chain(&ev) {
+        again.apply(e);
+    }
+    assert_eq!(again.game.dead_stones(), g.game.dead_stones());
+    assert_eq!(again.judged, g.judged);
+    act_judged(&mut g, Color::Black, Action::AcceptScore, &dead).unwrap();
+    let ev = act_judged(&mut g, Color::White, Action::AcceptScore, &dead).unwrap();
+    assert!(matches!(ev.last(), Some(Event::Finished { reason, .. }) if reason == "count"));
+    // Japanese: Black's 26 points (A1 is a stone) with B8's and its prisoner against White's
+    // 36 and 6.5 komi.
+    assert_eq!(g.game.result().unwrap().to_string(), "W+15.5");
+
+    // The engine says alive: it stays, and cannot be disputed again.
+    let (mut g, _) = left_on_the_board(DisputeRule::Engine);
+    let alive = Proposal::default();
+    let ev = act_judged(&mut g, Color::Black, Action::Dispute(pt("B8")), &alive).unwrap();
+    assert!(matches!(&ev[..], [Event::Disputed { verdict, .. }] if verdict == "alive"));
+    assert!(!g.game.dead_stones().contains(pt("B8")));
+    let e = act_judged(&mut g, Color::Black, Action::Dispute(pt("B8")), &alive).unwrap_err();
+    assert_eq!(e.code(), "already_judged");
+
+    // The engine is unsure: play decides, the owner to move.
+    let (mut g, _) = left_on_the_board(DisputeRule::Engine);
+    let unsure = Proposal {
+        dead: Vec::new(),
+        unsure: vec![pt("B8")],
+    };
+    let ev = act_judged(&mut g, Color::Black, Action::Dispute(pt("B8")), &unsure).unwrap();
+    assert!(matches!(&ev[..], [Event::Disputed { verdict, .. }] if verdict == "play"));
+    assert_eq!(
+        (g.game.phase(), g.game.to_move()),
+        (Phase::Play, Color::White)
+    );
+}
+
+#[test]
+fn terms_write_the_dispute_rule_only_when_it_is_the_engine() {
+    let play = serde_json::to_value(terms(false)).unwrap();
+    assert!(play.get("disputes").is_none(), "{play}");
+    let engine = serde_json::to_value(Terms {
+        disputes: DisputeRule::Engine,
+        ..terms(false)
+    })
+    .unwrap();
+    assert_eq!(engine["disputes"], "engine");
+    let back: Terms = serde_json::from_value(engine).unwrap();
+    assert_eq!(back.disputes, DisputeRule::Engine);
 }

@@ -23,6 +23,7 @@ pub fn terms(size: u8, time: TimeControl) -> Terms {
         game_type: GameType::HoSun,
         time,
         unrated: false,
+        disputes: Default::default(),
     }
 }
 
