@@ -296,6 +296,7 @@ export default {
   'lobby.looking': 'Looking for an opponent…',
   'lobby.choose_size': 'Choose at least one board size.',
   'lobby.room_open': 'Room open: waiting for a partner.',
+  'lobby.bot_handicap': '{n} stones for you',
   'lobby.play_bot_named': 'Play {name} ({rank})',
   'lobby.bot_away': '{name} is away: its engine is not connected',
   'lobby.turn_line': 'vs {opponent} · {size} · move {move}',

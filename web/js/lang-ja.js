@@ -294,6 +294,7 @@ export default {
   'lobby.looking': '相手を探しています…',
   'lobby.choose_size': '盤の大きさを一つ以上選んでください。',
   'lobby.room_open': '対局室を開きました: 相手を待っています。',
+  'lobby.bot_handicap': 'あなたに{n}子',
   'lobby.play_bot_named': '{name}（{rank}）と打つ',
   'lobby.bot_away': '{name}は不在です（エンジン未接続）',
   'lobby.turn_line': '{opponent} さんと · {size} · {move}手目',

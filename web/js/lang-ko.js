@@ -294,6 +294,7 @@ export default {
   'lobby.looking': '상대를 찾는 중…',
   'lobby.choose_size': '바둑판 크기를 하나 이상 고르세요.',
   'lobby.room_open': '대국실을 열었습니다: 상대를 기다립니다.',
+  'lobby.bot_handicap': '당신에게 {n}점',
   'lobby.play_bot_named': '{name} ({rank})와 두기',
   'lobby.bot_away': '{name}은(는) 자리에 없습니다(엔진 미연결)',
   'lobby.turn_line': '{opponent} 님과 · {size} · {move}수째',

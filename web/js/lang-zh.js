@@ -294,6 +294,7 @@ export default {
   'lobby.looking': '正在寻找对手…',
   'lobby.choose_size': '请至少选择一种棋盘大小。',
   'lobby.room_open': '房间已开设：等待对手。',
+  'lobby.bot_handicap': '您受{n}子',
   'lobby.play_bot_named': '与 {name}（{rank}）对局',
   'lobby.bot_away': '{name}不在：引擎未连接',
   'lobby.turn_line': '对 {opponent} · {size} · 第{move}手',

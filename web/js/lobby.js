@@ -230,8 +230,14 @@ export async function lobbyPage(main, app) {
     const { bots } = await api.bots();
     for (const b of bots) {
       const btn = document.createElement('button');
-      btn.textContent = t('lobby.play_bot_named', { name: b.name, rank: rankName(b.rank) });
+      // A bot two ranks or more stronger gives a player the handicap the ranks call for (seed
+      // 002: a stone a rank), unless they choose one above. Not a guest: a guest's rank is the
+      // server's guess, not theirs.
+      const stones = app.user && !app.user.guest ? suggestedHandicap(app.user.rank, b.rank) : 0;
+      btn.textContent = t('lobby.play_bot_named', { name: b.name, rank: rankName(b.rank) })
+        + (stones ? ` · ${t('lobby.bot_handicap', { n: stones })}` : '');
       btn.dataset.bot = b.name;
+      if (stones) btn.dataset.handicap = String(stones);
       // A remote bot whose engine is not connected cannot start a game (`bot_offline`); the
       // lobby's refresh follows it coming and going (it is online while connected).
       if (b.engine === 'remote') btn.dataset.remote = '1';
@@ -243,8 +249,8 @@ export async function lobbyPage(main, app) {
         // The board, rules, colour and handicap chosen above; a handicap means playing Black.
         const f = new FormData(main.querySelector('#bot-terms'));
         const body = { size: Number(f.get('size')), rules: f.get('rules') };
-        if (f.get('handicap')) {
-          body.handicap = Number(f.get('handicap'));
+        if (f.get('handicap') || stones) {
+          body.handicap = Number(f.get('handicap') || stones);
         } else if (f.get('color')) {
           body.color = f.get('color');
         }
@@ -442,4 +448,21 @@ export async function lobbyPage(main, app) {
     stopTurns();
     watching.forEach(clearInterval);
   };
+}
+
+/** A rank's place on one scale: 30k is -29, 1k 0, 1d 1, a professional above 9d. */
+function rankLevel(rank) {
+  const m = /^(\d+)([kdp])/.exec(String(rank || ''));
+  if (!m) return null;
+  const n = Number(m[1]);
+  return m[2] === 'k' ? 1 - n : m[2] === 'd' ? n : 9 + n;
+}
+
+/** The handicap a player of rank `mine` takes from a bot of rank `theirs`: the largest usual
+ * number of stones no greater than the rank difference, when it is two or more; else none. */
+function suggestedHandicap(mine, theirs) {
+  const a = rankLevel(mine);
+  const b = rankLevel(theirs);
+  if (a === null || b === null || b - a < 2) return 0;
+  return [2, 3, 4, 5, 6, 7, 9].filter((n) => n <= b - a).pop();
 }

@@ -245,3 +245,64 @@ test('the count panel\'s unsure note follows the marks', { timeout: 120_000 }, a
   await g.white.locator('[data-vertex="D9"]').click();
   await g.white.locator('[data-testid=unsure-decides]').waitFor();
 });
+
+test('a player disputes the partner\'s stones left alive, and play resumes with their owner to move', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+  const g = await roomGame(ann, bob);
+  for (const p of [ann, bob]) await p.goto(`${server.url}/#/game/${g.id}`);
+  for (const [b, w] of CORNER) {
+    await act(g.black, { type: 'move', game: g.id, point: b });
+    await act(g.white, { type: 'move', game: g.id, point: w });
+  }
+  await act(g.black, { type: 'pass', game: g.id });
+  await act(g.white, { type: 'pass', game: g.id });
+  await g.black.locator('[data-testid=score]').waitFor({ timeout: 15_000 });
+  assert.match(await g.black.locator('[data-testid=count-rules]').textContent(), /click your partner's to dispute them/);
+  // Black taps White's corner group: asked first; Cancel changes nothing.
+  await g.black.locator('[data-vertex="D9"]').click();
+  const dialog = g.black.locator('[data-testid=ask]');
+  assert.match(await dialog.locator('p').textContent(), /Play resumes, their owner to move/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await g.black.locator('[data-testid=score]').count(), 1, 'still counting');
+  // Disputed: both hear of it, play is back, White (the stones' owner) to move.
+  await g.black.locator('[data-vertex="D9"]').click();
+  await dialog.getByRole('button', { name: 'Dispute' }).click();
+  await g.white.getByText(`${g.blackName} disputed 5 stones: play resumes, their owner to move.`).waitFor();
+  await g.white.getByText('Your move.').waitFor();
+  assert.equal(await g.black.locator('[data-testid=score]').count(), 0, 'the count is over');
+  // Marking one's own stones is as before: nothing to dispute in one's own group.
+  await act(g.white, { type: 'pass', game: g.id });
+  await act(g.black, { type: 'pass', game: g.id });
+  await g.white.locator('[data-testid=score]').waitFor({ timeout: 15_000 });
+  await g.white.locator('[data-vertex="D9"]').click();
+  await g.white.locator('[data-stone="D9:w"].dead').waitFor();
+  assert.equal(await g.white.locator('[data-testid=ask]').count(), 0);
+});
+
+test('a stronger bot gives a registered player the handicap their ranks call for', { timeout: 60_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const page = await newPage(browser);
+  await register(page, server.url, 'ann', '12k');
+  await page.goto(`${server.url}/#/`);
+  // tengen-bot (13k) is weaker: an even game; tengen-9 (5k) is seven ranks stronger.
+  const weak = page.locator('[data-bot="tengen-bot"]');
+  await weak.waitFor();
+  assert.equal(await weak.getAttribute('data-handicap'), null);
+  const strong = page.locator('[data-bot="tengen-9"]');
+  assert.equal(await strong.getAttribute('data-handicap'), '7');
+  assert.match(await strong.textContent(), /7 stones for you$/);
+  await page.locator('#bot-terms select[name=size]').selectOption('13');
+  await strong.click();
+  await page.waitForURL(/#\/game\/\d+/);
+  const id = Number(page.url().split('/').pop());
+  const game = await call(page, 'GET', `/api/games/${id}`);
+  assert.equal(game.terms.handicap, 7);
+  assert.equal(game.black.username, 'ann');
+});
