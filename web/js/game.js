@@ -182,6 +182,11 @@ function moveSound() {
   return true;
 }
 
+/** The built-in bots' chat lines (the server's `manners::NOT_SETTLED`), by catalogue key. */
+const BOT_LINES = {
+  'Not yet, thank you: some stones or borders are still open. Let\'s play on, then count.': 'game.bot_not_settled',
+};
+
 export async function gamePage(main, app, id) {
   let snap = await api.game(id);
   const size = snap.terms.size;
@@ -747,8 +752,12 @@ export async function gamePage(main, app, id) {
     if (!text) return;
     const p = document.createElement('p');
     p.dataset.seq = seq;
-    p.innerHTML = `<strong>${esc(user)}:</strong> <bdi>${esc(text)}</bdi>`;
-    if (app.user && user !== app.user.username && !app.user.guest) {
+    // A bot's lines are its manners, in the player's words, and nothing to report.
+    const bot = ['black', 'white'].some((c) => snap[c].bot && snap[c].username === user);
+    const said = bot && BOT_LINES[text] ? t(BOT_LINES[text]) : text;
+    if (bot) p.dataset.bot = '1';
+    p.innerHTML = `<strong>${esc(user)}:</strong> <bdi>${esc(said)}</bdi>`;
+    if (app.user && user !== app.user.username && !app.user.guest && !bot) {
       const b = document.createElement('button');
       b.className = 'link small';
       b.textContent = t('game.report_line');

@@ -362,6 +362,7 @@ export default {
   'game.count': 'Count',
   'game.count_requested': 'You asked to count.',
   'game.count_title': 'Ask to start removing dead stones',
+  'game.bot_not_settled': 'Not yet, thank you: some stones or borders are still open. Let\'s play on, then count.',
   'game.estimate': 'Estimate',
   'game.estimate_title': 'Estimate the score: who owns each point, and how sure the engine is',
   'game.estimate_label': 'Estimate:',

@@ -360,6 +360,7 @@ export default {
   'game.count': '整地',
   'game.count_requested': '整地を求めました。',
   'game.count_title': '死に石の指定を始めるよう求める',
+  'game.bot_not_settled': 'まだです、ありがとう。生死の決まらない石や境界があります。もう少し打ってから数えましょう。',
   'game.estimate': '形勢判断',
   'game.estimate_title': '形勢判断: 各点がどちらの地か、エンジンの確かさ',
   'game.estimate_label': '形勢:',

@@ -360,6 +360,7 @@ export default {
   'game.count': '계가',
   'game.count_requested': '계가를 요청했습니다.',
   'game.count_title': '죽은 돌을 들어내기 시작하자고 요청',
+  'game.bot_not_settled': '아직은 아닙니다, 고맙습니다. 아직 정해지지 않은 돌이나 경계가 있습니다. 조금 더 두고 계가합시다.',
   'game.estimate': '형세 판단',
   'game.estimate_title': '형세 판단: 각 자리의 주인과 엔진의 확신 정도',
   'game.estimate_label': '형세:',

@@ -360,6 +360,7 @@ export default {
   'game.count': '数子',
   'game.count_requested': '你已请求数子。',
   'game.count_title': '请求开始标记死子',
+  'game.bot_not_settled': '还不行，谢谢：还有棋子或边界没有确定。我们继续下，然后再数子。',
   'game.estimate': '形势判断',
   'game.estimate_title': '形势判断：每个点归谁，以及引擎有多确定',
   'game.estimate_label': '形势：',

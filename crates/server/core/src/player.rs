@@ -15,8 +15,9 @@ pub struct Player {
     #[serde(skip)]
     pub guest: bool,
     /// Played by an engine: a bot never leaves, and its partner may leave an untimed game and
-    /// come back to it.
-    #[serde(skip)]
+    /// come back to it. Shown (`"bot": true`) only for a bot: its chat lines are the engine's
+    /// manners, which clients put in the player's words and do not offer to report.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,
 }
 

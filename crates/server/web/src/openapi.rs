@@ -141,7 +141,7 @@ pub fn document() -> Value {
     paths.insert(
         "/api/rooms".into(),
         json!({
-            "get": op("Open rooms", "rooms", None, ("200", "the rooms"), &[]),
+            "get": op("Open rooms (each owner with `here`: connected now; a room closes 30 s after its owner's last connection)", "rooms", None, ("200", "the rooms"), &[]),
             "post": op("Open a room", "rooms", Some("RoomTerms"), ("201", "the room (with the owner's secret parity)"), &["400", "401", "429"]),
         }),
     );
@@ -228,6 +228,7 @@ pub fn document() -> Value {
                     "estimate": { "type": "boolean", "default": false, "description": "the players may ask for a score estimate during the game (spectators always may)" },
                     "handicap": { "type": "integer", "enum": [2, 3, 4, 5, 6, 7, 9, 13, 21, 25] },
                     "parity": { "type": "string", "enum": ["odd", "even"] },
+                    "disputes": { "type": "string", "enum": ["play", "engine"], "default": "play", "description": "how a group disputed at the count is settled: by resuming play, the group's owner to move, or by the engine's count" },
                     "time": { "$ref": "#/components/schemas/TimeControl" } } },
                 "TimeControl": { "type": "object", "required": ["system"], "properties": {
                     "system": { "type": "string", "enum": ["none", "absolute", "byoyomi", "canadian", "fischer", "correspondence"] },

@@ -279,13 +279,13 @@ async fn unsure_stones_that_decide(url: &str) {
     }
     let snap = server.game(game).await;
     assert_eq!(snap["unsure_decides"], true, "{snap}");
-    // Once Ann marks her corner dead, the count still hangs on it: the flag stays, as the
-    // players have not both accepted.
+    // Once Ann marks her corner dead, its owner has settled it (each player marks their own):
+    // the unsure stones no longer decide, and the count is Black's.
     ok(&white
         .call(json!({"type": "toggle_dead", "game": game, "point": "B8"}))
         .await);
     let snap = server.game(game).await;
-    assert_eq!(snap["unsure_decides"], true, "{snap}");
+    assert_eq!(snap["unsure_decides"], false, "{snap}");
     assert_eq!(snap["score"]["result"], "B+8.5", "{snap}");
     server.stop().await;
 }
@@ -1113,9 +1113,9 @@ async fn presence_told(url: &str) {
     let mut w = white.socket().await;
     w.watch(game).await;
     common::think(Duration::from_secs(3)).await;
-    ok(&b.play(game, "E5").await);
+    ok(&w.chat(game, "back").await);
     let next = b.recv_within(Duration::from_secs(5)).await;
-    assert_eq!(next["event"]["type"], "move", "no presence news: {next}");
+    assert_eq!(next["event"]["type"], "chat", "no presence news: {next}");
     drop(w);
     server.stop().await;
 }
@@ -1187,7 +1187,7 @@ async fn rooms_of_owners_gone(url: &str) {
         .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
         .await;
     assert_eq!(
-        (s, j["code"].as_str()),
+        (s, j["error"]["code"].as_str()),
         (StatusCode::CONFLICT, Some("room_closed")),
         "{j}"
     );
@@ -1205,7 +1205,7 @@ async fn rooms_of_owners_gone(url: &str) {
         .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
         .await;
     assert_eq!(
-        (s, j["code"].as_str()),
+        (s, j["error"]["code"].as_str()),
         (StatusCode::CONFLICT, Some("room_closed")),
         "{j}"
     );
