@@ -291,18 +291,18 @@ test('a stronger bot gives a registered player the handicap their ranks call for
   const page = await newPage(browser);
   await register(page, server.url, 'ann', '12k');
   await page.goto(`${server.url}/#/`);
-  // tengen-bot (13k) is weaker: an even game; tengen-9 (5k) is seven ranks stronger.
+  // tengen-bot (13k) is weaker: an even game; tengen-9 (1d) is twelve ranks stronger: nine stones.
   const weak = page.locator('[data-bot="tengen-bot"]');
   await weak.waitFor();
   assert.equal(await weak.getAttribute('data-handicap'), null);
   const strong = page.locator('[data-bot="tengen-9"]');
-  assert.equal(await strong.getAttribute('data-handicap'), '7');
-  assert.match(await strong.textContent(), /7 stones for you$/);
+  assert.equal(await strong.getAttribute('data-handicap'), '9');
+  assert.match(await strong.textContent(), /9 stones for you$/);
   await page.locator('#bot-terms select[name=size]').selectOption('13');
   await strong.click();
   await page.waitForURL(/#\/game\/\d+/);
   const id = Number(page.url().split('/').pop());
   const game = await call(page, 'GET', `/api/games/${id}`);
-  assert.equal(game.terms.handicap, 7);
+  assert.equal(game.terms.handicap, 9);
   assert.equal(game.black.username, 'ann');
 });

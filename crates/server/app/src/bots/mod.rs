@@ -87,10 +87,11 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
 }
 
 /// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, each declared
-/// at the rank that its results against GNU Go give (`BENCHMARKS.md`, "The built-in bots'
-/// ranks": the win rates measured, and the one convention, GNU Go 3.8 at level 10 taken as 8
-/// kyu), or, where a level won every game (5, 7 and 9), no higher than the lower end of its
-/// interval; level 1, the beginner, is placed through the Monte Carlo engine's level 1 as well.
+/// at the rank its results give (`BENCHMARKS.md`, "The built-in bots' ranks": the win rates
+/// measured, a rank the log2 of the odds, and the one anchor, GNU Go 3.8 at level 10 taken as 8
+/// kyu): level 3 against GNU Go, levels 5, 7 and 9 each against the level below it (a level
+/// that won every game placed at the lower end of its interval); level 1, the beginner, through
+/// the Monte Carlo engine's level 1 as well.
 /// The declared rank sets the game type and handicap (seed 002) and seeds the bot's rating,
 /// which its games then move.
 pub fn builtins() -> Vec<BotSpec> {
@@ -108,9 +109,9 @@ pub fn builtins() -> Vec<BotSpec> {
 const BUILTIN_RANKS: [(&str, u8, &str); 5] = [
     ("tengen-bot", 1, "13k"),
     ("tengen-3", 3, "6k"),
-    ("tengen-5", 5, "6k"),
-    ("tengen-7", 7, "6k"),
-    ("tengen-9", 9, "5k"),
+    ("tengen-5", 5, "5k"),
+    ("tengen-7", 7, "2k"),
+    ("tengen-9", 9, "1d"),
 ];
 
 pub use tengen_ai::search::level_playouts;
