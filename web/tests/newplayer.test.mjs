@@ -2,7 +2,8 @@
 // notice from a correspondence game left open in a tab out of view; a banned player's game page
 // after the ban resigned the game; a finished game's clocks; its link to a review board; a
 // review's branches on the board and in the move list, and the last position of a counted game;
-// komi 0.5 explained; the count panel's unsure note as the stones are marked.
+// komi 0.5 explained; the count panel's unsure note as the stones are marked; a dispute of
+// stones left alive at the count; the handicap a stronger bot gives; a room whose owner left.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -305,4 +306,29 @@ test('a stronger bot gives a registered player the handicap their ranks call for
   const game = await call(page, 'GET', `/api/games/${id}`);
   assert.equal(game.terms.handicap, 9);
   assert.equal(game.black.username, 'ann');
+});
+
+test('a room whose owner left says so, cannot be joined, and closes', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '5k');
+  await ann.goto(`${server.url}/#/`);
+  await ann.locator('[data-testid=who]').waitFor();
+  const room = await call(ann, 'POST', '/api/rooms', { size: 9, rules: 'japanese' });
+  await bob.goto(`${server.url}/#/`);
+  const join = bob.locator(`[data-join="${room.id}"]`);
+  await join.waitFor();
+  assert.equal(await join.isDisabled(), false);
+  assert.equal(await bob.locator('[data-testid=owner-away]').count(), 0);
+  // Ann closes her tab: her room says so at once, and cannot be joined.
+  await ann.close();
+  await bob.locator('[data-testid=owner-away]').waitFor({ timeout: 10_000 });
+  assert.equal(await join.isDisabled(), true);
+  // Half a minute later it is gone from the list, and closed for good.
+  await join.waitFor({ state: 'detached', timeout: 60_000 });
+  const closed = await call(bob, 'GET', `/api/rooms/${room.id}`);
+  assert.equal(closed.status, 'cancelled');
 });
