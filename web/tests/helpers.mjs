@@ -118,6 +118,17 @@ export async function shot(page, name) {
   await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
 }
 
+/** A call from the page with its session cookie (`method` on `path`, `body` as JSON); the JSON
+ * answer, or an error with the status and the server's words. */
+export async function call(page, method, path, body) {
+  return page.evaluate(async ([method, path, body]) => {
+    const r = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }, [method, path, body]);
+}
+
 /** One action over a WebSocket of the page's own (its session cookie). */
 export async function act(page, msg) {
   await page.evaluate(async (msg) => {

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { haveBrowser, session, newPage, register, act, shot } from './helpers.mjs';
+import { haveBrowser, session, newPage, register, act, shot, call } from './helpers.mjs';
 import en from '../js/lang-en.js';
 import ko from '../js/lang-ko.js';
 import ja from '../js/lang-ja.js';
@@ -14,15 +14,6 @@ import zh from '../js/lang-zh.js';
 const CATALOGUES = { ko, ja, zh };
 const LOCALES = { ko: 'ko-KR', ja: 'ja-JP', zh: 'zh-CN' };
 
-/** POST from the page with its session cookie; the JSON answer. */
-async function call(page, method, path, body) {
-  return page.evaluate(async ([method, path, body]) => {
-    const r = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }, [method, path, body]);
-}
 
 /** A wrong password on the login form: the error toast's text. */
 async function wrongPassword(page, url) {

@@ -7,17 +7,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { haveBrowser, session, newPage, register, act, shot } from './helpers.mjs';
+import { haveBrowser, session, newPage, register, act, shot, call } from './helpers.mjs';
 
-/** A call from the page, with its session cookie; the JSON answer. */
-async function call(page, method, path, body) {
-  return page.evaluate(async ([method, path, body]) => {
-    const r = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }, [method, path, body]);
-}
 
 /** Ann opens a 9x9 Japanese room (with `extra` terms), Bob joins: the game and its players by colour. */
 async function roomGame(ann, bob, extra = {}) {
@@ -214,8 +205,8 @@ const CORNER = [
   ['E2', 'F2'], ['E1', 'F1'], ['A7', 'D9'], ['B7', 'D8'], ['C7', 'C8'], ['D7', 'B8'], ['H2', 'A8'],
 ];
 
-test('the count panel\'s unsure note follows the marks', { timeout: 120_000 }, async (t) => {
-  if (!haveBrowser(t)) return;
+/** Ann and Bob play CORNER in a 9x9 Japanese room, both on the game page, and pass: the count. */
+async function cornerCount(t) {
   const { server, browser } = await session(t);
   const ann = await newPage(browser);
   const bob = await newPage(browser);
@@ -229,6 +220,12 @@ test('the count panel\'s unsure note follows the marks', { timeout: 120_000 }, a
   }
   await act(g.black, { type: 'pass', game: g.id });
   await act(g.white, { type: 'pass', game: g.id });
+  return { ann, bob, g };
+}
+
+test('the count panel\'s unsure note follows the marks', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { ann, bob, g } = await cornerCount(t);
   for (const p of [ann, bob]) {
     await p.locator('[data-testid=unsure-decides]').waitFor({ timeout: 15_000 });
     assert.equal(await p.locator('[data-unsure]').count(), 5);
@@ -249,19 +246,7 @@ test('the count panel\'s unsure note follows the marks', { timeout: 120_000 }, a
 
 test('a player disputes the partner\'s stones left alive, and play resumes with their owner to move', { timeout: 120_000 }, async (t) => {
   if (!haveBrowser(t)) return;
-  const { server, browser } = await session(t);
-  const ann = await newPage(browser);
-  const bob = await newPage(browser);
-  await register(ann, server.url, 'ann', '3k');
-  await register(bob, server.url, 'bob', '3k');
-  const g = await roomGame(ann, bob);
-  for (const p of [ann, bob]) await p.goto(`${server.url}/#/game/${g.id}`);
-  for (const [b, w] of CORNER) {
-    await act(g.black, { type: 'move', game: g.id, point: b });
-    await act(g.white, { type: 'move', game: g.id, point: w });
-  }
-  await act(g.black, { type: 'pass', game: g.id });
-  await act(g.white, { type: 'pass', game: g.id });
+  const { ann, bob, g } = await cornerCount(t);
   await g.black.locator('[data-testid=score]').waitFor({ timeout: 15_000 });
   assert.match(await g.black.locator('[data-testid=count-rules]').textContent(), /click your partner's to dispute them/);
   // Black taps White's corner group: asked first; Cancel changes nothing.

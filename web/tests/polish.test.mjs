@@ -7,20 +7,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { haveBrowser, session, newPage, register, stones, shot, act } from './helpers.mjs';
+import { haveBrowser, session, newPage, register, stones, shot, act, call } from './helpers.mjs';
 
 const DESK = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-/** POST (or DELETE) from the page, with its session cookie; the JSON answer. */
-async function call(page, method, path, body) {
-  return page.evaluate(async ([method, path, body]) => {
-    const r = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }, [method, path, body]);
-}
 
 
 /** Ann opens a room with `time`, Bob joins; both pages on the game. Returns the pages by colour. */
