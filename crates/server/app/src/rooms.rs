@@ -142,6 +142,55 @@ pub async fn list(state: &Services) -> Result<Vec<Value>, ApiError> {
     Ok(out)
 }
 
+/// Opens a room for `owner` with checked terms; what the owner sees of it (their own parity
+/// included). A player has [`MAX_OPEN_PER_USER`] open at most, and a sanctioned one none.
+pub async fn open(store: &Store, owner: &User, terms: RoomTerms) -> Result<Value, ApiError> {
+    let t = validate(terms)?;
+    // One player cannot fill the lobby.
+    if store.open_rooms_of(owner.id).await? >= MAX_OPEN_PER_USER {
+        return Err(ApiError::Limited(
+            "too_many_rooms",
+            format!("at most {MAX_OPEN_PER_USER} open rooms a player: close one first"),
+        ));
+    }
+    let text = serde_json::to_string(&t).map_err(|e| ApiError::Internal(e.to_string()))?;
+    crate::sanctions::check_may_play(store, owner.id).await?;
+    let id = store.create_room(owner.id, &text).await?;
+    let mut room = public(id, owner, &t, "open", None);
+    room["parity"] = json!(t.parity);
+    Ok(room)
+}
+
+/// Room `id` as anyone sees it (its owner's parity stays secret).
+pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
+    let r = store.room(id).await?.ok_or(ApiError::NotFound)?;
+    let owner = accounts::by_id(store, r.owner_id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let t: RoomTerms =
+        serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(public(r.id, &owner, &t, &r.status, r.game_id))
+}
+
+/// `user` closes their open room `id`: `not_owner` for anyone else, `room_closed` when it is
+/// no longer open.
+pub async fn close(store: &Store, user: &User, id: i64) -> Result<(), ApiError> {
+    let r = store.room(id).await?.ok_or(ApiError::NotFound)?;
+    if r.owner_id != user.id {
+        return Err(ApiError::Forbidden(
+            "not_owner",
+            "only the owner can close a room".into(),
+        ));
+    }
+    if !store.cancel_room(id).await? {
+        return Err(ApiError::Conflict(
+            "room_closed",
+            "this room is no longer open".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// What a partner sends to join.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct JoinTerms {
