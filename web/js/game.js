@@ -7,10 +7,7 @@ import { createBoard, getPref, setPref } from './board.js';
 import { gridFromRows, gridWith, parseVertex, replay } from './go.js';
 import { t, tn, rankName, language } from './i18n.js';
 import { ask } from './dialog.js';
-
-function esc(s) {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
+import { esc } from './html.js';
 
 function mmss(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));

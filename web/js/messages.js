@@ -4,10 +4,7 @@
 
 import * as api from './api.js';
 import { t, dateTime } from './i18n.js';
-
-function esc(s) {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
+import { esc } from './html.js';
 
 const when = (at) => dateTime(at * 1000);
 

@@ -5,10 +5,7 @@
 
 import * as api from './api.js';
 import { t, dateTime, number } from './i18n.js';
-
-function esc(s) {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
+import { esc } from './html.js';
 
 const when = (secs) => (secs ? dateTime(secs * 1000) : '');
 const ACTIONS = ['warn', 'mute', 'suspend', 'ban', 'unban'];

@@ -10,13 +10,10 @@ import * as api from './api.js';
 import { createBoard } from './board.js';
 import { play, vertexName, parseVertex } from './go.js';
 import { t, tn } from './i18n.js';
+import { esc } from './html.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const TOOLS = ['play', 'TR', 'SQ', 'CR', 'MA', 'LB'];
-
-function esc(s) {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
 
 /** An SGF Text value as written (escapes intact) -> the text. */
 function sgfText(v) {

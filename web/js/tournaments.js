@@ -6,15 +6,12 @@
 import * as api from './api.js';
 import { t, rankName, dateTime } from './i18n.js';
 import { rulesName } from './game.js';
+import { esc } from './html.js';
 
 const RULES = ['japanese', 'korean', 'chinese', 'aga', 'wga', 'igz', 'arena', 'tromp-taylor', 'nz'];
 const SYSTEMS = ['mcmahon', 'swiss', 'round_robin', 'knockout', 'ladder'];
 const systemName = (s) => (SYSTEMS.includes(s) ? t(`tour.system_${s}`) : s);
 const statusName = (s) => t(`tour.status_${s}`);
-
-function esc(s) {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
 
 function when(secs) {
   return secs ? dateTime(secs * 1000) : t('tour.when_organiser');

@@ -9,12 +9,9 @@ import * as api from './api.js';
 import { t, tn, rankName, number, date, dateTime } from './i18n.js';
 import { rulesName } from './game.js';
 import { ask } from './dialog.js';
+import { esc } from './html.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-
-function esc(s) {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
 
 function svg(name, attrs, parent) {
   const e = document.createElementNS(NS, name);
