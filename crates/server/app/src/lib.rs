@@ -13,7 +13,7 @@
 //!   [`own_account`]: a player's password, data export and account deletion; [`blocks`]:
 //!   players' blocks; [`social`]: private messages and friends; [`lobby_chat`]: the lobby's
 //!   chat.
-//! - [`games`]: the one way a game starts; [`rooms`]: rooms, joining, game type, colours,
+//! - [`games`]: the one way a game starts; [`game_chat`]: who may say a line in a game; [`rooms`]: rooms, joining, game type, colours,
 //!   komi and handicap.
 //! - [`quick_match`]: the queue of match requests (in memory, or shared by a cluster).
 //! - [`bots`]: the built-in bots and GTP bots, and the driver that plays their moves.
@@ -31,6 +31,7 @@ pub mod correspondence;
 pub mod engines;
 pub mod error;
 pub mod estimate;
+pub mod game_chat;
 pub mod games;
 pub mod lobby_chat;
 pub mod metrics;

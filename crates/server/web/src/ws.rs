@@ -248,7 +248,7 @@ async fn connection(
     let epoch = Instant::now();
     let writer = tokio::spawn(write_loop(sink, out_rx, epoch));
     let mut conn = Conn::new(state, user, out, epoch);
-    // A bot's session: its own games and nothing else (see `dispatch` and `may_chat`).
+    // A bot's session: its own games and nothing else (see `dispatch` and app's `game_chat`).
     conn.bot_only = bot_only;
     conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
         .await;
@@ -794,7 +794,10 @@ impl Conn {
         };
         // A mute is read afresh for each line: one set since the socket opened holds at once.
         if matches!(action, Action::Chat(_)) {
-            if let Err(e) = self.may_chat(game).await {
+            let store = &self.state.store;
+            let (user, bot_only) = (self.user.id, self.bot_only);
+            if let Err(e) = tengen_app::game_chat::check_may_chat(store, user, bot_only, game).await
+            {
                 return self.send(error(&reference, e.code(), &e.to_string())).await;
             }
         }
@@ -839,23 +842,6 @@ impl Conn {
             tengen_app::correspondence::tell_turn(&self.state, game, opponent, &self.user.username)
                 .await;
         }
-    }
-
-    /// Whether this player may chat in `game` now: not muted (read afresh, so that a mute set
-    /// since the socket opened holds at once), and blocked by neither of its players.
-    async fn may_chat(&self, game: i64) -> Result<(), ApiError> {
-        let store = &self.state.store;
-        tengen_app::sanctions::check_may_chat(store, self.user.id).await?;
-        let game = store.game(game).await?;
-        let players = game.as_ref().map(|g| [g.black_id, g.white_id]);
-        // A bot says its manners in its own games, never a word in anyone else's.
-        if self.bot_only && !players.is_some_and(|p| p.contains(&self.user.id)) {
-            return Err(tengen_app::sessions::bot_refusal());
-        }
-        if let Some(players) = players {
-            tengen_app::blocks::check_may_chat(store, self.user.id, &players).await?;
-        }
-        Ok(())
     }
 
     /// Stops watching `game`, if this connection watches it: the game hears that one of the
