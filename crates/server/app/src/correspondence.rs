@@ -186,24 +186,30 @@ pub async fn opponent_to_tell(
 /// Tells every connection of `opponent`'s (on every node) that it is their move in `game`,
 /// which `mover` just played: `{"type": "your_turn", "game", "opponent"}`.
 pub async fn tell_turn(services: &Services, game: i64, opponent: i64, mover: &str) {
-    TurnNotices::of(services).tell(game, opponent, mover).await;
+    let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
+    services.quick_match.say(opponent, msg.to_string()).await;
 }
 
 /// What tells a correspondence player that it is their move when the mover is not on a socket
-/// of this server (a built-in bot's driver): the store, to find the opponent, and the channel
-/// to the opponent's connections.
+/// of this server (a built-in bot's driver): the store, to find the opponent, and a way to the
+/// opponent's connections (quick match's channel, behind a function so that this module, which
+/// quick match's pairing reads, does not read it back).
 #[derive(Clone)]
 pub struct TurnNotices {
     store: Store,
-    quick_match: crate::quick_match::QuickMatch,
+    say: std::sync::Arc<dyn Fn(i64, String) + Send + Sync>,
 }
 
 impl TurnNotices {
     /// The notices of `services`.
     pub fn of(services: &Services) -> TurnNotices {
+        let channel = services.quick_match.clone();
         TurnNotices {
             store: services.store.clone(),
-            quick_match: services.quick_match.clone(),
+            say: std::sync::Arc::new(move |user, msg| {
+                let channel = channel.clone();
+                tokio::spawn(async move { channel.say(user, msg).await });
+            }),
         }
     }
 
@@ -216,8 +222,8 @@ impl TurnNotices {
     }
 
     /// Tells `opponent` on every connection that `mover` played in `game` and it is their move.
-    pub async fn tell(&self, game: i64, opponent: i64, mover: &str) {
+    pub fn tell(&self, game: i64, opponent: i64, mover: &str) {
         let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
-        self.quick_match.say(opponent, msg.to_string()).await;
+        (self.say)(opponent, msg.to_string());
     }
 }

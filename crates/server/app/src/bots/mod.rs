@@ -441,7 +441,7 @@ async fn drive(
             let turn = matches!(a, Action::Move(_) | Action::Pass);
             act_or_pass(handle, bot, &mut player, a).await?;
             if let (true, Some(opponent)) = (turn, tell) {
-                notices.tell(handle.id, opponent, &bot.username).await;
+                notices.tell(handle.id, opponent, &bot.username);
             }
         }
         match rx.recv().await {
