@@ -369,3 +369,38 @@ async fn a_bot_game_can_be_timed_and_rated() {
     assert_eq!(terms["take_back"], false, "{started}");
     assert_eq!(terms["time"]["system"], "canadian", "{started}");
 }
+
+// Issue 39, list 4: in a correspondence game against a built-in bot the player never heard
+// that it was their move: only a player's socket told the opponent, not a bot's driver.
+#[tokio::test]
+async fn a_correspondence_bot_tells_its_opponent_it_is_their_move() {
+    let server = serve("bots-your-turn", Vec::new()).await;
+    let ann = server.register("ann", "10k").await;
+    let (_, started) = ann
+        .post(
+            "/api/bots/tengen-bot/play",
+            json!({"size": 9, "color": "black",
+                "time": {"system": "correspondence", "per_move_ms": 259_200_000}}),
+        )
+        .await;
+    let game = started["game_id"].as_i64().unwrap();
+    let mut tab = ann.socket().await;
+    let mut board = watch(&ann, game).await;
+    common::ok(&board.play(game, "E5").await);
+    // The bot answers, and Ann's other tab hears that it is her move (within a minute, or the
+    // test fails rather than waits).
+    let told = tokio::time::timeout(Duration::from_secs(60), async {
+        loop {
+            let v = tab.recv().await;
+            if v["type"] == "your_turn" {
+                break v;
+            }
+        }
+    })
+    .await
+    .expect("no your_turn within a minute");
+    assert_eq!(
+        told,
+        json!({"type": "your_turn", "game": game, "opponent": "tengen-bot"})
+    );
+}
