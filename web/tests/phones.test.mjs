@@ -23,9 +23,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { haveBrowser, session, newPage, register, shot, webFromDisk, act, PASSWORD } from './helpers.mjs';
 
-// English at both widths; Korean at the narrower, for a language's short words (a checkbox's
-// label of two letters is under 44 px wide, where English's is not).
-const PASSES = [[360, 'en-US'], [390, 'en-US'], [360, 'ko-KR']];
+// English at both widths; Korean, Japanese and Chinese at the narrower, for a language's short
+// words (a checkbox's label of two letters is under 44 px wide, where English's is not).
+const PASSES = [[360, 'en-US'], [390, 'en-US'], [360, 'ko-KR'], [360, 'ja-JP'], [360, 'zh-CN']];
 const MIN = 44;
 
 /** POST from the page, with its session cookie; the JSON answer. */
@@ -231,7 +231,7 @@ test('every page fits a phone: no sideways scroll, the header in reach, 44 px co
         const moves = await page.locator('#moves').boundingBox();
         if (moves.x < 0 || moves.x + moves.width > width + 0.5) problems.push(`${where}: the move list runs from ${moves.x} to ${moves.x + moves.width}`);
         // The chat: a line typed and sent with a tap on Send.
-        const said = `from a phone ${width} px wide`;
+        const said = `from a phone ${width} px wide in ${locale}`;
         await page.locator('#chat-text').fill(said);
         try {
           await page.locator('#chat-form button[type=submit]').tap({ timeout: 5000 });
