@@ -10,6 +10,16 @@ import assert from 'node:assert/strict';
 import { haveBrowser, session, newPage, register, act, shot, call } from './helpers.mjs';
 
 
+/** A server, and Ann and Bob (3k each) signed in on pages of their own. */
+async function annAndBob(t) {
+  const { server, browser } = await session(t);
+  const ann = await newPage(browser);
+  const bob = await newPage(browser);
+  await register(ann, server.url, 'ann', '3k');
+  await register(bob, server.url, 'bob', '3k');
+  return { server, browser, ann, bob };
+}
+
 /** Ann opens a 9x9 Japanese room (with `extra` terms), Bob joins: the game and its players by colour. */
 async function roomGame(ann, bob, extra = {}) {
   const room = await call(ann, 'POST', '/api/rooms', { size: 9, rules: 'japanese', parity: 'odd', ...extra });
@@ -97,11 +107,7 @@ test('a banned player\'s open game shows its end, without the controls', { timeo
 
 test('a finished game: a way to its review, and komi 0.5 explained', { timeout: 120_000 }, async (t) => {
   if (!haveBrowser(t)) return;
-  const { server, browser } = await session(t);
-  const ann = await newPage(browser);
-  const bob = await newPage(browser);
-  await register(ann, server.url, 'ann', '3k');
-  await register(bob, server.url, 'bob', '3k');
+  const { server, ann, bob } = await annAndBob(t);
   const g = await roomGame(ann, bob, { time: { system: 'absolute', main_ms: 600_000 } });
   const page = g.white;
   await page.goto(`${server.url}/#/game/${g.id}`);
@@ -125,11 +131,7 @@ test('a finished game: a way to its review, and komi 0.5 explained', { timeout: 
 
 test('the clocks of a game ended by a resignation keep the time the resigner used', { timeout: 60_000 }, async (t) => {
   if (!haveBrowser(t)) return;
-  const { server, browser } = await session(t);
-  const ann = await newPage(browser);
-  const bob = await newPage(browser);
-  await register(ann, server.url, 'ann', '3k');
-  await register(bob, server.url, 'bob', '3k');
+  const { server, ann, bob } = await annAndBob(t);
   const g = await roomGame(ann, bob, { time: { system: 'absolute', main_ms: 600_000 } });
   await g.black.goto(`${server.url}/#/game/${g.id}`);
   await g.black.locator('svg.board').waitFor();
@@ -149,11 +151,7 @@ const TREE = '(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[ann]PW[bob];B[ee]C[the centre]
 
 test('a review shows where it branches, and the analysis of a counted game\'s last position', { timeout: 180_000 }, async (t) => {
   if (!haveBrowser(t)) return;
-  const { server, browser } = await session(t);
-  const ann = await newPage(browser);
-  const bob = await newPage(browser);
-  await register(ann, server.url, 'ann', '3k');
-  await register(bob, server.url, 'bob', '3k');
+  const { server, ann, bob } = await annAndBob(t);
   const tree = await call(ann, 'POST', '/api/reviews', { sgf: TREE });
   await bob.goto(`${server.url}/#/review/${tree.id}`);
   await bob.getByText('ann leads this review.').waitFor();
@@ -207,11 +205,7 @@ const CORNER = [
 
 /** Ann and Bob play CORNER in a 9x9 Japanese room, both on the game page, and pass: the count. */
 async function cornerCount(t) {
-  const { server, browser } = await session(t);
-  const ann = await newPage(browser);
-  const bob = await newPage(browser);
-  await register(ann, server.url, 'ann', '3k');
-  await register(bob, server.url, 'bob', '3k');
+  const { server, ann, bob } = await annAndBob(t);
   const g = await roomGame(ann, bob);
   for (const p of [ann, bob]) await p.goto(`${server.url}/#/game/${g.id}`);
   for (const [b, w] of CORNER) {
