@@ -292,7 +292,7 @@ fn cell(token: &str) -> Option<Cell> {
     })
 }
 
-/// A criterion value as printed: `36`, `128½`, `12¾`, `-3` (OpenGotha), or `12.5`, `3.25`
+/// A criterion value as printed: `36`, `128½` (or `128?`), `12¾`, `-3` (OpenGotha), or `12.5`, `3.25`
 /// (Pairgoth); scaled by 4 here, then by the criterion's own scale by the caller.
 fn value(token: &str) -> Option<i64> {
     if let Some((whole, part)) = token.split_once(['.', ',']) {
@@ -315,6 +315,9 @@ fn value(token: &str) -> Option<i64> {
         (i, '½') => (&token[..i], 2),
         (i, '¼') => (&token[..i], 1),
         (i, '¾') => (&token[..i], 3),
+        // OpenGotha writes ½ in ISO-8859-15; a file passed through ASCII (as the EGC 2013
+        // main event's was) shows it as `?`. Half-point criteria have no other fraction.
+        (i, '?') => (&token[..i], 2),
         _ => (token, 0),
     };
     let whole: i64 = if whole.is_empty() || whole == "-" {
@@ -327,9 +330,9 @@ fn value(token: &str) -> Option<i64> {
 }
 
 /// The event the lines describe, with rounds not played rounded down to whole points (as
-/// OpenGotha does by default) unless the file's main score says they were not: then its wins
-/// (or, with the starting scores from the file, its McMahon scores' halves) only add up
-/// without rounding.
+/// OpenGotha does by default) unless the file's main score says they were not: the rounding
+/// under which more players' wins (or McMahon scores) add up to the file's is taken, rounded
+/// down on a tie. (A file whose organiser moved a player by hand still agrees on the rest.)
 fn event_with_rounding(
     players: &[PlayerLine],
     criteria: &[Criterion],
@@ -337,36 +340,44 @@ fn event_with_rounding(
     start: Start,
 ) -> Result<Event, H9Error> {
     let rounded = event_of(players, criteria, rounds, start, true)?;
-    if agrees(&rounded, players, criteria, start) {
+    let rounded_agree = agreeing(&rounded, players, criteria, start);
+    if rounded_agree == players.len() {
         return Ok(rounded);
     }
     let exact = event_of(players, criteria, rounds, start, false)?;
-    Ok(if agrees(&exact, players, criteria, start) {
-        exact
-    } else {
-        rounded
-    })
+    Ok(
+        if agreeing(&exact, players, criteria, start) > rounded_agree {
+            exact
+        } else {
+            rounded
+        },
+    )
 }
 
-/// Whether the event's main score agrees with the file's column for every player.
-fn agrees(event: &Event, players: &[PlayerLine], criteria: &[Criterion], start: Start) -> bool {
+/// How many players' main score in the event agrees with the file's column.
+fn agreeing(event: &Event, players: &[PlayerLine], criteria: &[Criterion], start: Start) -> usize {
     let scores = event.scores(event.rounds.saturating_sub(1));
     let column = |c: Criterion| criteria.iter().position(|&x| x == c);
-    let check = |c: Criterion, at: usize| {
-        players.iter().enumerate().all(|(i, p)| {
-            let file = p.values[at] * c.scale() / 4;
-            let ours = scores.value(event, c, i);
-            // Starting scores read from the file make MMS agree by construction, up to a half.
-            match (c, start) {
-                (Criterion::Mms, Start::FromFile) => (file - ours).rem_euclid(2) == 0,
-                _ => file == ours,
-            }
-        })
+    let count = |c: Criterion, at: usize| {
+        players
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                let file = p.values[at] * c.scale() / 4;
+                let ours = scores.value(event, c, *i);
+                // Starting scores read from the file make MMS agree by construction, up to a
+                // half.
+                match (c, start) {
+                    (Criterion::Mms, Start::FromFile) => (file - ours).rem_euclid(2) == 0,
+                    _ => file == ours,
+                }
+            })
+            .count()
     };
     match (column(Criterion::Mms), column(Criterion::Nbw)) {
-        (Some(at), _) => check(Criterion::Mms, at),
-        (None, Some(at)) => check(Criterion::Nbw, at),
-        (None, None) => true,
+        (Some(at), _) => count(Criterion::Mms, at),
+        (None, Some(at)) => count(Criterion::Nbw, at),
+        (None, None) => players.len(),
     }
 }
 

@@ -237,3 +237,51 @@ fn names_tie_in_the_order_opengotha_sorts_them() {
     let names: Vec<&str> = printed.lines().skip(1).map(|l| l[5..20].trim()).collect();
     assert_eq!(names, ["De_Vries Jan", "DeAngelis Ann"]);
 }
+
+/// Each player's name and every printed criterion value, `?` read as the ½ it stands for.
+fn values(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter(|l| !l.starts_with(';') && !l.trim().is_empty())
+        .map(|l| {
+            let name = l[5..35].trim().to_string();
+            let crit: Vec<String> = l[36..]
+                .split_whitespace()
+                .skip(3)
+                .take(2)
+                .map(|v| v.replace('?', "½"))
+                .collect();
+            (name, crit.join(" "))
+        })
+        .collect()
+}
+
+#[test]
+fn the_european_go_congress_2013_recounts_exactly_in_order() {
+    // OpenGotha 3.45's export of the EGC 2013 main event: 594 players, 10 rounds, 1,418
+    // absences, forfeits (`22+!w0`), byes, and halves that went through ASCII as `?` (408?).
+    let original = text("egc2013.h9");
+    let h9 = h9::read(&original, Start::FromFile).expect("reads");
+    assert_eq!(h9.event.entrants.len(), 594);
+    assert!(h9.event.games.iter().any(|g| g.by_default));
+    // The organiser left absences at half a point each (39½), unrounded.
+    assert!(!h9.event.round_down);
+    let printed = h9::write(&h9);
+    let (ours, theirs) = (values(&printed), values(&original));
+    assert_eq!(ours.len(), 594);
+    // Every MMS and SOS value, and the order of every line.
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn a_half_written_as_a_question_mark_is_a_half() {
+    // Cyd's McMahon score and SOS lost their ½ to ASCII.
+    let file = "\
+; Pl Name                            Rk Co Club  MMS  SOS
+   1 Alpha A                         2D XX xxxx   33   29 0 0    2+/w0
+   2 Bravo B                         1K XX xxxx   29   33 0 0    1-/b0
+   3 Cyd C                           2K XX xxxx  28?   28 0 0    0=   
+";
+    let h9 = h9::read(file, Start::FromFile).unwrap();
+    assert!(!h9.event.round_down);
+    assert_eq!(h9::write(&h9), file.replace("28?", "28½"));
+}

@@ -17,6 +17,7 @@
 //! - [`ladder`]: the challenge ladder.
 
 pub mod berger;
+pub mod blossom;
 pub mod history;
 pub mod knockout;
 pub mod ladder;
