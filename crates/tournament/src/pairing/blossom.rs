@@ -604,6 +604,7 @@ impl Matcher {
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)] // Adjacency matrices read best by index.
 mod tests {
     use super::max_weight_matching;
 
