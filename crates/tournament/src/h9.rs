@@ -18,6 +18,8 @@
 
 use std::collections::HashMap;
 
+use crate::pairing::whole::{self, Main, Seeding};
+use crate::pairing::{HandicapPolicy, Pairing, PairingError};
 use crate::standings::{Criterion, Entrant, Event, Game, Line, Outcome, Rest, ABSENT, BYE};
 use crate::Rank;
 
@@ -650,4 +652,81 @@ fn round_text(h9: &H9, p: usize, round: usize, line_of: &HashMap<usize, usize>) 
         (true, false) => 'b',
     };
     format!("{opponent:>4}{mark}{kind}{colour}{}", g.handicap)
+}
+
+impl H9 {
+    /// Whether the event is McMahon (its criteria include MMS) or Swiss.
+    pub fn mcmahon(&self) -> bool {
+        self.criteria.contains(&Criterion::Mms)
+    }
+
+    /// The handicap the file's games show: none when every game was even; otherwise
+    /// OpenGotha's policy with the stones taken off that the header's `HA[hN]` names.
+    pub fn handicap(&self) -> Option<HandicapPolicy> {
+        if self.event.games.iter().all(|g| g.handicap == 0) {
+            return None;
+        }
+        let reduction = self
+            .preamble
+            .iter()
+            .find_map(|l| l.split_once("HA[h"))
+            .and_then(|(_, rest)| rest.split(']').next()?.parse().ok())
+            .unwrap_or(0);
+        Some(HandicapPolicy {
+            reduction,
+            ..HandicapPolicy::default()
+        })
+    }
+
+    /// The McMahon bar and floor the starting scores span (the strongest and weakest start).
+    pub fn bar_and_floor(&self) -> (Rank, Rank) {
+        let starts = self.event.entrants.iter().map(|e| e.start);
+        let rank = |s: i64| Rank::from_number(i32::try_from(s - 30).unwrap_or(0));
+        (
+            rank(starts.clone().max().unwrap_or(30)),
+            rank(starts.min().unwrap_or(30)),
+        )
+    }
+
+    /// Pairs `round` (from 0) as a whole from the rounds before it, among the players who
+    /// played in it (a game or the bye), as OpenGotha would.
+    pub fn pair_round(
+        &self,
+        round: usize,
+        main: Main,
+        seeding: Seeding,
+    ) -> Result<Pairing, PairingError> {
+        let before = self.event.before(round);
+        let present = self.event.present_in(round);
+        crate::pairing::check(&before, round, &present)?;
+        Ok(whole::pair(&whole::Round {
+            event: &before,
+            round,
+            present: &present,
+            main,
+            handicap: self
+                .handicap()
+                .filter(|_| matches!(main, Main::McMahon { .. })),
+            criteria: &self.criteria,
+            origins: &self.origins,
+            seeding,
+        }))
+    }
+
+    /// How many boards of `pairing` the file's own `round` has (the same two players).
+    pub fn same_boards(&self, round: usize, pairing: &Pairing) -> usize {
+        let key = |a: usize, b: usize| (a.min(b), a.max(b));
+        let file: std::collections::HashSet<(usize, usize)> = self
+            .event
+            .games
+            .iter()
+            .filter(|g| g.round == round)
+            .map(|g| key(g.white, g.black))
+            .collect();
+        pairing
+            .games
+            .iter()
+            .filter(|p| file.contains(&key(p.white, p.black)))
+            .count()
+    }
 }

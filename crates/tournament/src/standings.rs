@@ -298,6 +298,46 @@ pub struct Line {
 }
 
 impl Event {
+    /// The event as it stood before `round` was paired: the games and rests of the rounds
+    /// before it.
+    pub fn before(&self, round: usize) -> Event {
+        Event {
+            games: self
+                .games
+                .iter()
+                .filter(|g| g.round < round)
+                .cloned()
+                .collect(),
+            rests: self
+                .rests
+                .iter()
+                .filter(|&&(_, r, _)| r < round)
+                .copied()
+                .collect(),
+            ..self.clone()
+        }
+    }
+
+    /// Who took part in `round`: a game, or a rest that scored a win (the bye).
+    pub fn present_in(&self, round: usize) -> Vec<bool> {
+        let mut present = vec![false; self.entrants.len()];
+        for g in self.games.iter().filter(|g| g.round == round) {
+            for p in [g.white, g.black] {
+                if let Some(seat) = present.get_mut(p) {
+                    *seat = true;
+                }
+            }
+        }
+        for &(p, r, rest) in &self.rests {
+            if r == round && rest.nbw2 > 0 {
+                if let Some(seat) = present.get_mut(p) {
+                    *seat = true;
+                }
+            }
+        }
+        present
+    }
+
     /// The scores after round `last` (from 0).
     pub fn scores(&self, last: usize) -> Scores {
         let n = self.entrants.len();

@@ -23,6 +23,7 @@ pub mod knockout;
 pub mod ladder;
 pub mod matching;
 pub mod swiss;
+pub mod whole;
 
 #[cfg(test)]
 mod tests;
@@ -229,7 +230,7 @@ pub fn pair(
 }
 
 /// The checks every system shares.
-fn check(event: &Event, round: usize, present: &[bool]) -> Result<(), PairingError> {
+pub(crate) fn check(event: &Event, round: usize, present: &[bool]) -> Result<(), PairingError> {
     if present.len() != event.entrants.len() {
         return Err(PairingError::PresenceLength {
             got: present.len(),
