@@ -1,13 +1,16 @@
 //! `tengen tournament`: tournament files. `standings FILE.h9` reads an EGF h9 results file (as
 //! OpenGotha writes it), recomputes every criterion its header names and prints the table back
-//! as h9, best first.
+//! as h9, best first. `pair FILE.h9 --round R` pairs round R again from the rounds before it,
+//! as a whole with OpenGotha's weights, and prints the boards beside the file's own.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Subcommand;
-use tengen_tournament::h9::{self, Start};
+use tengen_tournament::h9::{self, Start, H9};
+use tengen_tournament::pairing::whole::{Main, Seeding};
+use tengen_tournament::standings::Criterion;
 use tengen_tournament::{rank, Rank};
 
 /// Tournament commands.
@@ -26,6 +29,47 @@ pub enum TournamentCmd {
         #[arg(long, value_parser = parse_rank)]
         floor: Option<Rank>,
     },
+    /// Pair round R of an h9 file again from the rounds before it, among the players who
+    /// played in it (a game or the bye), as a whole with OpenGotha's weights; print the boards
+    /// and how many the file's own round shares.
+    Pair {
+        /// The h9 file.
+        file: PathBuf,
+        /// The round to pair, from 1.
+        #[arg(long)]
+        round: usize,
+        /// McMahon or Swiss (default: McMahon when the file's criteria include MMS).
+        #[arg(long, value_enum)]
+        system: Option<SystemArg>,
+        /// McMahon bar (default: the strongest starting score in the file).
+        #[arg(long, value_parser = parse_rank)]
+        bar: Option<Rank>,
+        /// McMahon floor (default: the weakest starting score in the file).
+        #[arg(long, value_parser = parse_rank)]
+        floor: Option<Rank>,
+        /// How a score group meets itself after the first rounds: slip (1-5, 2-6; OpenGotha
+        /// 3.51's default) or fold (1-8, 2-7; earlier versions').
+        #[arg(long, value_enum, default_value = "slip")]
+        seeding: SeedingArg,
+    },
+}
+
+/// `--system`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SystemArg {
+    /// Score groups by McMahon score.
+    Mcmahon,
+    /// Score groups by wins.
+    Swiss,
+}
+
+/// `--seeding`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SeedingArg {
+    /// 1-5, 2-6, 3-7, 4-8.
+    Slip,
+    /// 1-8, 2-7, 3-6, 4-5.
+    Fold,
 }
 
 fn parse_rank(text: &str) -> Result<Rank, String> {
@@ -36,29 +80,122 @@ fn parse_rank(text: &str) -> Result<Rank, String> {
 pub fn run(cmd: TournamentCmd) -> anyhow::Result<()> {
     match cmd {
         TournamentCmd::Standings { file, bar, floor } => standings(&file, bar, floor),
+        TournamentCmd::Pair {
+            file,
+            round,
+            system,
+            bar,
+            floor,
+            seeding,
+        } => pair(&file, round, system, (bar, floor), seeding),
     }
 }
 
-fn standings(file: &PathBuf, bar: Option<Rank>, floor: Option<Rank>) -> anyhow::Result<()> {
+/// The file's text (UTF-8, or Latin-1 as OpenGotha writes ISO-8859-15) and whether it was
+/// Latin-1.
+fn read_text(file: &PathBuf) -> anyhow::Result<(String, bool)> {
     let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-    // OpenGotha writes ISO-8859-15; Latin-1 agrees with it on the letters of names but for
-    // eight rare ones. The table is printed back in the file's own encoding.
-    let (text, latin1) = match String::from_utf8(bytes) {
+    Ok(match String::from_utf8(bytes) {
         Ok(text) => (text, false),
         Err(e) => (
             e.into_bytes().iter().map(|&b| char::from(b)).collect(),
             true,
         ),
-    };
-    let start = match (bar, floor) {
+    })
+}
+
+fn start_of(bar: Option<Rank>, floor: Option<Rank>) -> Start {
+    match (bar, floor) {
         (None, None) => Start::FromFile,
         (bar, floor) => Start::Bar {
             floor: floor.unwrap_or(rank::WEAKEST),
             bar: bar.unwrap_or(rank::STRONGEST),
         },
-    };
+    }
+}
+
+fn read_h9(file: &PathBuf, start: Start) -> anyhow::Result<(H9, bool)> {
+    let (text, latin1) = read_text(file)?;
     let read = h9::read(&text, start)
         .map_err(|e| anyhow::anyhow!("{} ({}): {e}", file.display(), e.code()))?;
+    Ok((read, latin1))
+}
+
+fn pair(
+    file: &PathBuf,
+    round: usize,
+    system: Option<SystemArg>,
+    (bar, floor): (Option<Rank>, Option<Rank>),
+    seeding: SeedingArg,
+) -> anyhow::Result<()> {
+    let (h9, _) = read_h9(file, start_of(bar, floor))?;
+    let rounds = h9.event.rounds;
+    anyhow::ensure!(
+        (1..=rounds).contains(&round),
+        "--round {round}: the file has rounds 1 to {rounds}"
+    );
+    let mcmahon = match system {
+        Some(SystemArg::Mcmahon) => true,
+        Some(SystemArg::Swiss) => false,
+        None => h9.mcmahon(),
+    };
+    let main = if mcmahon {
+        let (file_bar, file_floor) = h9.bar_and_floor();
+        Main::McMahon {
+            bar: bar.unwrap_or(file_bar),
+            floor: floor.unwrap_or(file_floor),
+        }
+    } else {
+        Main::Swiss
+    };
+    let seeding = match seeding {
+        SeedingArg::Slip => Seeding::SplitAndSlip,
+        SeedingArg::Fold => Seeding::SplitAndFold,
+    };
+    let r = round - 1;
+    let pairing = h9
+        .pair_round(r, main, seeding)
+        .map_err(|e| anyhow::anyhow!("round {round} ({}): {e}", e.code()))?;
+    let scores = tengen_tournament::pairing::history::main_scores(&h9.event.before(r), r, mcmahon);
+    let who = |p: usize| {
+        let e = &h9.event.entrants[p];
+        format!(
+            "{} {} ({})",
+            e.name,
+            e.rank,
+            Criterion::Mms.format(scores[p])
+        )
+    };
+    let mut out = String::new();
+    out.push_str(&format!(
+        "; round {round}: {} boards\n",
+        pairing.games.len()
+    ));
+    for (table, g) in pairing.games.iter().enumerate() {
+        out.push_str(&format!(
+            "{:>4} {:<40} {:<40} h{}\n",
+            table + 1,
+            who(g.white),
+            who(g.black),
+            g.handicap
+        ));
+    }
+    if let Some(bye) = pairing.bye {
+        out.push_str(&format!("     bye: {}\n", who(bye)));
+    }
+    out.push_str(&format!(
+        "; the file's own round {round} has {} of these {} boards\n",
+        h9.same_boards(r, &pairing),
+        pairing.games.len()
+    ));
+    std::io::stdout().lock().write_all(out.as_bytes())?;
+    Ok(())
+}
+
+fn standings(file: &PathBuf, bar: Option<Rank>, floor: Option<Rank>) -> anyhow::Result<()> {
+    // OpenGotha writes ISO-8859-15; Latin-1 agrees with it on the letters of names but for
+    // eight rare ones. The table is printed back in the file's own encoding.
+    let (read, latin1) = read_h9(file, start_of(bar, floor))?;
     let table = h9::write(&read);
     let out: Vec<u8> = if latin1 {
         table

@@ -56,3 +56,42 @@ fn a_bad_file_or_rank_is_refused_clearly() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a rank"));
 }
+
+fn pair(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["tournament", "pair"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_round_is_paired_again_from_the_rounds_before_it() {
+    let out = pair(&[&data("juvisy-2019.h9"), "--round", "2"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let boards: Vec<&str> = text.lines().filter(|l| !l.starts_with(';')).collect();
+    // Round 2 of Juvisy: 18 of its 19 players played (Daguenet was absent), 9 boards.
+    assert_eq!(boards.len(), 9, "{text}");
+    assert!(
+        !text.contains("Daguenet"),
+        "an absent player is not paired: {text}"
+    );
+    for name in ["Minieri Davide", "Rebelo Manuela", "Vargas Olga"] {
+        assert_eq!(text.matches(name).count(), 1, "{name} plays once: {text}");
+    }
+    // The leader, alone on 33, is drawn down to the next group rather than idle.
+    assert!(text.contains("Minieri Davide 3D (33)"), "{text}");
+    assert!(text.contains("; the file's own round 2 has "), "{text}");
+}
+
+#[test]
+fn a_round_out_of_the_file_is_refused() {
+    let out = pair(&[&data("juvisy-2019.h9"), "--round", "9"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rounds 1 to 4"));
+}
