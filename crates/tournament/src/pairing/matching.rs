@@ -1,10 +1,7 @@
 //! Maximum cardinality matching in a general graph (Edmonds' blossom algorithm, in the
 //! breadth-first form with blossom bases, O(n³)). The Swiss and McMahon pairing asks it one
-//! question: can the players still unpaired all be paired within a graph of allowed pairs
-//! (no repeat and no colour clash, or no repeat)? OpenGotha answers the whole pairing with a
-//! weighted matching (Gabow's O(n³) Edmonds, see its help page "Pairing algorithm"); Tengen
-//! pairs the ordered list greedily and uses this to never take a step that would force a
-//! repeat, or a clash, later.
+//! question before the weighted matching ([`super::blossom`]) pairs the round: with this
+//! player given the bye, can all the others be paired without a repeat?
 
 use std::rc::Rc;
 
@@ -77,18 +74,6 @@ impl Matcher {
         (0..n)
             .filter(|&v| self.alive[v] && self.mate[v].is_none())
             .count()
-    }
-
-    /// The matcher without `a` and `b` (who would meet), if the alive players left can all be
-    /// matched: a question that costs one or two path searches when `self` is perfect.
-    pub fn try_without(&self, a: usize, b: usize) -> Option<Matcher> {
-        if !self.allowed[a][b] {
-            return None;
-        }
-        let mut trial = self.clone();
-        trial.remove(a);
-        trial.remove(b);
-        trial.perfect().then_some(trial)
     }
 
     fn edge(&self, a: usize, b: usize) -> bool {

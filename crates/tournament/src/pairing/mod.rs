@@ -9,9 +9,10 @@
 //!
 //! Layout:
 //! - [`history`]: what the rounds before this one say: who met whom, colours, byes, scores.
-//! - [`matching`]: Edmonds' matching, which keeps the Swiss pairing free of repeats and of
-//!   colour clashes whenever that can be done.
-//! - [`swiss`]: Swiss and McMahon.
+//! - [`blossom`]: maximum-weight matching (Edmonds' blossoms with dual variables).
+//! - [`matching`]: maximum-cardinality matching, which tells whether a bye leaves the others
+//!   a pairing without a repeat.
+//! - [`whole`]: Swiss and McMahon, each round paired as a whole with OpenGotha's weights.
 //! - [`berger`]: round robin.
 //! - [`knockout`]: single elimination.
 //! - [`ladder`]: the challenge ladder.
@@ -22,13 +23,12 @@ pub mod history;
 pub mod knockout;
 pub mod ladder;
 pub mod matching;
-pub mod swiss;
 pub mod whole;
 
 #[cfg(test)]
 mod tests;
 
-use crate::standings::Event;
+use crate::standings::{Criterion, Event};
 use crate::Rank;
 
 pub use ladder::Ladder;
@@ -214,14 +214,33 @@ pub fn pair(
 ) -> Result<Pairing, PairingError> {
     check(event, round, present)?;
     match system {
-        System::McMahon { handicap, .. } => swiss::pair(
+        System::McMahon {
+            bar,
+            floor,
+            handicap,
+        } => Ok(whole::pair(&whole::Round {
             event,
             round,
             present,
-            seed,
-            swiss::Score::McMahon(*handicap),
-        ),
-        System::Swiss => swiss::pair(event, round, present, seed, swiss::Score::Wins),
+            main: whole::Main::McMahon {
+                bar: *bar,
+                floor: *floor,
+            },
+            handicap: *handicap,
+            criteria: &[Criterion::Mms, Criterion::Sosm, Criterion::Sososm],
+            origins: &[],
+            seeding: whole::Seeding::default(),
+        })),
+        System::Swiss => Ok(whole::pair(&whole::Round {
+            event,
+            round,
+            present,
+            main: whole::Main::Swiss,
+            handicap: None,
+            criteria: &[Criterion::Nbw, Criterion::Sosw, Criterion::Sososw],
+            origins: &[],
+            seeding: whole::Seeding::default(),
+        })),
         System::RoundRobin => berger::pair(event, round, present),
         System::Knockout { third_place } => {
             knockout::pair(event, round, present, *third_place, seed)

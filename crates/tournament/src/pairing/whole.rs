@@ -22,6 +22,7 @@ use std::cmp::Reverse;
 
 use super::blossom::max_weight_matching;
 use super::history::{main_scores, History};
+use super::matching::Matcher;
 use super::{HandicapPolicy, Pair, Pairing};
 use crate::standings::{Criterion, Event};
 use crate::Rank;
@@ -230,21 +231,50 @@ fn draws(event: &Event, round: usize, mcmahon: bool) -> (Vec<i64>, Vec<i64>) {
     (ups, downs)
 }
 
-/// OpenGotha's bye: the lowest rank plus doubled McMahon score, a thousand more for each bye
-/// had; of equals, the last in the list.
+/// The bye, among the players with the fewest byes: OpenGotha's choice (the lowest rank plus
+/// doubled McMahon score; of equals, the last in the list), unless the others could then not
+/// all be paired without a repeat while some other choice allows it: then the first such
+/// choice in OpenGotha's order. (OpenGotha chooses the bye alone, and may force a repeat in a
+/// small event.)
 fn choose_bye(r: &Round, seats: &Seats, players: &[usize]) -> usize {
     let weight = |p: usize| {
         i64::from(r.event.entrants[p].rank.number())
             + seats.mms2[p]
             + 1000 * i64::from(seats.history.byes[p])
     };
-    let mut best = players[0];
-    for &p in players {
-        if weight(p) <= weight(best) {
-            best = p;
-        }
-    }
-    best
+    let fewest = players
+        .iter()
+        .map(|&p| seats.history.byes[p])
+        .min()
+        .unwrap_or(0);
+    let mut candidates: Vec<(usize, usize)> = players
+        .iter()
+        .enumerate()
+        .filter(|&(_, &p)| seats.history.byes[p] == fewest)
+        .map(|(i, &p)| (i, p))
+        .collect();
+    // Lightest first; of equals, the last in the list first.
+    candidates.sort_by_key(|&(i, p)| (weight(p), Reverse(i)));
+    let fresh: Vec<Vec<bool>> = players
+        .iter()
+        .map(|&a| {
+            players
+                .iter()
+                .map(|&b| a != b && !seats.history.met[a][b])
+                .collect()
+        })
+        .collect();
+    let matcher = Matcher::new(fresh);
+    let leaves_fresh = |i: usize| {
+        let mut m = matcher.clone();
+        m.remove(i);
+        m.perfect()
+    };
+    candidates
+        .iter()
+        .find(|&&(i, _)| leaves_fresh(i))
+        .or(candidates.first())
+        .map_or(players[players.len() - 1], |&(_, p)| p)
 }
 
 /// The players in slices of at most 600, from the top scores down (OpenGotha's
