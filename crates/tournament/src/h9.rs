@@ -412,6 +412,7 @@ fn event_of(
         games: Vec::new(),
         rests: Vec::new(),
         round_down,
+        virtual_opponents: false,
     };
     for round in 0..rounds {
         round_of(players, round, mcmahon, &mut event)?;

@@ -265,6 +265,10 @@ pub struct Event {
     pub rests: Vec<(usize, usize, Rest)>,
     /// Whether the points for rounds not played are rounded down to whole points.
     pub round_down: bool,
+    /// OpenGotha's "count not played games as half a point" for the SOS family: an opponent's
+    /// score counts only the games they played (not results by default), and half a point for
+    /// each round they did not play. Off by default, as in OpenGotha.
+    pub virtual_opponents: bool,
 }
 
 /// What a player did in a round.
@@ -281,6 +285,9 @@ pub struct Scores {
     seats: Vec<Vec<Seat>>,
     nbw2: Vec<Vec<i64>>,
     mms2: Vec<Vec<i64>>,
+    /// The scores an opponent brings to SOS: the same, or the virtual ones.
+    sos_nbw2: Vec<Vec<i64>>,
+    sos_mms2: Vec<Vec<i64>>,
     last: usize,
 }
 
@@ -358,10 +365,19 @@ impl Event {
             seats,
             nbw2: vec![vec![0; rounds]; n],
             mms2: vec![vec![0; rounds]; n],
+            sos_nbw2: Vec::new(),
+            sos_mms2: Vec::new(),
             last,
         };
         for p in 0..n {
             scores.tally(self, p);
+        }
+        if self.virtual_opponents {
+            (scores.sos_nbw2, scores.sos_mms2) =
+                (0..n).map(|p| scores.tally_virtual(self, p)).unzip();
+        } else {
+            scores.sos_nbw2 = scores.nbw2.clone();
+            scores.sos_mms2 = scores.mms2.clone();
         }
         scores
     }
@@ -577,6 +593,30 @@ impl Scores {
         }
     }
 
+    /// A player's doubled virtual wins and McMahon score after each round (OpenGotha's
+    /// `NBWVirtualX2` and `MMSVirtualX2`): games played count as they ended; each round not
+    /// played (a forfeit, an unknown result, a bye, an absence) counts half a point.
+    fn tally_virtual(&self, event: &Event, p: usize) -> (Vec<i64>, Vec<i64>) {
+        let start2 = 2 * event.entrants[p].start;
+        let (mut won, mut idle) = (0, 0);
+        let mut nbw = Vec::with_capacity(self.seats[p].len());
+        let mut mms = Vec::with_capacity(self.seats[p].len());
+        for seat in &self.seats[p] {
+            match seat {
+                Seat::Played(g)
+                    if !event.games[*g].by_default
+                        && event.games[*g].outcome != Outcome::Unknown =>
+                {
+                    won += event.games[*g].points2(p);
+                }
+                _ => idle += 1,
+            }
+            nbw.push(won + idle);
+            mms.push(start2 + won + idle);
+        }
+        (nbw, mms)
+    }
+
     /// The games a player played up to the last round, with the round.
     fn played<'e>(&self, event: &'e Event, p: usize) -> Vec<Option<&'e Game>> {
         (0..=self.last)
@@ -592,7 +632,7 @@ impl Scores {
         let r = self.last;
         self.played(event, p)
             .iter()
-            .map(|g| g.map_or(0, |g| self.nbw2[g.opponent(p)][r]))
+            .map(|g| g.map_or(0, |g| self.sos_nbw2[g.opponent(p)][r]))
             .collect()
     }
 
@@ -604,8 +644,8 @@ impl Scores {
             .iter()
             .map(|g| match g {
                 None => own,
-                Some(g) if g.white == p => self.mms2[g.black][r] + 2 * i64::from(g.handicap),
-                Some(g) => self.mms2[g.white][r] - 2 * i64::from(g.handicap),
+                Some(g) if g.white == p => self.sos_mms2[g.black][r] + 2 * i64::from(g.handicap),
+                Some(g) => self.sos_mms2[g.white][r] - 2 * i64::from(g.handicap),
             })
             .collect()
     }

@@ -380,6 +380,7 @@ impl Loaded {
             games: Vec::new(),
             rests: Vec::new(),
             round_down: true,
+            virtual_opponents: false,
         };
         let mut seated = vec![vec![false; event.rounds.max(self.row.round as usize)]; index.len()];
         for p in &self.pairings {
