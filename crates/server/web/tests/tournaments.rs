@@ -303,9 +303,10 @@ async fn refusals_carry_codes_and_change_nothing() {
     );
     assert_eq!(c.post_empty(&path("register")).await.0, StatusCode::OK);
     assert_eq!(org.post_empty(&path("start")).await.0, StatusCode::OK);
+    // A McMahon event takes late entries, up to its maximum.
     assert_eq!(
         b.post_empty(&path("register")).await.1["error"]["code"],
-        "registration_closed"
+        "tournament_full"
     );
     assert_eq!(
         org.post_empty(&path("start")).await.1["error"]["code"],
@@ -831,5 +832,64 @@ async fn no_one_overrules_the_board() {
     assert_eq!(
         (s, v["error"]["code"].as_str()),
         (StatusCode::FORBIDDEN, Some("own_game"))
+    );
+}
+
+#[tokio::test]
+async fn a_late_entrant_is_absent_from_the_rounds_before_and_a_bracket_is_closed() {
+    let server = TestServer::sqlite("tournament-late").await;
+    let org = server.register("Organiser", "1d").await;
+    let id = organise(
+        &org,
+        json!({"name": "Late", "system": "mcmahon", "rounds": 3, "size": 9,
+               "bar": "1d", "floor": "20k"}),
+    )
+    .await;
+    let (_, mut sockets) = enter(&server, id, &[("ann", "1d"), ("bob", "1d")]).await;
+    assert_eq!(
+        org.post_empty(&format!("/api/tournaments/{id}/start")).await.0,
+        StatusCode::OK
+    );
+    // Cid enters while round 1 is played: absent from it, paired from round 2.
+    let (_, more) = enter(&server, id, &[("cid", "1d"), ("dan", "1d")]).await;
+    sockets.extend(more);
+    let t = play_round(&server, id, 1, &mut sockets).await;
+    let round2 = t["pairings"][1]["boards"].as_array().unwrap();
+    assert_eq!(round2.len(), 2, "four players in round 2: {t}");
+    let lines = t["standings"]["lines"].as_array().unwrap();
+    let mms = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l["name"] == name)
+            .map(|l| l["values"][0].clone())
+            .unwrap()
+    };
+    // Everyone starts at 1d's 30. Ann beat Bob (bob resigns: the later name loses); Cid and
+    // Dan were absent: half a point, rounded down to none.
+    assert_eq!(
+        (mms("ann"), mms("bob"), mms("cid"), mms("dan")),
+        (json!("31"), json!("30"), json!("30"), json!("30")),
+        "{t}"
+    );
+    // The h9 file shows their absence in round 1 and recounts the same table.
+    let file = h9_text(&server, id).await;
+    let read = tengen_tournament::h9::read(&file, tengen_tournament::h9::Start::FromFile).unwrap();
+    assert_eq!(tengen_tournament::h9::write(&read), file);
+    assert!(file.contains("0="), "{file}");
+
+    // A knockout's bracket is fixed at the start.
+    let ko = organise(&org, json!({"name": "Cup", "system": "knockout", "size": 9})).await;
+    enter(&server, ko, &[("eve", "1d"), ("fay", "1d")]).await;
+    assert_eq!(
+        org.post_empty(&format!("/api/tournaments/{ko}/start")).await.0,
+        StatusCode::OK
+    );
+    let gus = server.register("gus", "1d").await;
+    let (s, v) = gus
+        .post_empty(&format!("/api/tournaments/{ko}/register"))
+        .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("registration_closed"))
     );
 }

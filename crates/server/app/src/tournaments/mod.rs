@@ -216,6 +216,14 @@ impl EventTerms {
         self.system == "ladder"
     }
 
+    /// Whether players may still enter once it runs: a ladder, and McMahon and Swiss, where a
+    /// late entrant is absent from the rounds already paired (as OpenGotha counts a player
+    /// added mid-event) and paired from the next. A round robin's table and a knockout's
+    /// bracket are fixed at the start.
+    pub fn late_entries(&self) -> bool {
+        matches!(self.system.as_str(), "ladder" | "mcmahon" | "swiss")
+    }
+
     fn validate(&self) -> Result<(), ApiError> {
         if !self.is_ladder() {
             self.system()?;
@@ -590,7 +598,7 @@ pub async fn h9_file(store: &Store, id: i64) -> Result<String, ApiError> {
 /// `POST /api/tournaments/{id}/register`.
 pub async fn register(store: &Store, user: &User, id: i64) -> Result<Value, ApiError> {
     let t = load(store, id).await?;
-    let open = t.row.status == "open" || (t.terms.is_ladder() && t.row.status == "running");
+    let open = t.row.status == "open" || (t.terms.late_entries() && t.row.status == "running");
     if !open {
         return Err(ApiError::Conflict(
             "registration_closed",
