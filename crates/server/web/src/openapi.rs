@@ -320,7 +320,7 @@ fn event_terms() -> Value {
         "floor": { "type": "string", "example": "20k", "description": "McMahon floor (default 20k)" },
         "handicap_reduction": { "type": "integer", "minimum": 0, "maximum": 9, "description": "McMahon: handicap from the score difference less this many stones; even games when absent" },
         "min_rank": { "type": "string", "example": "10k" }, "max_rank": { "type": "string", "example": "1d" },
-        "max_players": { "type": "integer", "minimum": 2, "maximum": 512, "default": 128 },
+        "max_players": { "type": "integer", "minimum": 2, "maximum": 2000, "default": 128 },
         "third_place": { "type": "boolean", "default": false, "description": "knockout: a game for third place" },
         "starts_at": { "type": "integer", "description": "seconds since the epoch; the organiser starts it when absent" },
         "round_starts": { "type": "array", "items": { "type": "integer" }, "description": "the earliest start of each round (seconds since the epoch), round 1 first: a round starts at its time or when the round before ends, whichever is later" },

@@ -847,7 +847,9 @@ async fn a_late_entrant_is_absent_from_the_rounds_before_and_a_bracket_is_closed
     .await;
     let (_, mut sockets) = enter(&server, id, &[("ann", "1d"), ("bob", "1d")]).await;
     assert_eq!(
-        org.post_empty(&format!("/api/tournaments/{id}/start")).await.0,
+        org.post_empty(&format!("/api/tournaments/{id}/start"))
+            .await
+            .0,
         StatusCode::OK
     );
     // Cid enters while round 1 is played: absent from it, paired from round 2.
@@ -878,10 +880,16 @@ async fn a_late_entrant_is_absent_from_the_rounds_before_and_a_bracket_is_closed
     assert!(file.contains("0="), "{file}");
 
     // A knockout's bracket is fixed at the start.
-    let ko = organise(&org, json!({"name": "Cup", "system": "knockout", "size": 9})).await;
+    let ko = organise(
+        &org,
+        json!({"name": "Cup", "system": "knockout", "size": 9}),
+    )
+    .await;
     enter(&server, ko, &[("eve", "1d"), ("fay", "1d")]).await;
     assert_eq!(
-        org.post_empty(&format!("/api/tournaments/{ko}/start")).await.0,
+        org.post_empty(&format!("/api/tournaments/{ko}/start"))
+            .await
+            .0,
         StatusCode::OK
     );
     let gus = server.register("gus", "1d").await;
@@ -891,5 +899,140 @@ async fn a_late_entrant_is_absent_from_the_rounds_before_and_a_bracket_is_closed
     assert_eq!(
         (s, v["error"]["code"].as_str()),
         (StatusCode::CONFLICT, Some("registration_closed"))
+    );
+}
+
+/// Timings of a large event: one round's pairing (the tick that pairs it and starts its games)
+/// and the standings (the event's page as the API gives it), for the record. Not asserted.
+#[derive(Default)]
+struct Timings {
+    pairing: Vec<f64>,
+    standings: Vec<f64>,
+}
+
+/// Ends every game of round `round` of event `id`: Black (or White, in a handicap game, who
+/// moves first) plays one stone, then the weaker player (the later name between equals)
+/// resigns. The games are acted on through the live registry, not 600 sockets.
+async fn finish_round(server: &TestServer, id: i64, round: i64, ranks: &HashMap<i64, usize>) {
+    use tengen_core::game::Action;
+    let pairings = server.store().pairings(id).await.unwrap();
+    for p in pairings.iter().filter(|p| p.round == round) {
+        let (Some(black), Some(game)) = (p.black_id, p.game_id) else {
+            continue;
+        };
+        let handle = server.state.games.get(game).await.unwrap().unwrap();
+        let first = if p.handicap >= 2 { p.white_id } else { black };
+        let point = tengen_rules::coord::gtp::parse_point(9, "E5").unwrap();
+        handle.act(first, "", Action::Move(point), 0).await.unwrap();
+        // Ranks are indexes into the field, strongest first: the larger index is weaker.
+        let loser = if ranks[&p.white_id] > ranks[&black] {
+            p.white_id
+        } else {
+            black
+        };
+        handle.act(loser, "", Action::Resign, 0).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_600_player_mcmahon_event_with_absences_and_late_entries() {
+    // 600 players from 7d to 25k, 10 McMahon rounds with handicaps; 1% withdraw after each
+    // round (absent from then on), 30 more enter after round 3 (absent from rounds 1 to 3).
+    let server = TestServer::start_uncapped(&common::sqlite_url("tournament-600")).await;
+    let org = server.register("Organiser", "1d").await;
+    let id = organise(
+        &org,
+        json!({"name": "Congress", "system": "mcmahon", "rounds": 10, "size": 9,
+               "bar": "5d", "floor": "20k", "handicap_reduction": 3, "max_players": 700,
+               "time": {"system": "absolute", "main_ms": 600000}}),
+    )
+    .await;
+    let ranks = [
+        "7d", "6d", "5d", "4d", "3d", "2d", "1d", "1k", "2k", "3k", "4k", "5k", "6k", "8k", "10k",
+        "12k", "15k", "20k", "25k",
+    ];
+    let store = server.store();
+    let mut strength: HashMap<i64, usize> = HashMap::new();
+    let enter_many = |from: usize, to: usize| {
+        let names: Vec<(String, usize)> = (from..to)
+            .map(|i| (format!("p{i:03}"), i % ranks.len()))
+            .collect();
+        names
+    };
+    let add = async |names: Vec<(String, usize)>, strength: &mut HashMap<i64, usize>| {
+        for (name, r) in names {
+            let new = tengen_store::accounts::NewUser {
+                username: &name,
+                password_hash: None,
+                rank: ranks[r],
+                points: 0,
+                guest: false,
+                bot: None,
+                created_at: 0,
+            };
+            assert!(store.insert_user(new).await.unwrap());
+            let user = store.user_by_name(&name).await.unwrap().unwrap();
+            assert!(store.register_entrant(id, user.id, ranks[r]).await.unwrap());
+            strength.insert(user.id, r);
+        }
+    };
+    add(enter_many(0, 600), &mut strength).await;
+    let mut times = Timings::default();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        org.post_empty(&format!("/api/tournaments/{id}/start"))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    times.pairing.push(started.elapsed().as_secs_f64());
+    let mut withdrawn = 0;
+    for round in 1..=10 {
+        finish_round(&server, id, round, &strength).await;
+        // 1% withdraw: absent from the next round on.
+        let field: Vec<i64> = strength.keys().copied().collect();
+        for user in field.iter().filter(|u| *u % 100 == round).take(6) {
+            if store.withdraw_entrant(id, *user, round).await.unwrap() {
+                withdrawn += 1;
+            }
+        }
+        if round == 3 {
+            add(enter_many(600, 630), &mut strength).await;
+        }
+        let t0 = std::time::Instant::now();
+        tournaments::tick(&server.state).await.unwrap();
+        times.pairing.push(t0.elapsed().as_secs_f64());
+        let t0 = std::time::Instant::now();
+        let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+        times.standings.push(t0.elapsed().as_secs_f64());
+        if round < 10 {
+            let boards = t["pairings"][round as usize]["boards"].as_array().unwrap();
+            let entrants: usize = if round >= 3 { 630 } else { 600 };
+            let present = entrants - withdrawn;
+            assert_eq!(boards.len(), present.div_ceil(2), "round {}", round + 1);
+        } else {
+            assert_eq!(t["status"], "finished");
+        }
+    }
+    // No two players met twice; the h9 file recounts the API's standings.
+    let pairings = store.pairings(id).await.unwrap();
+    let mut met = HashSet::new();
+    for p in pairings.iter().filter(|p| p.black_id.is_some()) {
+        let key = (
+            p.white_id.min(p.black_id.unwrap()),
+            p.white_id.max(p.black_id.unwrap()),
+        );
+        assert!(met.insert(key), "repeated {key:?}");
+    }
+    let file = h9_text(&server, id).await;
+    let read = tengen_tournament::h9::read(&file, tengen_tournament::h9::Start::FromFile).unwrap();
+    assert_eq!(read.event.entrants.len(), 630);
+    assert_eq!(tengen_tournament::h9::write(&read), file);
+    let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    println!(
+        "600 players (630 with late entries), 10 McMahon rounds: pairing a round (the tick that \
+         pairs it and starts its games) at most {:.2} s, standings (the event's page) at most {:.2} s",
+        max(&times.pairing),
+        max(&times.standings)
     );
 }

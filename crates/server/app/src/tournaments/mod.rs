@@ -82,7 +82,7 @@ impl Hub {
 pub const TICK: Duration = Duration::from_secs(2);
 
 /// The most players an event may take.
-pub const MAX_PLAYERS: u32 = 512;
+pub const MAX_PLAYERS: u32 = 2000;
 
 /// An event's terms, as its organiser sends them and the store keeps them.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
