@@ -1,7 +1,7 @@
 //! A lesson file read into steps: each game tree of the SGF collection is one step (see
 //! `docs/lessons.md` for the conventions a contributor writes in).
 //!
-//! A step's tree: the root sets the board up (`SZ`, `AB`, `AW`, `PL`, `RU`, `CAPB`/`CAPW`);
+//! A step's tree: the root sets the board up (`SZ`, `AB`, `AW`, `PL`, `RU`, `KM`, `CAPB`/`CAPW`);
 //! nodes with moves before the first node that speaks (`C`) are moves already played (a ko
 //! needs one); the node that speaks asks the question (`GOAL`, marks), and its children are
 //! the learner's tries: `TE[1]` right, `BM[1]` wrong, each with what the teacher says (`C`), a
@@ -253,6 +253,12 @@ fn position(
     let first = played.first().map_or(learner, |&(c, _)| c);
     let mut game = Game::from_board(board, first, preset.rules(size))
         .map_err(|e| LessonError::Illegal(format!("{place}: {e}")))?;
+    if let Some(km) = root.simple_text("KM") {
+        let komi = km
+            .parse()
+            .map_err(|_| LessonError::Shape(format!("{place}: KM[{km}]")))?;
+        game.set_komi(komi);
+    }
     for &(c, m) in played {
         game.play(c, m).map_err(|e| {
             LessonError::Illegal(format!("{place}: a move before the question: {e}"))

@@ -64,6 +64,39 @@ pub const FILES: &[(&str, &str)] = &[
         "02-capture",
         include_str!("../../../learn/lessons/02-capture.sgf"),
     ),
+    (
+        "03-atari",
+        include_str!("../../../learn/lessons/03-atari.sgf"),
+    ),
+    (
+        "04-first-capture",
+        include_str!("../../../learn/lessons/04-first-capture.sgf"),
+    ),
+    (
+        "05-connect-cut",
+        include_str!("../../../learn/lessons/05-connect-cut.sgf"),
+    ),
+    (
+        "06-ladder",
+        include_str!("../../../learn/lessons/06-ladder.sgf"),
+    ),
+    (
+        "07-life",
+        include_str!("../../../learn/lessons/07-life.sgf"),
+    ),
+    ("08-ko", include_str!("../../../learn/lessons/08-ko.sgf")),
+    (
+        "09-territory",
+        include_str!("../../../learn/lessons/09-territory.sgf"),
+    ),
+    (
+        "10-counting",
+        include_str!("../../../learn/lessons/10-counting.sgf"),
+    ),
+    (
+        "11-first-game",
+        include_str!("../../../learn/lessons/11-first-game.sgf"),
+    ),
 ];
 
 /// Every lesson, read once.
