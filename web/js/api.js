@@ -104,3 +104,4 @@ export const lessons = () => api('GET', '/api/learn/lessons');
 export const lesson = (id) => api('GET', `/api/learn/lessons/${encodeURIComponent(id)}`);
 export const tryStep = (id, step, body) => api('POST', `/api/learn/lessons/${encodeURIComponent(id)}/steps/${step}/try`, body);
 export const firstCapture = (body) => api('POST', '/api/learn/first-capture', body);
+export const rules = () => api('GET', '/api/rules');

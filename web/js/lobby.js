@@ -120,6 +120,7 @@ export async function lobbyPage(main, app) {
         <p class="muted small">${t('lobby.hosun_note')}</p>
         <details class="glossary" data-testid="glossary"><summary>${t('glossary.title')}</summary>
           ${['hosun', 'jungsun', 'komi', 'byoyomi', 'timers'].map((k) => `<p class="small">${t(`glossary.${k}`)}</p>`).join('')}
+          <p class="row"><a href="#/rules">${t('rulespage.link')}</a></p>
         </details>
         <button class="primary" type="submit">${t('lobby.open_room_button')}</button>
       </form>

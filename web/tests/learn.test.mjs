@@ -4,7 +4,7 @@
 // server's rules engine (a wrong move told why, an occupied point refused); then First Capture
 // games against the bot on 5x5, 7x7 and 9x9 are played until each is won; then the last
 // lesson starts a real 9x9 game against the weakest bot. And the same in Korean and Japanese:
-// a wrong try explained in the learner's language, a count answered.
+// a wrong try explained in the learner's language, a count answered, the rules page.
 //
 // Deterministic: the bot's moves come from seeds drawn from the moves, and the learner below
 // plays by a fixed plan; no timing is asserted.
@@ -226,4 +226,12 @@ test('the lessons speak the learner\'s language: a wrong try explained in Korean
   await ja.locator('[data-testid=feedback]').getByText('正解です', { exact: false }).waitFor();
   await fitsPhone(ja, 'a count in Japanese');
   await shot(ja, 'learn-count-360-ja');
+
+  // The rules page says each preset in plain words, from the engine's parameters.
+  await ja.goto(`${server.url}/#/rules/first-capture`);
+  const fc = ja.locator('[data-preset=first-capture]');
+  await fc.waitFor();
+  assert.match(await fc.textContent(), /石を一つでも先に取った方が勝ち.*自分の石を取られる手も打てますが、打った方の負けです.*004/s);
+  assert.equal(await ja.locator('[data-preset]').count(), 1);
+  await fitsPhone(ja, 'the rules page in Japanese');
 });

@@ -102,6 +102,7 @@ async function world(server, browser) {
     ['lesson', '#/learn/02-capture/0', 'svg.board'],
     ['lesson-game', '#/learn/04-first-capture/0', '[data-testid=fc-level]'],
     ['lesson-count', '#/learn/10-counting/0', '#count-form'],
+    ['rules', '#/rules', '[data-preset]'],
   ];
 }
 

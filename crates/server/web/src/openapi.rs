@@ -280,6 +280,7 @@ pub fn document() -> Value {
 
 /// Learning to play: no session needed (docs/lessons.md).
 fn learn_paths(paths: &mut serde_json::Map<String, Value>) {
+    paths.insert("/api/rules".into(), json!({ "get": op("The rule presets for the rules page: { presets: [{ name, seeds, size, sizes, komi, ko, repetition, suicide, scoring, end, dead_stones, handicap, handicap_placement }] }", "learn", None, ("200", "the presets"), &[]) }));
     paths.insert("/api/learn/lessons".into(), json!({ "get": op("The lessons in order: { lessons: [{ id, title: { en, ko, ja, zh }, steps }] }", "learn", None, ("200", "the lessons"), &[]) }));
     let mut lesson = json!({ "get": op("One lesson: { id, title, steps: [{ size, rules, goal, learner, prompt, board (rows from the top: X, O, .), last, marks, prisoners, komi }] } (not the answers: the server judges tries)", "learn", None, ("200", "the lesson"), &["404"]) });
     lesson["parameters"] =

@@ -87,6 +87,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/learn.js"),
     ),
     (
+        "/js/rules.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/rules.js"),
+    ),
+    (
         "/js/html.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/html.js"),

@@ -81,6 +81,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/learn/lessons/{id}", "get"),
         ("/api/learn/lessons/{id}/steps/{step}/try", "post"),
         ("/api/learn/first-capture", "post"),
+        ("/api/rules", "get"),
         ("/api/games/{id}/estimate", "get"),
         ("/api/tournaments", "get"),
         ("/api/tournaments", "post"),

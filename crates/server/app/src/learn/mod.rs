@@ -5,6 +5,8 @@
 //!
 //! - [`lessons`]: the list, one lesson's steps, a try's verdict and a count's.
 //! - [`first_capture`]: the bot's move in a First Capture game.
+//! - [`rules`]: the rule presets in words for the rules page.
 
 pub mod first_capture;
 pub mod lessons;
+pub mod rules;

@@ -6,7 +6,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::Path;
 use axum::Json;
 use serde_json::Value;
-use tengen_app::learn::{first_capture, lessons};
+use tengen_app::learn::{first_capture, lessons, rules};
 
 use super::json_body;
 use crate::error::HttpError;
@@ -34,4 +34,9 @@ pub(super) async fn first_capture(
     body: Result<Json<first_capture::Turn>, JsonRejection>,
 ) -> Result<Json<Value>, HttpError> {
     Ok(Json(first_capture::turn(json_body(body)?).await?))
+}
+
+/// `GET /api/rules`: the rule presets' parameters, for the rules page.
+pub(super) async fn rules() -> Json<Value> {
+    Json(rules::presets())
 }

@@ -152,6 +152,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/learn/lessons/{id}", get(learn::lesson))
         .route("/api/learn/lessons/{id}/steps/{step}/try", post(learn::try_step))
         .route("/api/learn/first-capture", post(learn::first_capture))
+        .route("/api/rules", get(learn::rules))
         .route(
             "/api/online",
             get(|State(state): State<AppState>| async move {
