@@ -303,7 +303,6 @@ function firstCaptureGame(ctx) {
       save(p);
       say(t('learn.fc_won'), 'right');
       done();
-      newGame.hidden = false;
     } else say(winner === 'white' ? t('learn.fc_lost') : t('learn.fc_draw'), 'wrong');
   }
   newGame.onclick = start;

@@ -198,7 +198,7 @@ test('a newcomer on a phone goes from the welcome through the First Capture less
   await page.locator('[data-testid=who]').waitFor({ state: 'attached' });
 });
 
-test('the lessons speak the learner\'s language: a wrong try explained in Korean, a count checked in Japanese', { timeout: 120_000 }, async (t) => {
+test('the lessons speak the learner\'s language: a wrong try explained in Korean, a count, the rules page and the welcome\'s way to watch in Japanese', { timeout: 120_000 }, async (t) => {
   if (!haveBrowser(t)) return;
   const { server, browser } = await session(t);
   const ko = await phone(browser, 'ko-KR');
@@ -234,4 +234,11 @@ test('the lessons speak the learner\'s language: a wrong try explained in Korean
   assert.match(await fc.textContent(), /石を一つでも先に取った方が勝ち.*自分の石を取られる手も打てますが、打った方の負けです.*004/s);
   assert.equal(await ja.locator('[data-preset]').count(), 1);
   await fitsPhone(ja, 'the rules page in Japanese');
+
+  // "Watch a game" with no game being played: a guest, in the lobby, told why.
+  await ja.goto(`${server.url}/`);
+  await ja.locator('[data-testid=way-watch]').tap();
+  await ja.locator('[data-testid=toast]').getByText('いま打たれている対局はありません', { exact: false }).waitFor();
+  await ja.locator('#create').waitFor();
+  await ja.locator('[data-testid=glossary]').waitFor();
 });
