@@ -100,3 +100,8 @@ export const removeFriend = (name) => api('DELETE', `/api/me/friends/${encodeURI
 export const conversations = () => api('GET', '/api/messages');
 export const thread = (name) => api('GET', `/api/messages/${encodeURIComponent(name)}`);
 export const sendMessage = (to, text) => api('POST', '/api/messages', { to, text });
+export const lessons = () => api('GET', '/api/learn/lessons');
+export const lesson = (id) => api('GET', `/api/learn/lessons/${encodeURIComponent(id)}`);
+export const tryStep = (id, step, body) => api('POST', `/api/learn/lessons/${encodeURIComponent(id)}/steps/${step}/try`, body);
+export const firstCapture = (body) => api('POST', '/api/learn/first-capture', body);
+export const rules = () => api('GET', '/api/rules');

@@ -1,6 +1,7 @@
 // The shell: who is logged in, the header, messages, the socket, and the hash router
-// (#/ lobby, #/login, #/game/ID, #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID,
-// #/moderation, #/messages, #/messages/NAME).
+// (#/ lobby, or the welcome before one logs in, #/login, #/learn, #/learn/ID/N, #/rules, #/game/ID,
+// #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID, #/moderation, #/messages,
+// #/messages/NAME).
 
 import * as api from './api.js';
 import { Socket } from './socket.js';
@@ -12,6 +13,8 @@ import { reviewPage } from './review.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
 import { messagesPage } from './messages.js';
+import { welcomePage, learnPage, lessonPage } from './learn.js';
+import { rulesPage } from './rules.js';
 import { t, LANGUAGES, language, setLanguage, dateTime, rankName } from './i18n.js';
 import { ask } from './dialog.js';
 
@@ -122,6 +125,7 @@ function renderNav() {
     nav.appendChild(a);
   };
   link(t('nav.lobby'), '#/');
+  link(t('nav.learn'), '#/learn');
   link(t('nav.tournaments'), '#/tournaments');
   if (app.user) {
     const who = document.createElement('span');
@@ -239,7 +243,10 @@ async function route() {
   for (const el of document.querySelectorAll('#toasts [data-page]')) el.remove();
   const hash = location.hash || '#/';
   const parts = hash.slice(2).split('/').map(decodeURIComponent);
-  if (!app.user && !['login', 'user', 'review', 'tournaments', 'tournament'].includes(parts[0])) {
+  // A visitor not logged in meets the welcome's three ways in (learn, play a bot, watch)
+  // before any form; the lessons need no account either.
+  const welcome = !app.user && !parts[0];
+  if (!app.user && !welcome && !['login', 'learn', 'rules', 'user', 'review', 'tournaments', 'tournament'].includes(parts[0])) {
     app.go('#/login');
     return;
   }
@@ -249,7 +256,11 @@ async function route() {
   main.replaceChildren(view);
   let cleanup = null;
   try {
-    if (parts[0] === 'login') cleanup = await authPage(view, app);
+    if (welcome) cleanup = await welcomePage(view, app);
+    else if (parts[0] === 'login') cleanup = await authPage(view, app);
+    else if (parts[0] === 'learn' && parts[1]) cleanup = await lessonPage(view, app, parts[1], Number(parts[2] || 0));
+    else if (parts[0] === 'learn') cleanup = await learnPage(view, app);
+    else if (parts[0] === 'rules') cleanup = await rulesPage(view, app, parts[1] || null);
     else if (parts[0] === 'game' && parts[1]) cleanup = await gamePage(view, app, Number(parts[1]));
     else if (parts[0] === 'user' && parts[1]) cleanup = await userPage(view, app, parts[1]);
     else if (parts[0] === 'review' && parts[1]) cleanup = await reviewPage(view, app, Number(parts[1]));

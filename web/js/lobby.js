@@ -118,6 +118,10 @@ export async function lobbyPage(main, app) {
           <label>${t('lobby.parity')} <select name="parity"><option value="odd">${t('lobby.odd')}</option><option value="even">${t('lobby.even')}</option></select></label>
         </div>
         <p class="muted small">${t('lobby.hosun_note')}</p>
+        <details class="glossary" data-testid="glossary"><summary>${t('glossary.title')}</summary>
+          ${['hosun', 'jungsun', 'komi', 'byoyomi', 'timers'].map((k) => `<p class="small">${t(`glossary.${k}`)}</p>`).join('')}
+          <p class="row"><a href="#/rules">${t('rulespage.link')}</a></p>
+        </details>
         <button class="primary" type="submit">${t('lobby.open_room_button')}</button>
       </form>
     </div>

@@ -98,6 +98,11 @@ async function world(server, browser) {
     ['messages', '#/messages', '[data-testid=conversations] a'],
     ['thread', '#/messages/bob_with_a_long_name', '[data-testid=thread] li'],
     ['moderation', '#/moderation', '[data-report]'],
+    ['learn', '#/learn', '[data-testid=lessons] li'],
+    ['lesson', '#/learn/02-capture/0', 'svg.board'],
+    ['lesson-game', '#/learn/04-first-capture/0', '[data-testid=fc-level]'],
+    ['lesson-count', '#/learn/10-counting/0', '#count-form'],
+    ['rules', '#/rules', '[data-preset]'],
   ];
 }
 
@@ -177,6 +182,12 @@ test('every page fits a phone: no sideways scroll, the header in reach, 44 px co
     await webFromDisk(context);
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+
+    // The welcome a first visit gets, logged out.
+    await page.goto(`${server.url}/`);
+    await page.locator('[data-testid=way-learn]').waitFor();
+    for (const p of await page.evaluate(audit, [MIN, width])) problems.push(`welcome at ${width} px, ${locale}: ${p}`);
+    await shot(page, `phone-welcome-${width}-${locale}`);
 
     // The login page, logged out; then Ann logs in from it with taps.
     await page.goto(`${server.url}/#/login`);

@@ -33,6 +33,7 @@ pub mod error;
 pub mod estimate;
 pub mod game_chat;
 pub mod games;
+pub mod learn;
 pub mod lobby_chat;
 pub mod metrics;
 pub mod moderation;

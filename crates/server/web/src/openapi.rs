@@ -202,6 +202,7 @@ pub fn document() -> Value {
     let mut bot = json!({ "post": op("Start a game against a bot in one request", "bots", Some("BotGame"), ("200", "game id and the snapshot"), &["400", "401", "404", "503"]) });
     bot["parameters"] = id_param("name");
     paths.insert("/api/bots/{name}/play".into(), bot);
+    learn_paths(&mut paths);
     tournament_paths(&mut paths);
     paths.insert(
         "/api/openapi.json".into(),
@@ -269,10 +270,26 @@ pub fn document() -> Value {
         }
     });
     // The social tools' bodies (the document's literal is at the macro's recursion limit).
+    doc["components"]["schemas"]["Try"] = json!({ "type": "object", "properties": { "moves": { "type": "array", "items": { "type": "string" } }, "count": { "type": "string" } } });
+    doc["components"]["schemas"]["FirstCaptureTurn"] = json!({ "type": "object", "required": ["size", "moves"], "properties": { "size": { "type": "integer", "minimum": 5, "maximum": 9 }, "moves": { "type": "array", "items": { "type": "string" } }, "level": { "type": "integer", "minimum": 0, "maximum": 5 } } });
     doc["components"]["schemas"]["Friend"] = json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } });
     doc["components"]["schemas"]["ReviewChat"] = json!({ "type": "object", "required": ["text"], "properties": { "text": { "type": "string", "minLength": 1, "maxLength": 500 } } });
     doc["components"]["schemas"]["Message"] = json!({ "type": "object", "required": ["to", "text"], "properties": { "to": { "type": "string" }, "text": { "type": "string", "minLength": 1, "maxLength": 1000 } } });
     doc
+}
+
+/// Learning to play: no session needed (docs/lessons.md).
+fn learn_paths(paths: &mut serde_json::Map<String, Value>) {
+    paths.insert("/api/rules".into(), json!({ "get": op("The rule presets for the rules page: { presets: [{ name, seeds, size, sizes, komi, ko, repetition, suicide, scoring, end, dead_stones, handicap, handicap_placement }] }", "learn", None, ("200", "the presets"), &[]) }));
+    paths.insert("/api/learn/lessons".into(), json!({ "get": op("The lessons in order: { lessons: [{ id, title: { en, ko, ja, zh }, steps }] }", "learn", None, ("200", "the lessons"), &[]) }));
+    let mut lesson = json!({ "get": op("One lesson: { id, title, steps: [{ size, rules, goal, learner, prompt, board (rows from the top: X, O, .), last, marks, prisoners, komi }] } (not the answers: the server judges tries)", "learn", None, ("200", "the lesson"), &["404"]) });
+    lesson["parameters"] =
+        json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }]);
+    paths.insert("/api/learn/lessons/{id}".into(), lesson);
+    let mut attempt = json!({ "post": op("The teacher's verdict on a try in step N (from 0): body { moves: [GTP vertices made in the step so far, the last one judged] } or, in a counting step, { count: \"B+3\" }. Answer { outcome: solved|continue|wrong|illegal, miss: { code, liberties? }, refused (the rules' code), says, reply, next, board } or, counting, { right, result, black, white }. 400 `bad_try` for a path the step does not follow", "learn", Some("Try"), ("200", "the verdict"), &["400", "404"]) });
+    attempt["parameters"] = json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "step", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }]);
+    paths.insert("/api/learn/lessons/{id}/steps/{step}/try".into(), attempt);
+    paths.insert("/api/learn/first-capture".into(), json!({ "post": op("First Capture Go against the lessons' bot: body { size: 5..9, moves: [every move from Black's first, the last Black's], level: 0..5 }; answer { reply (White's move, or null when the game ended), board, winner: black|white|null }. 400 `bad_size`, `bad_try`, `illegal_move`; 503 `engine_busy`", "learn", Some("FirstCaptureTurn"), ("200", "the bot's answer"), &["400", "503"]) }));
 }
 
 /// The tournaments' routes.

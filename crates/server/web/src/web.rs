@@ -82,6 +82,16 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/messages.js"),
     ),
     (
+        "/js/learn.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/learn.js"),
+    ),
+    (
+        "/js/rules.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/rules.js"),
+    ),
+    (
         "/js/html.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/html.js"),

@@ -1,11 +1,12 @@
 //! The HTTP JSON API: every route in one `Router` chain, the handlers beside it in a file per
 //! resource (accounts, me, users, rooms, games, matches, reviews, records, estimate,
-//! moderation, social). A handler
+//! moderation, social, learn). A handler
 //! extracts the request, calls one use case of `tengen-app` and writes its answer.
 
 mod accounts;
 mod estimate;
 mod games;
+mod learn;
 mod matches;
 mod me;
 mod moderation;
@@ -147,6 +148,11 @@ pub fn router(state: AppState) -> Router {
             get(|State(state): State<AppState>| async move { Json(state.bots.describe(&state.online)) }),
         )
         .route("/api/bots/{name}/play", post(games::play_bot))
+        .route("/api/learn/lessons", get(learn::list))
+        .route("/api/learn/lessons/{id}", get(learn::lesson))
+        .route("/api/learn/lessons/{id}/steps/{step}/try", post(learn::try_step))
+        .route("/api/learn/first-capture", post(learn::first_capture))
+        .route("/api/rules", get(learn::rules))
         .route(
             "/api/online",
             get(|State(state): State<AppState>| async move {

@@ -1,0 +1,244 @@
+// Learning to play (issue 43), as a newcomer meets it on a phone: the first visit offers
+// "learn to play" before any login form; the lessons of First Capture Go (stones and
+// liberties, capture, atari and escape) are answered on the board, each try judged by the
+// server's rules engine (a wrong move told why, an occupied point refused); then First Capture
+// games against the bot on 5x5, 7x7 and 9x9 are played until each is won; then the last
+// lesson starts a real 9x9 game against the weakest bot. And the same in Korean and Japanese:
+// a wrong try explained in the learner's language, a count answered, the rules page.
+//
+// Deterministic: the bot's moves come from seeds drawn from the moves, and the learner below
+// plays by a fixed plan; no timing is asserted.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { haveBrowser, session, webFromDisk, shot } from './helpers.mjs';
+
+const PHONE_360 = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true };
+
+async function phone(browser, locale = 'en-US') {
+  const context = await browser.newContext({ ...PHONE_360, locale });
+  await webFromDisk(context);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  return page;
+}
+
+/** Taps an intersection of the lesson's board. */
+async function tapPoint(page, vertex) {
+  await page.locator(`svg.board [data-vertex="${vertex}"]`).tap();
+}
+
+/** Taps `vertex` and waits for the teacher's verdict; returns the feedback's text. */
+async function attempt(page, vertex) {
+  const answered = page.waitForResponse((r) => r.url().includes('/try') && r.request().method() === 'POST');
+  await tapPoint(page, vertex);
+  await answered;
+  const fb = page.locator('[data-testid=feedback]');
+  await fb.filter({ hasText: /\S/ }).waitFor();
+  return fb.textContent();
+}
+
+/** Nothing wider than the screen, and no control under 44 px (links in a sentence aside). */
+async function fitsPhone(page, what) {
+  const problems = await page.evaluate(() => {
+    const out = [];
+    if (document.documentElement.scrollWidth > 360) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+    for (const e of document.querySelectorAll('main a[href], main button, main input, main select, main summary')) {
+      if (!e.getClientRects().length) continue;
+      const inline = e.tagName === 'A' && getComputedStyle(e).display === 'inline'
+        && [...e.parentElement.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && /[\p{L}\p{N}]/u.test(n.textContent));
+      if (inline) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width < 43.5 || r.height < 43.5) out.push(`${e.tagName} "${e.textContent.trim().slice(0, 20)}" is ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+    return out;
+  });
+  assert.deepEqual(problems, [], what);
+}
+
+// ----- a First Capture player for the test: capture, save, atari, else play near -----
+
+const LETTERS = 'ABCDEFGHJ';
+const name = (n, x, y) => `${LETTERS[x]}${n - y}`;
+function neighbours(n, x, y) {
+  return [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]].filter(([a, b]) => a >= 0 && b >= 0 && a < n && b < n);
+}
+function libertiesOf(rows, n, x, y) {
+  const c = rows[y][x];
+  const seen = new Set([`${x},${y}`]);
+  const todo = [[x, y]];
+  const libs = new Set();
+  while (todo.length) {
+    const [a, b] = todo.pop();
+    for (const [p, q] of neighbours(n, a, b)) {
+      const k = `${p},${q}`;
+      if (rows[q][p] === '.') libs.add(k);
+      else if (rows[q][p] === c && !seen.has(k)) { seen.add(k); todo.push([p, q]); }
+    }
+  }
+  return libs.size;
+}
+/** Black's move: the same beginner's plan as the server's unit test of the bot's levels. */
+function beginnerMove(rows) {
+  const n = rows.length;
+  const empty = [];
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) if (rows[y][x] === '.') empty.push([x, y]);
+  const after = (x, y) => rows.map((r, i) => (i === y ? r.slice(0, x) + 'X' + r.slice(x + 1) : r));
+  const touches = (x, y, c, libs) => neighbours(n, x, y).some(([a, b]) => rows[b][a] === c && libertiesOf(rows, n, a, b) === libs);
+  const safe = ([x, y]) => libertiesOf(after(x, y), n, x, y) >= 2;
+  const pick = (f) => empty.find(f);
+  const m = pick(([x, y]) => touches(x, y, 'O', 1))
+    || pick(([x, y]) => touches(x, y, 'X', 1) && safe([x, y]))
+    || pick(([x, y]) => touches(x, y, 'O', 2) && safe([x, y]))
+    || pick(([x, y]) => neighbours(n, x, y).some(([a, b]) => rows[b][a] === 'O') && safe([x, y]))
+    || pick(safe) || empty[0];
+  return name(n, m[0], m[1]);
+}
+
+/** Plays First Capture games on the step's board until Black wins; the games it took. */
+async function winFirstCapture(page, size) {
+  for (let game = 0; game < size * size; game++) {
+    let rows = Array.from({ length: size }, () => '.'.repeat(size));
+    // A new first move each game, so that a lost game is not replayed as it was.
+    let move = name(size, (Math.floor(size / 2) + game) % size, Math.floor(size / 2));
+    for (;;) {
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/learn/first-capture'));
+      await tapPoint(page, move);
+      const r = await (await answered).json();
+      rows = r.board;
+      const stones = rows.join('').replace(/\./g, '').length;
+      await page.waitForFunction((n) => document.querySelectorAll('svg.board [data-stone]').length === n, stones);
+      if (r.winner === 'black') return game + 1;
+      if (r.winner) break;
+      move = beginnerMove(rows);
+    }
+    await page.locator('#new-game').tap();
+  }
+  throw new Error(`no First Capture game won on ${size}x${size}`);
+}
+
+test('a newcomer on a phone goes from the welcome through the First Capture lessons to won games and a first real game', { timeout: 300_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const page = await phone(browser);
+
+  // The first visit: three ways in, no login form.
+  await page.goto(`${server.url}/`);
+  await page.locator('[data-testid=way-learn]').waitFor();
+  assert.equal(await page.locator('#login').count(), 0, 'no login form on the welcome');
+  for (const way of ['way-bot', 'way-watch']) assert.ok(await page.locator(`[data-testid=${way}]`).isVisible(), way);
+  await fitsPhone(page, 'the welcome');
+  await shot(page, 'learn-welcome-360');
+  await page.locator('[data-testid=way-learn]').tap();
+  await page.locator('[data-testid=lessons] li').first().waitFor();
+  assert.equal(await page.locator('[data-testid=lessons] li').count(), 11);
+  // The lessons are a link in the header too.
+  assert.equal(await page.locator('#nav a[href="#/learn"]').count(), 1);
+  await fitsPhone(page, 'the lessons');
+  await page.locator('[data-testid=learn-continue]').tap();
+
+  // Stones and liberties: any point, a liberty of C3, a liberty of the corner stone, connect.
+  await page.locator('[data-testid=prompt]').waitFor();
+  assert.match(await attempt(page, 'B4'), /^Right!/);
+  await fitsPhone(page, 'a lesson');
+  await shot(page, 'learn-lesson-360');
+  const steps = [['C4'], ['A2'], ['C3']];
+  for (const [v] of steps) {
+    await page.locator('[data-testid=next]').tap();
+    await page.locator('[data-testid=feedback]:empty').waitFor({ state: 'attached' });
+    assert.match(await attempt(page, v), /^Right!/, v);
+  }
+
+  // Capture: a wrong move says how many liberties are left; an occupied point is refused; then
+  // the capture.
+  await page.locator('[data-testid=next]').tap();
+  await page.waitForURL(/#\/learn\/02-capture\/0$/);
+  await page.locator('[data-testid=feedback]:empty').waitFor({ state: 'attached' });
+  assert.match(await attempt(page, 'C3'), /rules do not allow.*stone on that point/);
+  assert.match(await attempt(page, 'A1'), /Not quite\. That does not capture.*\(1\)/);
+  await page.locator('#again').tap();
+  assert.match(await attempt(page, 'C2'), /^Right! Captured/);
+  assert.equal(await page.locator('svg.board [data-stone="C3:w"]').count(), 0, 'the captured stone is off the board');
+  for (const v of ['D2', 'A2', 'A2']) {
+    await page.locator('[data-testid=next]').tap();
+    await page.locator('[data-testid=feedback]:empty').waitFor({ state: 'attached' });
+    assert.match(await attempt(page, v), /^Right!/, v);
+  }
+
+  // Atari and escape: the ataris, then escaping into the corner is wrong (two liberties).
+  for (const v of ['D3', 'C2', 'E3']) {
+    await page.locator('[data-testid=next]').tap();
+    await page.locator('[data-testid=feedback]:empty').waitFor({ state: 'attached' });
+    assert.match(await attempt(page, v), /^Right!/, v);
+  }
+  await page.locator('[data-testid=next]').tap();
+  await page.locator('[data-testid=feedback]:empty').waitFor({ state: 'attached' });
+  assert.match(await attempt(page, 'A1'), /^Not quite\. Into the corner/);
+  await page.locator('#again').tap();
+  assert.match(await attempt(page, 'A3'), /^Right!/);
+
+  // First Capture Go on 5x5, 7x7 and 9x9, each until won.
+  for (const [i, size] of [5, 7, 9].entries()) {
+    await page.locator('[data-testid=next]').tap();
+    await page.waitForURL(new RegExp(`#/learn/04-first-capture/${i}$`));
+    await page.locator('[data-testid=fc-level]').waitFor();
+    const games = await winFirstCapture(page, size);
+    assert.match(await page.locator('[data-testid=feedback]').textContent(), /you win/, `${size}x${size} after ${games} games`);
+  }
+  await shot(page, 'learn-first-capture-won-360');
+  // The progress is kept in the browser: the list shows the lessons done.
+  await page.goto(`${server.url}/#/learn`);
+  assert.match(await page.locator('[data-testid=lessons] li').nth(3).textContent(), /3 of 3 done/);
+
+  // The last lesson starts a real game against the weakest bot, as a guest.
+  await page.goto(`${server.url}/#/learn/11-first-game/0`);
+  await page.locator('[data-testid=first-game]').tap();
+  await page.waitForURL(/#\/game\/\d+$/);
+  await page.locator('svg.board').waitFor();
+  await page.locator('[data-testid=who]').waitFor({ state: 'attached' });
+});
+
+test('the lessons speak the learner\'s language: a wrong try explained in Korean, a count, the rules page and the welcome\'s way to watch in Japanese', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const ko = await phone(browser, 'ko-KR');
+  await ko.goto(`${server.url}/`);
+  await ko.locator('[data-testid=way-learn]').getByText('바둑 배우기').waitFor();
+  await ko.goto(`${server.url}/#/learn/02-capture/0`);
+  await ko.locator('[data-testid=prompt]').getByText('백돌은 활로가 하나 남았습니다', { exact: false }).waitFor();
+  assert.match(await attempt(ko, 'A1'), /^아쉽습니다\. 따내지 못했습니다/);
+  await ko.locator('#again').tap();
+  assert.match(await attempt(ko, 'C2'), /^맞았습니다!/);
+  await shot(ko, 'learn-lesson-360-ko');
+
+  const ja = await phone(browser, 'ja-JP');
+  await ja.goto(`${server.url}/#/learn/10-counting/0`);
+  const form = ja.locator('#count-form');
+  await form.waitFor();
+  await form.locator('select[name=winner]').selectOption('B');
+  await form.locator('input[name=margin]').fill('1');
+  await form.locator('button[type=submit]').tap();
+  await ja.locator('[data-testid=feedback]').getByText('惜しい', { exact: false }).waitFor();
+  // The count that shows why: White 17 territory, Black 15 and a prisoner.
+  assert.match(await ja.locator('[data-testid=count-why]').textContent(), /地 15 \+ 石 0 \+ アゲハマ 1 = 16.*地 17 \+ 石 0 \+ アゲハマ 0 = 17/);
+  await form.locator('select[name=winner]').selectOption('W');
+  await form.locator('button[type=submit]').tap();
+  await ja.locator('[data-testid=feedback]').getByText('正解です', { exact: false }).waitFor();
+  await fitsPhone(ja, 'a count in Japanese');
+  await shot(ja, 'learn-count-360-ja');
+
+  // The rules page says each preset in plain words, from the engine's parameters.
+  await ja.goto(`${server.url}/#/rules/first-capture`);
+  const fc = ja.locator('[data-preset=first-capture]');
+  await fc.waitFor();
+  assert.match(await fc.textContent(), /石を一つでも先に取った方が勝ち.*自分の石を取られる手も打てますが、打った方の負けです.*004/s);
+  assert.equal(await ja.locator('[data-preset]').count(), 1);
+  await fitsPhone(ja, 'the rules page in Japanese');
+
+  // "Watch a game" with no game being played: a guest, in the lobby, told why.
+  await ja.goto(`${server.url}/`);
+  await ja.locator('[data-testid=way-watch]').tap();
+  await ja.locator('[data-testid=toast]').getByText('いま打たれている対局はありません', { exact: false }).waitFor();
+  await ja.locator('#create').waitFor();
+  await ja.locator('[data-testid=glossary]').waitFor();
+});
