@@ -100,7 +100,8 @@ pub fn run(cmd: AdminCmd) -> anyhow::Result<()> {
 }
 
 impl Database {
-    async fn open(&self) -> anyhow::Result<tengen_store::Store> {
+    /// The store, migrated.
+    pub(crate) async fn open(&self) -> anyhow::Result<tengen_store::Store> {
         crate::serve::open_store(&self.db, self.database_url.as_deref()).await
     }
 }

@@ -52,6 +52,30 @@ pub enum TournamentCmd {
         #[arg(long, value_enum, default_value = "slip")]
         seeding: SeedingArg,
     },
+    /// Bring an event in from an h9 file (finished or running) so that it goes on on the
+    /// server: players (new accounts without passwords, by name and rank), rounds, byes,
+    /// absences and results. McMahon when the file's criteria include MMS, Swiss otherwise.
+    Import {
+        /// The h9 file.
+        file: PathBuf,
+        /// The organiser's account name.
+        #[arg(long)]
+        organiser: String,
+        /// The event's name (default: the file's EV[...]).
+        #[arg(long)]
+        name: Option<String>,
+        /// The rounds the event will have (default: the file's).
+        #[arg(long)]
+        rounds: Option<u32>,
+        /// McMahon bar (default: the strongest starting score in the file).
+        #[arg(long, value_parser = parse_rank)]
+        bar: Option<Rank>,
+        /// McMahon floor (default: the weakest starting score in the file).
+        #[arg(long, value_parser = parse_rank)]
+        floor: Option<Rank>,
+        #[command(flatten)]
+        database: crate::admin::Database,
+    },
 }
 
 /// `--system`.
@@ -88,7 +112,64 @@ pub fn run(cmd: TournamentCmd) -> anyhow::Result<()> {
             floor,
             seeding,
         } => pair(&file, round, system, (bar, floor), seeding),
+        TournamentCmd::Import {
+            file,
+            organiser,
+            name,
+            rounds,
+            bar,
+            floor,
+            database,
+        } => {
+            let (h9, _) = read_h9(&file, Start::FromFile)?;
+            let how = tengen_app::tournaments::import::Import {
+                name: name.unwrap_or_else(|| event_name(&h9)),
+                organiser,
+                bar,
+                floor,
+                rounds,
+            };
+            import(&h9, &how, &database)
+        }
     }
+}
+
+/// The file's `EV[...]`, or "Imported event".
+fn event_name(h9: &H9) -> String {
+    h9.preamble
+        .iter()
+        .find_map(|l| l.split_once("EV[")?.1.split(']').next().map(str::to_string))
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| "Imported event".to_string())
+}
+
+fn import(
+    h9: &H9,
+    how: &tengen_app::tournaments::import::Import,
+    database: &crate::admin::Database,
+) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let store = database.open().await?;
+        let done = tengen_app::tournaments::import::import(&store, h9, how)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        println!(
+            "imported as tournament {}: {} players, {} of {} rounds{}",
+            done["id"],
+            done["players"],
+            done["rounds"],
+            done["of"],
+            if done["finished"] == true {
+                ", finished"
+            } else {
+                ", running"
+            }
+        );
+        Ok(())
+    })
 }
 
 /// The file's text (UTF-8, or Latin-1 as OpenGotha writes ISO-8859-15) and whether it was

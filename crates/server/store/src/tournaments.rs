@@ -94,6 +94,19 @@ pub struct NewBoard {
     pub terms: String,
 }
 
+/// A board of a round brought in from a results file: no game, the file's result.
+#[derive(Clone, Debug)]
+pub struct ImportedBoard {
+    /// White (or the player with the bye).
+    pub white_id: i64,
+    /// Black; none for a bye.
+    pub black_id: Option<i64>,
+    /// Handicap stones.
+    pub handicap: i64,
+    /// `B+`, `W+`, `B+F`/`W+F` (by default), `0` (jigo), `Void`; none when unknown.
+    pub result: Option<String>,
+}
+
 const PAIRING_COLUMNS: &str = "p.round, p.board, p.white_id, p.black_id, p.handicap, p.game_id, \
      COALESCE(p.corrected, g.result) AS result, g.result AS game_result, g.status AS game_status, \
      p.corrected, p.board_result, p.corrected_by";
@@ -303,6 +316,46 @@ impl Store {
         }
         tx.commit().await?;
         Ok(Some(ids))
+    }
+
+    /// Writes round `round` (from 1) of an event brought in from a results file, in one
+    /// transaction as [`Store::pair_round`] does, its boards without games: each result (none
+    /// when the file does not know it) kept as the organiser's, as a correction of a board
+    /// never played. `false` when the round was already there.
+    pub async fn import_round(
+        &self,
+        tournament_id: i64,
+        round: i64,
+        boards: &[ImportedBoard],
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let moved = sqlx::query(
+            "UPDATE tournaments SET round = $2, status = 'running' WHERE id = $1 AND round = $3 AND status <> 'finished'",
+        )
+        .bind(tournament_id)
+        .bind(round)
+        .bind(round - 1)
+        .execute(&mut *tx)
+        .await?;
+        if moved.rows_affected() != 1 {
+            return Ok(false);
+        }
+        for (i, b) in boards.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO tournament_pairings (tournament_id, round, board, white_id, black_id, handicap, game_id, corrected) VALUES ($1, $2, $3, $4, $5, $6, NULL, $7)",
+            )
+            .bind(tournament_id)
+            .bind(round)
+            .bind(i as i64 + 1)
+            .bind(b.white_id)
+            .bind(b.black_id)
+            .bind(b.handicap)
+            .bind(b.result.as_deref())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Opens a ladder for challenges; false if it was not open.

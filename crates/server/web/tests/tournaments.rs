@@ -1036,3 +1036,94 @@ async fn a_600_player_mcmahon_event_with_absences_and_late_entries() {
         max(&times.standings)
     );
 }
+
+/// Juvisy's h9 file (OpenGotha's export), read with its own starting scores.
+fn juvisy() -> tengen_tournament::h9::H9 {
+    let path = format!(
+        "{}/../../tournament/tests/data/juvisy-2019.h9",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let text: String = bytes.iter().map(|&b| b as char).collect();
+    tengen_tournament::h9::read(&text, tengen_tournament::h9::Start::FromFile).unwrap()
+}
+
+#[tokio::test]
+async fn an_opengotha_event_is_imported_with_the_same_standings() {
+    use tengen_app::tournaments::import::{import, Import};
+    let server = TestServer::sqlite("tournament-import").await;
+    server.register("Organiser", "1d").await;
+    let h9 = juvisy();
+    let how = Import {
+        name: "Tournoi de Juvisy".into(),
+        organiser: "Organiser".into(),
+        bar: None,
+        floor: None,
+        rounds: None,
+    };
+    let done = import(server.store(), &h9, &how).await.unwrap();
+    assert_eq!(done["finished"], true, "{done}");
+    let id = done["id"].as_i64().unwrap();
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["status"], "finished", "{t}");
+    // Every player's MMS, SOS and SOSOS as OpenGotha printed them, the order the same: the
+    // absent player (0=), the handicaps and the bar (3d, from the file's starts) all kept.
+    let file = tengen_tournament::h9::write(&h9);
+    let want: Vec<(String, Vec<String>)> = file
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| {
+            let chars: Vec<char> = l.chars().collect();
+            let text = |a: usize, b: usize| chars[a..b].iter().collect::<String>();
+            let name = tengen_app::tournaments::import::username_of(text(5, 35).trim());
+            let values = text(47, chars.len())
+                .split_whitespace()
+                .take(3)
+                .map(str::to_string)
+                .collect();
+            (name, values)
+        })
+        .collect();
+    let got: Vec<(String, Vec<String>)> = t["standings"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let values = l["values"].as_array().unwrap();
+            let values = values
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect();
+            (l["name"].as_str().unwrap().to_string(), values)
+        })
+        .collect();
+    assert_eq!(got, want);
+
+    // The same file, its last two rounds not yet played, goes on on the server: its third
+    // round is paired by the server's own pairing.
+    let mut half = juvisy();
+    half.event = half.event.before(2);
+    half.event.rounds = 2;
+    let how = Import {
+        rounds: Some(4),
+        ..how
+    };
+    let done = import(server.store(), &half, &how).await.unwrap();
+    assert_eq!(done["finished"], false, "{done}");
+    let id = done["id"].as_i64().unwrap();
+    // Different accounts: a name is never shared.
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert!(
+        t["standings"]["lines"][0]["name"]
+            .as_str()
+            .unwrap()
+            .ends_with("_2"),
+        "{t}"
+    );
+    tournaments::tick(&server.state).await.unwrap();
+    let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["round"], 3, "{t}");
+    let boards = t["pairings"][2]["boards"].as_array().unwrap();
+    // All 19 players: nine games and a bye.
+    assert_eq!(boards.len(), 10, "{t}");
+}

@@ -27,6 +27,7 @@ use tengen_tournament::pairing::{self, HandicapPolicy, System};
 use tengen_tournament::standings::{Criterion, Entrant, Event, Game, Outcome, ABSENT, BYE};
 use tengen_tournament::{h9, rank, Rank};
 
+pub mod import;
 mod ladder;
 
 pub use ladder::{challenge, finish, Challenge};
