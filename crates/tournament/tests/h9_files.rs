@@ -285,3 +285,26 @@ fn a_half_written_as_a_question_mark_is_a_half() {
     assert!(!h9.event.round_down);
     assert_eq!(h9::write(&h9), file.replace("28?", "28½"));
 }
+
+#[test]
+fn more_of_opengothas_own_files_print_back_byte_for_byte() {
+    // From OpenGotha's repository too (exportfiles/, commits d2f4d3d and 51fabb2): Swiss and
+    // McMahon, byes, absences written `0-` for rounds never played, handicaps.
+    for name in [
+        "opengotha/Championnat_Levallois_2018_-_Resultats.h9",
+        "opengotha/Essai.h9",
+        "opengotha/Test31C.h9",
+        "opengotha/TestPartEtLic.h9",
+        "opengotha/Veterans.h9",
+    ] {
+        let (original, printed) = reprint(name, Start::FromFile);
+        assert_eq!(printed, original, "{name}");
+    }
+}
+
+#[test]
+fn the_european_go_congress_2013_prints_back_with_its_halves_restored() {
+    // Byte for byte but for the ½ that the file's ASCII had made `?`.
+    let (original, printed) = reprint("egc2013.h9", Start::FromFile);
+    assert_eq!(printed.replace('½', "?"), original);
+}
