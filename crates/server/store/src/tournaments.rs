@@ -107,6 +107,24 @@ pub struct ImportedBoard {
     pub result: Option<String>,
 }
 
+/// Moves a running (or open) tournament's round number from `round - 1` to `round` inside
+/// `tx`: false when another node, or an earlier run, moved it first.
+async fn move_round(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    tournament_id: i64,
+    round: i64,
+) -> Result<bool, StoreError> {
+    let moved = sqlx::query(
+        "UPDATE tournaments SET round = $2, status = 'running' WHERE id = $1 AND round = $3 AND status <> 'finished'",
+    )
+    .bind(tournament_id)
+    .bind(round)
+    .bind(round - 1)
+    .execute(&mut **tx)
+    .await?;
+    Ok(moved.rows_affected() == 1)
+}
+
 const PAIRING_COLUMNS: &str = "p.round, p.board, p.white_id, p.black_id, p.handicap, p.game_id, \
      COALESCE(p.corrected, g.result) AS result, g.result AS game_result, g.status AS game_status, \
      p.corrected, p.board_result, p.corrected_by";
@@ -283,15 +301,7 @@ impl Store {
         boards: &[NewBoard],
     ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
         let mut tx = self.pool().begin().await?;
-        let moved = sqlx::query(
-            "UPDATE tournaments SET round = $2, status = 'running' WHERE id = $1 AND round = $3 AND status <> 'finished'",
-        )
-        .bind(tournament_id)
-        .bind(round)
-        .bind(round - 1)
-        .execute(&mut *tx)
-        .await?;
-        if moved.rows_affected() != 1 {
+        if !move_round(&mut tx, tournament_id, round).await? {
             return Ok(None);
         }
         let mut ids = Vec::with_capacity(boards.len());
@@ -329,15 +339,7 @@ impl Store {
         boards: &[ImportedBoard],
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool().begin().await?;
-        let moved = sqlx::query(
-            "UPDATE tournaments SET round = $2, status = 'running' WHERE id = $1 AND round = $3 AND status <> 'finished'",
-        )
-        .bind(tournament_id)
-        .bind(round)
-        .bind(round - 1)
-        .execute(&mut *tx)
-        .await?;
-        if moved.rows_affected() != 1 {
+        if !move_round(&mut tx, tournament_id, round).await? {
             return Ok(false);
         }
         for (i, b) in boards.iter().enumerate() {
