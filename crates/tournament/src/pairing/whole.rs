@@ -264,7 +264,9 @@ fn choose_bye(r: &Round, seats: &Seats, players: &[usize]) -> usize {
                 .collect()
         })
         .collect();
-    let matcher = Matcher::new(fresh);
+    // One largest matching first: each choice then costs an augmenting path or two.
+    let mut matcher = Matcher::new(fresh);
+    matcher.unmatched();
     let leaves_fresh = |i: usize| {
         let mut m = matcher.clone();
         m.remove(i);
