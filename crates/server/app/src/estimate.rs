@@ -83,3 +83,21 @@ fn verdict(game: &tengen_rules::Game, e: &tengen_ai::estimate::Estimate) -> &'st
 
 /// The leader's chance of winning, by the network's search, that makes the winner clear.
 const CLEAR_WINRATE: f32 = 0.9;
+
+/// The dead stones the count proposes when a game's players ask to count (the live registry's
+/// counter, `Games::with_counter`): only what the estimator is sure of is marked; what it
+/// doubts is shown to the players, who decide it together (the count needs both to accept).
+pub fn propose_dead(g: &tengen_rules::Game) -> tengen_core::game::Proposal {
+    // Two searches of the network, up to a second on 13x13, on the actor's own task: tell a
+    // multi-threaded runtime, so that the other tasks on this worker move elsewhere meanwhile.
+    let e = match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => {
+            tokio::task::block_in_place(|| tengen_ai::estimate::count_estimate(g))
+        }
+        _ => tengen_ai::estimate::count_estimate(g),
+    };
+    tengen_core::game::Proposal {
+        dead: e.sure_dead().iter().collect(),
+        unsure: e.unsure.iter().collect(),
+    }
+}

@@ -106,7 +106,8 @@ impl Services {
         let games = match peers {
             Some(p) => Games::clustered(store.clone(), grace, p),
             None => Games::new(store.clone(), grace),
-        };
+        }
+        .with_counter(Arc::new(estimate::propose_dead));
         // Subscribed before the first takeover (restoring is one, in a cluster).
         let taken = games.taken();
         let restored = games.restore_all().await?;

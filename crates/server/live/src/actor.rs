@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 
-use tengen_ai::estimate;
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Game, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -266,6 +265,8 @@ struct GameActor {
     retry_at: Option<Instant>,
     /// The pause before the next try, doubled at each failure up to [`STORE_RETRY_MAX`].
     retry_pause: Duration,
+    /// Proposes the dead stones when the players ask to count.
+    counter: Counter,
 }
 
 /// The first pause after a failed write, and the longest.
@@ -322,11 +323,31 @@ pub fn spawn_owned(
     grace: Duration,
     owner: Option<Owner>,
 ) -> GameHandle {
-    spawn_supervised(id, store, live, players, log, grace, owner, None)
+    spawn_supervised(
+        id,
+        store,
+        live,
+        players,
+        log,
+        grace,
+        owner,
+        None,
+        no_counter(),
+    )
 }
 
 /// What to do when a game's actor panics: the registry takes the game up again from its log.
 pub type OnCrash = Box<dyn FnOnce() + Send>;
+
+/// Proposes the dead stones when the players ask to count: the engine's judgement, given by
+/// whoever builds the registry (the server, through its engines), so that this crate needs no
+/// engine. It may block for a second or so (the count's searches).
+pub type Counter = Arc<dyn Fn(&Game) -> Proposal + Send + Sync>;
+
+/// A counter that proposes nothing: every stone is left to the players.
+pub fn no_counter() -> Counter {
+    Arc::new(|_: &Game| Proposal::default())
+}
 
 /// [`spawn_owned`], calling `on_crash` if the actor panics. A panic ends only this game's
 /// actor (its state in memory is not trusted after it; the log is); it is logged and counted,
@@ -341,6 +362,7 @@ pub fn spawn_supervised(
     grace: Duration,
     owner: Option<Owner>,
     on_crash: Option<OnCrash>,
+    counter: Counter,
 ) -> GameHandle {
     let (tx, rx) = mpsc::channel(256);
     let (events, _) = broadcast::channel(1024);
@@ -366,6 +388,7 @@ pub fn spawn_supervised(
         last_command: Instant::now(),
         retry_at: None,
         retry_pause: Duration::ZERO,
+        counter,
     };
     // After a restart the mover's clock starts again where it stood at the last event: the
     // time the server was down is the server's fault, not the player's. A correspondence clock
@@ -870,9 +893,10 @@ impl GameActor {
             Some(c) => Actor::Player(c),
             None => Actor::Other(username.to_string()),
         };
+        let counter = self.counter.clone();
         let events = self
             .live
-            .decide(&who, &action, &mut propose_dead)
+            .decide(&who, &action, &mut |g: &Game| counter(g))
             .map_err(ActError::Refused)?;
         let events = chat_by_name(events, username);
         // A move or pass by the player to move stops their clock.
@@ -1335,24 +1359,6 @@ impl GameActor {
             clocks.as_deref(),
         );
         self.log[i] = Arc::new(redacted);
-    }
-}
-
-/// The dead stones the estimator proposes when the players ask to count.
-fn propose_dead(g: &Game) -> Proposal {
-    // Only what the estimator is sure of is marked; what it doubts is shown to
-    // the players, who decide it together (the count needs both to accept).
-    // Two searches of the network, up to a second on 13x13: tell a multi-threaded runtime,
-    // so that the other tasks on this worker move elsewhere meanwhile.
-    let e = match tokio::runtime::Handle::current().runtime_flavor() {
-        tokio::runtime::RuntimeFlavor::MultiThread => {
-            tokio::task::block_in_place(|| estimate::count_estimate(g))
-        }
-        _ => estimate::count_estimate(g),
-    };
-    Proposal {
-        dead: e.sure_dead().iter().collect(),
-        unsure: e.unsure.iter().collect(),
     }
 }
 

@@ -33,6 +33,8 @@ pub struct Games {
     sweep_at: Arc<std::sync::atomic::AtomicUsize>,
     /// How many times each game's actor panicked and was taken up again ([`REVIVALS`]).
     revived: Arc<std::sync::Mutex<HashMap<i64, u32>>>,
+    /// Proposes the dead stones when a game's players ask to count.
+    counter: actor::Counter,
 }
 
 /// The least size of the map at which it is swept.
@@ -63,7 +65,14 @@ impl Games {
             last_beat: Arc::default(),
             sweep_at: Arc::new(std::sync::atomic::AtomicUsize::new(SWEEP_AT_LEAST)),
             revived: Arc::default(),
+            counter: actor::no_counter(),
         }
+    }
+
+    /// The registry with `counter` proposing the dead stones in its games (the server gives
+    /// its engines' count; without one, every stone is left to the players).
+    pub fn with_counter(self, counter: actor::Counter) -> Games {
+        Games { counter, ..self }
     }
 
     /// The registry of a cluster node.
@@ -343,6 +352,7 @@ impl Games {
             self.grace,
             owner,
             Some(self.reviver(id)),
+            self.counter.clone(),
         );
         self.insert(&mut *self.live.lock().await, id, h.clone());
         Ok(h)
@@ -382,6 +392,7 @@ impl Games {
             self.grace,
             owner,
             Some(self.reviver(row.id)),
+            self.counter.clone(),
         ))
     }
 
