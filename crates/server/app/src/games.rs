@@ -51,3 +51,58 @@ pub async fn snapshot(handle: &GameHandle) -> Result<serde_json::Value, ApiError
         .await
         .ok_or(ApiError::Internal("game did not start".into()))
 }
+
+/// A game as the lists show it (`GET /api/games`, a player's games).
+#[derive(Debug, serde::Serialize)]
+pub struct Listing {
+    /// Its id.
+    pub id: i64,
+    /// Black's name (none for an account gone).
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// Its terms as stored (null if they cannot be read).
+    pub terms: serde_json::Value,
+    /// `live` or `finished`.
+    pub status: &'static str,
+    /// Its SGF result, once finished.
+    pub result: Option<String>,
+    /// Why it counts for nobody, if it does not.
+    pub annulled: Option<String>,
+    /// Seconds since the epoch.
+    pub created_at: i64,
+    /// Where its record is.
+    pub sgf: String,
+}
+
+impl From<tengen_store::games::ListedGame> for Listing {
+    fn from(g: tengen_store::games::ListedGame) -> Listing {
+        let row = g.row;
+        Listing {
+            id: row.id,
+            black: g.black,
+            white: g.white,
+            terms: serde_json::from_str(&row.terms).unwrap_or(serde_json::Value::Null),
+            status: row.status.as_str(),
+            result: row.result,
+            annulled: row.annulled,
+            created_at: row.created_at,
+            sgf: format!("/api/games/{}/sgf", row.id),
+        }
+    }
+}
+
+/// The 200 newest games in `status`, with their players, in one query.
+pub async fn list(
+    store: &Store,
+    status: tengen_store::games::GameStatus,
+) -> Result<Vec<Listing>, ApiError> {
+    let rows = store.listed_games(status, 200).await?;
+    Ok(rows.into_iter().map(Listing::from).collect())
+}
+
+/// A player's 100 newest games, with both players, in one query.
+pub async fn of_player(store: &Store, user_id: i64) -> Result<Vec<Listing>, ApiError> {
+    let rows = store.listed_games_of(user_id, 100).await?;
+    Ok(rows.into_iter().map(Listing::from).collect())
+}

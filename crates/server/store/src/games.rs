@@ -133,6 +133,30 @@ fn room_from(r: &sqlx::any::AnyRow) -> Result<RoomRow, sqlx::Error> {
     })
 }
 
+/// A game as lists show it: the row and both players' names (none for an account gone).
+#[derive(Clone, Debug)]
+pub struct ListedGame {
+    /// The game.
+    pub row: GameRow,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+}
+
+/// The games with their players' names: one query for a whole list.
+const LISTED: &str = "SELECT g.id, g.black_id, g.white_id, g.terms, g.status, g.result, \
+     g.created_at, g.annulled, g.annul_reason, b.username AS black_name, w.username AS white_name \
+     FROM games g LEFT JOIN users b ON b.id = g.black_id LEFT JOIN users w ON w.id = g.white_id";
+
+fn listed_from(r: &sqlx::any::AnyRow) -> Result<ListedGame, sqlx::Error> {
+    Ok(ListedGame {
+        row: game_from(r)?,
+        black: r.try_get("black_name")?,
+        white: r.try_get("white_name")?,
+    })
+}
+
 fn game_from(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
         id: r.try_get("id")?,
@@ -288,6 +312,39 @@ impl Store {
             .fetch_all(self.pool())
             .await?;
         Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+    }
+
+    /// The newest `limit` games in `status` with their players' names, in one query (the
+    /// games list).
+    pub async fn listed_games(
+        &self,
+        status: GameStatus,
+        limit: i64,
+    ) -> Result<Vec<ListedGame>, StoreError> {
+        let sql = format!("{LISTED} WHERE g.status = $1 ORDER BY g.id DESC LIMIT $2");
+        let rows = sqlx::query(&sql)
+            .bind(status.as_str())
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(listed_from).collect::<Result<_, _>>()?)
+    }
+
+    /// A player's newest `limit` games with both players' names, in one query.
+    pub async fn listed_games_of(
+        &self,
+        user_id: i64,
+        limit: i64,
+    ) -> Result<Vec<ListedGame>, StoreError> {
+        let sql = format!(
+            "{LISTED} WHERE g.black_id = $1 OR g.white_id = $1 ORDER BY g.id DESC LIMIT $2"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(listed_from).collect::<Result<_, _>>()?)
     }
 
     /// A player's games, newest first.

@@ -224,6 +224,27 @@ async fn full_game(url: &str) {
     );
     let (_, hist) = server.get("/api/users/ann/games").await;
     assert_eq!(hist["games"][0]["result"], "W+9.5");
+    // Both lists name both players (one query each, the names joined in).
+    let (_, all) = server.get("/api/games?status=finished").await;
+    for listed in [&hist["games"][0], &all["games"][0]] {
+        assert_eq!(
+            (
+                &listed["id"],
+                &listed["black"],
+                &listed["white"],
+                &listed["status"]
+            ),
+            (
+                &json!(game),
+                &json!("bob"),
+                &json!("ann"),
+                &json!("finished")
+            ),
+            "{listed}"
+        );
+        assert_eq!(listed["sgf"], format!("/api/games/{game}/sgf"));
+        assert_eq!(listed["terms"]["size"], 9, "{listed}");
+    }
     server.stop().await;
 }
 

@@ -6,41 +6,12 @@ use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tengen_app::accounts;
 use tengen_store::games::GameStatus;
 
 use super::records::sgf_file;
 use crate::error::{ApiError, HttpError};
 use crate::session::CurrentUser;
 use crate::AppState;
-
-/// Games as the lists show them: players' names, terms, status, result and the record's link.
-pub(super) async fn game_list(
-    state: &AppState,
-    rows: &[tengen_store::games::GameRow],
-) -> Result<Vec<Value>, HttpError> {
-    let mut out = Vec::new();
-    for g in rows {
-        let name = |id: i64| async move {
-            accounts::by_id(&state.store, id)
-                .await
-                .map(|u| u.map(|u| u.username))
-        };
-        let terms: Value = serde_json::from_str(&g.terms).unwrap_or(Value::Null);
-        out.push(json!({
-            "id": g.id,
-            "black": name(g.black_id).await?,
-            "white": name(g.white_id).await?,
-            "terms": terms,
-            "status": g.status.as_str(),
-            "result": g.result,
-            "annulled": g.annulled,
-            "created_at": g.created_at,
-            "sgf": format!("/api/games/{}/sgf", g.id),
-        }));
-    }
-    Ok(out)
-}
 
 #[derive(Deserialize)]
 pub(super) struct GamesQuery {
@@ -63,8 +34,8 @@ pub(super) async fn list_games(
             )))
         }
     };
-    let rows = state.store.games_by_status(status, 200).await?;
-    Ok(Json(json!({ "games": game_list(&state, &rows).await? })))
+    let games = tengen_app::games::list(&state.store, status).await?;
+    Ok(Json(json!({ "games": games })))
 }
 
 /// `GET /api/games/{id}`: the game's state now (a finished one served from its log).

@@ -47,8 +47,6 @@ pub(super) async fn user_games(
     Path(name): Path<String>,
 ) -> Result<Json<Value>, HttpError> {
     let u = accounts::named(&state.store, &name).await?;
-    let rows = state.store.games_of(u.id, 100).await?;
-    Ok(Json(
-        json!({ "user": u, "games": super::games::game_list(&state, &rows).await? }),
-    ))
+    let games = tengen_app::games::of_player(&state.store, u.id).await?;
+    Ok(Json(json!({ "user": u, "games": games })))
 }
