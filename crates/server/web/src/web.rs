@@ -57,6 +57,16 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/game.js"),
     ),
     (
+        "/js/game-state.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/game-state.js"),
+    ),
+    (
+        "/js/format.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/format.js"),
+    ),
+    (
         "/js/review.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/review.js"),
