@@ -97,6 +97,7 @@ export async function gamePage(main, app, id) {
     alive: true,
     refreshing: null,
     queued: false,
+    drawing: false,
   };
   main.innerHTML = skeleton(c);
   c.q = (s) => main.querySelector(s);
@@ -225,8 +226,8 @@ function wireChat(c) {
 }
 
 /**
- * A message about this game from the socket. Events are reduced into the state and drawn at
- * once; a burst of them is followed by one read of the snapshot (the server's count, score and
+ * A message about this game from the socket. Events are reduced into the state and drawn
+ * (one redraw for a burst); a burst of them is followed by one read of the snapshot (the server's count, score and
  * clocks). The socket closed for good (a ban, a log-out): no event will come, so the page reads
  * the game once more, so that it shows the end a ban's resignation gave it; a player no longer
  * logged in keeps no controls.
@@ -240,7 +241,17 @@ function onMessage(c, m) {
     return;
   }
   if (m.type !== 'event') return;
-  c.dispatch(m);
+  // The socket replays a game's whole history when the page opens: reduce each event at once,
+  // draw once for the burst.
+  c.state = reduce(c.state, m);
+  for (const n of c.state.toasts) c.app.toast(t(n.key, n.vars), 'info', true);
+  if (!c.drawing) {
+    c.drawing = true;
+    setTimeout(() => {
+      c.drawing = false;
+      if (c.alive) render(c);
+    }, 0);
+  }
   if (m.event.type === 'move' && c.sound) playClick(c);
   // Coalesce a burst of events into one read of the snapshot.
   if (!c.queued) {
