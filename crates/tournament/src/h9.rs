@@ -295,8 +295,10 @@ fn cell(token: &str) -> Option<Cell> {
 }
 
 /// A criterion value as printed: `36`, `128½` (or `128?`), `12¾`, `-3` (OpenGotha), or `12.5`, `3.25`
-/// (Pairgoth); scaled by 4 here, then by the criterion's own scale by the caller.
+/// (Pairgoth); scaled by 4 here, then by the criterion's own scale by the caller. A value
+/// beyond any event's (a billion) is refused, so that no sum of them can overflow.
 fn value(token: &str) -> Option<i64> {
+    const MOST: i64 = 1_000_000_000;
     if let Some((whole, part)) = token.split_once(['.', ',']) {
         let quarters = match part {
             "0" | "00" => 0,
@@ -309,7 +311,7 @@ fn value(token: &str) -> Option<i64> {
         let whole: i64 = if whole.is_empty() || whole == "-" {
             0
         } else {
-            whole.parse().ok()?
+            whole.parse().ok().filter(|w: &i64| w.abs() <= MOST)?
         };
         return Some(whole * 4 + sign * quarters);
     }
@@ -325,7 +327,7 @@ fn value(token: &str) -> Option<i64> {
     let whole: i64 = if whole.is_empty() || whole == "-" {
         0
     } else {
-        whole.parse().ok()?
+        whole.parse().ok().filter(|w: &i64| w.abs() <= MOST)?
     };
     let sign = if token.starts_with('-') { -1 } else { 1 };
     Some(whole * 4 + sign * quarters)

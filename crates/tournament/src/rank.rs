@@ -53,12 +53,16 @@ impl FromStr for Rank {
 }
 
 impl fmt::Display for Rank {
-    /// As h9 files write ranks: `5K`, `3D` (professional ranks as their dan equivalent).
+    /// As h9 files write ranks: `5K`, `3D`; professional ranks as their dan equivalent where
+    /// there is one (1p to 3p are 7d to 9d), and as `4P` to `9P` above, so that every rank
+    /// reads back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0 < 0 {
             write!(f, "{}K", -self.0)
-        } else {
+        } else if self.0 <= STRONGEST.0 {
             write!(f, "{}D", self.0 + 1)
+        } else {
+            write!(f, "{}P", self.0 - 5)
         }
     }
 }
@@ -82,5 +86,10 @@ mod tests {
         }
         assert_eq!(Rank::from_number(-5).to_string(), "5K");
         assert_eq!(Rank::from_number(2).to_string(), "3D");
+        // Every rank reads back from how it is written, professionals above 9d included.
+        for n in -30..=14 {
+            let r = Rank::from_number(n);
+            assert_eq!(r.to_string().parse::<Rank>(), Ok(r), "{r}");
+        }
     }
 }

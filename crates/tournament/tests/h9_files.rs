@@ -132,6 +132,11 @@ fn bad_files_are_refused_with_a_code() {
             "h9_inconsistent",
         ),
         (
+            "a value beyond any event's (it would overflow a sum)",
+            "; Pl Name Rk Co Club NBW\n   1 A B 1d XX xxxx 29111111111111111 0 0 0 0+\n",
+            "h9_bad_line",
+        ),
+        (
             "rounds differ",
             "; Pl Name Rk Co Club NBW\n   1 A B 1d XX xxxx 0 0 0 0 0+ 0+\n   2 C D 1d XX xxxx 0 0 0 0 0+\n",
             "h9_bad_line",
