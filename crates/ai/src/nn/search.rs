@@ -252,6 +252,8 @@ struct Shared<'t> {
     /// Visits claimed (leaves taken), and backed up.
     claimed: u32,
     done: u32,
+    /// Forward passes finished (for the time one takes).
+    batches: u32,
     stop: bool,
 }
 
@@ -265,6 +267,7 @@ struct Run<'a> {
     limits: Limits,
     clock: &'a dyn Clock,
     batch: usize,
+    threads: usize,
 }
 
 fn lock<'m, 't>(m: &'m Mutex<Shared<'t>>) -> MutexGuard<'m, Shared<'t>> {
@@ -404,6 +407,7 @@ impl Puct {
             limits: *limits,
             clock,
             batch: self.batch,
+            threads: self.threads,
         };
         // Thread 0 draws from the search's own generator: one thread draws as it always did.
         let mut rngs: Vec<Rng> = (1..self.threads)
@@ -413,6 +417,7 @@ impl Puct {
             tree: &mut self.tree,
             claimed: 0,
             done: 0,
+            batches: 0,
             stop: false,
         });
         let backed_up = Condvar::new();
@@ -585,6 +590,7 @@ fn work(
                     s.tree.finish(run, path, h, e);
                     s.done += 1;
                 }
+                s.batches += 1;
                 if run.limits.stop_early && s.decided(run) {
                     s.stop = true;
                 }
@@ -611,9 +617,22 @@ impl Shared<'_> {
         if root.value.is_none() && root.in_flight == 0 {
             return true;
         }
-        let out_of_time = run.limits.time.is_some_and(|t| run.clock.elapsed() >= t);
+        let out_of_time = run.limits.time.is_some_and(|t| {
+            let elapsed = run.clock.elapsed();
+            elapsed + self.batch_time(run, elapsed) >= t
+        });
         let enough = run.visits.is_some_and(|v| self.claimed >= v);
         !(self.stop || out_of_time || enough)
+    }
+
+    /// About how long a forward pass takes each thread, from the run so far: a batch that
+    /// cannot finish before the time is up is not started, so a slow net (a large one on
+    /// 19x19 takes more than half a second a pass) does not run past the clock.
+    fn batch_time(&self, run: &Run, elapsed: Duration) -> Duration {
+        match self.batches {
+            0 => Duration::ZERO,
+            n => elapsed * run.threads as u32 / n,
+        }
     }
 
     /// Up to a batch of leaves to evaluate, their paths marked; finished games met on the way
@@ -1163,6 +1182,41 @@ mod tests {
         // Stopped with the best move far ahead of the next.
         let (b, s) = (early.moves[0].visits, early.moves[1].visits);
         assert!(b > 4 * s, "{b} {s}");
+    }
+
+    /// A clock that moves on `step` for each forward pass the evaluator has run: a net
+    /// slower than the time a move has.
+    struct Passes<'e> {
+        eval: &'e Evaluator,
+        step: Duration,
+    }
+
+    impl Clock for Passes<'_> {
+        fn elapsed(&self) -> Duration {
+            self.step * self.eval.evaluated() as u32
+        }
+    }
+
+    /// Issue 40: a pass of a large net on 19x19 takes most of a second. A search with a second
+    /// to think and 400 ms a pass runs two passes (done at 800 ms), not a third that would end
+    /// at 1.2 s, past the clock.
+    #[test]
+    fn a_pass_that_cannot_finish_in_time_is_not_started() {
+        let g = chinese(&[". . . . . . . . ."; 9], Color::Black);
+        let eval = Evaluator::without_cache(Model::builtin().unwrap());
+        let clock = Passes {
+            eval: &eval,
+            step: Duration::from_millis(400),
+        };
+        let mut p = Puct::new(&g, Color::Black, kata(&g), 1);
+        let limits = Limits {
+            visits: None,
+            time: Some(Duration::from_secs(1)),
+            stop_early: false,
+        };
+        p.run_with(&eval, &g, &limits, &clock).unwrap();
+        assert_eq!(eval.evaluated(), 2);
+        assert!(clock.elapsed() <= Duration::from_secs(1));
     }
 
     #[test]

@@ -496,7 +496,7 @@ impl Engine {
                 Err(r) => return r,
             },
             policy::Mode::Normal => {
-                let budget = self.budget(color);
+                let (budget, _) = self.budget(color);
                 let style = search::Style {
                     resign_below: self.strength.resign.then_some(0.1),
                 };
@@ -549,11 +549,11 @@ impl Engine {
             .net_rules()
             .ok_or_else(|| fail("the network does not play these rules"))?;
         let eval = self.net.evaluator()?;
-        let budget = self.budget(color);
+        let (budget, stop_early) = self.budget(color);
         let limits = Limits {
             visits: self.strength.visits.or(budget.playouts),
             time: budget.time,
-            stop_early: budget.time.is_some(),
+            stop_early,
         };
         let mut p = Puct::reuse(self.puct.take(), &self.game, color, rules, budget.seed);
         p.set_threads(self.strength.threads, self.strength.batch);
@@ -602,19 +602,21 @@ impl Engine {
 
     /// The search budget for `color`'s move: the fixed playout count if one was set, the time
     /// the clock allows if the controller announced one (both when both are set: whichever
-    /// ends first), else `--time`, else one second.
-    fn budget(&mut self, color: Color) -> search::Budget {
+    /// ends first), else `--time`, else one second. With it, whether the search may stop once
+    /// its best move cannot be overtaken: only where the clock banks the time saved
+    /// ([`time::plan`]); a fixed time a move is used whole, as KataGo's `maxTime`.
+    fn budget(&mut self, color: Color) -> (search::Budget, bool) {
         let empty = self.game.board().empty_count();
-        let clock_time = self.time.as_ref().map(|clock| {
+        let plan = self.time.as_ref().map(|clock| {
             let left = self.time_left[color.index()]
                 .map(|(seconds, stones)| time::Left { seconds, stones });
-            time::budget(clock, left, empty)
+            time::plan(clock, left, empty)
         });
         let fixed = match self.nn_plays() {
             true => self.strength.visits.is_some(),
             false => self.strength.playouts.is_some(),
         };
-        let time = clock_time.or_else(|| {
+        let time = plan.map(|p| p.time).or_else(|| {
             if fixed {
                 None
             } else {
@@ -623,12 +625,13 @@ impl Engine {
                 ))
             }
         });
-        search::Budget {
+        let budget = search::Budget {
             playouts: self.strength.playouts,
             time,
             threads: self.strength.threads,
             seed: self.rng.next_u64(),
-        }
+        };
+        (budget, plan.is_some_and(|p| p.stop_early))
     }
 
     /// The estimator's view of the current position (deterministic, so it is kept until the
@@ -845,6 +848,7 @@ impl Engine {
                     period,
                     stones,
                     periods: 0,
+                    increment: 0.0,
                 });
                 Response::success("")
             }
@@ -871,6 +875,7 @@ impl Engine {
                     period,
                     stones: 0,
                     periods,
+                    increment: 0.0,
                 }),
                 _ => return fail("syntax error"),
             },
@@ -880,6 +885,7 @@ impl Engine {
                     period,
                     stones,
                     periods: 0,
+                    increment: 0.0,
                 }),
                 _ => return fail("syntax error"),
             },

@@ -218,9 +218,24 @@ fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Opt
     let (clock, left) = match *time {
         TimeControl::None | TimeControl::Correspondence { .. } => return None,
         _ if time.is_correspondence() => return None,
-        TimeControl::Absolute { main_ms } | TimeControl::Fischer { main_ms, .. } => (
+        TimeControl::Absolute { main_ms } => (
             tengen_ai::time::Clock {
                 main: secs(main_ms),
+                ..Default::default()
+            },
+            tengen_ai::time::Left {
+                seconds: secs(c.main_ms),
+                stones: 0,
+            },
+        ),
+        TimeControl::Fischer {
+            main_ms,
+            increment_ms,
+            ..
+        } => (
+            tengen_ai::time::Clock {
+                main: secs(main_ms),
+                increment: secs(increment_ms),
                 ..Default::default()
             },
             tengen_ai::time::Left {
@@ -238,6 +253,7 @@ fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Opt
                 period: secs(period_ms),
                 stones: 0,
                 periods,
+                increment: 0.0,
             },
             tengen_ai::time::Left {
                 seconds: secs(if c.main_ms > 0 { c.main_ms } else { 0 }),
@@ -254,6 +270,7 @@ fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Opt
                 period: secs(period_ms),
                 stones,
                 periods: 0,
+                increment: 0.0,
             },
             if c.main_ms > 0 {
                 tengen_ai::time::Left {
