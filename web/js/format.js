@@ -1,5 +1,5 @@
-// The formatters the game page and others share: clocks, durations, time settings, rule sets,
-// komi notes and results, in the player's language.
+// The formatters the pages share: clocks, durations, time settings, rule sets, komi notes and
+// results, in the player's language.
 
 import { t, tn } from './i18n.js';
 
@@ -26,6 +26,27 @@ export function durationWords(ms) {
   if (s >= 86400) return s % 86400 === 0 ? tn('time.days', s / 86400) : `${tn('time.days', Math.floor(s / 86400))} ${hour(Math.round((s % 86400) / 3600))}`;
   if (s >= 3600) return s % 3600 === 0 ? hour(s / 3600) : `${hour(Math.floor(s / 3600))} ${min(Math.round((s % 3600) / 60))}`;
   return s % 60 === 0 ? min(s / 60) : `${min(Math.floor(s / 60))} ${sec(s % 60)}`;
+}
+
+/** A duration for people: "2d 23h", "5h 10m", "12 min" (the lobby's your-move list). */
+export function span(ms) {
+  const h = Math.floor(ms / 3600000);
+  if (h >= 24 && h % 24 === 0 && ms % 3600000 === 0) return tn('time.days', h / 24);
+  if (h >= 24) return t('time.d_h', { d: Math.floor(h / 24), h: h % 24 });
+  if (h >= 1) return t('time.h_m', { h, m: Math.floor((ms % 3600000) / 60000) });
+  return t('time.min', { n: Math.max(0, Math.round(ms / 60000)) });
+}
+
+/** A room's clock, short, as the lobby's list shows it: "30 min + 5×30 s", "3 days a move". */
+export function timeLabel(c) {
+  if (!c || c.system === 'none') return t('lobby.no_clock');
+  if (c.system === 'correspondence') return t('time.a_move', { time: span(c.per_move_ms) });
+  const m = (ms) => t('time.min', { n: Math.round(ms / 60000) });
+  const s = (ms) => t('time.s', { n: ms / 1000 });
+  if (c.system === 'absolute') return m(c.main_ms);
+  if (c.system === 'byoyomi') return c.periods ? `${m(c.main_ms)} + ${c.periods}×${s(c.period_ms)}` : m(c.main_ms);
+  if (c.system === 'canadian') return t('time.canadian_short', { main: m(c.main_ms), stones: c.stones, period: m(c.period_ms) });
+  return `${m(c.main_ms)} + ${s(c.increment_ms)}`;
 }
 
 /** A game's time setting in words: "Byo-yomi 20 min + 5×30 s", "3 days a move (correspondence)". */

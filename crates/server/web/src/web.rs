@@ -52,6 +52,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/lobby.js"),
     ),
     (
+        "/js/lobby-state.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/lobby-state.js"),
+    ),
+    (
         "/js/game.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/game.js"),
