@@ -5,134 +5,31 @@
 // the game (a graph to click), the candidate moves on the board with their variations, and the
 // territory each side owns. Arrow keys and the mouse wheel step, as in Sabaki, KaTrain and OGS's
 // review boards; markup is SGF's (LB, TR, SQ, CR, MA); a chat runs beside the board.
+// The page's state lives in review-state.js (the tree, the path shown, what the viewer does);
+// every click goes `state = reduce(state, msg)`, then the view below draws the state.
 
 import * as api from './api.js';
 import { createBoard } from './board.js';
-import { play, vertexName, parseVertex } from './go.js';
+import { vertexName } from './go.js';
 import { t, tn } from './i18n.js';
 import { esc } from './html.js';
+import {
+  initial, reduce, own, onMain, analysed, finalAnalysis, boardLayers, pathTo, branchAt, editAt,
+  nodeAt, moveOf, moveColor, lineOf, treeLayout, chartLines, mainPath, sgfText,
+} from './review-state.js';
+
+// The board's position was first computed here.
+export { positionAt } from './review-state.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const TOOLS = ['play', 'TR', 'SQ', 'CR', 'MA', 'LB'];
-
-/** An SGF Text value as written (escapes intact) -> the text. */
-function sgfText(v) {
-  return String(v ?? '').replace(/\\\r?\n/g, '').replace(/\\(.)/g, '$1');
-}
-
-/** An SGF point ("dd") -> {x, y}, or null for a pass. */
-function sgfPoint(size, v) {
-  if (!v || v.length < 2 || (v === 'tt' && size <= 19)) return null;
-  const x = v.charCodeAt(0) - 97;
-  const y = v.charCodeAt(1) - 97;
-  return x >= 0 && y >= 0 && x < size && y < size ? { x, y } : null;
-}
-
-/**
- * The review's tree from the server's flat list of nodes (the root first, children as indices
- * into the list): each node an object with its props and its children, which paths walk.
- */
-function withTree(r) {
-  const nodes = r.nodes.map((n) => ({ props: n.props, children: [] }));
-  r.nodes.forEach((n, i) => {
-    nodes[i].children = n.children.map((c) => nodes[c]);
-  });
-  r.tree = nodes[0];
-  return r;
-}
-
-function nodeAt(tree, path) {
-  let n = tree;
-  for (const i of path) {
-    n = n && n.children[i];
-  }
-  return n || null;
-}
-
-/** The board after the nodes along `path`: set-up (AB, AW, AE) and moves, with captures. */
-export function positionAt(tree, size, path) {
-  let grid = Array.from({ length: size }, () => Array(size).fill(null));
-  let last = null;
-  let n = tree;
-  const nodes = [tree];
-  for (const i of path) {
-    n = n.children[i];
-    nodes.push(n);
-  }
-  for (const node of nodes) {
-    const p = node.props;
-    for (const [id, c] of [['AB', 'b'], ['AW', 'w'], ['AE', null]]) {
-      for (const v of p[id] || []) {
-        const q = sgfPoint(size, v);
-        if (q) grid[q.y][q.x] = c;
-      }
-    }
-    for (const [id, c] of [['B', 'b'], ['W', 'w']]) {
-      if (!p[id]) continue;
-      const q = sgfPoint(size, p[id][0]);
-      last = q;
-      if (q) grid = play(grid, size, c, q.x, q.y);
-    }
-  }
-  return { grid, last };
-}
-
-/** The colour a node's move is played by ('b', 'w') or null. */
-function moveColor(node) {
-  return node.props.B ? 'b' : node.props.W ? 'w' : null;
-}
+// The keys that step through the review, as in Sabaki: to a place the state names.
+const KEYS = { ArrowLeft: 'back', ArrowRight: 'next', ArrowUp: 'up', ArrowDown: 'down', Home: 'first', End: 'last' };
 
 /** The move a node holds, for people: "B D4", "W pass", or "" for none. */
 function moveLabel(node, size) {
-  for (const [id, c] of [['B', 'B'], ['W', 'W']]) {
-    if (node.props[id]) {
-      const q = sgfPoint(size, node.props[id][0]);
-      return `${c} ${q ? vertexName(size, q.x, q.y) : t('review.pass')}`;
-    }
-  }
-  return '';
-}
-
-/** The next moves where `node` branches (several children): [{x, y, color, label, child}],
- * lettered A (the main line's), B, … in the tree's order; none where it does not branch. */
-function branchesOf(node, size) {
-  if (!node || node.children.length < 2) return [];
-  const out = [];
-  node.children.forEach((c, i) => {
-    const color = moveColor(c);
-    const q = color && sgfPoint(size, c.props[color.toUpperCase()][0]);
-    if (q) out.push({ ...q, color, label: String.fromCharCode(65 + Math.min(i, 25)), child: i });
-  });
-  return out;
-}
-
-/** SGF markup at a node -> [{x, y, kind, label}]. */
-function marksOf(node, size) {
-  const out = [];
-  for (const kind of ['TR', 'SQ', 'CR', 'MA', 'LB']) {
-    for (const v of node.props[kind] || []) {
-      const [at, label] = String(v).split(':');
-      const q = sgfPoint(size, at);
-      if (q) out.push({ ...q, kind, label: label ? sgfText(label) : '' });
-    }
-  }
-  return out;
-}
-
-/** The first letter from A that no label of `node` uses yet. */
-function nextLetter(node) {
-  const used = new Set((node.props.LB || []).map((v) => String(v).split(':')[1]));
-  for (let i = 0; i < 26; i++) {
-    const l = String.fromCharCode(65 + i);
-    if (!used.has(l)) return l;
-  }
-  return 'A';
-}
-
-/** Ownership as the server writes it (a letter a point, `a` White's to `u` Black's) -> rows. */
-function ownershipGrid(text, size) {
-  if (!text || text.length !== size * size) return null;
-  return Array.from({ length: size }, (_, y) => Array.from({ length: size }, (_, x) => (text.charCodeAt(y * size + x) - 107) / 10));
+  const m = moveOf(node, size);
+  return m ? `${m.color} ${m.point ? vertexName(size, m.point.x, m.point.y) : t('review.pass')}` : '';
 }
 
 /** A lead in points as players write it: "B+2.5", "W+0.5". */
@@ -157,14 +54,9 @@ function winrateChart(positions, at, onPick, onPoint) {
   const W = 320, H = 90;
   const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart winrate', role: 'img', 'aria-label': t('review.winrate_label'), 'data-testid': 'winrate-graph' });
   svgEl('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'axis' }, svg);
-  const n = Math.max(positions.length - 1, 1);
-  const x = (i) => (i * W) / n;
-  const rates = positions.map((p, i) => (p ? `${x(i)},${H - p.black_winrate * H}` : null)).filter(Boolean);
-  const leads = positions.map((p) => (p && p.black_lead != null ? Math.abs(p.black_lead) : 0));
-  const scale = Math.max(10, ...leads);
-  const leadPts = positions.map((p, i) => (p && p.black_lead != null ? `${x(i)},${H / 2 - (p.black_lead / scale) * (H / 2)}` : null)).filter(Boolean);
-  const lead = svgEl('polyline', { points: leadPts.join(' '), class: 'lead' }, svg);
-  lead.dataset.points = String(leadPts.length);
+  const { rates, leads, x, n } = chartLines(positions, W, H);
+  const lead = svgEl('polyline', { points: leads.join(' '), class: 'lead' }, svg);
+  lead.dataset.points = String(leads.length);
   const line = svgEl('polyline', { points: rates.join(' '), class: 'rating' }, svg);
   line.dataset.points = String(rates.length);
   if (at != null) svgEl('line', { x1: x(at), y1: 0, x2: x(at), y2: H, class: 'axis' }, svg);
@@ -177,37 +69,11 @@ function winrateChart(positions, at, onPick, onPoint) {
   return svg;
 }
 
-/**
- * The variation tree as SVG, as Sabaki draws it: a node a column step, the main line on the
- * first row, each other variation on a row of its own; click a node to go there.
- */
+/** The variation tree as SVG (review-state.js lays it out); click a node to go there. */
 function treeView(tree, current, onPick) {
   const STEP = 16;
-  const nodes = [];
-  const edges = [];
-  let rows = 0;
-  // Depth first without recursion: a long game is hundreds of nodes deep.
-  const stack = [{ node: tree, path: [], depth: 0, row: 0 }];
-  while (stack.length) {
-    const item = stack.pop();
-    if (item.row == null) item.row = ++rows;
-    nodes.push(item);
-    // The first child keeps its parent's row; the others get rows when first reached (below
-    // every row the earlier variations took). Pushed last first: the first child comes out first.
-    for (let i = item.node.children.length - 1; i >= 0; i--) {
-      stack.push({ node: item.node.children[i], path: [...item.path, i], depth: item.depth + 1, row: i === 0 ? item.row : null });
-    }
-  }
-  const byPath = new Map();
-  for (const item of nodes) {
-    byPath.set(item.path.join('.'), item);
-    if (item.path.length) {
-      const parent = byPath.get(item.path.slice(0, -1).join('.'));
-      edges.push([parent, item]);
-    }
-  }
-  const maxDepth = Math.max(...nodes.map((i) => i.depth));
-  const svg = svgEl('svg', { width: (maxDepth + 1) * STEP + 8, height: (rows + 1) * STEP + 8, 'aria-label': t('review.tree'), role: 'tree' });
+  const { nodes, edges, rows, depth } = treeLayout(tree);
+  const svg = svgEl('svg', { width: (depth + 1) * STEP + 8, height: (rows + 1) * STEP + 8, 'aria-label': t('review.tree'), role: 'tree' });
   const cx = (i) => 8 + i.depth * STEP;
   const cy = (i) => 8 + i.row * STEP;
   for (const [a, b] of edges) svgEl('line', { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), class: 'edge' }, svg);
@@ -219,36 +85,38 @@ function treeView(tree, current, onPick) {
   return svg;
 }
 
+/** The review board's page: its frame, its wiring, and the loop that follows the review. */
 export async function reviewPage(main, app, id) {
-  let review = withTree(await api.review(id));
-  const size = Number((review.tree.props.SZ || ['19'])[0]) || 19;
-  const own = () => app.user && app.user.username === review.owner;
-  let path = review.cursor.slice();
-  let follow = true;
-  let alive = true;
-  let tool = 'play';
-  let showOwnership = false;
-  let pv = null; // the candidate whose variation is shown
-  let pinned = false; // shown by a click, not a hover
-  let pending = 0; // the owner's edits not answered yet
-  let final = null; // at a position the game was over at: the last one analysed before it
+  const c = { main, app, id, alive: true };
+  c.state = initial(await api.review(id), app.user && app.user.username);
+  main.innerHTML = skeleton(c.state.review);
+  c.q = (sel) => main.querySelector(sel);
+  c.dispatch = (msg) => {
+    c.state = reduce(c.state, msg);
+    render(c);
+  };
+  c.board = createBoard(c.q('#review-board'), c.state.size, {
+    onPlay: (v) => boardClick(c, v),
+    onHover: (v) => {
+      const before = c.state;
+      c.state = reduce(c.state, { type: 'hover', point: v });
+      if (c.state !== before) render(c);
+    },
+    label: t('review.board_label', { size: c.state.size }),
+  });
+  const onKey = wireNavigation(c);
+  wireControls(c);
+  render(c);
+  follow(c);
+  return () => {
+    c.alive = false;
+    document.removeEventListener('keydown', onKey);
+  };
+}
 
-  /** Sends the owner's edit. While later ones are on their way, an answer does not move the
-   * cursor back: keys pressed quickly step on from where the board shows. */
-  async function send(edit) {
-    pending++;
-    try {
-      const r = await api.reviewEdit(id, edit);
-      pending--;
-      update(r, pending > 0);
-    } catch (e) {
-      pending--;
-      app.error(e);
-    }
-  }
-
+function skeleton(review) {
   const titleLink = review.game ? `<a href="#/game/${review.game}">${esc(t('review.title_game', { id: review.game }))}</a>` : esc(t('review.title_record'));
-  main.innerHTML = `
+  return `
     <div class="game review">
       <div class="board-wrap" id="review-board"></div>
       <aside class="panel stack">
@@ -267,13 +135,7 @@ export async function reviewPage(main, app, id) {
         <div id="moves" class="moves" data-testid="moves"></div>
         <h2>${esc(t('review.tree'))}</h2>
         <div id="tree" class="tree" data-testid="tree"></div>
-        <h2>${esc(t('review.analysis'))}</h2>
-        <div class="row"><button id="analyse">${esc(t('review.analyse'))}</button><progress id="progress" max="1" value="0" hidden></progress></div>
-        <label class="inline"><input type="checkbox" id="ownership"> ${esc(t('review.ownership'))}</label>
-        <div id="winrate"></div>
-        <p id="graph-at" class="small muted" data-testid="graph-at"></p>
-        <p id="best" class="small" data-testid="best"></p>
-        <ol id="candidates" class="small" data-testid="candidates"></ol>
+        ${analysisSkeleton()}
         <h2>${esc(t('review.chat'))}</h2>
         <ul id="chat" class="chat" data-testid="review-chat" aria-live="polite"></ul>
         <form id="chat-form" class="row"><input id="chat-text" maxlength="500" autocomplete="off" placeholder="${esc(t('review.chat_placeholder'))}" aria-label="${esc(t('review.chat'))}"><button type="submit">${esc(t('review.say'))}</button></form>
@@ -281,143 +143,98 @@ export async function reviewPage(main, app, id) {
         <p><a href="${review.sgf}" download>${esc(t('review.download'))}</a></p>
       </aside>
     </div>`;
-  const $ = (sel) => main.querySelector(sel);
+}
 
-  /** The analysis of the position shown (main line only), or null. */
-  function analysed() {
-    const positions = (review.analysis && review.analysis.positions) || [];
-    return path.every((i) => i === 0) ? positions[path.length] || null : null;
+function analysisSkeleton() {
+  return `<h2>${esc(t('review.analysis'))}</h2>
+        <div class="row"><button id="analyse">${esc(t('review.analyse'))}</button><progress id="progress" max="1" value="0" hidden></progress></div>
+        <label class="inline"><input type="checkbox" id="ownership"> ${esc(t('review.ownership'))}</label>
+        <div id="winrate"></div>
+        <p id="graph-at" class="small muted" data-testid="graph-at"></p>
+        <p id="best" class="small" data-testid="best"></p>
+        <ol id="candidates" class="small" data-testid="candidates"></ol>`;
+}
+
+/**
+ * Sends the owner's edit. While later ones are on their way, an answer does not move the
+ * cursor back: keys pressed quickly step on from where the board shows.
+ */
+async function send(c, edit) {
+  c.state = reduce(c.state, { type: 'sent' });
+  try {
+    const r = await api.reviewEdit(c.id, edit);
+    c.state = reduce(c.state, { type: 'answered' });
+    c.dispatch({ type: 'review', review: r, keepPath: c.state.pending > 0 });
+  } catch (e) {
+    c.state = reduce(c.state, { type: 'answered' });
+    c.app.error(e);
   }
+}
 
-  function candidateAt(v) {
-    const here = analysed();
-    return here ? here.best.find((b) => b.move === v) || null : null;
+/** A click on the board: the owner's move or mark; a follower's goes down a branch, or shows
+ * (or hides) a candidate's variation. */
+async function boardClick(c, v) {
+  if (!own(c.state)) {
+    const down = branchAt(c.state, v);
+    if (down) go(c, down);
+    else c.dispatch({ type: 'pick', point: v });
+    return;
   }
+  const edit = editAt(c.state, v);
+  // No redraw: the edit's answer brings one.
+  c.state = reduce(c.state, { type: 'pick', point: null });
+  await send(c, edit);
+}
 
-  const board = createBoard($('#review-board'), size, {
-    onPlay: async (v) => {
-      if (!own()) {
-        // A click on a branch's next move goes down it.
-        const q = parseVertex(size, v);
-        const b = q && branchesOf(nodeAt(review.tree, path), size).find((s) => s.x === q.x && s.y === q.y);
-        if (b) {
-          go([...path, b.child]);
-          return;
-        }
-        // A follower's click shows (or hides) a candidate's variation.
-        const c = candidateAt(v);
-        pv = c && !(pinned && pv === c) ? c : null;
-        pinned = !!pv;
-        render();
-        return;
-      }
-      const edit = tool === 'play'
-        ? { type: 'play', path, point: v }
-        : { type: 'mark', path, kind: tool, point: v, ...(tool === 'LB' ? { label: nextLetter(nodeAt(review.tree, path)) } : {}) };
-      pv = null;
-      pinned = false;
-      await send(edit);
-    },
-    onHover: (v) => {
-      if (pinned) return;
-      const c = v ? candidateAt(v) : null;
-      if (c !== pv) {
-        pv = c;
-        render();
-      }
-    },
-    label: t('review.board_label', { size }),
-  });
+/** Goes to `path`: the owner moves the review's cursor; a follower stops following. */
+async function go(c, path) {
+  if (!path || !nodeAt(c.state.review.tree, path)) return;
+  c.dispatch({ type: 'go', path });
+  if (own(c.state)) await send(c, { type: 'navigate', path });
+  else c.q('#follow').checked = false;
+}
 
-  async function go(to) {
-    if (!nodeAt(review.tree, to)) return;
-    path = to;
-    pv = null;
-    pinned = false;
-    if (own()) {
-      render();
-      await send({ type: 'navigate', path: to });
-    } else {
-      follow = false;
-      $('#follow').checked = false;
-      render();
-    }
-  }
-
-  const next = () => {
-    const n = nodeAt(review.tree, path);
-    if (n && n.children.length) go([...path, 0]);
-  };
-  const back = () => path.length && go(path.slice(0, -1));
-  const last = () => {
-    const to = path.slice();
-    let n = nodeAt(review.tree, to);
-    while (n && n.children.length) {
-      to.push(0);
-      n = n.children[0];
-    }
-    go(to);
-  };
-  /** The sibling variation `d` (±1) beside the current node. */
-  const sibling = (d) => {
-    if (!path.length) return;
-    const parent = nodeAt(review.tree, path.slice(0, -1));
-    const i = path[path.length - 1] + d;
-    if (i >= 0 && i < parent.children.length) go([...path.slice(0, -1), i]);
-  };
-  /** The main line's path to move `i`. */
-  const mainPath = (i) => Array(i).fill(0);
-
-  $('[data-nav=first]').onclick = () => go([]);
-  $('[data-nav=back]').onclick = back;
-  $('[data-nav=next]').onclick = next;
-  $('[data-nav=last]').onclick = last;
-  // Keys anywhere on the page but in a text field or on the board (whose arrows move its
-  // cursor); the wheel over the board.
+/** The buttons, the keys anywhere on the page but in a text field or on the board (whose
+ * arrows move its cursor), and the wheel over the board. Returns the key listener. */
+function wireNavigation(c) {
+  for (const b of c.main.querySelectorAll('[data-nav]')) b.onclick = () => go(c, pathTo(c.state, b.dataset.nav));
   const onKey = (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest && e.target.closest('input, textarea, select, svg.board')) return;
-    const act = { ArrowLeft: back, ArrowRight: next, ArrowUp: () => sibling(-1), ArrowDown: () => sibling(1), Home: () => go([]), End: last }[e.key];
-    if (act) {
-      e.preventDefault();
-      act();
-    }
+    if (!KEYS[e.key]) return;
+    e.preventDefault();
+    go(c, pathTo(c.state, KEYS[e.key]));
   };
   document.addEventListener('keydown', onKey);
-  $('#review-board').addEventListener('wheel', (e) => {
+  c.q('#review-board').addEventListener('wheel', (e) => {
     if (!e.deltaY) return;
     e.preventDefault();
-    if (e.deltaY > 0) next();
-    else back();
+    go(c, pathTo(c.state, e.deltaY > 0 ? 'next' : 'back'));
   }, { passive: false });
-  $('#follow').onchange = (e) => {
-    follow = e.target.checked;
-    if (follow) {
-      path = review.cursor.slice();
-      render();
-    }
-  };
-  $('#ownership').onchange = (e) => {
-    showOwnership = e.target.checked;
-    render();
-  };
-  $('#analyse').onclick = async () => {
+  return onKey;
+}
+
+/** Following, the territory, the analysis, the chat and the markup tools. */
+function wireControls(c) {
+  c.q('#follow').onchange = (e) => c.dispatch({ type: 'follow', on: e.target.checked });
+  c.q('#ownership').onchange = (e) => c.dispatch({ type: 'ownership', on: e.target.checked });
+  c.q('#analyse').onclick = async () => {
     try {
-      update(await api.reviewAnalyse(id));
+      c.dispatch({ type: 'review', review: await api.reviewAnalyse(c.id) });
     } catch (e) {
-      app.error(e);
+      c.app.error(e);
     }
   };
-  $('#chat-form').onsubmit = async (e) => {
+  c.q('#chat-form').onsubmit = async (e) => {
     e.preventDefault();
-    const input = $('#chat-text');
+    const input = c.q('#chat-text');
     const text = input.value.trim();
     if (!text) return;
     try {
-      await api.reviewChat(id, text);
+      await api.reviewChat(c.id, text);
       input.value = '';
     } catch (err) {
-      app.error(err);
+      c.app.error(err);
     }
   };
   for (const k of TOOLS) {
@@ -425,212 +242,179 @@ export async function reviewPage(main, app, id) {
     b.type = 'button';
     b.dataset.tool = k;
     b.textContent = t(`review.tool_${k}`);
-    b.onclick = () => {
-      tool = k;
-      render();
-    };
-    $('#tools').appendChild(b);
+    b.onclick = () => c.dispatch({ type: 'tool', tool: k });
+    c.q('#tools').appendChild(b);
   }
+}
 
-  /** A newer review; the cursor moves with it unless `keepPath` (the owner's edits in flight). */
-  function update(r, keepPath = false) {
-    review = withTree(r);
-    if (!keepPath && (own() || follow)) path = r.cursor.slice();
-    if (!nodeAt(review.tree, path)) path = [];
-    render();
+/** Follows the review: each answer comes when it changes (or after 25 s). */
+async function follow(c) {
+  while (c.alive) {
+    try {
+      const r = await api.review(c.id, c.state.review.version);
+      if (c.alive && r.version !== c.state.review.version) c.dispatch({ type: 'review', review: r, keepPath: own(c.state) && c.state.pending > 0 });
+    } catch {
+      await new Promise((ok) => setTimeout(ok, 2000));
+    }
   }
+}
 
-  /** The current line: the root to the current node, then on along first children. */
-  function moveList(node) {
-    const list = $('#moves');
-    list.replaceChildren();
-    const line = [];
-    let n = review.tree;
-    for (let i = 0; i < path.length; i++) {
-      n = n.children[path[i]];
-      line.push({ node: n, path: path.slice(0, i + 1) });
-    }
-    let p = path.slice();
-    while (n.children.length) {
-      n = n.children[0];
-      p = [...p, 0];
-      line.push({ node: n, path: p });
-    }
-    line.forEach((m, i) => {
-      const b = document.createElement('button');
-      const noted = m.node.props.C ? ' ✎' : '';
-      // A move with other variations beside it says how many: the tree branches before it.
-      const parent = i === 0 ? review.tree : line[i - 1].node;
-      const others = parent.children.length - 1;
-      b.textContent = `${i + 1}. ${moveLabel(m.node, size) || t('review.node')}${noted}${others ? ` +${others}` : ''}`;
-      const titles = [];
-      if (noted) titles.push(t('review.commented'));
-      if (others) {
-        titles.push(tn('review.other_variations', others));
-        b.dataset.branches = String(others);
-      }
-      if (titles.length) b.title = titles.join(' · ');
-      b.dataset.move = String(i + 1);
-      if (m.node === node) b.classList.add('current');
-      b.onclick = () => go(m.path);
-      list.appendChild(b);
-    });
-    const current = list.querySelector('.current');
-    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+function render(c) {
+  const s = c.state;
+  const node = nodeAt(s.review.tree, s.path);
+  renderAnalysis(c);
+  c.board.render(boardLayers(s));
+  c.q('#lead').textContent = own(s) ? t('review.you_lead') : t('review.leads', { name: s.review.owner });
+  c.q('#follow-box').hidden = own(s);
+  c.q('#tools').hidden = !own(s);
+  for (const b of c.q('#tools').children) b.setAttribute('aria-pressed', String(b.dataset.tool === s.tool));
+  c.q('#where').textContent = `${t('review.move', { n: s.path.length })}${s.path.length ? ` (${moveLabel(node, s.size)})` : ''}${onMain(s) ? '' : ` · ${t('review.in_variation')}`}`;
+  renderVariations(c, node);
+  renderComment(c, node);
+  renderMoves(c);
+  renderTree(c);
+  const loggedIn = !!c.app.user && !c.app.user.guest;
+  c.q('#chat-form').hidden = !loggedIn;
+  c.q('#chat-login').hidden = loggedIn;
+  renderChat(c);
+}
+
+/** The next move and the variations beside it, a button each. */
+function renderVariations(c, node) {
+  const vars = c.q('#variations');
+  vars.replaceChildren();
+  node.children.forEach((child, i) => {
+    const b = document.createElement('button');
+    b.textContent = t(i === 0 ? 'review.next_move' : 'review.variation', { move: moveLabel(child, c.state.size) || t('review.node') });
+    b.dataset.child = String(i);
+    b.onclick = () => go(c, [...c.state.path, i]);
+    vars.appendChild(b);
+  });
+}
+
+/** The node's comment: a field for the owner, the text for followers. */
+function renderComment(c, node) {
+  const comment = c.q('#comment');
+  const text = sgfText((node.props.C || [''])[0]);
+  const { path } = c.state;
+  if (!own(c.state)) {
+    comment.innerHTML = text ? `<p class="comment" data-testid="comment"><bdi>${esc(text)}</bdi></p>` : `<p class="muted">${esc(t('review.no_comment'))}</p>`;
+    return;
   }
+  const editing = comment.querySelector('#comment-text');
+  // Not while the owner types: a follower's chat line redraws the page.
+  if (editing && document.activeElement === editing && comment.dataset.path === path.join('.')) return;
+  comment.innerHTML = `<label>${esc(t('review.comment'))} <textarea id="comment-text" rows="3"></textarea></label><button id="comment-save">${esc(t('review.save_comment'))}</button>`;
+  comment.querySelector('#comment-text').value = text;
+  comment.dataset.path = path.join('.');
+  comment.querySelector('#comment-save').onclick = () => send(c, { type: 'comment', path, text: comment.querySelector('#comment-text').value });
+}
 
-  function renderAnalysis(onMain) {
-    const a = review.analysis;
-    const progress = $('#progress');
-    progress.hidden = a.state !== 'running';
-    if (a.state === 'running') {
-      progress.max = a.total;
-      progress.value = a.done;
+/** The current line: the root to the current node, then on along first children. */
+function renderMoves(c) {
+  const list = c.q('#moves');
+  list.replaceChildren();
+  const { path, size } = c.state;
+  lineOf(c.state.review.tree, path).forEach((m, i) => {
+    const b = document.createElement('button');
+    const noted = m.node.props.C ? ' ✎' : '';
+    // A move with other variations beside it says how many: the tree branches before it.
+    b.textContent = `${i + 1}. ${moveLabel(m.node, size) || t('review.node')}${noted}${m.others ? ` +${m.others}` : ''}`;
+    const titles = [];
+    if (noted) titles.push(t('review.commented'));
+    if (m.others) {
+      titles.push(tn('review.other_variations', m.others));
+      b.dataset.branches = String(m.others);
     }
-    $('#analyse').disabled = a.state === 'running';
-    $('#analyse').textContent = a.state === 'running' ? t('review.analysing', { done: a.done, total: a.total }) : a.state === 'done' ? t('review.analyse_again') : t('review.analyse');
-    const positions = a.positions || [];
-    const describe = (i) => {
-      const p = positions[i];
-      return p ? `${t('review.move', { n: i })}: ${t('review.black_wins', { rate: Math.round(p.black_winrate * 100) })} · ${leadText(p.black_lead)}` : '';
-    };
-    $('#winrate').replaceChildren(positions.length ? winrateChart(positions, onMain ? path.length : null, (i) => go(mainPath(i)), (i) => {
-      $('#graph-at').textContent = describe(i);
-    }) : document.createTextNode(''));
-    $('#graph-at').textContent = positions.length ? t('review.graph_hint') : '';
-    const here = onMain ? positions[path.length] : null;
-    // The game was over at this position (the last pass: the server analyses no position after
-    // the end): the last position analysed stands for it, its win rate, lead and territory.
-    final = null;
-    if (onMain && !here && path.length < positions.length) {
-      for (let i = path.length - 1; i >= 0; i--) {
-        if (positions[i]) {
-          final = { at: i, ...positions[i] };
-          break;
-        }
-      }
-    }
-    const color = here && (here.to_move === 'black' ? t('review.black') : t('review.white'));
-    $('#best').textContent = here
-      ? `${t('review.black_wins', { rate: Math.round(here.black_winrate * 100) })} · ${leadText(here.black_lead)} · ${t('review.best_for', { color, moves: here.best.map((b) => `${b.move} (${Math.round(b.winrate * 100)}%)`).join(', ') })}${here.engine === 'mcts' ? ` ${t('review.engine_mcts')}` : ''}`
-      : final ? t('review.game_over_analysis', { n: final.at, rate: Math.round(final.black_winrate * 100), lead: leadText(final.black_lead) })
-      : positions.length ? t('review.no_analysis') : '';
-    const list = $('#candidates');
-    list.replaceChildren();
-    // Analyses stored before the network's have no variations: the move alone stands for one.
-    for (const b of here ? here.best : []) {
-      const li = document.createElement('li');
-      li.textContent = t('review.candidate', { move: b.move, rate: Math.round(b.winrate * 100), visits: b.visits, lead: leadText(b.black_lead), pv: (b.pv || [b.move]).join(' ') });
-      li.dataset.candidate = b.move;
-      li.onmouseenter = () => {
-        if (!pinned) {
-          pv = b;
-          render();
-        }
-      };
-      li.onclick = () => {
-        pinned = !(pinned && pv === b);
-        pv = pinned ? b : null;
-        render();
-      };
-      list.appendChild(li);
-    }
-    return here;
+    if (titles.length) b.title = titles.join(' · ');
+    b.dataset.move = String(i + 1);
+    if (i === path.length - 1) b.classList.add('current');
+    b.onclick = () => go(c, m.path);
+    list.appendChild(b);
+  });
+  const current = list.querySelector('.current');
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+function renderTree(c) {
+  const box = c.q('#tree');
+  box.replaceChildren(treeView(c.state.review.tree, c.state.path, (p) => go(c, p)));
+  const cur = box.querySelector('circle.current');
+  if (cur) box.scrollLeft = Math.max(0, Number(cur.getAttribute('cx')) - box.clientWidth / 2);
+}
+
+/** The analysis: its progress, the graph, the position's figures and the candidates. */
+function renderAnalysis(c) {
+  const a = c.state.review.analysis;
+  const progress = c.q('#progress');
+  progress.hidden = a.state !== 'running';
+  if (a.state === 'running') {
+    progress.max = a.total;
+    progress.value = a.done;
   }
+  const analyse = c.q('#analyse');
+  analyse.disabled = a.state === 'running';
+  analyse.textContent = a.state === 'running' ? t('review.analysing', { done: a.done, total: a.total }) : a.state === 'done' ? t('review.analyse_again') : t('review.analyse');
+  renderGraph(c, a.positions || []);
+  c.q('#best').textContent = bestText(c.state);
+  renderCandidates(c);
+}
 
-  function renderChat() {
-    const ul = $('#chat');
-    const lines = review.chat || [];
-    if (ul.dataset.count === String(lines.length) && ul.dataset.last === String(lines.length && lines[lines.length - 1].id)) return;
-    ul.replaceChildren();
-    for (const l of lines) {
-      const li = document.createElement('li');
-      li.innerHTML = `<strong>${esc(l.from)}</strong>: <bdi>${esc(l.text)}</bdi>`;
-      ul.appendChild(li);
-    }
-    ul.dataset.count = String(lines.length);
-    ul.dataset.last = String(lines.length && lines[lines.length - 1].id);
-    ul.scrollTop = ul.scrollHeight;
-  }
-
-  function render() {
-    const { grid, last: lastMove } = positionAt(review.tree, size, path);
-    const node = nodeAt(review.tree, path);
-    const onMain = path.every((i) => i === 0);
-    const here = renderAnalysis(onMain);
-    const toMove = here ? (here.to_move === 'black' ? 'b' : 'w') : null;
-    const candidates = here ? here.best.map((b, i) => ({ ...parseVertex(size, b.move), winrate: b.winrate, visits: b.visits, best: i === 0, move: b.move })).filter((c) => c.x != null) : [];
-    let variation = null;
-    if (pv && here) {
-      variation = [];
-      (pv.pv || [pv.move]).forEach((v, i) => {
-        const q = parseVertex(size, v);
-        const color = i % 2 === 0 ? toMove : toMove === 'b' ? 'w' : 'b';
-        if (q && !variation.some((s) => s.x === q.x && s.y === q.y)) variation.push({ ...q, color, n: i + 1 });
-      });
-    }
-    board.render({
-      grid,
-      last: lastMove,
-      ownership: showOwnership && (here || final) ? ownershipGrid((here || final).ownership, size) : null,
-      marks: marksOf(node, size),
-      candidates,
-      variation,
-      branches: branchesOf(node, size),
-    });
-    $('#lead').textContent = own() ? t('review.you_lead') : t('review.leads', { name: review.owner });
-    $('#follow-box').hidden = own();
-    $('#tools').hidden = !own();
-    for (const b of $('#tools').children) b.setAttribute('aria-pressed', String(b.dataset.tool === tool));
-    $('#where').textContent = `${t('review.move', { n: path.length })}${path.length ? ` (${moveLabel(node, size)})` : ''}${onMain ? '' : ` · ${t('review.in_variation')}`}`;
-    const vars = $('#variations');
-    vars.replaceChildren();
-    node.children.forEach((c, i) => {
-      const b = document.createElement('button');
-      b.textContent = t(i === 0 ? 'review.next_move' : 'review.variation', { move: moveLabel(c, size) || t('review.node') });
-      b.dataset.child = String(i);
-      b.onclick = () => go([...path, i]);
-      vars.appendChild(b);
-    });
-    const comment = $('#comment');
-    const text = sgfText((node.props.C || [''])[0]);
-    if (own()) {
-      const editing = comment.querySelector('#comment-text');
-      // Not while the owner types: a follower's chat line redraws the page.
-      if (!editing || document.activeElement !== editing || comment.dataset.path !== path.join('.')) {
-        comment.innerHTML = `<label>${esc(t('review.comment'))} <textarea id="comment-text" rows="3"></textarea></label><button id="comment-save">${esc(t('review.save_comment'))}</button>`;
-        comment.querySelector('#comment-text').value = text;
-        comment.dataset.path = path.join('.');
-        comment.querySelector('#comment-save').onclick = () => send({ type: 'comment', path, text: comment.querySelector('#comment-text').value });
-      }
-    } else {
-      comment.innerHTML = text ? `<p class="comment" data-testid="comment"><bdi>${esc(text)}</bdi></p>` : `<p class="muted">${esc(t('review.no_comment'))}</p>`;
-    }
-    moveList(node);
-    const treeBox = $('#tree');
-    treeBox.replaceChildren(treeView(review.tree, path, go));
-    const cur = treeBox.querySelector('circle.current');
-    if (cur) treeBox.scrollLeft = Math.max(0, Number(cur.getAttribute('cx')) - treeBox.clientWidth / 2);
-    const loggedIn = !!app.user && !app.user.guest;
-    $('#chat-form').hidden = !loggedIn;
-    $('#chat-login').hidden = loggedIn;
-    renderChat();
-  }
-
-  render();
-  // Follow the review: each answer comes when it changes (or after 25 s).
-  (async () => {
-    while (alive) {
-      try {
-        const r = await api.review(id, review.version);
-        if (alive && r.version !== review.version) update(r, own() && pending > 0);
-      } catch {
-        await new Promise((ok) => setTimeout(ok, 2000));
-      }
-    }
-  })();
-  return () => {
-    alive = false;
-    document.removeEventListener('keydown', onKey);
+function renderGraph(c, positions) {
+  const describe = (i) => {
+    const p = positions[i];
+    return p ? `${t('review.move', { n: i })}: ${t('review.black_wins', { rate: Math.round(p.black_winrate * 100) })} · ${leadText(p.black_lead)}` : '';
   };
+  const at = onMain(c.state) ? c.state.path.length : null;
+  c.q('#winrate').replaceChildren(positions.length ? winrateChart(positions, at, (i) => go(c, mainPath(i)), (i) => {
+    c.q('#graph-at').textContent = describe(i);
+  }) : document.createTextNode(''));
+  c.q('#graph-at').textContent = positions.length ? t('review.graph_hint') : '';
+}
+
+/** The position's figures: Black's win rate, the lead and the best moves; at a position the
+ * game was over at, the last one analysed before it. */
+function bestText(s) {
+  const here = analysed(s);
+  const final = finalAnalysis(s);
+  const positions = s.review.analysis.positions || [];
+  if (here) {
+    const color = here.to_move === 'black' ? t('review.black') : t('review.white');
+    return `${t('review.black_wins', { rate: Math.round(here.black_winrate * 100) })} · ${leadText(here.black_lead)} · ${t('review.best_for', { color, moves: here.best.map((b) => `${b.move} (${Math.round(b.winrate * 100)}%)`).join(', ') })}${here.engine === 'mcts' ? ` ${t('review.engine_mcts')}` : ''}`;
+  }
+  if (final) return t('review.game_over_analysis', { n: final.at, rate: Math.round(final.black_winrate * 100), lead: leadText(final.black_lead) });
+  return positions.length ? t('review.no_analysis') : '';
+}
+
+/** The candidate moves, each showing its variation under the pointer and pinning it on a click.
+ * Analyses stored before the network's have no variations: the move alone stands for one. */
+function renderCandidates(c) {
+  const list = c.q('#candidates');
+  list.replaceChildren();
+  const here = analysed(c.state);
+  for (const b of here ? here.best : []) {
+    const li = document.createElement('li');
+    li.textContent = t('review.candidate', { move: b.move, rate: Math.round(b.winrate * 100), visits: b.visits, lead: leadText(b.black_lead), pv: (b.pv || [b.move]).join(' ') });
+    li.dataset.candidate = b.move;
+    li.onmouseenter = () => {
+      if (!c.state.pinned) c.dispatch({ type: 'hover', point: b.move });
+    };
+    li.onclick = () => c.dispatch({ type: 'pick', point: b.move });
+    list.appendChild(li);
+  }
+}
+
+function renderChat(c) {
+  const ul = c.q('#chat');
+  const lines = c.state.review.chat || [];
+  if (ul.dataset.count === String(lines.length) && ul.dataset.last === String(lines.length && lines[lines.length - 1].id)) return;
+  ul.replaceChildren();
+  for (const l of lines) {
+    const li = document.createElement('li');
+    li.innerHTML = `<strong>${esc(l.from)}</strong>: <bdi>${esc(l.text)}</bdi>`;
+    ul.appendChild(li);
+  }
+  ul.dataset.count = String(lines.length);
+  ul.dataset.last = String(lines.length && lines[lines.length - 1].id);
+  ul.scrollTop = ul.scrollHeight;
 }

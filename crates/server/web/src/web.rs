@@ -77,6 +77,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/review.js"),
     ),
     (
+        "/js/review-state.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/review-state.js"),
+    ),
+    (
         "/js/tournaments.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/tournaments.js"),
