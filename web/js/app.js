@@ -15,7 +15,7 @@ import { moderationPage } from './moderation.js';
 import { messagesPage } from './messages.js';
 import { welcomePage, learnPage, lessonPage } from './learn.js';
 import { rulesPage } from './rules.js';
-import { t, LANGUAGES, language, setLanguage, dateTime, rankName } from './i18n.js';
+import { t, LANGUAGES, language, loadLanguage, setLanguage, dateTime, rankName } from './i18n.js';
 import { ask } from './dialog.js';
 
 const main = document.getElementById('main');
@@ -174,8 +174,13 @@ function languageMenu() {
     o.selected = l.code === language();
     select.appendChild(o);
   }
-  select.onchange = () => {
-    setLanguage(select.value);
+  // The new catalogue is fetched before anything is drawn again in it.
+  select.onchange = async () => {
+    try {
+      await setLanguage(select.value);
+    } catch (e) {
+      app.error(e);
+    }
     renderNav();
     route();
   };
@@ -283,5 +288,7 @@ window.addEventListener('hashchange', () => {
   openMenu(false);
   route();
 });
+// The chosen language's catalogue before the first word is drawn: `t` reads it synchronously.
+await loadLanguage();
 await app.refreshUser();
 route();

@@ -3,22 +3,27 @@
 // keys in dotted areas: `nav.lobby`, `game.pass`, `error.not_your_turn`), through `t`.
 // The choice is remembered in localStorage; until a player makes one, the browser's own
 // languages decide, and English is the fallback for a language or a key a catalogue lacks.
+//
+// Only English (the fallback, imported here) and the chosen language's catalogue are loaded:
+// `loadLanguage()` fetches the chosen one before the first page is drawn, and `setLanguage`
+// fetches a new one before the page is drawn again, so that `t` stays synchronous.
 
 import en from './lang-en.js';
-import ko from './lang-ko.js';
-import ja from './lang-ja.js';
-import zh from './lang-zh.js';
 
-/** Code, catalogue and the language's own name (shown in the menu). */
+/** Code and the language's own name (shown in the menu). */
 export const LANGUAGES = [
-  { code: 'en', name: 'English', messages: en },
-  { code: 'ko', name: '한국어', messages: ko },
-  { code: 'ja', name: '日本語', messages: ja },
-  { code: 'zh', name: '中文', messages: zh },
+  { code: 'en', name: 'English' },
+  { code: 'ko', name: '한국어' },
+  { code: 'ja', name: '日本語' },
+  { code: 'zh', name: '中文' },
 ];
 
 const KEY = 'tengen.lang';
+// The catalogues loaded, by code: English always, the others once chosen.
+const loaded = { en };
 let current = pick();
+// The last language asked for: a slow catalogue does not override a later choice.
+let asked = current;
 
 /** The language a player chose, else the first of the browser's that Tengen speaks. */
 function pick() {
@@ -42,9 +47,30 @@ export function language() {
   return current;
 }
 
-/** Switches language and remembers the choice; the caller re-renders. */
-export function setLanguage(code) {
+/** The catalogue of `code`, fetched once (a dynamic import: the browser asks for that file
+ * alone). */
+async function load(code) {
+  if (!loaded[code]) loaded[code] = (await import(`./lang-${code}.js`)).default;
+  return loaded[code];
+}
+
+/** Loads the current language's catalogue; the shell awaits it before drawing the first page.
+ * A catalogue that cannot be fetched leaves English, the fallback. */
+export async function loadLanguage() {
+  try {
+    await load(current);
+  } catch {
+    // `t` falls back to English for every key.
+  }
+}
+
+/** Switches language, loading its catalogue first, and remembers the choice; the caller
+ * re-renders once it resolves. Of several quick switches the last one wins. */
+export async function setLanguage(code) {
   if (!LANGUAGES.some((l) => l.code === code)) return;
+  asked = code;
+  await load(code);
+  if (asked !== code) return;
   current = code;
   try {
     localStorage.setItem(KEY, code);
@@ -54,8 +80,9 @@ export function setLanguage(code) {
   if (globalThis.document) document.documentElement.lang = code;
 }
 
+/** The catalogue of `code` if loaded, else English. */
 function catalogue(code) {
-  return (LANGUAGES.find((l) => l.code === code) || LANGUAGES[0]).messages;
+  return loaded[code] || en;
 }
 
 /** The message `key` in the current language, `{name}` replaced from `vars`. A key no

@@ -92,7 +92,10 @@ export async function webFromDisk(context) {
     const response = await route.fetch();
     const path = new URL(route.request().url()).pathname;
     const file = join(process.env.TENGEN_WEB_DIR || join(root, 'web'), path.slice(1));
-    await route.fulfill({ response, body: readFileSync(file, 'utf8') });
+    if (!existsSync(file)) return route.fulfill({ response });
+    // A script new on disk, which the binary lacks (a 404 there), is served as the binary would.
+    const type = path.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
+    await route.fulfill({ response, status: 200, headers: { ...response.headers(), 'content-type': type }, body: readFileSync(file, 'utf8') });
   });
 }
 

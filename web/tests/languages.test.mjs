@@ -104,6 +104,35 @@ test('the language menu switches without a reload and is remembered', { timeout:
   await page.locator('#qm-h', { hasText: en['lobby.quick_match'] }).waitFor();
 });
 
+test('only the chosen language is loaded: Korean fetches lang-ko.js, not Japanese or Chinese', { timeout: 60_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const page = await newPage(browser, undefined, 'ko-KR');
+  const fetched = [];
+  page.on('request', (r) => {
+    const m = /\/js\/(lang-[a-z]+\.js)$/.exec(new URL(r.url()).pathname);
+    if (m) fetched.push(m[1]);
+  });
+  const count = (file) => fetched.filter((f) => f === file).length;
+  await page.goto(`${server.url}/#/login`);
+  // The first page is drawn in Korean: the catalogue came before it.
+  assert.equal(await page.locator('#login h2').textContent(), ko['auth.log_in']);
+  assert.deepEqual([...new Set(fetched)].sort(), ['lang-en.js', 'lang-ko.js'], 'English (the fallback) and Korean only');
+  await register(page, server.url, 'ann', '5k');
+  fetched.length = 0;
+  // Switching loads the new catalogue before the page is drawn again, and that one alone.
+  await page.locator('[data-testid=language]').selectOption('ja');
+  await page.locator('#qm-h', { hasText: ja['lobby.quick_match'] }).waitFor();
+  assert.equal(await page.locator('nav a[href="#/"]').textContent(), ja['nav.lobby']);
+  assert.equal(count('lang-ja.js'), 1);
+  assert.equal(count('lang-zh.js'), 0);
+  // Back to Korean: the catalogue is there already.
+  await page.locator('[data-testid=language]').selectOption('ko');
+  await page.locator('#qm-h', { hasText: ko['lobby.quick_match'] }).waitFor();
+  assert.equal(count('lang-ko.js'), 0);
+  assert.equal(count('lang-zh.js'), 0);
+});
+
 test('polish: no stale toasts on an old game, menus inside their panel, the phone games table', { timeout: 90_000 }, async (t) => {
   if (!haveBrowser(t)) return;
   const { server, browser } = await session(t);
