@@ -20,19 +20,24 @@
 //!   tried; [`patterns`]: MoGo's 3x3 shapes; [`ladder`]: ladder reading; [`nakade`]: the
 //!   vital points of small eye spaces;
 //!   [`playout`]: heavy playouts;
-//!   [`time`]: how long to think.
+//!   [`time`]: how long to think; [`manners`]: when to resign and to pass back, one policy
+//!   for GTP, the levels and the server's bots.
 //! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate; [`chains`]: the
 //!   chains an ownership map calls dead (shared by the estimate and the search).
+//! - [`analysis`]: a whole game's positions analysed together (win rate, lead, best moves),
+//!   on several threads through one evaluator, for `tengen analyze` and reviews.
 //! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari), kept
 //!   for clean-up play.
 //! - [`nn`]: KataGo's neural networks on the CPU: the model format, input features, forward
 //!   pass, post-processing, symmetries and cache (docs/engine.md).
 
+pub mod analysis;
 pub mod chains;
 #[cfg(test)]
 mod diagram;
 pub mod estimate;
 pub mod ladder;
+pub mod manners;
 pub mod nakade;
 pub mod nn;
 pub mod patterns;

@@ -9,11 +9,11 @@ use std::io::{BufRead, Write};
 use anyhow::Context;
 use clap::Args;
 use tengen_ai::nn::levels::{self, Level};
-use tengen_ai::nn::{Evaluator, KataRules, Model};
+use tengen_ai::nn::{Evaluator, Model};
 use tengen_ai::search::Decision;
 use tengen_gtp::{Command, Response};
 use tengen_rules::coord::gtp as coord;
-use tengen_rules::{Color, Game, Handicap, Komi, Preset};
+use tengen_rules::{Color, Game, Handicap, Komi, Move, Preset};
 
 /// Options of `tengen bot`.
 #[derive(Args, Debug)]
@@ -129,7 +129,9 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
 /// The bot's state between GTP commands: the level, the net and the game so far.
 struct Bot {
     level: Level,
-    eval: Evaluator,
+    eval: std::sync::Arc<Evaluator>,
+    /// The search's hopeless moves in a row ([`tengen_ai::manners`]).
+    streak: tengen_ai::manners::Streak,
     game: Game,
     size: u8,
     komi: Komi,
@@ -158,14 +160,15 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
         Some(_) => anyhow::bail!("--floor takes a share from 0 to 1"),
         None => level,
     };
-    let model = match &opt.model {
-        Some(path) => Model::from_gz(&std::fs::read(path)?)?,
-        None => Model::builtin()?,
+    let eval = match &opt.model {
+        Some(path) => std::sync::Arc::new(Evaluator::new(Model::from_gz(&std::fs::read(path)?)?)),
+        None => tengen_ai::nn::builtin().context("the built-in network cannot be read")?,
     };
     let komi: Komi = "7.5".parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut bot = Bot {
         level,
-        eval: Evaluator::new(model),
+        eval,
+        streak: tengen_ai::manners::Streak::default(),
         game: new_game(9, komi)?,
         size: 9,
         komi,
@@ -262,14 +265,20 @@ impl Bot {
     }
 
     fn genmove(&mut self, color: Color) -> Response {
-        let Some(rules) = KataRules::nearest(self.game.rules()) else {
+        let Some(rules) = tengen_ai::nn::plays(&self.game) else {
             return Response::failure("the network does not play these rules");
         };
         let seed = self.seed;
         self.seed = self.seed.wrapping_add(1);
-        match levels::genmove(&self.eval, &self.game, color, rules, self.level, seed, None) {
-            Ok((Decision::Resign, _)) => Response::success("resign"),
-            Ok((Decision::Move(m), _)) => match self.game.play(color, m) {
+        // The levels resign and pass by the manners every engine follows.
+        let (eval, level) = (&self.eval, self.level);
+        let decided = self.streak.decide(&self.game, color, true, || {
+            levels::genmove(eval, &self.game, color, rules, level, seed, None)
+                .map(|(d, a)| (d, a.moves.first().map_or(Move::Pass, |m| m.mv)))
+        });
+        match decided {
+            Ok(Decision::Resign) => Response::success("resign"),
+            Ok(Decision::Move(m)) => match self.game.play(color, m) {
                 Ok(()) => Response::success(coord::format_move(self.size, m)),
                 Err(e) => Response::failure(e.to_string()),
             },

@@ -4,6 +4,7 @@
 //! (`bench`, `gtp`, `loadtest`, `match_cmd`, `serve`, `sgf_cmd`).
 
 mod admin;
+mod analyze_cmd;
 mod bench;
 mod bench_nn;
 mod bot;
@@ -47,6 +48,9 @@ enum Command {
     /// Kill a server with SIGKILL again and again under load, restart it on the same database,
     /// and check that no acknowledged move was lost, reordered or duplicated.
     Chaos(chaos::ChaosOpt),
+    /// Analyse every position of a record with the network: Black's win rate and lead and the
+    /// best moves, printed move by move and (with --out) written into the record.
+    Analyze(analyze_cmd::AnalyzeOpt),
     /// Check and score SGF game records.
     #[command(subcommand)]
     Sgf(sgf_cmd::SgfCmd),
@@ -74,6 +78,7 @@ fn main() -> std::process::ExitCode {
         Command::Gtp(opt) => gtp::run(opt),
         Command::Bot(opt) => bot::run(opt),
         Command::Sgf(cmd) => sgf_cmd::run(cmd),
+        Command::Analyze(opt) => analyze_cmd::run(opt),
         Command::Match(opt) => match_cmd::run(opt),
         Command::Admin(cmd) => admin::run(cmd),
         Command::Tournament(cmd) => tournament_cmd::run(cmd),

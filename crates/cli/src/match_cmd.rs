@@ -55,6 +55,9 @@ pub struct MatchOpt {
 struct Player {
     ctl: Controller,
     name: String,
+    /// Time its `genmove`s took, and how many (seconds a move used, beside the other's).
+    thinking: Duration,
+    moves: u32,
 }
 
 impl Player {
@@ -64,7 +67,12 @@ impl Player {
             Ok(Response::Success(n)) if !n.trim().is_empty() => n.trim().to_string(),
             _ => command.to_string(),
         };
-        Ok(Player { ctl, name })
+        Ok(Player {
+            ctl,
+            name,
+            thinking: Duration::ZERO,
+            moves: 0,
+        })
     }
 }
 
@@ -131,6 +139,14 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
         });
     }
     summary(&a.name, &b.name, &outcomes);
+    for p in [&a, &b] {
+        println!(
+            "{} used {:.2} s a move ({} moves)",
+            p.name,
+            p.thinking.as_secs_f64() / f64::from(p.moves.max(1)),
+            p.moves
+        );
+    }
     Ok(())
 }
 
@@ -184,7 +200,10 @@ fn play_one(
         } else {
             (&mut *white, &mut *black)
         };
+        let asked = std::time::Instant::now();
         let answer = mover.ctl.send(&format!("genmove {}", c.letter()), timeout);
+        mover.thinking += asked.elapsed();
+        mover.moves += 1;
         let text = match answer {
             Ok(Response::Success(t)) => t.trim().to_ascii_lowercase(),
             Ok(Response::Failure(_)) | Err(ControllerError::Garbled(_)) => {

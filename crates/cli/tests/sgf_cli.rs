@@ -244,3 +244,46 @@ fn score_under_tromp_taylor_counts_every_stone() {
     let (_, out) = tengen(&["sgf", "score", cn.to_str().unwrap()]);
     assert!(out.contains("white [B4]"), "{out}");
 }
+
+/// Issue 40, item 5: `tengen analyze` prints a line a position (Black's win rate and lead, the
+/// best moves) and writes the figures into the record: each node's comment, after the one it
+/// had, and Sabaki's SBKV; a record it cannot replay is refused with the reason.
+#[test]
+fn analyze_prints_every_position_and_writes_them_into_the_record() {
+    let rec = temp_file(
+        "analyse.sgf",
+        b"(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee]C[A good start];W[cc];B[gc];W[cg])",
+    );
+    let out_file = rec.with_file_name("analysed.sgf");
+    let (ok, out) = tengen(&[
+        "analyze",
+        rec.to_str().unwrap(),
+        "--visits",
+        "16",
+        "--threads",
+        "2",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains(" best ")).collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[1].contains("B E5"), "{out}");
+    assert!(lines[4].contains("W C3"), "{out}");
+    assert!(lines.iter().all(|l| l.contains('%')), "{out}");
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(written.matches("SBKV[").count(), 5, "{written}");
+    let again = tengen_sgf::parse_str(&written).unwrap();
+    let nodes = again.games[0].main_line();
+    assert_eq!(nodes.len(), 5);
+    let first_move = nodes[1].text("C").unwrap();
+    assert!(
+        first_move.starts_with("A good start\n\nTengen: Black "),
+        "{first_move}"
+    );
+
+    let illegal = temp_file("illegal.sgf", b"(;SZ[9];B[ee];W[ee])");
+    let (ok, out) = tengen(&["analyze", illegal.to_str().unwrap(), "--visits", "4"]);
+    assert!(!ok);
+    assert!(out.contains("cannot be replayed"), "{out}");
+}

@@ -83,6 +83,14 @@ pub enum RecordError {
         /// The size.
         size: u8,
     },
+    /// More nodes on the main line than the reader takes.
+    #[error("the main line has {nodes} nodes; at most {limit} are read")]
+    TooLong {
+        /// Nodes on the main line.
+        nodes: usize,
+        /// The most read.
+        limit: usize,
+    },
 }
 
 /// `"line L, column C: "` for a known place, nothing otherwise.
@@ -98,6 +106,7 @@ impl RecordError {
             RecordError::NotGo { .. } => "not_go",
             RecordError::BoardSize { .. } => "bad_board_size",
             RecordError::RulesBoard { .. } => "rules_board",
+            RecordError::TooLong { .. } => "record_too_long",
         }
     }
 }
@@ -494,6 +503,36 @@ pub fn replay(tree: &GameTree, preset: Option<Preset>) -> Result<Replay, RecordE
         info,
         problems,
     })
+}
+
+/// Replays the main line of `tree` as [`replay`] does, and gives the game as it stood after
+/// each of its nodes, the root's first (for an analysis of every position). At most `limit`
+/// nodes are replayed: a record longer than that is [`RecordError::TooLong`].
+pub fn replay_line(
+    tree: &GameTree,
+    preset: Option<Preset>,
+    limit: usize,
+) -> Result<(Replay, Vec<Game>), RecordError> {
+    let nodes = tree.main_line();
+    if nodes.len() > limit {
+        return Err(RecordError::TooLong {
+            nodes: nodes.len(),
+            limit,
+        });
+    }
+    let (info, mut problems, p, mut line) = start(tree, preset)?;
+    let mut games = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        apply(&mut line, node, &[], &mut problems);
+        games.push(line.game.clone());
+    }
+    let replay = Replay {
+        game: line.game,
+        preset: p,
+        info,
+        problems,
+    };
+    Ok((replay, games))
 }
 
 /// Replays every variation of `tree` and returns everything the rules forbid, everything

@@ -9,26 +9,15 @@
 //!
 //! Deterministic: the forward pass has no randomness and a fixed order of operations.
 
-use std::sync::OnceLock;
-
 use tengen_rules::{Color, Game, Point};
 
 use crate::nn::search::Puct;
-use crate::nn::{Evaluator, History, KataRules, Model};
+use crate::nn::{History, KataRules};
 
 /// Smallest and largest board sides the net is used on. On the OGS 19x19 records the net
 /// judged worse than the playouts (BENCHMARKS.md, 2026-11-27: 336 exact and one wrong winner
 /// unflagged, against 339 and none), so larger boards keep the playouts until it is tuned.
 const SIZES: std::ops::RangeInclusive<u8> = 5..=13;
-
-/// The built-in net's evaluator, loaded on first use and shared (it is `Sync`). `None` when
-/// the built-in net cannot be read, which a test of the nn module would catch first.
-fn evaluator() -> Option<&'static Evaluator> {
-    static EVALUATOR: OnceLock<Option<Evaluator>> = OnceLock::new();
-    EVALUATOR
-        .get_or_init(|| Model::builtin().ok().map(Evaluator::new))
-        .as_ref()
-}
 
 /// Black's ownership of every point (+1 Black's to -1 White's, indexed by [`Point::index`],
 /// `cells` long), with Black to move and with White to move, each the mean of the 8
@@ -38,7 +27,7 @@ pub(super) fn ownership(game: &Game, cells: usize) -> Option<[Vec<f32>; 2]> {
         return None;
     }
     let rules = KataRules::nearest(game.rules())?;
-    let eval = evaluator()?;
+    let eval = crate::nn::builtin()?;
     let base = History::new(game, rules);
     let sides = [Color::Black, Color::White].map(|c| {
         let mut h = base.clone();
@@ -86,7 +75,7 @@ pub(super) fn searched(game: &Game, cells: usize, visits: u32, seed: u64) -> Opt
         return None;
     }
     let rules = KataRules::nearest(game.rules())?;
-    let eval = evaluator()?;
+    let eval = crate::nn::builtin()?;
     let n = game.size() as usize;
     let board = game.board();
     let mut ownership = [vec![0.0f32; cells], vec![0.0f32; cells]];
@@ -95,7 +84,7 @@ pub(super) fn searched(game: &Game, cells: usize, visits: u32, seed: u64) -> Opt
         // The position alone: a game that ended with two passes is a position to play on.
         let g = Game::from_board(board.clone(), c, *game.rules()).ok()?;
         let mut search = Puct::new(&g, c, rules, seed + side as u64);
-        search.run(eval, &g, Some(visits), None).ok()?;
+        search.run(&eval, &g, Some(visits), None).ok()?;
         let r = search.report();
         if r.ownership.len() != n * n {
             return None;

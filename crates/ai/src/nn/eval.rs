@@ -3,9 +3,7 @@
 //! over legal moves, the value's softmax, the score multipliers, ownership's tanh, everything
 //! turned to White's point of view. A cache keyed by the features skips repeated positions.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -195,22 +193,10 @@ const CACHE_CAPACITY: usize = 1 << 16;
 /// A network with its cache: share it (it is `Sync`) between the threads that evaluate.
 pub struct Evaluator {
     model: Arc<Model>,
-    /// Evaluations by [`cache_key`]; `None` evaluates every time (benchmarks).
+    /// Evaluations by [`History::cache_key`]; `None` evaluates every time (benchmarks).
     cache: Option<Mutex<HashMap<u64, Arc<Evaluation>>>>,
     /// Positions run through the net (cache misses): KataGo's nnEvals, for `tengen bench nn`.
     evaluated: AtomicU64,
-}
-
-fn cache_key(f: &Features, symmetry: u8, h: &History) -> u64 {
-    let mut s = DefaultHasher::new();
-    symmetry.hash(&mut s);
-    f.size.hash(&mut s);
-    for v in f.spatial.iter().chain(&f.global) {
-        v.to_bits().hash(&mut s);
-    }
-    // Legality beyond the features: whose move it is and multi-stone suicide.
-    (h.to_move as u8, h.rules.multi_stone_suicide).hash(&mut s);
-    s.finish()
 }
 
 impl Evaluator {
@@ -270,17 +256,10 @@ impl Evaluator {
         {
             return Err(NnError::BadBatch);
         }
-        let feats = items
-            .iter()
-            .map(|(h, _)| features(h))
-            .collect::<Result<Vec<_>, _>>()?;
-        // Hashing the features costs a few percent of an evaluation: only with a cache.
+        // Keyed by the position before its features are made: a hit costs a hash, not a
+        // ladder reading.
         let keys: Vec<u64> = match &self.cache {
-            Some(_) => items
-                .iter()
-                .zip(&feats)
-                .map(|((h, s), f)| cache_key(f, *s, h))
-                .collect(),
+            Some(_) => items.iter().map(|(h, s)| h.cache_key(*s)).collect(),
             None => Vec::new(),
         };
         let mut found: Vec<Option<Arc<Evaluation>>> = match &self.cache {
@@ -295,8 +274,9 @@ impl Evaluator {
             let mut spatial = Vec::with_capacity(todo.len() * size * size * SPATIAL);
             let mut global = Vec::with_capacity(todo.len() * GLOBAL);
             for &i in &todo {
-                transform_inputs(&feats[i], items[i].1, &mut spatial);
-                global.extend_from_slice(&feats[i].global);
+                let f = features(items[i].0)?;
+                transform_inputs(&f, items[i].1, &mut spatial);
+                global.extend_from_slice(&f.global);
             }
             let raws = forward(&self.model, size, &spatial, &global);
             self.evaluated
@@ -336,6 +316,85 @@ mod tests {
                 .unwrap();
         }
         History::new(&g, KataRules::parse("chinese").unwrap())
+    }
+
+    /// Plays `moves` (a point index in the board's points, or `None` for a pass) from the
+    /// empty 9x9 board under `preset`; `None` if one is illegal.
+    fn replay(preset: Preset, moves: &[Option<usize>]) -> Option<Game> {
+        let mut g = Game::new(9, preset.rules(9), Handicap::None).unwrap();
+        let points: Vec<_> = g.board().points().collect();
+        for m in moves {
+            let c = g.to_move();
+            let mv = m.map_or(Move::Pass, |i| Move::Play(points[i]));
+            g.play(c, mv).ok()?;
+        }
+        Some(g)
+    }
+
+    /// The cache is keyed by the position before its features are made
+    /// ([`History::cache_key`]). Games that reach one position by two orders of their early
+    /// moves (the last moves alike) share a key, and must then share the features; and keys
+    /// differ where the features do.
+    #[test]
+    fn positions_with_one_cache_key_have_the_same_features() {
+        let mut rng = tengen_rules::playout::Rng::new(17);
+        let mut shared = 0;
+        for (preset, rules) in [
+            (Preset::Chinese, "chinese"),
+            (Preset::Japanese, "japanese"),
+            (Preset::Chinese, "tromp-taylor"),
+            (Preset::Chinese, "aga-button"),
+        ] {
+            let kata = KataRules::parse(rules).unwrap();
+            for _ in 0..60 {
+                let len = 12 + rng.below(50) as usize;
+                let mut moves: Vec<Option<usize>> = Vec::new();
+                let mut g = Game::new(9, preset.rules(9), Handicap::None).unwrap();
+                let points: Vec<_> = g.board().points().collect();
+                // Passes now and then (never two in a row: the game would end).
+                while moves.len() < len {
+                    let pick = rng.below(90) as usize;
+                    if pick >= 81 && moves.last() == Some(&None) {
+                        continue;
+                    }
+                    let m = (pick < 81).then_some(pick);
+                    let c = g.to_move();
+                    if g.play(c, m.map_or(Move::Pass, |i| Move::Play(points[i])))
+                        .is_ok()
+                    {
+                        moves.push(m);
+                    }
+                }
+                // Swap two early moves of one colour: the same stones, unless a capture or a
+                // ko got in the way (then the keys differ or the game is refused).
+                let (i, j) = (rng.below(3) as usize * 2, 4 + rng.below(2) as usize * 2);
+                let mut swapped = moves.clone();
+                swapped.swap(i, j);
+                let Some(other) = replay(preset, &swapped) else {
+                    continue;
+                };
+                let (a, b) = (History::new(&g, kata), History::new(&other, kata));
+                for sym in [0, 5] {
+                    let (ka, kb) = (a.cache_key(sym), b.cache_key(sym));
+                    let (fa, fb) = (features(&a).unwrap(), features(&b).unwrap());
+                    if ka == kb {
+                        shared += 1;
+                        assert_eq!(fa.spatial, fb.spatial, "{rules} {moves:?}");
+                        assert_eq!(fa.global, fb.global, "{rules} {moves:?}");
+                    }
+                }
+                // A different symmetry, player to move or komi is a different key.
+                assert_ne!(a.cache_key(0), a.cache_key(1));
+                let mut turned = a.clone();
+                turned.to_move = turned.to_move.opponent();
+                assert_ne!(a.cache_key(0), turned.cache_key(0));
+                let mut komi = a.clone();
+                komi.komi += 1.0;
+                assert_ne!(a.cache_key(0), komi.cache_key(0));
+            }
+        }
+        // The test compared features: most swaps reach the same position.
+        assert!(shared > 100, "{shared}");
     }
 
     #[test]

@@ -139,6 +139,44 @@ impl History {
         self.ending_passes + 1 >= 2 || self.spight_ending(self.to_move)
     }
 
+    /// A key for the evaluator's cache, from everything the features and the legal moves are
+    /// made of, computed without them (features cost a ladder reading; a cache hit should
+    /// not): the stones (Zobrist), the ko point and superko bans, the player to move, the rules
+    /// and their komi as the player to move sees it, the last five moves and the two boards
+    /// before (history and ladder planes), and the game's ending state. Positions with one
+    /// key have the same features (tested on random games under every rule set).
+    pub fn cache_key(&self, symmetry: u8) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut s = std::collections::hash_map::DefaultHasher::new();
+        symmetry.hash(&mut s);
+        self.board.size().hash(&mut s);
+        self.board.hash().hash(&mut s);
+        self.board.ko_point().map(|p| p.index()).hash(&mut s);
+        for p in self.superko_banned.iter() {
+            p.index().hash(&mut s);
+        }
+        (self.to_move as u8).hash(&mut s);
+        self.rules.hash(&mut s);
+        self.self_komi(self.to_move).to_bits().hash(&mut s);
+        let recent = self.moves.len().saturating_sub(5);
+        for (c, m) in &self.moves[recent..] {
+            (*c as u8, m.map(|p| p.index())).hash(&mut s);
+        }
+        for b in &self.recent {
+            b.as_ref().map(|b| b.hash()).hash(&mut s);
+        }
+        (
+            self.valid_turns.min(5),
+            self.ending_passes,
+            self.finished,
+            self.has_button,
+            self.pass_would_end(),
+            self.spight_ending(self.to_move),
+        )
+            .hash(&mut s);
+        s.finish()
+    }
+
     /// Whether a pass by `c` now would repeat a situation `c` passed from (simple ko only).
     pub fn spight_ending(&self, c: Color) -> bool {
         self.rules.ko == KataKo::Simple

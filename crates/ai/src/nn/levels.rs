@@ -103,10 +103,6 @@ pub const ABSURD_SHARE: f32 = 0.02;
 /// above 0.02% none, a random player).
 pub const BEGINNER_FLOOR: f32 = 0.001;
 
-/// Visits in all and through the chosen move before a level may resign (as the GTP engine's
-/// network search: in a lost game the visits spread over many equally lost moves).
-const RESIGN_VISITS: (u32, u32) = (100, 10);
-
 /// Level `n` (1 to 10), if there is one.
 pub fn level(n: u8) -> Option<Level> {
     LADDER.get(usize::from(n).checked_sub(1)?).copied()
@@ -138,7 +134,10 @@ pub fn genmove(
     let style = Style {
         resign_below: Some(0.1),
     };
-    Ok((search::judge(game, color, &a, &style, RESIGN_VISITS), a))
+    Ok((
+        search::judge(game, color, &a, &style, crate::manners::RESIGN_VISITS),
+        a,
+    ))
 }
 
 /// Index into `a.moves` of a move drawn with weight `prior^(1/temperature)` among those whose

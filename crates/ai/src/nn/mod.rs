@@ -43,6 +43,11 @@ pub mod rules;
 pub mod search;
 pub mod winograd;
 
+use std::ops::RangeInclusive;
+use std::sync::{Arc, OnceLock};
+
+use tengen_rules::Game;
+
 pub use eval::{Evaluation, Evaluator};
 pub use history::History;
 pub use model::Model;
@@ -82,8 +87,34 @@ pub enum NnError {
 }
 
 impl Model {
-    /// The built-in network ([`BUILTIN_NET`]).
+    /// The built-in network ([`BUILTIN_NET`]), read afresh (most callers want the process's
+    /// shared one: [`builtin`]).
     pub fn builtin() -> Result<Model, NnError> {
         Model::from_gz(BUILTIN_NET)
     }
+}
+
+/// The built-in network's evaluator, read on first use and shared by everything in the process
+/// that evaluates with it (the GTP engine without `--model`, `tengen bot`, the server's bots,
+/// its reviews, the estimator): one copy of the weights and one cache, so that the positions
+/// one caller evaluated answer the others. `None` if it cannot be read (a test of this module
+/// would fail first).
+pub fn builtin() -> Option<Arc<Evaluator>> {
+    static BUILTIN: OnceLock<Option<Arc<Evaluator>>> = OnceLock::new();
+    BUILTIN
+        .get_or_init(|| Model::builtin().ok().map(|m| Arc::new(Evaluator::new(m))))
+        .clone()
+}
+
+/// Board sides the network plays (KataGo's nets are trained on 7x7 to 19x19).
+pub const SIZES: RangeInclusive<u8> = 7..=19;
+
+/// The rules the net is told for `game`, where it plays: a board of [`SIZES`], under rules with
+/// a KataGo counterpart ([`KataRules::nearest`]; not First Capture Go). Every caller asks here:
+/// GTP, the levels, the server's bots and its reviews.
+pub fn plays(game: &Game) -> Option<KataRules> {
+    if !SIZES.contains(&game.size()) {
+        return None;
+    }
+    KataRules::nearest(game.rules())
 }

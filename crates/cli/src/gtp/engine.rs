@@ -11,7 +11,7 @@ use std::time::Duration;
 use tengen_ai::nn::search::{Limits, Puct, WallClock};
 use tengen_ai::nn::KataRules;
 use tengen_ai::time::{self, Clock};
-use tengen_ai::{estimate, policy, search};
+use tengen_ai::{estimate, manners, policy, search};
 use tengen_gtp::args::{self, ArgError};
 use tengen_gtp::{Command, Response};
 use tengen_rules::coord::gtp as coord;
@@ -90,9 +90,6 @@ pub enum EngineKind {
     Mcts,
 }
 
-/// Board sides the network's search plays (KataGo's nets are trained on 7x7 to 19x19).
-const NN_SIZES: std::ops::RangeInclusive<u8> = 7..=19;
-
 impl Default for Strength {
     fn default() -> Strength {
         Strength {
@@ -108,14 +105,6 @@ impl Default for Strength {
 }
 
 pub use tengen_ai::search::level_playouts;
-
-/// Visits in all and through the best move before the network's search may resign (in a lost
-/// game its visits spread over many equally lost moves, so few go through the best).
-const NN_RESIGN_VISITS: (u32, u32) = (100, 10);
-
-/// Moves in a row the network's search must find hopeless before it resigns (KataGo's
-/// `resignConsecTurns`): one bad reading does not end a game.
-const NN_RESIGN_TURNS: u32 = 3;
 
 /// Seconds a move when nothing else is said.
 const DEFAULT_MOVE_TIME: f64 = 1.0;
@@ -135,9 +124,10 @@ pub struct Engine {
     search: Option<search::Search>,
     /// The network search's last tree, kept for the next move.
     puct: Option<Puct>,
-    /// The network search's hopeless moves in a row per colour, and the ply of the last (a
-    /// streak goes on only from the colour's previous move of the same game).
-    hopeless: [(u32, usize); 2],
+    /// The search's hopeless moves in a row per colour ([`manners::Streak`]).
+    streak: manners::Streak,
+    /// When the current `genmove` began: the manners' judgement comes out of its time.
+    thinking_since: Option<std::time::Instant>,
     /// Seconds and stones left per colour, from `time_left`.
     time_left: [Option<(f64, u32)>; 2],
     /// The last estimate, with the position and rules it is of.
@@ -189,7 +179,8 @@ impl Engine {
             strength: Strength::default(),
             search: None,
             puct: None,
-            hopeless: [(0, 0); 2],
+            streak: manners::Streak::default(),
+            thinking_since: None,
             net: super::nn::Net::default(),
             kata_rules: None,
             quit: false,
@@ -487,34 +478,23 @@ impl Engine {
             Phase::Play => {}
         }
         self.game.set_to_move(color);
+        self.thinking_since = Some(std::time::Instant::now());
         let mv = match mode {
             // Clean-up play captures the dead stones the estimate finds before passing.
             policy::Mode::Cleanup => policy::choose(&self.game, color, &mut self.rng, mode),
-            policy::Mode::Normal if self.nn_plays() => match self.nn_genmove(color, reporter) {
-                Ok(search::Decision::Move(m)) => m,
-                Ok(search::Decision::Resign) => return Response::success("resign"),
-                Err(r) => return r,
-            },
             policy::Mode::Normal => {
-                let (budget, _) = self.budget(color);
-                let style = search::Style {
-                    resign_below: self.strength.resign.then_some(0.1),
-                };
-                let mut s = search::Search::reuse(
-                    self.search.take(),
-                    &self.game,
-                    color,
-                    budget.threads,
-                    budget.seed,
-                );
-                let (decision, _) = search::decide(&self.game, color, &mut s, &budget, &style);
-                self.search = Some(s);
-                match decision {
-                    search::Decision::Move(m) => m,
-                    search::Decision::Resign => {
-                        // The game stays as it is; the controller ends it.
-                        return Response::success("resign");
-                    }
+                let game = self.game.clone();
+                let mut streak = std::mem::take(&mut self.streak);
+                let decided = streak.decide(&game, color, self.strength.resign, || {
+                    self.search_move(color, reporter)
+                });
+                self.streak = streak;
+                self.thinking_since = None;
+                match decided {
+                    Ok(search::Decision::Move(m)) => m,
+                    // The game stays as it is; the controller ends it.
+                    Ok(search::Decision::Resign) => return Response::success("resign"),
+                    Err(r) => return r,
                 }
             }
         };
@@ -531,20 +511,50 @@ impl Engine {
     /// Whether the network's search chooses the moves: asked for, and the net plays these
     /// rules (not First Capture) on this board.
     fn nn_plays(&self) -> bool {
+        // Where the net plays ([`tengen_ai::nn::plays`]), or rules set by `kata-set-rules`.
         self.strength.engine == EngineKind::Nn
-            && NN_SIZES.contains(&self.size)
+            && tengen_ai::nn::SIZES.contains(&self.size)
             && self.net_rules().is_some()
     }
 
-    /// The network's search for `color`'s move (reusing the last move's tree, on the
-    /// engine's threads), stopping early once the best move cannot be overtaken when the clock
-    /// sets the time; its decision under the Monte Carlo engine's rules for passing and
-    /// resigning, but resigning only after [`NN_RESIGN_TURNS`] hopeless moves in a row.
-    fn nn_genmove(
+    /// The search's decision for `color` and its move (played instead of a resignation the
+    /// manners do not confirm): the network's where it plays, else the Monte Carlo engine's.
+    fn search_move(
         &mut self,
         color: Color,
         reporter: Option<Reporter>,
-    ) -> Result<search::Decision, Response> {
+    ) -> Result<(search::Decision, Move), Response> {
+        let style = search::Style {
+            resign_below: self.strength.resign.then_some(0.1),
+        };
+        let (d, a) = if self.nn_plays() {
+            let a = self.nn_search(color, reporter)?;
+            let d = search::judge(&self.game, color, &a, &style, manners::RESIGN_VISITS);
+            (d, a)
+        } else {
+            let (budget, _) = self.budget(color);
+            let mut s = search::Search::reuse(
+                self.search.take(),
+                &self.game,
+                color,
+                budget.threads,
+                budget.seed,
+            );
+            let found = search::decide(&self.game, color, &mut s, &budget, &style);
+            self.search = Some(s);
+            found
+        };
+        Ok((d, a.best().map_or(Move::Pass, |m| m.mv)))
+    }
+
+    /// The network's search for `color`'s move (reusing the last move's tree, on the
+    /// engine's threads), stopping early once the best move cannot be overtaken where the
+    /// clock banks the time saved.
+    fn nn_search(
+        &mut self,
+        color: Color,
+        reporter: Option<Reporter>,
+    ) -> Result<search::Analysis, Response> {
         let rules = self
             .net_rules()
             .ok_or_else(|| fail("the network does not play these rules"))?;
@@ -565,39 +575,8 @@ impl Engine {
         }
         .map_err(|e| fail(&e.to_string()))?;
         let a = p.analysis();
-        let style = search::Style {
-            resign_below: self.strength.resign.then_some(0.1),
-        };
         self.puct = Some(p);
-        let decision = search::judge(&self.game, color, &a, &style, NN_RESIGN_VISITS);
-        Ok(self.confirm_resignation(color, decision, &a))
-    }
-
-    /// A resignation stands only on the [`NN_RESIGN_TURNS`]th hopeless move in a row; before
-    /// it, the best move is played.
-    fn confirm_resignation(
-        &mut self,
-        color: Color,
-        d: search::Decision,
-        a: &search::Analysis,
-    ) -> search::Decision {
-        let ply = self.game.ply_count();
-        let (streak, last) = &mut self.hopeless[color.index()];
-        match d {
-            search::Decision::Resign => {
-                let goes_on = *streak > 0 && *last + 2 == ply;
-                *streak = if goes_on { *streak + 1 } else { 1 };
-                *last = ply;
-                if *streak >= NN_RESIGN_TURNS {
-                    return d;
-                }
-                search::Decision::Move(a.best().map_or(Move::Pass, |m| m.mv))
-            }
-            search::Decision::Move(_) => {
-                *streak = 0;
-                d
-            }
-        }
+        Ok(a)
     }
 
     /// The search budget for `color`'s move: the fixed playout count if one was set, the time
@@ -616,6 +595,12 @@ impl Engine {
             true => self.strength.visits.is_some(),
             false => self.strength.playouts.is_some(),
         };
+        // The manners' judgement before the search came out of this move's time.
+        let spent = self.thinking_since.map_or(Duration::ZERO, |t| t.elapsed());
+        let plan = plan.map(|p| time::Plan {
+            time: p.time.saturating_sub(spent).max(Duration::from_millis(50)),
+            ..p
+        });
         let time = plan.map(|p| p.time).or_else(|| {
             if fixed {
                 None

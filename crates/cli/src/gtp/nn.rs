@@ -30,15 +30,15 @@ impl Net {
         })
     }
 
-    /// The evaluator, reading the built-in net the first time.
+    /// The evaluator: the session's own model, else the process's built-in one
+    /// ([`tengen_ai::nn::builtin`]).
     pub fn evaluator(&mut self) -> Result<Arc<Evaluator>, Response> {
         if self.evaluator.is_none() {
-            let model = Model::builtin().map_err(|e| Response::failure(e.to_string()))?;
-            self.evaluator = Some(Arc::new(Evaluator::new(model)));
+            self.evaluator = tengen_ai::nn::builtin();
         }
         self.evaluator
             .clone()
-            .ok_or_else(|| Response::failure("no network"))
+            .ok_or_else(|| Response::failure("the built-in network cannot be read"))
     }
 }
 

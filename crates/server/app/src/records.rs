@@ -22,6 +22,8 @@ fn record_code(e: &RecordError) -> &'static str {
         RecordError::NotGo { .. } => "sgf_not_go",
         RecordError::BoardSize { .. } => "sgf_bad_board_size",
         RecordError::RulesBoard { .. } => "sgf_rules_board",
+        // Only `replay_line` bounds the nodes; the server's own bound is the review's.
+        RecordError::TooLong { .. } => "review_too_large",
     }
 }
 

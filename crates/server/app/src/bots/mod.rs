@@ -4,7 +4,8 @@
 //! so that the server's other games never wait for an engine.
 
 pub mod gtp;
-pub mod manners;
+/// The manners every engine of Tengen's follows ([`tengen_ai::manners`]).
+pub use tengen_ai::manners;
 mod player;
 
 pub use player::Player;
@@ -525,7 +526,8 @@ mod tests {
     async fn action(live: &LiveGame, color: Color, terms: &Terms, level: u8) -> Option<Action> {
         let mut rng = Rng::new(7);
         let engine = Engine::Builtin(level);
-        next_action(live, color, terms, &engine, None, &mut rng)
+        let mut streak = manners::Streak::default();
+        next_action(live, color, terms, &engine, None, (&mut rng, &mut streak))
             .await
             .expect("an action")
     }

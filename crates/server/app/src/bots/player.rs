@@ -24,6 +24,8 @@ pub struct Player {
     /// The GTP engine's process, for [`Engine::Gtp`].
     gtp: Option<SharedEngine>,
     rng: Rng,
+    /// The built-in engine's hopeless searches in a row ([`manners::Streak`]).
+    streak: manners::Streak,
     /// The move count at which the bot last declined a request to count (once a request).
     declined: Option<usize>,
 }
@@ -48,6 +50,7 @@ impl Player {
             engine,
             gtp,
             rng: Rng::new(seed),
+            streak: manners::Streak::default(),
             declined: None,
         })
     }
@@ -84,7 +87,7 @@ impl Player {
             &self.terms,
             &self.engine,
             self.gtp.as_ref(),
-            &mut self.rng,
+            (&mut self.rng, &mut self.streak),
         )
         .await
     }
@@ -364,7 +367,7 @@ pub(super) async fn next_action(
     terms: &Terms,
     engine: &Engine,
     gtp: Option<&SharedEngine>,
-    rng: &mut Rng,
+    state: (&mut Rng, &mut manners::Streak),
 ) -> Result<Option<Action>, String> {
     Ok(match live.game.phase() {
         // A good opponent lets a player take a slip back (the room allows it, or the
@@ -382,7 +385,7 @@ pub(super) async fn next_action(
                     }
                     a
                 }
-                None => engine_move(live, color, engine, gtp, terms, rng).await?,
+                None => engine_move(live, color, engine, gtp, terms, state).await?,
             })
         }
         Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
@@ -415,28 +418,25 @@ pub(super) async fn answer_count_request(
     Ok(Some(Action::Chat(manners::NOT_SETTLED.into())))
 }
 
-/// What manners decide before the engine is asked, at every level and for every engine:
-/// resign a game clearly lost, pass back after the partner's pass when no move can change the
-/// winner. `None`: the engine plays.
+/// What manners decide before the engine is asked, at every level and for every engine
+/// ([`manners::before_search`], on the engine pool): resign a game clearly lost, pass back
+/// after the partner's pass when no move can change the winner. `None`: the engine plays.
 async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, String> {
     let game = &live.game;
     let passed = manners::opponent_passed(game, color);
     if !manners::counted(game) || !(passed || manners::past_opening(game)) {
         return Ok(None);
     }
-    let size = game.size();
     let game = game.clone();
-    let judged = crate::engines::pool()
-        .run(move || manners::judge(&game, color))
+    let decided = crate::engines::pool()
+        .run(move || manners::before_search(&game, color))
         .await
         .map_err(|e| e.to_string())?;
-    Ok(if judged.hopeless(size) {
-        Some(Action::Resign)
-    } else if passed && judged.decided() {
-        Some(Action::Pass)
-    } else {
-        None
-    })
+    Ok(decided.map(|d| match d {
+        search::Decision::Resign => Action::Resign,
+        search::Decision::Move(Move::Play(p)) => Action::Move(p),
+        search::Decision::Move(Move::Pass) => Action::Pass,
+    }))
 }
 
 /// The engine's move: the built-in engine at its level, or the GTP engine's `genmove`, with
@@ -447,13 +447,13 @@ async fn engine_move(
     engine: &Engine,
     gtp: Option<&SharedEngine>,
     terms: &Terms,
-    rng: &mut Rng,
+    state: (&mut Rng, &mut manners::Streak),
 ) -> Result<Action, String> {
     let started = std::time::Instant::now();
     crate::metrics::ENGINES_BUSY.inc();
     let a = match gtp {
         None => match *engine {
-            Engine::Builtin(level) => builtin_move(live, color, level, terms, rng).await,
+            Engine::Builtin(level) => builtin_move(live, color, level, terms, state).await,
             _ => Err("no engine".into()),
         },
         Some(e) => gtp_move(e, live, color, terms).await,
@@ -476,17 +476,18 @@ async fn builtin_move(
     color: Color,
     level: u8,
     terms: &Terms,
-    rng: &mut Rng,
+    (rng, streak): (&mut Rng, &mut manners::Streak),
 ) -> Result<Action, String> {
     let game = live.game.clone();
+    let ply = game.ply_count();
     let time = builtin_time(&terms.time, &live.clocks[color.index()], &game);
     let seed = rng.next_u64();
     let asked_to_count = live.scoring_requests[color.opponent().index()];
-    let (decision, settled) = crate::engines::pool()
+    let (decision, settled, instead) = crate::engines::pool()
         .run(move || {
             let (d, a) = match net_level(&game, level) {
                 Some((eval, rules, l)) => {
-                    tengen_ai::nn::levels::genmove(eval, &game, color, rules, l, seed, time)
+                    tengen_ai::nn::levels::genmove(&eval, &game, color, rules, l, seed, time)
                         .map_err(|e| e.to_string())?
                 }
                 None => {
@@ -500,10 +501,15 @@ async fn builtin_move(
                     search::genmove(&game, color, &budget, &search::Style::default())
                 }
             };
-            Ok::<_, String>((d, search::is_settled(&game, color, &a)))
+            // The move played: the level's sampled move is first.
+            let instead = a.moves.first().map_or(Move::Pass, |m| m.mv);
+            Ok::<_, String>((d, search::is_settled(&game, color, &a), instead))
         })
         .await
         .map_err(|e| e.to_string())??;
+    // The manners before the search ran in `manners_move`; the search's resignation stands on
+    // the streak, as in every engine.
+    let decision = streak.confirm(ply, color, decision, instead);
     Ok(match decision {
         // The partner asked to count and nothing is left to play: agree.
         _ if asked_to_count && settled => Action::RequestScoring,
@@ -513,35 +519,24 @@ async fn builtin_move(
     })
 }
 
-/// The built-in net, read once for all bot games (its cache shared: positions repeat across
-/// games' openings).
-static NET: std::sync::OnceLock<Option<tengen_ai::nn::Evaluator>> = std::sync::OnceLock::new();
-
-/// The net, the rules it is told and the level's settings, where the net plays `game`:
-/// boards 7x7 to 19x19, every rule set with a KataGo equivalent (not First Capture).
+/// The net, the rules it is told and the level's settings, where the net plays `game`
+/// ([`tengen_ai::nn::plays`]; the process's one built-in net, its cache shared: positions repeat
+/// across games' openings).
 fn net_level(
     game: &tengen_rules::Game,
     level: u8,
 ) -> Option<(
-    &'static tengen_ai::nn::Evaluator,
+    Arc<tengen_ai::nn::Evaluator>,
     tengen_ai::nn::KataRules,
     tengen_ai::nn::levels::Level,
 )> {
-    if !(7..=19).contains(&game.size()) {
-        return None;
-    }
-    let rules = tengen_ai::nn::KataRules::nearest(game.rules())?;
+    let rules = tengen_ai::nn::plays(game)?;
     let l = tengen_ai::nn::levels::level(level)?;
-    let eval = NET
-        .get_or_init(|| match tengen_ai::nn::Model::builtin() {
-            Ok(m) => Some(tengen_ai::nn::Evaluator::new(m)),
-            Err(e) => {
-                tracing::error!(error = %e, "the built-in net did not load; bots play Monte Carlo");
-                None
-            }
-        })
-        .as_ref()?;
-    Some((eval, rules, l))
+    let eval = tengen_ai::nn::builtin();
+    if eval.is_none() {
+        tracing::error!("the built-in net did not load; bots play Monte Carlo");
+    }
+    Some((eval?, rules, l))
 }
 
 /// A GTP engine's move for `color`: it is told the time left on the bot's clock, then asked

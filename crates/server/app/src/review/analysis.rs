@@ -22,10 +22,10 @@
 //! net knows that a pass in answer ends the game and values it by the count to come, so the
 //! graph does not fall to 50% at the end of a game.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use tengen_ai::nn::{Evaluator, KataRules, Model};
+use tengen_ai::nn::{Evaluator, KataRules};
 use tengen_ai::search::{analyze, Analysis, Budget};
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Game, Phase, Point};
@@ -41,8 +41,6 @@ pub const MAX_POSITIONS: usize = 1_000;
 pub const CANDIDATES: usize = 6;
 /// Moves kept of each candidate's principal variation.
 pub const PV_MOVES: usize = 12;
-/// The board sizes the net plays (as `tengen gtp`'s).
-const NET_SIZES: std::ops::RangeInclusive<u8> = 7..=19;
 /// The searches' seed.
 const SEED: u64 = 0x7e5e_1e57;
 /// Ownership levels each side of zero in the compact grid ([`ownership_text`]).
@@ -81,26 +79,15 @@ impl Progress {
     }
 }
 
-/// The built-in net, read once for the process on first use; `None` if it cannot be read
-/// (then the Monte Carlo engine analyses).
+/// The built-in net, shared with the process's other users ([`tengen_ai::nn::builtin`]); `None`
+/// if it cannot be read (then the Monte Carlo engine analyses).
 fn evaluator() -> Option<Arc<Evaluator>> {
-    static NET: OnceLock<Option<Arc<Evaluator>>> = OnceLock::new();
-    NET.get_or_init(|| match Model::builtin() {
-        Ok(m) => Some(Arc::new(Evaluator::new(m))),
-        Err(e) => {
-            tracing::error!(error = %e, "the built-in net cannot be read; reviews use the Monte Carlo engine");
-            None
-        }
-    })
-    .clone()
+    tengen_ai::nn::builtin()
 }
 
-/// The rules the net is told for `game`, where it plays its rules and size.
+/// The rules the net is told for `game`, where it plays ([`tengen_ai::nn::plays`]).
 fn net_rules(game: &Game) -> Option<KataRules> {
-    if !NET_SIZES.contains(&game.size()) {
-        return None;
-    }
-    KataRules::nearest(game.rules())
+    tengen_ai::nn::plays(game)
 }
 
 /// `net` where the net analyses `game`, else `mcts`.
