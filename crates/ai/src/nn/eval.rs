@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use tengen_rules::Color;
 
 use super::features::{features, Features, GLOBAL, SPATIAL};
-use super::forward::{forward, RawOutput};
+use super::forward::{Backend, Cpu, RawOutput};
 use super::history::History;
 use super::model::Model;
 use super::rules::{KataKo, KataScoring};
@@ -193,6 +193,8 @@ const CACHE_CAPACITY: usize = 1 << 16;
 /// A network with its cache: share it (it is `Sync`) between the threads that evaluate.
 pub struct Evaluator {
     model: Arc<Model>,
+    /// What runs the forward pass ([`Cpu`] unless [`Evaluator::with_backend`] says).
+    backend: Arc<dyn Backend>,
     /// Evaluations by [`History::cache_key`]; `None` evaluates every time (benchmarks).
     cache: Option<Mutex<HashMap<u64, Arc<Evaluation>>>>,
     /// Positions run through the net (cache misses): KataGo's nnEvals, for `tengen bench nn`.
@@ -202,8 +204,15 @@ pub struct Evaluator {
 impl Evaluator {
     /// An evaluator for `model`.
     pub fn new(model: Model) -> Evaluator {
+        Evaluator::with_backend(model, Arc::new(Cpu))
+    }
+
+    /// An evaluator for `model` whose forward passes `backend` runs (the seam for an
+    /// accelerator: the cache, batches and post-processing stay the evaluator's).
+    pub fn with_backend(model: Model, backend: Arc<dyn Backend>) -> Evaluator {
         Evaluator {
             model: Arc::new(model),
+            backend,
             cache: Some(Mutex::new(HashMap::new())),
             evaluated: AtomicU64::new(0),
         }
@@ -213,9 +222,15 @@ impl Evaluator {
     pub fn without_cache(model: Model) -> Evaluator {
         Evaluator {
             model: Arc::new(model),
+            backend: Arc::new(Cpu),
             cache: None,
             evaluated: AtomicU64::new(0),
         }
+    }
+
+    /// The backend's name (`cpu`).
+    pub fn backend_name(&self) -> &'static str {
+        self.backend.name()
     }
 
     /// The model evaluated.
@@ -278,7 +293,7 @@ impl Evaluator {
                 transform_inputs(&f, items[i].1, &mut spatial);
                 global.extend_from_slice(&f.global);
             }
-            let raws = forward(&self.model, size, &spatial, &global);
+            let raws = self.backend.forward(&self.model, size, &spatial, &global);
             self.evaluated
                 .fetch_add(todo.len() as u64, Ordering::Relaxed);
             for (&i, raw) in todo.iter().zip(&raws) {
@@ -395,6 +410,32 @@ mod tests {
         }
         // The test compared features: most swaps reach the same position.
         assert!(shared > 100, "{shared}");
+    }
+
+    /// The backend seam: an evaluator runs its forward passes on the backend it was given,
+    /// and its cache still answers repeated positions without it.
+    #[test]
+    fn a_backend_runs_the_passes_and_the_cache_stays_the_evaluators() {
+        struct Counting(std::sync::atomic::AtomicU32);
+        impl Backend for Counting {
+            fn forward(&self, m: &Model, size: usize, sp: &[f32], gl: &[f32]) -> Vec<RawOutput> {
+                self.0.fetch_add(1, Ordering::Relaxed);
+                Cpu.forward(m, size, sp, gl)
+            }
+            fn name(&self) -> &'static str {
+                "counting"
+            }
+        }
+        let backend = Arc::new(Counting(std::sync::atomic::AtomicU32::new(0)));
+        let eval = Evaluator::with_backend(Model::builtin().unwrap(), backend.clone());
+        let plain = Evaluator::without_cache(Model::builtin().unwrap());
+        let h = history(&["E5", "C3"]);
+        let a = eval.evaluate(&h, 2).unwrap();
+        let b = eval.evaluate(&h, 2).unwrap();
+        assert_eq!(backend.0.load(Ordering::Relaxed), 1);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.white_win, plain.evaluate(&h, 2).unwrap().white_win);
+        assert_eq!(eval.backend_name(), "counting");
     }
 
     #[test]

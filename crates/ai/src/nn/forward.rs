@@ -37,12 +37,65 @@ pub struct RawOutput {
     pub ownership: Vec<f32>,
 }
 
-/// A batch of positions on a `size`x`size` board, and scratch reused between layers.
+/// What runs a model's forward pass. The CPU's ([`Cpu`]) is the only one today; an
+/// accelerator's would be another, behind the same [`super::Evaluator`] (its cache, batching
+/// and post-processing unchanged).
+pub trait Backend: Send + Sync {
+    /// Runs `model` on `n` positions of side `size`: `spatial` is `[n * size * size, 22]`,
+    /// `global` is `[n, 19]`.
+    fn forward(
+        &self,
+        model: &Model,
+        size: usize,
+        spatial: &[f32],
+        global: &[f32],
+    ) -> Vec<RawOutput>;
+    /// Its name in reports (`cpu`).
+    fn name(&self) -> &'static str;
+}
+
+/// The forward pass on the CPU's cores ([`forward`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cpu;
+
+impl Backend for Cpu {
+    fn forward(
+        &self,
+        model: &Model,
+        size: usize,
+        spatial: &[f32],
+        global: &[f32],
+    ) -> Vec<RawOutput> {
+        forward(model, size, spatial, global)
+    }
+
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+}
+
+/// Buffers a thread keeps between passes: the im2col and Winograd scratch, and layers'
+/// outputs given back, so a pass does not allocate (and fault in) tens of megabytes of fresh
+/// memory on a large net.
+#[derive(Default)]
+struct Scratch {
+    cols: Vec<f32>,
+    wino: super::winograd::Scratch,
+    spare: Vec<Vec<f32>>,
+}
+
+/// The most layer buffers a thread keeps.
+const SPARE: usize = 16;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// A batch of positions on a `size`x`size` board, and the thread's scratch.
 struct Pass {
     n: usize,
     size: usize,
-    cols: Vec<f32>,
-    wino: super::winograd::Scratch,
+    scratch: Scratch,
 }
 
 impl Pass {
@@ -50,29 +103,55 @@ impl Pass {
         self.n * self.size * self.size
     }
 
-    /// Convolution of `x` (`[pixels, conv.in_c]`) into a new `[pixels, conv.out_c]`.
+    /// A zeroed buffer of `len`, a spare one where there is one.
+    fn buffer(&mut self, len: usize) -> Vec<f32> {
+        let mut v = self.scratch.spare.pop().unwrap_or_default();
+        v.clear();
+        v.resize(len, 0.0);
+        v
+    }
+
+    /// Gives a layer's buffer back for the next.
+    fn recycle(&mut self, v: Vec<f32>) {
+        if self.scratch.spare.len() < SPARE {
+            self.scratch.spare.push(v);
+        }
+    }
+
+    /// `norm` applied to `x` (`[pixels, c]`) into a buffer of the pass.
+    fn norm(&mut self, x: &[f32], n: &Norm) -> Vec<f32> {
+        let mut out = self.buffer(0);
+        out.extend_from_slice(x);
+        apply_norm(&mut out, n);
+        out
+    }
+
+    /// Convolution of `x` (`[pixels, conv.in_c]`) into a `[pixels, conv.out_c]` buffer.
     fn conv(&mut self, x: &[f32], conv: &Conv) -> Vec<f32> {
         let p = self.pixels();
         if !conv.winograd.is_empty() {
             let shape = (self.n, self.size);
             let channels = (conv.in_c, conv.out_c);
-            return super::winograd::conv3x3(x, shape, &conv.winograd, channels, &mut self.wino);
+            let out = self.buffer(0);
+            let wino = &mut self.scratch.wino;
+            return super::winograd::conv3x3(x, shape, &conv.winograd, channels, wino, out);
         }
-        let mut out = vec![0.0; p * conv.out_c];
+        let mut out = self.buffer(p * conv.out_c);
         if conv.ksize == 1 {
             gemm(x, &conv.w, &mut out, p, conv.in_c, conv.out_c);
             return out;
         }
         let k = conv.ksize;
         let row = k * k * conv.in_c;
-        self.cols.clear();
-        self.cols.resize(p * row, 0.0);
+        let cols = &mut self.scratch.cols;
+        cols.clear();
+        cols.resize(p * row, 0.0);
         let (s, r, ic) = (self.size as isize, (k / 2) as isize, conv.in_c);
         for b in 0..self.n {
             for y in 0..s {
                 for x0 in 0..s {
                     let pix = b * (s * s) as usize + (y * s + x0) as usize;
-                    let dst = &mut self.cols[pix * row..(pix + 1) * row];
+                    let dst = &mut cols[pix * row..(pix + 1) * row];
                     for dy in 0..k as isize {
                         let yy = y + dy - r;
                         if yy < 0 || yy >= s {
@@ -91,7 +170,7 @@ impl Pass {
                 }
             }
         }
-        gemm(&self.cols, &conv.w, &mut out, p, row, conv.out_c);
+        gemm(cols, &conv.w, &mut out, p, row, conv.out_c);
         out
     }
 }
@@ -109,15 +188,20 @@ fn activate(v: f32, act: Activation) -> f32 {
     }
 }
 
-/// `norm` applied to `x` (`[pixels, c]`) into a new buffer.
-fn norm(x: &[f32], norm: &Norm) -> Vec<f32> {
+/// `norm` applied to `x` (`[pixels, c]`) in place.
+fn apply_norm(x: &mut [f32], norm: &Norm) {
     let c = norm.scale.len();
-    let mut out = x.to_vec();
-    for row in out.chunks_exact_mut(c) {
+    for row in x.chunks_exact_mut(c) {
         for (i, v) in row.iter_mut().enumerate() {
             *v = activate(*v * norm.scale[i] + norm.bias[i], norm.act);
         }
     }
+}
+
+/// `norm` applied to `x` (`[pixels, c]`) into a new buffer.
+fn norm(x: &[f32], norm: &Norm) -> Vec<f32> {
+    let mut out = x.to_vec();
+    apply_norm(&mut out, norm);
     out
 }
 
@@ -313,10 +397,13 @@ impl Pass {
                 mid,
                 conv2,
             } => {
-                let a = norm(x, pre);
-                let h = self.conv(&a, conv1);
-                let h = norm(&h, mid);
-                self.conv(&h, conv2)
+                let a = self.norm(x, pre);
+                let mut h = self.conv(&a, conv1);
+                self.recycle(a);
+                apply_norm(&mut h, mid);
+                let out = self.conv(&h, conv2);
+                self.recycle(h);
+                out
             }
             Block::GlobalPool {
                 pre,
@@ -327,14 +414,19 @@ impl Pass {
                 mid,
                 conv2,
             } => {
-                let a = norm(x, pre);
+                let a = self.norm(x, pre);
                 let mut h = self.conv(&a, conv1);
-                let g = norm(&self.conv(&a, gpool_conv), gpool_norm);
+                let mut g = self.conv(&a, gpool_conv);
+                self.recycle(a);
+                apply_norm(&mut g, gpool_norm);
                 let pooled = gpool(&g, self.n, area, gpool_conv.out_c);
+                self.recycle(g);
                 let bias = matmul(&pooled, self.n, gpool_to_bias);
                 add_bias(&mut h, &bias, area, conv1.out_c);
-                let h = norm(&h, mid);
-                self.conv(&h, conv2)
+                apply_norm(&mut h, mid);
+                let out = self.conv(&h, conv2);
+                self.recycle(h);
+                out
             }
             Block::Nested {
                 pre,
@@ -343,13 +435,16 @@ impl Pass {
                 post,
                 post_conv,
             } => {
-                let a = norm(x, pre);
+                let a = self.norm(x, pre);
                 let mut h = self.conv(&a, pre_conv);
+                self.recycle(a);
                 for b in blocks {
                     self.block(&mut h, b);
                 }
-                let h = norm(&h, post);
-                self.conv(&h, post_conv)
+                apply_norm(&mut h, post);
+                let out = self.conv(&h, post_conv);
+                self.recycle(h);
+                out
             }
             Block::Attention(a) => {
                 let h = rms_norm(x, area, &a.norm);
@@ -367,6 +462,7 @@ impl Pass {
         for (v, d) in x.iter_mut().zip(&delta) {
             *v += d;
         }
+        self.recycle(delta);
     }
 }
 
@@ -375,12 +471,9 @@ impl Pass {
 pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> Vec<RawOutput> {
     let area = size * size;
     let n = global.len() / model.global_inputs;
-    let mut pass = Pass {
-        n,
-        size,
-        cols: Vec::new(),
-        wino: Default::default(),
-    };
+    // The thread's buffers, taken for the pass and put back after it.
+    let scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let mut pass = Pass { n, size, scratch };
     let mut trunk = pass.conv(spatial, &model.initial_conv);
     let gbias = matmul(global, n, &model.initial_matmul);
     add_bias(&mut trunk, &gbias, area, model.trunk_c);
@@ -393,6 +486,7 @@ pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> V
     };
     let (policy, pass_logits) = policy_head(&mut pass, model, &trunk);
     let (value, score, own) = value_head(&mut pass, model, &trunk);
+    SCRATCH.with(|s| *s.borrow_mut() = pass.scratch);
     let pc = model.policy.channels;
     let sc = model.value.sv3.out_c;
     // Channel 1 (version 12 on) is the optimistic policy, mixed in as KataGo's backends do.

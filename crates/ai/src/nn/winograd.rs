@@ -51,13 +51,14 @@ pub struct Scratch {
 }
 
 /// A 3x3 convolution (zero padding) of `x` (`[n * size * size, in_c]`) with transformed
-/// weights `u`, into `[n * size * size, out_c]`.
+/// weights `u`, into `[n * size * size, out_c]` (in `out`, a spare buffer reused).
 pub fn conv3x3(
     x: &[f32],
     (n, size): (usize, usize),
     u: &[f32],
     (in_c, out_c): (usize, usize),
     scratch: &mut Scratch,
+    mut out: Vec<f32>,
 ) -> Vec<f32> {
     let t = size.div_ceil(2);
     let tiles = n * t * t;
@@ -87,7 +88,8 @@ pub fn conv3x3(
             out_c,
         );
     }
-    let mut out = vec![0.0f32; n * size * size * out_c];
+    out.clear();
+    out.resize(n * size * size * out_c, 0.0);
     for b in 0..n {
         for ty in 0..t {
             for tx in 0..t {
@@ -250,7 +252,14 @@ mod tests {
             let x: Vec<f32> = (0..n * s * s * ic).map(|_| next()).collect();
             let w: Vec<f32> = (0..9 * ic * oc).map(|_| next()).collect();
             let u = transform_weights(&w, ic, oc);
-            let got = conv3x3(&x, (n, s), &u, (ic, oc), &mut Scratch::default());
+            let got = conv3x3(
+                &x,
+                (n, s),
+                &u,
+                (ic, oc),
+                &mut Scratch::default(),
+                Vec::new(),
+            );
             let want = direct(&x, n, s, &w, ic, oc);
             for (a, b) in got.iter().zip(&want) {
                 assert!((a - b).abs() < 1e-4, "{n} {s}: {a} vs {b}");
