@@ -114,7 +114,7 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     assert_eq!(ann.get("/api/match").await.1["state"], "waiting");
     // Past 30 s: a game against the built-in bot nearest Ann's rank, tengen-bot (7k): more
     // than two ranks stronger than Ann, so she takes stones (seed 002's HANDICAP game).
-    let mut told = server.state.quick_match.notify.0.subscribe();
+    let mut told = server.state.services.notices.subscribe();
     common::think(Duration::from_secs(2)).await;
     let (user, msg) = tokio::time::timeout(Duration::from_secs(20), told.recv())
         .await
@@ -143,7 +143,7 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
 /// connection of `user` close.
 async fn until_offline(server: &TestServer, user: i64) {
     for _ in 0..500 {
-        if server.state.online.connections(user) == 0 {
+        if server.state.services.online.connections(user) == 0 {
             return;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;

@@ -22,12 +22,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Move};
+use tengen_store::Store;
 use tokio::sync::watch;
 
 use crate::accounts;
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
 use tengen_core::review_tree::{EditError, ReviewTree};
 
 /// How long a follower's request waits for a change.
@@ -59,10 +59,13 @@ struct Review {
     stored: i64,
 }
 
-/// The reviews this node has loaded.
-#[derive(Clone, Default)]
+/// The reviews this node has loaded, over the database that keeps them.
+#[derive(Clone)]
 pub struct Reviews {
     live: Arc<Mutex<HashMap<i64, Arc<Live>>>>,
+    store: Store,
+    /// In a cluster another node may change a review: the stored version is read again.
+    clustered: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -70,11 +73,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Reviews {
-    async fn get(&self, state: &Services, id: i64) -> Result<Arc<Live>, ApiError> {
+    /// No review loaded yet; `clustered` when other nodes share `store`.
+    pub fn new(store: Store, clustered: bool) -> Reviews {
+        Reviews {
+            live: Arc::default(),
+            store,
+            clustered,
+        }
+    }
+
+    async fn get(&self, id: i64) -> Result<Arc<Live>, ApiError> {
         if let Some(l) = lock(&self.live).get(&id) {
             return Ok(l.clone());
         }
-        let review = load(state, id).await?;
+        let review = load(&self.store, id).await?;
         let live = Arc::new(Live {
             inner: tokio::sync::Mutex::new(review),
             version: watch::channel(1).0,
@@ -87,8 +99,8 @@ impl Reviews {
 }
 
 /// Reads review `id` from the database.
-async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
-    let row = state.store.review(id).await?.ok_or(ApiError::NotFound)?;
+async fn load(store: &Store, id: i64) -> Result<Review, ApiError> {
+    let row = store.review(id).await?.ok_or(ApiError::NotFound)?;
     // A stored record that cannot be read, or that is past the tree's limits (stored before
     // they existed), opens as an error that names it, never as a crash.
     let tree = tengen_sgf::parse_str(&row.sgf)
@@ -102,7 +114,7 @@ async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
         })?
         .map_err(|e| ApiError::Conflict(e.code(), format!("review {id}: {e}")))?;
     let owner_id = row.owner_id;
-    let owner = accounts::by_id(&state.store, owner_id)
+    let owner = accounts::by_id(store, owner_id)
         .await?
         .map(|u| u.username)
         .unwrap_or_default();
@@ -121,13 +133,13 @@ async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
 
 /// In a cluster, brings `live` up to the stored version if another node changed the review
 /// (one small query); alone, this node's copy is always the latest.
-async fn refresh(state: &Services, live: &Live, r: &mut Review) -> Result<(), ApiError> {
-    if state.games.peers().is_none() {
+async fn refresh(reviews: &Reviews, live: &Live, r: &mut Review) -> Result<(), ApiError> {
+    if !reviews.clustered {
         return Ok(());
     }
-    let stored = state.store.review_version(r.id).await?;
+    let stored = reviews.store.review_version(r.id).await?;
     if stored != r.stored {
-        *r = load(state, r.id).await?;
+        *r = load(&reviews.store, r.id).await?;
         live.version.send_modify(|v| *v += 1);
     }
     Ok(())
@@ -163,12 +175,9 @@ impl Review {
 
 /// Stores `r` over the version it was made from, raising it; `review_changed` when another
 /// node stored a change meanwhile (the caller's copy is then reloaded).
-async fn save(state: &Services, r: &mut Review) -> Result<(), ApiError> {
+async fn save(store: &Store, r: &mut Review) -> Result<(), ApiError> {
     let cursor = serde_json::to_string(&r.cursor).unwrap_or_default();
-    let saved = state
-        .store
-        .save_review(r.id, r.stored, &r.sgf(), &cursor)
-        .await?;
+    let saved = store.save_review(r.id, r.stored, &r.sgf(), &cursor).await?;
     if !saved {
         return Err(ApiError::Conflict(
             "review_changed",
@@ -195,10 +204,10 @@ pub struct CreateBody {
 }
 
 /// `POST /api/reviews` `{"game": ID}` or `{"sgf": TEXT}`: a new review, led by its creator.
-pub async fn create(state: &Services, user: &User, b: CreateBody) -> Result<Value, ApiError> {
+pub async fn create(reviews: &Reviews, user: &User, b: CreateBody) -> Result<Value, ApiError> {
     let (sgf, game_id) = match (b.game, b.sgf) {
         (Some(id), None) => {
-            let (text, finished) = crate::records::game_record(&state.store, id).await?;
+            let (text, finished) = crate::records::game_record(&reviews.store, id).await?;
             if !finished {
                 return Err(ApiError::Conflict(
                     "game_live",
@@ -229,26 +238,26 @@ pub async fn create(state: &Services, user: &User, b: CreateBody) -> Result<Valu
         .ok_or_else(|| ApiError::Rejected("sgf_syntax", "the record cannot be read".into()))?
         .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?;
     let text = tengen_sgf::write_game(&tree.to_sgf());
-    let id = state
+    let id = reviews
         .store
         .insert_review(user.id, game_id, &text, now())
         .await?;
-    let live = state.reviews.get(state, id).await?;
+    let live = reviews.get(id).await?;
     let r = live.inner.lock().await;
     let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
     Ok(body)
 }
 
 /// `GET /api/reviews/{id}` (`?after=VERSION` waits up to 25 s for a newer version).
-pub async fn get(state: &Services, id: i64, after: Option<u64>) -> Result<Value, ApiError> {
-    let live = state.reviews.get(state, id).await?;
-    refresh(state, &live, &mut *live.inner.lock().await).await?;
+pub async fn get(reviews: &Reviews, id: i64, after: Option<u64>) -> Result<Value, ApiError> {
+    let live = reviews.get(id).await?;
+    refresh(reviews, &live, &mut *live.inner.lock().await).await?;
     if let Some(after) = after {
         let mut rx = live.version.subscribe();
         // A version this node never had (it restarted, or the client asked another node)
         // answers at once. In a cluster a change stored by another node is looked for every
         // second; alone, the change wakes the wait.
-        let step = if state.games.peers().is_some() {
+        let step = if reviews.clustered {
             Duration::from_secs(1)
         } else {
             LONG_POLL
@@ -256,7 +265,7 @@ pub async fn get(state: &Services, id: i64, after: Option<u64>) -> Result<Value,
         let until = tokio::time::Instant::now() + LONG_POLL;
         while *rx.borrow_and_update() == after && tokio::time::Instant::now() < until {
             let _ = tokio::time::timeout(step, rx.changed()).await;
-            refresh(state, &live, &mut *live.inner.lock().await).await?;
+            refresh(reviews, &live, &mut *live.inner.lock().await).await?;
         }
     }
     let r = live.inner.lock().await;
@@ -266,10 +275,10 @@ pub async fn get(state: &Services, id: i64, after: Option<u64>) -> Result<Value,
 }
 
 /// `GET /api/reviews/{id}/sgf`: the tree with its variations and comments.
-pub async fn sgf(state: &Services, id: i64) -> Result<String, ApiError> {
-    let live = state.reviews.get(state, id).await?;
+pub async fn sgf(reviews: &Reviews, id: i64) -> Result<String, ApiError> {
+    let live = reviews.get(id).await?;
     let mut r = live.inner.lock().await;
-    refresh(state, &live, &mut r).await?;
+    refresh(reviews, &live, &mut r).await?;
     Ok(r.sgf())
 }
 
@@ -318,10 +327,10 @@ pub enum Edit {
 
 /// `POST /api/reviews/{id}/edits`: the owner moves, comments, marks, navigates or deletes; everyone
 /// following sees it at once. Others get 403 `not_owner`.
-pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Value, ApiError> {
-    let live = state.reviews.get(state, id).await?;
+pub async fn edit(reviews: &Reviews, user: &User, id: i64, e: Edit) -> Result<Value, ApiError> {
+    let live = reviews.get(id).await?;
     let mut r = live.inner.lock().await;
-    refresh(state, &live, &mut r).await?;
+    refresh(reviews, &live, &mut r).await?;
     if r.owner_id != user.id {
         return Err(ApiError::Forbidden(
             "not_owner",
@@ -379,8 +388,8 @@ pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Val
     };
     next.cursor = cursor;
     // Stored first; only then the change is made and told.
-    if let Err(e) = save(state, &mut next).await {
-        if let Ok(fresh) = load(state, id).await {
+    if let Err(e) = save(&reviews.store, &mut next).await {
+        if let Ok(fresh) = load(&reviews.store, id).await {
             *r = fresh;
             live.version.send_modify(|v| *v += 1);
         }
@@ -421,7 +430,7 @@ pub struct AnalysisBody {
 /// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line in the
 /// background (202); progress and results come with the review. Anyone following may ask;
 /// one runs at a time per review.
-pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Value, ApiError> {
+pub async fn analyse(reviews: &Reviews, id: i64, body: AnalysisBody) -> Result<Value, ApiError> {
     let visits = body.visits.unwrap_or(analysis::DEFAULT_VISITS);
     if !(1..=analysis::MAX_VISITS).contains(&visits) {
         return Err(ApiError::Rejected(
@@ -429,7 +438,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
             format!("1 to {} visits a position", analysis::MAX_VISITS),
         ));
     }
-    let live = state.reviews.get(state, id).await?;
+    let live = reviews.get(id).await?;
     {
         let p = lock(&live.progress);
         if p.total > 0 && !p.finished {
@@ -441,7 +450,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
     }
     let positions = {
         let mut r = live.inner.lock().await;
-        refresh(state, &live, &mut r).await?;
+        refresh(reviews, &live, &mut r).await?;
         if r.tree.main_line_len() > analysis::MAX_POSITIONS {
             return Err(ApiError::Rejected(
                 "line_too_long",
@@ -456,7 +465,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
             .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?
     };
     let (told, stored) = (live.clone(), live.clone());
-    let store = state.store.clone();
+    let store = reviews.store.clone();
     let rt = tokio::runtime::Handle::current();
     analysis::spawn(
         positions,

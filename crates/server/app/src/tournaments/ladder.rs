@@ -13,8 +13,9 @@ use tengen_tournament::standings::Outcome;
 use super::{load, organiser_only, outcome, start_game, Loaded};
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
+use tengen_live::registry::Games;
 use tengen_store::tournaments::NewBoard;
+use tengen_store::Store;
 
 /// The body of a challenge.
 #[derive(Clone, Debug, Deserialize)]
@@ -67,12 +68,13 @@ pub(super) fn standings(t: &Loaded) -> Value {
 /// `POST /api/tournaments/{id}/challenge` `{"opponent": NAME}`: a ladder game, the challenger
 /// Black, as soon as both are free.
 pub async fn challenge(
-    services: &Services,
+    store: &Store,
+    games: &Games,
     user: &User,
     id: i64,
     body: Challenge,
 ) -> Result<Value, ApiError> {
-    let t = load(&services.store, id).await?;
+    let t = load(store, id).await?;
     if !t.terms.is_ladder() || t.row.status != "running" {
         return Err(ApiError::Conflict(
             "no_running_ladder",
@@ -116,7 +118,7 @@ pub async fn challenge(
         terms: serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?,
     };
     let number = t.row.round + 1;
-    let Some(ids) = services.store.pair_round(id, number, &[board]).await? else {
+    let Some(ids) = store.pair_round(id, number, &[board]).await? else {
         return Err(ApiError::Conflict(
             "try_again",
             "another challenge was made at the same moment; try again".into(),
@@ -128,15 +130,15 @@ pub async fn challenge(
         .flatten()
         .ok_or(ApiError::Internal("no game".into()))?;
     crate::metrics::ROUNDS_PAIRED.inc();
-    start_game(services, game_id, terms, me_id, them_id).await?;
+    start_game(store, games, game_id, terms, me_id, them_id).await?;
     Ok(json!({ "challenge": number, "game_id": game_id }))
 }
 
 /// `POST /api/tournaments/{id}/finish`: the organiser closes a ladder (its line stays).
-pub async fn finish(services: &Services, user: &User, id: i64) -> Result<Value, ApiError> {
-    let t = load(&services.store, id).await?;
+pub async fn finish(store: &Store, user: &User, id: i64) -> Result<Value, ApiError> {
+    let t = load(store, id).await?;
     organiser_only(&t, user)?;
-    if !t.terms.is_ladder() || !services.store.finish_tournament(id).await? {
+    if !t.terms.is_ladder() || !store.finish_tournament(id).await? {
         return Err(ApiError::Conflict(
             "not_a_running_ladder",
             "only a running ladder is finished by hand; other events finish after their last round"

@@ -36,7 +36,7 @@ use tengen_core::moderation::Role;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::Services;
+use tengen_live::registry::Games;
 
 /// Tells watchers of an event what it looks like now, when it changed: a round paired, a game
 /// of it ended, a player registered, the event finished. Each node's [`tick`] notices changes in
@@ -451,20 +451,24 @@ impl Loaded {
 
 /// `POST /api/tournaments`: a new event, organised by `user` (a moderator or admin, when the
 /// operator says only they organise).
-pub async fn create(services: &Services, user: &User, body: EventTerms) -> Result<Value, ApiError> {
+pub async fn create(
+    store: &Store,
+    hub: &Hub,
+    user: &User,
+    body: EventTerms,
+) -> Result<Value, ApiError> {
     if user.guest {
         return Err(ApiError::Forbidden(
             "guests_cannot_organise",
             "guests cannot organise tournaments".into(),
         ));
     }
-    if services.tournaments.moderators_only && user.role == Role::Player {
+    if hub.moderators_only && user.role == Role::Player {
         return Err(ApiError::Forbidden(
             "moderators_organise",
             "on this server only moderators organise tournaments".into(),
         ));
     }
-    let store = &services.store;
     crate::sanctions::check_may(store, user.id, crate::sanctions::Activity::Tournament).await?;
     body.validate()?;
     let json = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -657,8 +661,8 @@ pub async fn withdraw(store: &Store, user: &User, id: i64) -> Result<Value, ApiE
 }
 
 /// `POST /api/tournaments/{id}/start`: the organiser starts the event now (round 1 is paired).
-pub async fn start(services: &Services, user: &User, id: i64) -> Result<Value, ApiError> {
-    let t = load(&services.store, id).await?;
+pub async fn start(store: &Store, games: &Games, user: &User, id: i64) -> Result<Value, ApiError> {
+    let t = load(store, id).await?;
     organiser_only(&t, user)?;
     if t.row.status != "open" {
         return Err(ApiError::Conflict(
@@ -673,11 +677,11 @@ pub async fn start(services: &Services, user: &User, id: i64) -> Result<Value, A
         ));
     }
     if t.terms.is_ladder() {
-        services.store.open_ladder(id).await?;
-        return get(&services.store, id).await;
+        store.open_ladder(id).await?;
+        return get(store, id).await;
     }
-    Box::pin(pair_next(services, &t)).await?;
-    get(&services.store, id).await
+    Box::pin(pair_next(store, games, &t)).await?;
+    get(store, id).await
 }
 
 /// The body of a result correction.
@@ -770,10 +774,10 @@ pub(crate) fn organiser_only(t: &Loaded, user: &User) -> Result<(), ApiError> {
 }
 
 /// Pairs the event's next round and starts its games; finishes the event after its last.
-async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
+async fn pair_next(store: &Store, games: &Games, t: &Loaded) -> Result<(), ApiError> {
     let next = t.row.round + 1;
     if next as usize > t.terms.total_rounds(t.entrants.len()) {
-        services.store.finish_tournament(t.row.id).await?;
+        store.finish_tournament(t.row.id).await?;
         return Ok(());
     }
     let event = t.event()?;
@@ -816,7 +820,7 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
         });
         terms.push(None);
     }
-    let Some(ids) = services.store.pair_round(t.row.id, next, &boards).await? else {
+    let Some(ids) = store.pair_round(t.row.id, next, &boards).await? else {
         return Ok(()); // Paired already, elsewhere.
     };
     crate::metrics::ROUNDS_PAIRED.inc();
@@ -824,7 +828,7 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
         let (Some(game_id), Some(terms), Some(black)) = (game_id, terms, board.black_id) else {
             continue;
         };
-        start_game(services, game_id, terms, black, board.white_id).await?;
+        start_game(store, games, game_id, terms, black, board.white_id).await?;
     }
     tracing::info!(tournament = t.row.id, round = next, "round paired");
     Ok(())
@@ -832,20 +836,20 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
 
 /// Hands a stored game to the live registry.
 pub(crate) async fn start_game(
-    services: &Services,
+    store: &Store,
+    games: &Games,
     game_id: i64,
     terms: Terms,
     black: i64,
     white: i64,
 ) -> Result<(), ApiError> {
     let user = |id| async move {
-        accounts::by_id(&services.store, id)
+        accounts::by_id(store, id)
             .await?
             .ok_or(ApiError::Internal(format!("player {id} vanished")))
     };
     let (black, white) = (user(black).await?, user(white).await?);
-    services
-        .games
+    games
         .start(game_id, terms, [black.player(), white.player()])
         .await?;
     Ok(())
@@ -854,17 +858,17 @@ pub(crate) async fn start_game(
 /// Does every step that is due: starts events whose start time has come, pairs the next round
 /// of events whose round has ended, finishes events after their last round. Each step is safe
 /// to repeat, here or on another node.
-pub async fn tick(services: &Services) -> Result<(), ApiError> {
+pub async fn tick(store: &Store, games: &Games, hub: &Hub) -> Result<(), ApiError> {
     let now = tengen_store::games::now();
     for status in ["open", "running"] {
-        let rows = services.store.tournaments(Some(status), 1000).await?;
+        let rows = store.tournaments(Some(status), 1000).await?;
         let gauge = match status {
             "open" => &crate::metrics::TOURNAMENTS_OPEN,
             _ => &crate::metrics::TOURNAMENTS_RUNNING,
         };
         gauge.set(rows.len() as i64);
         for row in rows {
-            let t = load(&services.store, row.id).await?;
+            let t = load(store, row.id).await?;
             // Round r's own time, if it has one, must have come too.
             let next_time = t.terms.round_starts.get(row.round as usize).copied();
             let time_come = next_time.is_none_or(|at| at <= now);
@@ -882,26 +886,23 @@ pub async fn tick(services: &Services) -> Result<(), ApiError> {
             };
             if due {
                 // Boxed: a round's start is a deep future, kept off the caller's stack.
-                if let Err(e) = Box::pin(pair_next(services, &t)).await {
+                if let Err(e) = Box::pin(pair_next(store, games, &t)).await {
                     tracing::warn!(tournament = row.id, error = %e, "tournament step failed");
                 }
             }
-            services
-                .tournaments
-                .publish(&services.store, row.id)
-                .await?;
+            hub.publish(store, row.id).await?;
         }
     }
     Ok(())
 }
 
-/// Runs [`tick`] every [`TICK`] for as long as the services live.
-pub fn run(services: Services) {
+/// Runs [`tick`] every [`TICK`] for as long as the process lives.
+pub fn run(store: Store, games: Games, hub: Hub) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(TICK);
         loop {
             every.tick().await;
-            if let Err(e) = tick(&services).await {
+            if let Err(e) = tick(&store, &games, &hub).await {
                 tracing::warn!(error = %e, "tournaments tick failed");
             }
         }

@@ -13,7 +13,7 @@ use tengen_app::tournaments::{self, Challenge, Correction, EventTerms};
 use super::json_body;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
-use crate::AppState;
+use crate::state::AppState;
 
 #[derive(Deserialize)]
 pub(super) struct ListQuery {
@@ -27,7 +27,7 @@ pub(super) async fn list(
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, HttpError> {
     Ok(Json(
-        tournaments::list(&state.store, q.status.as_deref()).await?,
+        tournaments::list(&state.services.store, q.status.as_deref()).await?,
     ))
 }
 
@@ -37,7 +37,13 @@ pub(super) async fn create(
     CurrentUser(user): CurrentUser,
     body: Result<Json<EventTerms>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let v = tournaments::create(&state, &user, json_body(body)?).await?;
+    let v = tournaments::create(
+        &state.services.store,
+        &state.services.tournaments,
+        &user,
+        json_body(body)?,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -46,7 +52,7 @@ pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::get(&state.store, id).await?))
+    Ok(Json(tournaments::get(&state.services.store, id).await?))
 }
 
 /// `POST /api/tournaments/{id}/register`.
@@ -55,7 +61,9 @@ pub(super) async fn register(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::register(&state.store, &user, id).await?))
+    Ok(Json(
+        tournaments::register(&state.services.store, &user, id).await?,
+    ))
 }
 
 /// `POST /api/tournaments/{id}/withdraw`.
@@ -64,7 +72,9 @@ pub(super) async fn withdraw(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::withdraw(&state.store, &user, id).await?))
+    Ok(Json(
+        tournaments::withdraw(&state.services.store, &user, id).await?,
+    ))
 }
 
 /// `POST /api/tournaments/{id}/start`: the organiser starts the event now.
@@ -73,7 +83,9 @@ pub(super) async fn start(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::start(&state, &user, id).await?))
+    Ok(Json(
+        tournaments::start(&state.services.store, &state.services.games, &user, id).await?,
+    ))
 }
 
 /// `POST /api/tournaments/{id}/results`: the organiser corrects a result, with a reason.
@@ -83,7 +95,7 @@ pub(super) async fn correct(
     Path(id): Path<i64>,
     body: Result<Json<Correction>, JsonRejection>,
 ) -> Result<Json<Value>, HttpError> {
-    let v = tournaments::correct(&state.store, &user, id, json_body(body)?).await?;
+    let v = tournaments::correct(&state.services.store, &user, id, json_body(body)?).await?;
     Ok(Json(v))
 }
 
@@ -94,7 +106,14 @@ pub(super) async fn challenge(
     Path(id): Path<i64>,
     body: Result<Json<Challenge>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let v = tournaments::challenge(&state, &user, id, json_body(body)?).await?;
+    let v = tournaments::challenge(
+        &state.services.store,
+        &state.services.games,
+        &user,
+        id,
+        json_body(body)?,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -104,7 +123,9 @@ pub(super) async fn finish(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::finish(&state, &user, id).await?))
+    Ok(Json(
+        tournaments::finish(&state.services.store, &user, id).await?,
+    ))
 }
 
 /// `GET /api/tournaments/{id}/h9`: the EGF h9 results file.
@@ -112,7 +133,7 @@ pub(super) async fn h9(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Response, HttpError> {
-    let text = tournaments::h9_file(&state.store, id).await?;
+    let text = tournaments::h9_file(&state.services.store, id).await?;
     let mut r = text.into_response();
     r.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,
