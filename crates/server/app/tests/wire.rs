@@ -225,6 +225,13 @@ fn the_other_answers_are_in_json_order() {
     assert_eq!(wire(&line), old.to_string());
 }
 
+fn old_matched() -> serde_json::Value {
+    json!({
+        "state": "matched", "game": 7,
+        "opponent": {"username": "bob", "rank": "3k"}, "game_type": "even", "size": 19,
+    })
+}
+
 #[test]
 fn quick_match_states_read_and_write_as_before() {
     use tengen_app::quick_match::{MatchState, Opponent};
@@ -238,10 +245,7 @@ fn quick_match_states_read_and_write_as_before() {
         },
         size: 19,
     };
-    let old = json!({
-        "state": "matched", "game": 7,
-        "opponent": {"username": "bob", "rank": "3k"}, "game_type": "even", "size": 19,
-    });
+    let old = old_matched();
     assert_eq!(wire(&matched), old.to_string());
     // An outcome kept by an older node reads back.
     let read: MatchState = serde_json::from_value(old).unwrap();
@@ -255,7 +259,10 @@ fn quick_match_states_read_and_write_as_before() {
     let failed = json!({"state": "failed", "code": "no_opponent", "message": "m"});
     let read: MatchState = serde_json::from_value(failed.clone()).unwrap();
     assert_eq!(wire(&read), failed.to_string());
-    assert_eq!(wire(&MatchState::Idle), json!({"state": "idle"}).to_string());
+    assert_eq!(
+        wire(&MatchState::Idle),
+        json!({"state": "idle"}).to_string()
+    );
     let waiting = MatchState::Waiting {
         request: None,
         since: Some(5),
@@ -267,7 +274,7 @@ fn quick_match_states_read_and_write_as_before() {
     );
     assert_eq!(
         matched.message(),
-        json!({"type": "matched", "match": matched.to_json()}).to_string()
+        json!({"type": "matched", "match": old_matched()}).to_string()
     );
 }
 
@@ -307,4 +314,56 @@ fn rooms_keep_their_absent_fields_absent() {
         "disputes": "play", "status": "open", "game_id": null,
     });
     assert_eq!(text, old.to_string());
+}
+
+#[test]
+fn a_review_analysis_and_its_chat_read_as_before() {
+    use tengen_app::review::analysis::{Candidate, PositionAnalysis, ProgressView};
+    use tengen_app::review::chat::ChatLine;
+    let line = ChatLine {
+        at: 1,
+        from: "ann".into(),
+        id: 2,
+        text: "hi".into(),
+    };
+    let old = json!({"id": 2, "from": "ann", "text": "hi", "at": 1});
+    assert_eq!(wire(&line), old.to_string());
+    let position = PositionAnalysis {
+        best: vec![Candidate {
+            black_lead: None,
+            black_winrate: 0.5,
+            at: "D4".into(),
+            pv: vec!["D4".into()],
+            visits: 3,
+            winrate: 0.5,
+        }],
+        black_lead: 1.5,
+        black_winrate: 0.6,
+        engine: "mcts",
+        ownership: "abc".into(),
+        playouts: 3,
+        to_move: "black",
+        visits: 3,
+    };
+    let old_position = json!({
+        "to_move": "black", "engine": "mcts", "black_winrate": 0.6, "black_lead": 1.5,
+        "visits": 3, "playouts": 3, "ownership": "abc",
+        "best": [{"move": "D4", "visits": 3, "winrate": 0.5, "black_winrate": 0.5,
+                  "black_lead": null, "pv": ["D4"]}],
+    });
+    assert_eq!(wire(&position), old_position.to_string());
+    let progress = ProgressView {
+        done: 1,
+        engine: "mcts",
+        playouts: 3,
+        positions: vec![Some(position), None],
+        state: "done",
+        total: 2,
+        visits: 3,
+    };
+    let old = json!({
+        "state": "done", "done": 1, "total": 2, "engine": "mcts", "visits": 3, "playouts": 3,
+        "positions": [old_position, null],
+    });
+    assert_eq!(wire(&progress), old.to_string());
 }

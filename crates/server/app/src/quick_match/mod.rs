@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::accounts::User;
 use crate::bots::BotGames;
@@ -621,10 +621,10 @@ pub async fn cancel(qm: &QuickMatch, user: &User) -> Result<(), ApiError> {
 /// outcome told to the player's connections (`{"type": "matched", "match": ...}`), and, in a
 /// cluster, the outcome kept in the shared table (read back as it was written).
 ///
-/// Written through [`MatchState::to_json`], with its keys in alphabetical order, as the
-/// `json!` objects it replaces wrote them (a derived tagged enum would write `state` first).
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(tag = "state", rename_all = "snake_case", into = "Value")]
+/// Written with its keys in alphabetical order, as the `json!` objects it replaces wrote them
+/// (a derived tagged enum would write `state` first): `Serialize` is written by hand.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
 pub enum MatchState {
     /// No request and no outcome to tell.
     Idle,
@@ -696,40 +696,48 @@ impl MatchState {
         }
     }
 
-    /// The state as JSON: `{"state": NAME, ...its fields}`, keys sorted.
-    pub fn to_json(&self) -> Value {
-        let mut v = match self {
-            MatchState::Idle => json!({}),
+    /// The message that tells a player's connections of this outcome.
+    pub fn message(&self) -> String {
+        json!({ "type": "matched", "match": self }).to_string()
+    }
+}
+
+impl Serialize for MatchState {
+    /// `{"state": NAME, ...its fields}`, the keys in alphabetical order (`state` among them).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        match self {
+            MatchState::Idle => m.serialize_entry("state", self.name())?,
             MatchState::Waiting {
                 request,
                 since,
                 ticket,
-            } => json!({ "request": request, "since": since, "ticket": ticket }),
+            } => {
+                m.serialize_entry("request", request)?;
+                m.serialize_entry("since", since)?;
+                m.serialize_entry("state", self.name())?;
+                m.serialize_entry("ticket", ticket)?;
+            }
             MatchState::Matched {
                 game,
                 game_type,
                 opponent,
                 size,
             } => {
-                json!({ "game": game, "game_type": game_type, "opponent": opponent, "size": size })
+                m.serialize_entry("game", game)?;
+                m.serialize_entry("game_type", game_type)?;
+                m.serialize_entry("opponent", opponent)?;
+                m.serialize_entry("size", size)?;
+                m.serialize_entry("state", self.name())?;
             }
             MatchState::Failed { code, message } | MatchState::Withdrawn { code, message } => {
-                json!({ "code": code, "message": message })
+                m.serialize_entry("code", code)?;
+                m.serialize_entry("message", message)?;
+                m.serialize_entry("state", self.name())?;
             }
-        };
-        v["state"] = json!(self.name());
-        v
-    }
-
-    /// The message that tells a player's connections of this outcome.
-    pub fn message(&self) -> String {
-        json!({ "type": "matched", "match": self.to_json() }).to_string()
-    }
-}
-
-impl From<MatchState> for Value {
-    fn from(s: MatchState) -> Value {
-        s.to_json()
+        }
+        m.end()
     }
 }
 

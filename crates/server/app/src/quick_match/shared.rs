@@ -131,11 +131,17 @@ impl Shared {
     pub async fn tell(&self, user_id: i64, outcome: MatchState) {
         let kept = self
             .store
-            .keep_match_outcome(user_id, outcome.name(), &outcome.to_json().to_string())
+            .keep_match_outcome(user_id, outcome.name(), &json_text(&outcome))
             .await;
         if let Err(e) = kept {
             tracing::warn!(error = %e, user_id, "could not keep a quick-match outcome");
         }
         self.notices.say(user_id, outcome.message()).await;
     }
+}
+
+/// `outcome` as the shared table keeps it.
+fn json_text(outcome: &MatchState) -> String {
+    // A map of strings and numbers: writing it cannot fail.
+    serde_json::to_string(outcome).unwrap_or_default()
 }

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
 use super::{lock, refresh, Review, Reviews};
@@ -43,7 +43,7 @@ fn within_rate(sent: &mut std::collections::HashMap<i64, VecDeque<Instant>>, use
 
 impl Review {
     /// The chat with `line` added, the oldest lines dropped past [`KEEP`].
-    fn chat_with(&self, line: Value) -> Vec<Value> {
+    fn chat_with(&self, line: ChatLine) -> Vec<ChatLine> {
         let mut chat = self.chat.clone();
         chat.push(line);
         let extra = chat.len().saturating_sub(KEEP);
@@ -54,7 +54,12 @@ impl Review {
 
 /// `POST /api/reviews/{id}/chat` `{"text"}`: `user` says `text` beside review `id`'s board;
 /// stored, and seen by everyone following. Returns the line `{ "id", "from", "text", "at" }`.
-pub async fn say(reviews: &Reviews, user: &User, id: i64, text: &str) -> Result<Value, ApiError> {
+pub async fn say(
+    reviews: &Reviews,
+    user: &User,
+    id: i64,
+    text: &str,
+) -> Result<ChatLine, ApiError> {
     let text = crate::sanctions::check_chat_line(
         &reviews.store,
         (user.id, user.guest),
@@ -75,12 +80,12 @@ pub async fn say(reviews: &Reviews, user: &User, id: i64, text: &str) -> Result<
     // added to it (a few tries: chat lines are short writes).
     for _ in 0..3 {
         refresh(reviews, &live, &mut r).await?;
-        let line = json!({
-            "id": r.chat.last().and_then(|l| l["id"].as_u64()).unwrap_or(0) + 1,
-            "from": user.username,
-            "text": text,
-            "at": crate::sanctions::now(),
-        });
+        let line = ChatLine {
+            at: crate::sanctions::now(),
+            from: user.username.clone(),
+            id: r.chat.last().map_or(0, |l| l.id) + 1,
+            text: text.to_string(),
+        };
         let chat = r.chat_with(line.clone());
         let stored = serde_json::to_string(&chat).unwrap_or_default();
         if reviews
@@ -101,4 +106,18 @@ pub async fn say(reviews: &Reviews, user: &User, id: i64, text: &str) -> Result<
         "review_changed",
         "the review changed meanwhile; look again and retry".into(),
     ))
+}
+
+/// A line of a review board's chat, as stored with the review and as followers see it (fields
+/// in alphabetical order, as the `json!` object it replaces wrote them).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// When it was said, seconds since 1970.
+    pub at: i64,
+    /// Its writer.
+    pub from: String,
+    /// Its number on the board.
+    pub id: u64,
+    /// What it says.
+    pub text: String,
 }

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Move};
@@ -29,6 +29,45 @@ use crate::accounts;
 use crate::accounts::User;
 use crate::error::ApiError;
 use tengen_core::review_tree::{EditError, ReviewTree};
+
+// The views' fields are in alphabetical order, as the `json!` objects they replace wrote them:
+// the wire stays byte for byte the same.
+
+/// A review as its followers see it.
+#[derive(Debug, Serialize)]
+pub struct ReviewView {
+    /// The analysis running, the one stored, or `{"state": "none"}`.
+    pub analysis: AnalysisView,
+    /// The chat's last lines.
+    pub chat: Vec<chat::ChatLine>,
+    /// The node shown, as a path of child indexes from the root.
+    pub cursor: Vec<usize>,
+    /// The finished game it reviews, if one.
+    pub game: Option<i64>,
+    /// Its id.
+    pub id: i64,
+    /// Positions on the main line.
+    pub main_line: usize,
+    /// The tree, as `ReviewTree::to_json` writes it.
+    pub nodes: Value,
+    /// Who leads it.
+    pub owner: String,
+    /// Where its record is.
+    pub sgf: String,
+    /// Its version, raised by each change.
+    pub version: u64,
+}
+
+/// A review's analysis: as it runs, or as stored (an older version's stored analysis reads
+/// back as it was written).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnalysisView {
+    /// Running now.
+    Running(analysis::ProgressView),
+    /// Stored once finished (or `{"state": "none"}`).
+    Stored(Value),
+}
 
 /// How long a follower's request waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(25);
@@ -54,7 +93,7 @@ struct Review {
     /// The stored analysis, once one completed.
     analysis: Option<Value>,
     /// The chat's last lines (`chat::say`).
-    chat: Vec<Value>,
+    chat: Vec<chat::ChatLine>,
     /// The stored version this copy was read at or written as.
     stored: i64,
 }
@@ -146,26 +185,28 @@ async fn refresh(reviews: &Reviews, live: &Live, r: &mut Review) -> Result<(), A
 }
 
 impl Review {
-    fn to_json(&self, version: u64, progress: &analysis::Progress) -> Value {
+    fn view(&self, version: u64, progress: &analysis::Progress) -> ReviewView {
         let analysis = if progress.total > 0 && !progress.finished {
-            progress.to_json()
+            AnalysisView::Running(progress.view())
         } else {
-            self.analysis
-                .clone()
-                .unwrap_or_else(|| json!({ "state": "none" }))
+            AnalysisView::Stored(
+                self.analysis
+                    .clone()
+                    .unwrap_or_else(|| json!({ "state": "none" })),
+            )
         };
-        json!({
-            "id": self.id,
-            "owner": self.owner,
-            "game": self.game_id,
-            "version": version,
-            "cursor": self.cursor,
-            "nodes": self.tree.to_json(),
-            "main_line": self.tree.main_line_len(),
-            "analysis": analysis,
-            "chat": self.chat,
-            "sgf": format!("/api/reviews/{}/sgf", self.id),
-        })
+        ReviewView {
+            analysis,
+            chat: self.chat.clone(),
+            cursor: self.cursor.clone(),
+            game: self.game_id,
+            id: self.id,
+            main_line: self.tree.main_line_len(),
+            nodes: self.tree.to_json(),
+            owner: self.owner.clone(),
+            sgf: format!("/api/reviews/{}/sgf", self.id),
+            version,
+        }
     }
 
     fn sgf(&self) -> String {
@@ -204,7 +245,7 @@ pub struct CreateBody {
 }
 
 /// `POST /api/reviews` `{"game": ID}` or `{"sgf": TEXT}`: a new review, led by its creator.
-pub async fn create(reviews: &Reviews, user: &User, b: CreateBody) -> Result<Value, ApiError> {
+pub async fn create(reviews: &Reviews, user: &User, b: CreateBody) -> Result<ReviewView, ApiError> {
     let (sgf, game_id) = match (b.game, b.sgf) {
         (Some(id), None) => {
             let (text, finished) = crate::records::game_record(&reviews.store, id).await?;
@@ -244,12 +285,12 @@ pub async fn create(reviews: &Reviews, user: &User, b: CreateBody) -> Result<Val
         .await?;
     let live = reviews.get(id).await?;
     let r = live.inner.lock().await;
-    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    let body = r.view(*live.version.borrow(), &lock(&live.progress));
     Ok(body)
 }
 
 /// `GET /api/reviews/{id}` (`?after=VERSION` waits up to 25 s for a newer version).
-pub async fn get(reviews: &Reviews, id: i64, after: Option<u64>) -> Result<Value, ApiError> {
+pub async fn get(reviews: &Reviews, id: i64, after: Option<u64>) -> Result<ReviewView, ApiError> {
     let live = reviews.get(id).await?;
     refresh(reviews, &live, &mut *live.inner.lock().await).await?;
     if let Some(after) = after {
@@ -270,7 +311,7 @@ pub async fn get(reviews: &Reviews, id: i64, after: Option<u64>) -> Result<Value
     }
     let r = live.inner.lock().await;
     let version = *live.version.borrow();
-    let body = r.to_json(version, &lock(&live.progress));
+    let body = r.view(version, &lock(&live.progress));
     Ok(body)
 }
 
@@ -327,7 +368,12 @@ pub enum Edit {
 
 /// `POST /api/reviews/{id}/edits`: the owner moves, comments, marks, navigates or deletes; everyone
 /// following sees it at once. Others get 403 `not_owner`.
-pub async fn edit(reviews: &Reviews, user: &User, id: i64, e: Edit) -> Result<Value, ApiError> {
+pub async fn edit(
+    reviews: &Reviews,
+    user: &User,
+    id: i64,
+    e: Edit,
+) -> Result<ReviewView, ApiError> {
     let live = reviews.get(id).await?;
     let mut r = live.inner.lock().await;
     refresh(reviews, &live, &mut r).await?;
@@ -399,7 +445,7 @@ pub async fn edit(reviews: &Reviews, user: &User, id: i64, e: Edit) -> Result<Va
     r.cursor = next.cursor;
     r.stored = next.stored;
     live.version.send_modify(|v| *v += 1);
-    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    let body = r.view(*live.version.borrow(), &lock(&live.progress));
     Ok(body)
 }
 
@@ -430,7 +476,11 @@ pub struct AnalysisBody {
 /// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line in the
 /// background (202); progress and results come with the review. Anyone following may ask;
 /// one runs at a time per review.
-pub async fn analyse(reviews: &Reviews, id: i64, body: AnalysisBody) -> Result<Value, ApiError> {
+pub async fn analyse(
+    reviews: &Reviews,
+    id: i64,
+    body: AnalysisBody,
+) -> Result<ReviewView, ApiError> {
     let visits = body.visits.unwrap_or(analysis::DEFAULT_VISITS);
     if !(1..=analysis::MAX_VISITS).contains(&visits) {
         return Err(ApiError::Rejected(
@@ -474,7 +524,7 @@ pub async fn analyse(reviews: &Reviews, id: i64, body: AnalysisBody) -> Result<V
         move || told.version.send_modify(|v| *v += 1),
         move |result| {
             rt.spawn(async move {
-                let text = result.to_string();
+                let text = serde_json::to_string(&result).unwrap_or_default();
                 let mut r = stored.inner.lock().await;
                 let saved = store.save_review_analysis(id, &text).await;
                 match saved {
@@ -485,7 +535,7 @@ pub async fn analyse(reviews: &Reviews, id: i64, body: AnalysisBody) -> Result<V
                         tracing::error!(review = id, error = %e, "could not store an analysis")
                     }
                 }
-                r.analysis = Some(result);
+                r.analysis = serde_json::from_str(&text).ok();
                 drop(r);
                 stored.version.send_modify(|v| *v += 1);
             });
@@ -493,6 +543,6 @@ pub async fn analyse(reviews: &Reviews, id: i64, body: AnalysisBody) -> Result<V
     );
     live.version.send_modify(|v| *v += 1);
     let r = live.inner.lock().await;
-    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    let body = r.view(*live.version.borrow(), &lock(&live.progress));
     Ok(body)
 }

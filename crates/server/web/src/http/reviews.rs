@@ -6,7 +6,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_app::review::{self, AnalysisBody, CreateBody, Edit};
 
 use super::json_body;
@@ -36,7 +35,7 @@ pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     Query(q): Query<AfterQuery>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<review::ReviewView>, HttpError> {
     Ok(Json(
         review::get(&state.services.reviews, id, q.after).await?,
     ))
@@ -57,7 +56,7 @@ pub(super) async fn edit(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Result<Json<Edit>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<review::ReviewView>, HttpError> {
     Ok(Json(
         review::edit(&state.services.reviews, &user, id, json_body(body)?).await?,
     ))
@@ -87,7 +86,7 @@ pub(super) async fn chat(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Result<Json<ChatBody>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<review::chat::ChatLine>, HttpError> {
     let body: ChatBody = json_body(body)?;
     Ok(Json(
         review::chat::say(&state.services.reviews, &user, id, &body.text).await?,
