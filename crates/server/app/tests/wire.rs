@@ -367,3 +367,49 @@ fn a_review_analysis_and_its_chat_read_as_before() {
     });
     assert_eq!(wire(&progress), old.to_string());
 }
+
+#[test]
+fn a_tournament_s_answers_are_in_json_order() {
+    use tengen_app::tournaments::{
+        Board, BoardCorrection, Listed, StandingLine, Standings, Tournaments,
+    };
+    let line = StandingLine {
+        name: "ann".into(),
+        place: 1,
+        rank: "1d".into(),
+        tied: false,
+        values: vec!["2".into()],
+    };
+    let old = json!({"place": 1, "tied": false, "name": "ann", "rank": "1d", "values": ["2"]});
+    assert_eq!(wire(&line), old.to_string());
+    wire(&Standings {
+        criteria: vec!["MMS"],
+        lines: vec![line],
+    });
+    wire(&Board {
+        black: None,
+        board: 1,
+        board_result: None,
+        bye: true,
+        correction: Some(BoardCorrection {
+            board_result: None,
+            by: Some("org".into()),
+            result: "W+R".into(),
+        }),
+        game_id: None,
+        handicap: 0,
+        result: None,
+        white: Some("ann".into()),
+    });
+    wire(&Tournaments {
+        tournaments: vec![Listed {
+            id: 1,
+            name: "cup".into(),
+            round: 0,
+            size: None,
+            starts_at: None,
+            status: "open".into(),
+            system: Some("swiss".into()),
+        }],
+    });
+}

@@ -1077,8 +1077,8 @@ async fn an_opengotha_event_is_imported_with_the_same_standings() {
         rounds: None,
     };
     let done = import(server.store(), &h9, &how).await.unwrap();
-    assert_eq!(done["finished"], true, "{done}");
-    let id = done["id"].as_i64().unwrap();
+    assert!(done.finished, "{done:?}");
+    let id = done.id;
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["status"], "finished", "{t}");
     // Every player's MMS, SOS and SOSOS as OpenGotha printed them, the order the same: the
@@ -1124,8 +1124,8 @@ async fn an_opengotha_event_is_imported_with_the_same_standings() {
         ..how
     };
     let done = import(server.store(), &half, &how).await.unwrap();
-    assert_eq!(done["finished"], false, "{done}");
-    let id = done["id"].as_i64().unwrap();
+    assert!(!done.finished, "{done:?}");
+    let id = done.id;
     // Different accounts: a name is never shared.
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert!(

@@ -7,7 +7,6 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_app::tournaments::{self, Challenge, Correction, EventTerms};
 
 use super::json_body;
@@ -25,7 +24,7 @@ pub(super) struct ListQuery {
 pub(super) async fn list(
     State(state): State<AppState>,
     Query(q): Query<ListQuery>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Tournaments>, HttpError> {
     Ok(Json(
         tournaments::list(&state.services.store, q.status.as_deref()).await?,
     ))
@@ -51,7 +50,7 @@ pub(super) async fn create(
 pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Tournament>, HttpError> {
     Ok(Json(tournaments::get(&state.services.store, id).await?))
 }
 
@@ -60,7 +59,7 @@ pub(super) async fn register(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Registered>, HttpError> {
     Ok(Json(
         tournaments::register(&state.services.store, &user, id).await?,
     ))
@@ -71,7 +70,7 @@ pub(super) async fn withdraw(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Withdrawn>, HttpError> {
     Ok(Json(
         tournaments::withdraw(&state.services.store, &user, id).await?,
     ))
@@ -82,7 +81,7 @@ pub(super) async fn start(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Tournament>, HttpError> {
     Ok(Json(
         tournaments::start(&state.services.store, &state.services.games, &user, id).await?,
     ))
@@ -94,7 +93,7 @@ pub(super) async fn correct(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Result<Json<Correction>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Corrected>, HttpError> {
     let v = tournaments::correct(&state.services.store, &user, id, json_body(body)?).await?;
     Ok(Json(v))
 }
@@ -122,7 +121,7 @@ pub(super) async fn finish(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Finished>, HttpError> {
     Ok(Json(
         tournaments::finish(&state.services.store, &user, id).await?,
     ))
