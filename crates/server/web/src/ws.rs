@@ -241,7 +241,7 @@ async fn connection(
     crate::metrics::CONNECTIONS.inc();
     crate::metrics::CONNECTIONS_OPENED.inc();
     let mut logouts = state.logouts.subscribe();
-    let mut matches = state.services.notices.subscribe();
+    let mut matches = state.services.notices.subscribe(user.id);
     let mut events = state.services.tournaments.notify.subscribe();
     let mut lobby = state.services.lobby_chat.lines.subscribe();
     let (sink, mut stream) = socket.split();
@@ -257,7 +257,7 @@ async fn connection(
         let msg = tokio::select! {
             m = stream.next() => m,
             told = matches.recv() => {
-                match conn.on_told(told, &mut matches).await {
+                match conn.on_told(told).await {
                     ControlFlow::Break(()) => break,
                     ControlFlow::Continue(()) => continue,
                 }
@@ -376,26 +376,22 @@ impl Conn {
         }
     }
 
-    /// A message to a player (`told`: a quick match's pairing, a moderator's notice): every
-    /// connection of theirs passes it on to its client. `Break` when it is a ban: the
-    /// connection closes after it.
-    async fn on_told(
-        &self,
-        told: Result<(i64, Arc<str>), broadcast::error::RecvError>,
-        matches: &mut broadcast::Receiver<(i64, Arc<str>)>,
-    ) -> ControlFlow<()> {
-        match told {
-            Ok((user, msg)) if user == self.user.id => {
-                self.send(msg.to_string()).await;
-                if is_ban(&msg) {
-                    self.close(4003, "banned").await;
-                    return ControlFlow::Break(());
-                }
-            }
-            Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                *matches = self.state.services.notices.subscribe();
-            }
-            _ => {}
+    /// A message to this player (a pairing, a private message, a your-turn notice, a
+    /// moderator's notice): sent on; a ban closes the connection after it. A mailbox that ended
+    /// (the connection lagged its player's messages) is told to the client, and the connection
+    /// closes so that the client comes back and reads its state afresh: nothing is skipped
+    /// silently.
+    async fn on_told(&self, told: Option<tengen_app::notices::Notice>) -> ControlFlow<()> {
+        let Some(msg) = told else {
+            let lagged = "this connection fell behind its messages; reconnect";
+            self.send(error(&Value::Null, "lagging", lagged)).await;
+            self.close(4008, "lagging").await;
+            return ControlFlow::Break(());
+        };
+        self.send(msg.to_string()).await;
+        if is_ban(&msg) {
+            self.close(4003, "banned").await;
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     }

@@ -326,7 +326,7 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
 
     let ask = json!({"sizes": [9], "speed": "live", "rules": "chinese"});
     // Ann's connections on node b hear of her pairing, made on a.
-    let mut heard_on_b = b.state.services.notices.subscribe();
+    let mut heard_on_b = b.state.services.notices.subscribe(ann.id());
 
     let (st, v) = ann.post("/api/match", ask.clone()).await;
     assert_eq!(st, StatusCode::ACCEPTED, "{v}");
@@ -346,12 +346,7 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
     assert_eq!(on_a["game"], game);
     assert_eq!(on_a["opponent"]["username"], "bob");
     let told = tokio::time::timeout(Duration::from_secs(5), async {
-        loop {
-            let (user, msg) = heard_on_b.recv().await.unwrap();
-            if user == ann.id() {
-                return msg;
-            }
-        }
+        heard_on_b.recv().await.unwrap()
     })
     .await
     .expect("b's connections of Ann hear of the pairing");
