@@ -171,7 +171,7 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {}", opt.addr))?;
         let addr = listener.local_addr()?;
         println!("Tengen is serving on http://{addr}/");
-        let games = state.games.clone();
+        let games = state.services.games.clone();
         tengen_server::run(listener, state, shutdown_signal()).await?;
         // A cluster node hands its games over before it goes (the others take them at once).
         games.hand_over().await;

@@ -158,11 +158,11 @@ fn import(
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         println!(
             "imported as tournament {}: {} players, {} of {} rounds{}",
-            done["id"],
-            done["players"],
-            done["rounds"],
-            done["of"],
-            if done["finished"] == true {
+            done.id,
+            done.players,
+            done.rounds,
+            done.of,
+            if done.finished {
                 ", finished"
             } else {
                 ", running"

@@ -2,7 +2,7 @@
 //! between them (a room's join and quick match refuse it, either way round) and no chat line of
 //! theirs in a game the blocker plays.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 use tengen_store::Store;
 
 use crate::accounts::{self, User};
@@ -32,9 +32,18 @@ pub async fn unblock(store: &Store, user: &User, name: &str) -> Result<(), ApiEr
     }
 }
 
+/// The players a player blocks, by name.
+#[derive(Debug, Serialize)]
+pub struct Blocks {
+    /// Their names.
+    pub blocks: Vec<String>,
+}
+
 /// The players `user` blocks: `{"blocks": [NAME, ...]}`.
-pub async fn list(store: &Store, user: &User) -> Result<Value, ApiError> {
-    Ok(json!({ "blocks": store.blocked_by(user.id).await? }))
+pub async fn list(store: &Store, user: &User) -> Result<Blocks, ApiError> {
+    Ok(Blocks {
+        blocks: store.blocked_by(user.id).await?,
+    })
 }
 
 /// Refuses a game between `a` and `b` when either blocks the other (`blocked`, 403).

@@ -1,13 +1,15 @@
 //! What a player of games over days needs beside the board: the list of games waiting for
 //! their move, across all of them, and a vacation that stops their correspondence clocks.
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
+use crate::notices::Notices;
 use tengen_core::domain::clock::DAY;
 use tengen_core::game::{Action, Terms};
+use tengen_live::registry::Games;
 use tengen_store::games::{now_ms, GameStatus};
 use tengen_store::Store;
 
@@ -49,13 +51,13 @@ pub async fn check_cap(store: &Store, user: &User) -> Result<(), ApiError> {
 /// `GET /api/me/turns`: the player's live games where it is their move (or the dead stones
 /// wait for their answer), the most urgent first: each with the opponent, the board size, the
 /// phase and the time left on the player's clock (`null` untimed).
-pub async fn turns(state: &Services, user: &User) -> Result<Value, ApiError> {
+pub async fn turns(store: &Store, games: &Games, user: &User) -> Result<Turns, ApiError> {
     let mut out = Vec::new();
-    for row in state.store.games_of(user.id, MAX_LIVE).await? {
+    for row in store.games_of(user.id, MAX_LIVE).await? {
         if row.status != GameStatus::Live {
             continue;
         }
-        let Some(handle) = state.games.get(row.id).await? else {
+        let Some(handle) = games.get(row.id).await? else {
             continue;
         };
         let Some(snap) = handle.snapshot().await else {
@@ -75,21 +77,60 @@ pub async fn turns(state: &Services, user: &User) -> Result<Value, ApiError> {
         if !waiting {
             continue;
         }
-        let left = time_left(&snap, me);
-        out.push(json!({
-            "game": row.id,
-            "opponent": snap[opponent]["username"],
-            "color": me,
-            "size": snap["terms"]["size"],
-            "phase": snap["phase"],
-            "move_number": snap["moves"].as_array().map_or(0, |m| m.len()),
-            "correspondence": snap["clocks"]["correspondence"],
-            "time_left_ms": left,
-        }));
+        out.push(Turn {
+            color: me,
+            correspondence: snap["clocks"]["correspondence"].as_bool(),
+            game: row.id,
+            move_number: snap["moves"].as_array().map_or(0, |m| m.len()),
+            opponent: snap[opponent]["username"].as_str().map(str::to_string),
+            phase: snap["phase"].as_str().map(str::to_string),
+            size: snap["terms"]["size"].as_u64(),
+            time_left_ms: time_left(&snap, me),
+        });
     }
     // Least time left first; untimed games last.
-    out.sort_by_key(|g| g["time_left_ms"].as_u64().unwrap_or(u64::MAX));
-    Ok(json!({ "games": out }))
+    out.sort_by_key(|g| g.time_left_ms.unwrap_or(u64::MAX));
+    Ok(Turns { games: out })
+}
+
+// The answers' fields are in alphabetical order, as the `json!` objects they replace wrote
+// them: the wire stays byte for byte the same.
+
+/// The games where it is a player's move, the most urgent first.
+#[derive(Debug, Serialize)]
+pub struct Turns {
+    /// The games.
+    pub games: Vec<Turn>,
+}
+
+/// A game where it is the player's move (or the dead stones wait for their answer).
+#[derive(Debug, Serialize)]
+pub struct Turn {
+    /// The player's colour: `black` or `white`.
+    pub color: &'static str,
+    /// Whether the game has a correspondence clock.
+    pub correspondence: Option<bool>,
+    /// The game's id.
+    pub game: i64,
+    /// How many moves were played.
+    pub move_number: usize,
+    /// The opponent's name.
+    pub opponent: Option<String>,
+    /// `play` or `scoring`.
+    pub phase: Option<String>,
+    /// The board's size.
+    pub size: Option<u64>,
+    /// Time left on the player's clock until the flag, ms (`null` untimed).
+    pub time_left_ms: Option<u64>,
+}
+
+/// A vacation as set: until when (`null` once ended) and the games whose clock it stopped.
+#[derive(Debug, Serialize)]
+pub struct Vacation {
+    /// The games whose clock stops.
+    pub games: Vec<i64>,
+    /// When the vacation ends, ms since 1970; `null` when it was ended.
+    pub until: Option<i64>,
 }
 
 /// Time left on `side`'s clock in a snapshot, ms: until the flag, from the clock's fields.
@@ -102,7 +143,12 @@ fn time_left(snap: &Value, side: &str) -> Option<u64> {
 /// `POST /api/me/vacation` `{"days": N}`: stops the player's clock in each of their live
 /// correspondence games for N days (1 to 30); `DELETE` ends it early. Live games are not
 /// touched (their clocks never stop).
-pub async fn start_vacation(state: &Services, user: &User, days: u64) -> Result<Value, ApiError> {
+pub async fn start_vacation(
+    store: &Store,
+    games: &Games,
+    user: &User,
+    days: u64,
+) -> Result<Vacation, ApiError> {
     if !(1..=MAX_VACATION_DAYS).contains(&days) {
         return Err(ApiError::Rejected(
             "bad_vacation",
@@ -110,23 +156,28 @@ pub async fn start_vacation(state: &Services, user: &User, days: u64) -> Result<
         ));
     }
     let until = now_ms() + (days * DAY) as i64;
-    set_vacation(state, user, until).await
+    set_vacation(store, games, user, until).await
 }
 
 /// `DELETE /api/me/vacation`.
-pub async fn end_vacation(state: &Services, user: &User) -> Result<Value, ApiError> {
-    set_vacation(state, user, 0).await
+pub async fn end_vacation(store: &Store, games: &Games, user: &User) -> Result<Vacation, ApiError> {
+    set_vacation(store, games, user, 0).await
 }
 
-async fn set_vacation(state: &Services, user: &User, until: i64) -> Result<Value, ApiError> {
-    let mut games = Vec::new();
-    for row in state.store.games_of(user.id, MAX_LIVE).await? {
+async fn set_vacation(
+    store: &Store,
+    games: &Games,
+    user: &User,
+    until: i64,
+) -> Result<Vacation, ApiError> {
+    let mut stopped = Vec::new();
+    for row in store.games_of(user.id, MAX_LIVE).await? {
         let correspondence =
             serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
         if row.status != GameStatus::Live || !correspondence {
             continue;
         }
-        let Some(handle) = state.games.get(row.id).await? else {
+        let Some(handle) = games.get(row.id).await? else {
             continue;
         };
         let done = handle
@@ -138,7 +189,7 @@ async fn set_vacation(state: &Services, user: &User, until: i64) -> Result<Value
             )
             .await;
         match done {
-            Ok(_) => games.push(row.id),
+            Ok(_) => stopped.push(row.id),
             // A game that ended meanwhile has no clock to stop.
             Err(e) if e.code() == "game_over" => {}
             Err(e) => {
@@ -153,10 +204,10 @@ async fn set_vacation(state: &Services, user: &User, until: i64) -> Result<Value
             }
         }
     }
-    Ok(json!({
-        "until": (until > 0).then_some(until),
-        "games": games,
-    }))
+    Ok(Vacation {
+        games: stopped,
+        until: (until > 0).then_some(until),
+    })
 }
 
 /// The opponent of `mover` in `game` when it is a live correspondence game (the one to tell
@@ -185,32 +236,24 @@ pub async fn opponent_to_tell(
 
 /// Tells every connection of `opponent`'s (on every node) that it is their move in `game`,
 /// which `mover` just played: `{"type": "your_turn", "game", "opponent"}`.
-pub async fn tell_turn(services: &Services, game: i64, opponent: i64, mover: &str) {
+pub async fn tell_turn(notices: &Notices, game: i64, opponent: i64, mover: &str) {
     let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
-    services.quick_match.say(opponent, msg.to_string()).await;
+    notices.say(opponent, msg.to_string()).await;
 }
 
 /// What tells a correspondence player that it is their move when the mover is not on a socket
-/// of this server (a built-in bot's driver): the store, to find the opponent, and a way to the
-/// opponent's connections (quick match's channel, behind a function so that this module, which
-/// quick match's pairing reads, does not read it back).
+/// of this server (a built-in bot's driver): the store, to find the opponent, and the way to
+/// the opponent's connections.
 #[derive(Clone)]
 pub struct TurnNotices {
     store: Store,
-    say: std::sync::Arc<dyn Fn(i64, String) + Send + Sync>,
+    notices: Notices,
 }
 
 impl TurnNotices {
-    /// The notices of `services`.
-    pub fn of(services: &Services) -> TurnNotices {
-        let channel = services.quick_match.clone();
-        TurnNotices {
-            store: services.store.clone(),
-            say: std::sync::Arc::new(move |user, msg| {
-                let channel = channel.clone();
-                tokio::spawn(async move { channel.say(user, msg).await });
-            }),
-        }
+    /// Notices that look games up in `store` and go through `notices`.
+    pub fn new(store: Store, notices: Notices) -> TurnNotices {
+        TurnNotices { store, notices }
     }
 
     /// Whom `mover`'s moves in `game` are told to: the opponent in a live correspondence game.
@@ -224,6 +267,8 @@ impl TurnNotices {
     /// Tells `opponent` on every connection that `mover` played in `game` and it is their move.
     pub fn tell(&self, game: i64, opponent: i64, mover: &str) {
         let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
-        (self.say)(opponent, msg.to_string());
+        let notices = self.notices.clone();
+        // The driver goes on playing while the notice is published.
+        tokio::spawn(async move { notices.say(opponent, msg.to_string()).await });
     }
 }

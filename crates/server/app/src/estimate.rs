@@ -5,7 +5,7 @@
 //! Spectators may always ask. The players of a game in progress may ask only when its terms
 //! allow it (`estimate`, a room setting; bot games allow it); once the game is over, they may.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 use tengen_rules::coord::gtp as coord;
 use tengen_rules::{Phase, Point, PointSet};
 
@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use tengen_store::Store;
 
 /// The estimate of game `id`'s position, as `user` (logged in or not) may see it.
-pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Value, ApiError> {
+pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Estimate, ApiError> {
     let row = store.game(id).await?.ok_or(ApiError::NotFound)?;
     let (live, _, _) = tengen_live::registry::replay(store, &row).await?;
     let player = user.is_some_and(|u| u.id == row.black_id || u.id == row.white_id);
@@ -36,31 +36,65 @@ pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Valu
         set.iter().map(|p| coord::format_point(size, p)).collect()
     };
     // Rows from the top down, columns from A, as the board is drawn.
-    let ownership: Vec<Vec<f32>> = (0..size)
+    // Rounded as `f32`, written as `f64`: the digits the answer has always had.
+    let ownership: Vec<Vec<f64>> = (0..size)
         .map(|row| {
             (0..size)
                 .map(|col| {
                     Point::new(size, col, row)
                         .map(|p| (e.owner(p) * 100.0).round() / 100.0)
                         .unwrap_or(0.0)
+                        .into()
                 })
                 .collect()
         })
         .collect();
-    Ok(json!({
-        "game": id,
-        "size": size,
-        "result": e.result().to_string(),
-        "lead": e.lead,
-        "lead_range": [e.lead_range.0, e.lead_range.1],
-        "verdict": verdict,
-        "winner_sure": verdict == "clear",
-        "black_winrate": e.black_winrate.map(|w| (w * 1000.0).round() / 1000.0),
-        "ownership": ownership,
-        "dead": names(&e.dead),
-        "unsure": names(&e.unsure),
-        "seki": names(&e.stones(tengen_ai::estimate::Status::Seki)),
-    }))
+    Ok(Estimate {
+        black_winrate: e
+            .black_winrate
+            .map(|w| ((w * 1000.0).round() / 1000.0).into()),
+        dead: names(&e.dead),
+        game: id,
+        lead: e.lead.into(),
+        lead_range: [e.lead_range.0.into(), e.lead_range.1.into()],
+        ownership,
+        result: e.result().to_string(),
+        seki: names(&e.stones(tengen_ai::estimate::Status::Seki)),
+        size,
+        unsure: names(&e.unsure),
+        verdict,
+        winner_sure: verdict == "clear",
+    })
+}
+
+/// A score estimate, as `GET /api/games/{id}/estimate` answers it (fields in alphabetical
+/// order, and numbers as `f64`, as the `json!` object it replaces wrote them).
+#[derive(Debug, Serialize)]
+pub struct Estimate {
+    /// Black's chance to win, where the network searched.
+    pub black_winrate: Option<f64>,
+    /// The stones counted dead, as GTP points.
+    pub dead: Vec<String>,
+    /// The game's id.
+    pub game: i64,
+    /// Black's lead in points (negative: White's).
+    pub lead: f64,
+    /// How far the lead may be off, low and high.
+    pub lead_range: [f64; 2],
+    /// Each point's owner from -1 (White) to 1 (Black), rows from the top, columns from A.
+    pub ownership: Vec<Vec<f64>>,
+    /// The result the estimate points to (`B+3.5`).
+    pub result: String,
+    /// The stones in seki.
+    pub seki: Vec<String>,
+    /// The board's size.
+    pub size: u8,
+    /// The chains whose fate is unsure.
+    pub unsure: Vec<String>,
+    /// `open`, `clear` or `uncertain`.
+    pub verdict: &'static str,
+    /// Whether the winner is sure (`verdict` is `clear`).
+    pub winner_sure: bool,
 }
 
 /// How far the estimate may be trusted: `open` before the middle game (a range, not a verdict:

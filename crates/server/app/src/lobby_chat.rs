@@ -12,13 +12,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
+use tengen_live::registry::Games;
+use tengen_store::Store;
 
 /// The cluster's subject for lobby lines: `(writer's id, the line)` as JSON.
 pub const SUBJECT: &str = "tengen.lobby";
@@ -36,8 +37,26 @@ pub const WINDOW: Duration = Duration::from_secs(10);
 pub struct Line {
     /// The writer's account.
     pub from_id: i64,
-    /// `{"type": "lobby_chat", "id", "from", "text", "at"}`.
-    pub msg: Value,
+    /// The line as players see it.
+    pub msg: LobbyLine,
+}
+
+/// A line of the lobby's chat as it goes to players, and between the nodes of a cluster:
+/// `{"at", "from", "id", "text", "type": "lobby_chat"}` (fields in alphabetical order, as the
+/// `json!` object it replaces wrote them).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LobbyLine {
+    /// When it was said, seconds since 1970.
+    pub at: i64,
+    /// Its writer's name.
+    pub from: String,
+    /// Its number on the node that took it.
+    pub id: u64,
+    /// What it says.
+    pub text: String,
+    /// Always `lobby_chat`.
+    #[serde(rename = "type")]
+    pub kind: String,
 }
 
 #[derive(Default)]
@@ -66,7 +85,7 @@ impl Default for LobbyChat {
 
 impl LobbyChat {
     /// Keeps a line said on any node of the cluster and sends it to this node's connections.
-    pub fn heard(&self, from_id: i64, msg: Value) {
+    pub fn heard(&self, from_id: i64, msg: LobbyLine) {
         let line = Arc::new(Line { from_id, msg });
         self.keep(&line);
         let _ = self.lines.send(line);
@@ -88,16 +107,21 @@ impl LobbyChat {
 }
 
 /// `user` says `text` in the lobby: kept, and sent to every connection. Returns the line.
-pub async fn say(services: &Services, user: &User, text: &str) -> Result<Value, ApiError> {
+pub async fn say(
+    store: &Store,
+    games: &Games,
+    chat: &LobbyChat,
+    user: &User,
+    text: &str,
+) -> Result<LobbyLine, ApiError> {
     let text = crate::sanctions::check_chat_line(
-        &services.store,
+        store,
         (user.id, user.guest),
         text,
         MAX_CHARS,
         "in the lobby",
     )
     .await?;
-    let chat = &services.lobby_chat;
     let line = {
         let mut inner = chat.inner.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
@@ -124,16 +148,16 @@ pub async fn say(services: &Services, user: &User, text: &str) -> Result<Value, 
         inner.next += 1;
         Line {
             from_id: user.id,
-            msg: json!({
-                "type": "lobby_chat",
-                "id": inner.next,
-                "from": user.username,
-                "text": text,
-                "at": crate::sanctions::now(),
-            }),
+            msg: LobbyLine {
+                at: crate::sanctions::now(),
+                from: user.username.clone(),
+                id: inner.next,
+                text: text.to_string(),
+                kind: "lobby_chat".into(),
+            },
         }
     };
-    match services.games.peers() {
+    match games.peers() {
         // Every node keeps and sends it, this one too, when the bus brings it back.
         Some(peers) => publish(&peers.bus, &line).await,
         None => chat.heard(line.from_id, line.msg.clone()),

@@ -4,7 +4,7 @@
 
 use tengen_core::metrics::{Counter, Exposition, Gauge, Histogram, THINKING_SECONDS};
 
-use crate::Services;
+use tengen_store::Store;
 
 /// Bot moves being computed now (an engine thinking, or waiting for a blocking thread).
 pub(crate) static ENGINES_BUSY: Gauge = Gauge::new();
@@ -23,10 +23,12 @@ pub(crate) static TOURNAMENTS_RUNNING: Gauge = Gauge::new();
 pub(crate) static ROUNDS_PAIRED: Counter = Counter::new();
 
 /// Every metric below the web floor, as Prometheus text families: the use cases', the live
-/// games' and the store's (the web floor adds its own).
-pub fn write_all(services: &Services, out: &mut Exposition) {
+/// games' and the store's (the web floor adds its own), with the number of `bots` offered and
+/// of players `online` (counts, so that this module, which every domain counts into, imports
+/// none of them).
+pub fn write_all(store: &Store, bots: usize, online: usize, out: &mut Exposition) {
     tengen_live::metrics::write(out);
-    services.store.write_metrics(out);
+    store.write_metrics(out);
     out.gauge(
         "tengen_bot_games",
         "Games a bot plays in this process (its driver running).",
@@ -35,7 +37,7 @@ pub fn write_all(services: &Services, out: &mut Exposition) {
     out.gauge(
         "tengen_bots",
         "Bots this server offers (built-in and GTP).",
-        services.bots.count() as f64,
+        bots as f64,
     );
     out.gauge(
         "tengen_engines_busy",
@@ -68,6 +70,6 @@ pub fn write_all(services: &Services, out: &mut Exposition) {
     out.gauge(
         "tengen_players_online",
         "Players with a connection open (in a cluster, on any node).",
-        services.online.list().len() as f64,
+        online as f64,
     );
 }

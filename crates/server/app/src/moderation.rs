@@ -7,8 +7,8 @@
 //! and every connection of theirs, on every node, is told and closed (through quick match's
 //! per-player channel, which a cluster relays to every node).
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use tengen_core::game::Action;
 use tengen_core::moderation::{ActionKind, Role};
 use tengen_store::moderation::NewEntry;
@@ -16,8 +16,10 @@ use tengen_store::Store;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
+use crate::notices::Notices;
+use crate::quick_match::QuickMatch;
 use crate::sanctions::{now, sanctions};
-use crate::Services;
+use tengen_live::registry::Games;
 
 /// The longest reason or note kept.
 pub const MAX_REASON: usize = 1000;
@@ -95,10 +97,13 @@ pub async fn set_role(store: &Store, name: &str, role: &str) -> Result<User, Api
 /// `moderator` acts on a player; the log entry's id. The player must rank below the moderator
 /// (a moderator acts on players, an admin on moderators too).
 pub async fn act(
-    services: &Services,
+    store: &Store,
+    games: &Games,
+    quick_match: &QuickMatch,
+    notices: &Notices,
     moderator: &User,
     req: ActionRequest,
-) -> Result<Value, ApiError> {
+) -> Result<Acted, ApiError> {
     require_moderator(moderator)?;
     let reason = checked_text(&req.reason, "reason")?;
     let now = now();
@@ -106,7 +111,7 @@ pub async fn act(
         .action
         .until(req.until, now)
         .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?;
-    let target = accounts::named(&services.store, &req.user).await?;
+    let target = accounts::named(store, &req.user).await?;
     if target.id == moderator.id || rank_of(target.role) >= rank_of(moderator.role) {
         return Err(ApiError::Forbidden(
             "outranked",
@@ -122,7 +127,7 @@ pub async fn act(
         reason,
         at: now,
     };
-    let log_id = services.store.sanction(req.action, entry).await?;
+    let log_id = store.sanction(req.action, entry).await?;
     let notice = json!({
         "type": "moderation",
         "action": req.action,
@@ -130,16 +135,18 @@ pub async fn act(
         "reason": reason,
     });
     match req.action {
-        ActionKind::Ban => end_play(services, &target).await,
-        ActionKind::Suspend => withdraw_request(services, &target).await,
+        ActionKind::Ban => end_play(store, games, quick_match, &target).await,
+        ActionKind::Suspend => withdraw_request(quick_match, &target).await,
         _ => {}
     }
     // Told last: a banned player's sockets close on this message, after their games ended.
-    services
-        .quick_match
-        .say(target.id, notice.to_string())
-        .await;
-    Ok(json!({ "id": log_id, "user": target.username, "action": req.action, "until": until }))
+    notices.say(target.id, notice.to_string()).await;
+    Ok(Acted {
+        action: req.action,
+        id: log_id,
+        until,
+        user: target.username,
+    })
 }
 
 fn rank_of(role: Role) -> u8 {
@@ -153,17 +160,22 @@ fn rank_of(role: Role) -> u8 {
 /// A banned (or deleted) player's play ends: their quick-match request is withdrawn and their
 /// live games resigned. Failures are logged: the ban stands (their sessions are gone) whatever
 /// happens here.
-pub(crate) async fn end_play(services: &Services, player: &User) {
-    withdraw_request(services, player).await;
-    let games = match services.store.live_games_of(player.id).await {
+pub(crate) async fn end_play(
+    store: &Store,
+    games: &Games,
+    quick_match: &QuickMatch,
+    player: &User,
+) {
+    withdraw_request(quick_match, player).await;
+    let ids = match store.live_games_of(player.id).await {
         Ok(g) => g,
         Err(e) => {
             tracing::warn!(error = %e, user = %player.username, "could not list a banned player's games");
             return;
         }
     };
-    for id in games {
-        let resigned = match services.games.get(id).await {
+    for id in ids {
+        let resigned = match games.get(id).await {
             Ok(Some(h)) => h
                 .act(player.id, &player.username, Action::Resign, 0)
                 .await
@@ -179,8 +191,8 @@ pub(crate) async fn end_play(services: &Services, player: &User) {
 }
 
 /// Withdraws the player's quick-match request, if one waits.
-async fn withdraw_request(services: &Services, player: &User) {
-    if let Err(e) = services.quick_match.cancel(player.id).await {
+async fn withdraw_request(quick_match: &QuickMatch, player: &User) {
+    if let Err(e) = quick_match.cancel(player.id).await {
         tracing::warn!(error = %e, user = %player.username, "could not withdraw a sanctioned player's request");
     }
 }
@@ -192,7 +204,7 @@ pub async fn annul(
     moderator: &User,
     game_id: i64,
     reason: &str,
-) -> Result<Value, ApiError> {
+) -> Result<Annulled, ApiError> {
     use tengen_store::moderation::AnnulError;
     require_moderator(moderator)?;
     let reason = checked_text(reason, "reason")?;
@@ -206,9 +218,11 @@ pub async fn annul(
         at: now(),
     };
     match store.annul_game(game_id, entry).await {
-        Ok(a) => {
-            Ok(json!({ "id": a.log_id, "game": game_id, "points_recomputed": a.points_recomputed }))
-        }
+        Ok(a) => Ok(Annulled {
+            game: game_id,
+            id: a.log_id,
+            points_recomputed: a.points_recomputed,
+        }),
         Err(AnnulError::NotFound) => Err(ApiError::NotFound),
         Err(AnnulError::NotFinished) => Err(ApiError::Conflict(
             "game_not_finished",
@@ -226,16 +240,17 @@ pub async fn annul(
 /// first (with the log entry, in one transaction), then the game tells its watchers
 /// (`chat_hidden`), and its own copy of the log loses the text too.
 pub async fn hide_chat(
-    services: &Services,
+    store: &Store,
+    games: &Games,
     moderator: &User,
     game_id: i64,
     seq: u64,
     reason: &str,
-) -> Result<Value, ApiError> {
+) -> Result<Hidden, ApiError> {
     use tengen_core::game::Event;
     require_moderator(moderator)?;
     let reason = checked_text(reason, "reason")?;
-    let events = services.store.events(game_id).await?;
+    let events = store.events(game_id).await?;
     if events.is_empty() {
         return Err(ApiError::NotFound);
     }
@@ -253,7 +268,7 @@ pub async fn hide_chat(
             "the chat line is hidden already".into(),
         ));
     }
-    let author = accounts::by_name(&services.store, &user).await?;
+    let author = accounts::by_name(store, &user).await?;
     let hidden = serde_json::to_string(&Event::Chat {
         user,
         text: String::new(),
@@ -268,13 +283,12 @@ pub async fn hide_chat(
         reason,
         at: now(),
     };
-    services
-        .store
+    store
         .rewrite_event(game_id, seq as i64, &hidden, entry)
         .await?;
     // Stored: whatever happens to the game's actor now, a watcher reading the log never gets
     // the text again.
-    let told = match services.games.get(game_id).await {
+    let told = match games.get(game_id).await {
         Ok(Some(h)) => h
             .act(moderator.id, &moderator.username, Action::HideChat(seq), 0)
             .await
@@ -288,25 +302,107 @@ pub async fn hide_chat(
             "a hidden chat line was not told to the watchers"
         );
     }
-    Ok(json!({ "game": game_id, "seq": seq, "hidden": true }))
+    Ok(Hidden {
+        game: game_id,
+        hidden: true,
+        seq,
+    })
 }
 
 /// The audit log, newest first (`limit` entries, at most 500).
-pub async fn log(store: &Store, moderator: &User, limit: Option<i64>) -> Result<Value, ApiError> {
+pub async fn log(store: &Store, moderator: &User, limit: Option<i64>) -> Result<Log, ApiError> {
     require_moderator(moderator)?;
     let limit = limit.unwrap_or(100).clamp(1, 500);
-    Ok(json!({ "entries": store.moderation_log(None, limit).await? }))
+    Ok(Log {
+        entries: store.moderation_log(None, limit).await?,
+    })
 }
 
 /// What the player `user` is told about themselves: the sanctions standing and the
 /// moderators' actions on their account, newest first (without the moderators' names).
-pub async fn mine(store: &Store, user: &User) -> Result<Value, ApiError> {
+pub async fn mine(store: &Store, user: &User) -> Result<Mine, ApiError> {
     let standing = sanctions(store, user.id).await?;
-    let actions: Vec<Value> = store
+    let actions = store
         .moderation_log(Some(user.id), 50)
         .await?
         .into_iter()
-        .map(|e| json!({ "at": e.at, "action": e.action, "until": e.until, "reason": e.reason }))
+        .map(|e| OwnAction {
+            action: e.action,
+            at: e.at,
+            reason: e.reason,
+            until: e.until,
+        })
         .collect();
-    Ok(json!({ "sanctions": standing, "actions": actions }))
+    Ok(Mine {
+        actions,
+        sanctions: standing,
+    })
+}
+
+// The answers' fields are in alphabetical order, as the `json!` objects they replace wrote
+// them: the wire stays byte for byte the same.
+
+/// A moderator's action on a player, as done.
+#[derive(Debug, Serialize)]
+pub struct Acted {
+    /// What was done.
+    pub action: ActionKind,
+    /// The audit log entry's id.
+    pub id: i64,
+    /// Until when, if it lapses.
+    pub until: Option<i64>,
+    /// The player's name.
+    pub user: String,
+}
+
+/// A game annulled.
+#[derive(Debug, Serialize)]
+pub struct Annulled {
+    /// The game's id.
+    pub game: i64,
+    /// The audit log entry's id.
+    pub id: i64,
+    /// Whether the players' promotion points were recomputed (false when a later game of
+    /// theirs made that unsafe).
+    pub points_recomputed: bool,
+}
+
+/// A chat line hidden.
+#[derive(Debug, Serialize)]
+pub struct Hidden {
+    /// The game's id.
+    pub game: i64,
+    /// Always true.
+    pub hidden: bool,
+    /// The line's event number.
+    pub seq: u64,
+}
+
+/// The audit log, newest first.
+#[derive(Debug, Serialize)]
+pub struct Log {
+    /// The entries.
+    pub entries: Vec<tengen_store::moderation::LogEntry>,
+}
+
+/// What a player is told about the moderators' actions on their account.
+#[derive(Debug, Serialize)]
+pub struct Mine {
+    /// The actions, newest first, without the moderators' names.
+    pub actions: Vec<OwnAction>,
+    /// The sanctions standing now.
+    pub sanctions: tengen_core::moderation::Sanctions,
+}
+
+/// A moderator's action as its player sees it.
+#[derive(Debug, Serialize)]
+pub struct OwnAction {
+    /// What was done.
+    pub action: String,
+    /// When, seconds since 1970.
+    pub at: i64,
+    /// Why.
+    pub reason: String,
+    /// Until when, if it lapses.
+    pub until: Option<i64>,
 }

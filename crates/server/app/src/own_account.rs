@@ -3,12 +3,14 @@
 //! export their data as JSON, and delete the account (its games stay, under an anonymised name).
 //! Each asks for the password again: a session left open on a shared computer is not enough.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::accounts::{self, Device, User};
 use crate::error::ApiError;
-use crate::Services;
+use crate::quick_match::QuickMatch;
+use tengen_live::registry::Games;
+use tengen_store::Store;
 
 /// `POST /api/me/password`.
 #[derive(Clone, Debug, Deserialize)]
@@ -29,14 +31,14 @@ pub struct Confirm {
 }
 
 /// Refuses guests (they have no password) and a wrong password (`wrong_password`, 403).
-async fn check(services: &Services, user: &User, password: &str) -> Result<(), ApiError> {
+async fn check(store: &Store, user: &User, password: &str) -> Result<(), ApiError> {
     if user.guest || user.bot {
         return Err(ApiError::Forbidden(
             "no_password",
             "guest and bot accounts have no password".into(),
         ));
     }
-    if !accounts::password_is(&services.store, user, password).await? {
+    if !accounts::password_is(store, user, password).await? {
         return Err(ApiError::Forbidden(
             "wrong_password",
             "that is not your password".into(),
@@ -59,64 +61,101 @@ pub struct Changed {
 /// token that someone may have copied must not outlive the password), and the caller gets a
 /// new session from `device`, in one transaction.
 pub async fn change_password(
-    services: &Services,
+    store: &Store,
     user: &User,
     device: &Device,
     req: NewPassword,
 ) -> Result<Changed, ApiError> {
-    check(services, user, &req.current).await?;
+    check(store, user, &req.current).await?;
     accounts::check_password(&req.new, &user.username)?;
     let hash = accounts::hash_password(&req.new).await?;
     let token = crate::user::new_token();
     let digest = accounts::token_digest(&token);
     let new = crate::sessions::new_row(&digest, user, device);
-    let ended = services
-        .store
-        .set_password(user.id, &hash, Some(&new))
-        .await?;
+    let ended = store.set_password(user.id, &hash, Some(&new)).await?;
     Ok(Changed { token, ended })
 }
 
 /// Everything the server keeps about `user` that is theirs to see, as one JSON document.
-pub async fn export(services: &Services, user: &User) -> Result<Value, ApiError> {
-    let store = &services.store;
-    let games: Vec<Value> = store
+pub async fn export(store: &Store, user: &User) -> Result<Export, ApiError> {
+    let games = store
         .games_of(user.id, 100_000)
         .await?
-        .iter()
-        .map(|g| {
-            json!({
-                "id": g.id,
-                "color": if g.black_id == user.id { "black" } else { "white" },
-                "terms": serde_json::from_str::<Value>(&g.terms).unwrap_or(Value::Null),
-                "status": g.status.as_str(),
-                "result": g.result,
-                "created_at": g.created_at,
-                "sgf": format!("/api/games/{}/sgf", g.id),
-            })
+        .into_iter()
+        .map(|g| ExportedGame {
+            color: if g.black_id == user.id {
+                "black"
+            } else {
+                "white"
+            },
+            created_at: g.created_at,
+            id: g.id,
+            result: g.result,
+            sgf: format!("/api/games/{}/sgf", g.id),
+            status: g.status.as_str(),
+            // The terms as stored: an export gives back what the server keeps.
+            terms: serde_json::from_str(&g.terms).unwrap_or(Value::Null),
         })
         .collect();
-    Ok(json!({
-        "account": user,
-        "games": games,
-        "ratings": store.rating_history(user.id, 100_000).await?,
-        "moderation": crate::moderation::mine(store, user).await?,
-    }))
+    Ok(Export {
+        account: user.clone(),
+        games,
+        moderation: crate::moderation::mine(store, user).await?,
+        ratings: store.rating_history(user.id, 100_000).await?,
+    })
+}
+
+// The answers' fields are in alphabetical order, as the `json!` objects they replace wrote
+// them: the wire stays byte for byte the same (see `crate::wire`).
+
+/// Everything the server keeps about a player that is theirs to see.
+#[derive(Debug, Serialize)]
+pub struct Export {
+    /// The account.
+    #[serde(serialize_with = "crate::wire::sorted")]
+    pub account: User,
+    /// Their games, newest first.
+    pub games: Vec<ExportedGame>,
+    /// The moderators' actions on the account.
+    pub moderation: crate::moderation::Mine,
+    /// The rating after each rated game.
+    pub ratings: Vec<tengen_store::ratings::RatingPoint>,
+}
+
+/// A game in a player's export.
+#[derive(Debug, Serialize)]
+pub struct ExportedGame {
+    /// The player's colour.
+    pub color: &'static str,
+    /// When it started, seconds since 1970.
+    pub created_at: i64,
+    /// Its id.
+    pub id: i64,
+    /// Its result, once over.
+    pub result: Option<String>,
+    /// Where its record is.
+    pub sgf: String,
+    /// `live`, `finished`...
+    pub status: &'static str,
+    /// Its terms, as stored.
+    pub terms: Value,
 }
 
 /// Deletes `user`'s account: their live games are resigned and their quick-match request
 /// withdrawn, then the account is renamed `deleted-ID` with no password, no sessions and no
 /// open rooms. Returns the digests of the sessions ended, whose sockets the caller closes.
 pub async fn delete(
-    services: &Services,
+    store: &Store,
+    games: &Games,
+    quick_match: &QuickMatch,
     user: &User,
     req: Confirm,
 ) -> Result<Vec<String>, ApiError> {
-    check(services, user, &req.password).await?;
-    let sessions = services.store.sessions_of(user.id).await?;
-    crate::moderation::end_play(services, user).await;
+    check(store, user, &req.password).await?;
+    let sessions = store.sessions_of(user.id).await?;
+    crate::moderation::end_play(store, games, quick_match, user).await;
     let name = format!("deleted-{}", user.id);
-    if !services.store.anonymise_user(user.id, &name).await? {
+    if !store.anonymise_user(user.id, &name).await? {
         return Err(ApiError::Internal(format!("{name} is taken")));
     }
     Ok(sessions)

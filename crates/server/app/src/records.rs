@@ -6,7 +6,7 @@
 //! cannot be read, a move cannot be played) is refused with a stable code and the same reason
 //! `loadsgf` gives; what was read leniently comes back as warnings beside the game.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 use tengen_rules::coord::gtp;
 use tengen_rules::{Board, Color, Move, Point, Preset, Step};
 use tengen_sgf::game::{self as record, ProblemKind, RecordError};
@@ -37,7 +37,7 @@ fn fault_code(kind: &ProblemKind) -> &'static str {
 }
 
 /// Reads `bytes` as an SGF record under `preset` (or its own rules).
-pub fn read(bytes: &[u8], preset: Option<Preset>) -> Result<Value, ApiError> {
+pub fn read(bytes: &[u8], preset: Option<Preset>) -> Result<ReadRecord, ApiError> {
     let c = tengen_sgf::parse(bytes)
         .map_err(|e| ApiError::Rejected("sgf_syntax", format!("cannot load file: {e}")))?;
     let tree = c
@@ -55,25 +55,31 @@ pub fn read(bytes: &[u8], preset: Option<Preset>) -> Result<Value, ApiError> {
     let g = &r.game;
     let size = g.size();
     let point = |p: Point| gtp::format_point(size, p);
-    let mut problems: Vec<Value> = c
+    let mut problems: Vec<Problem> = c
         .warnings
         .iter()
-        .map(|w| json!({ "severity": "warning", "code": w.kind.code(), "message": w.to_string() }))
+        .map(|w| Problem {
+            code: w.kind.code(),
+            message: w.to_string(),
+            severity: "warning".into(),
+        })
         .collect();
-    problems.extend(r.problems.iter().map(|p| {
-        json!({ "severity": p.severity().to_string(), "code": p.kind.code(), "message": p.to_string() })
+    problems.extend(r.problems.iter().map(|p| Problem {
+        code: p.kind.code(),
+        message: p.to_string(),
+        severity: p.severity().to_string(),
     }));
-    let history: Vec<Value> = g
+    let history = g
         .history()
         .into_iter()
         .map(|step| match step {
-            Step::Move(c, m) => json!({
-                "color": c.to_string(),
-                "move": match m {
+            Step::Move(c, m) => Played::Move {
+                color: c.to_string(),
+                at: match m {
                     Move::Play(p) => point(p),
                     Move::Pass => "pass".into(),
                 },
-            }),
+            },
             Step::Setup { stones, to_move } => {
                 let of = |want: Option<Color>| -> Vec<String> {
                     stones
@@ -82,14 +88,14 @@ pub fn read(bytes: &[u8], preset: Option<Preset>) -> Result<Value, ApiError> {
                         .map(|&(p, _)| point(p))
                         .collect()
                 };
-                json!({
-                    "setup": {
-                        "black": of(Some(Color::Black)),
-                        "white": of(Some(Color::White)),
-                        "empty": of(None),
+                Played::Setup {
+                    setup: Setup {
+                        black: of(Some(Color::Black)),
+                        empty: of(None),
+                        white: of(Some(Color::White)),
                     },
-                    "to_move": to_move.to_string(),
-                })
+                    to_move: to_move.to_string(),
+                }
             }
         })
         .collect();
@@ -100,33 +106,143 @@ pub fn read(bytes: &[u8], preset: Option<Preset>) -> Result<Value, ApiError> {
             .map(point)
             .collect()
     };
-    let player =
-        |name: &Option<String>, rank: &Option<String>| json!({ "name": name, "rank": rank });
-    Ok(json!({
-        "size": size,
-        "rules": r.preset.name(),
-        "komi": g.rules().komi.to_string(),
-        "handicap": g.handicap_stones().iter().map(|&p| point(p)).collect::<Vec<_>>(),
-        "black": player(&r.info.black, &r.info.black_rank),
-        "white": player(&r.info.white, &r.info.white_rank),
-        "result": r.info.result_text,
-        "start": {
-            "black": stones(start, Color::Black),
-            "white": stones(start, Color::White),
-            "to_move": start_to_move.to_string(),
+    let player = |name: &Option<String>, rank: &Option<String>| RecordPlayer {
+        name: name.clone(),
+        rank: rank.clone(),
+    };
+    Ok(ReadRecord {
+        black: player(&r.info.black, &r.info.black_rank),
+        end: Position {
+            black: stones(g.board(), Color::Black),
+            captures: Some(Captures {
+                black: g.board().captures(Color::Black),
+                white: g.board().captures(Color::White),
+            }),
+            to_move: g.to_move().to_string(),
+            white: stones(g.board(), Color::White),
         },
-        "history": history,
-        "final": {
-            "black": stones(g.board(), Color::Black),
-            "white": stones(g.board(), Color::White),
-            "to_move": g.to_move().to_string(),
-            "captures": {
-                "black": g.board().captures(Color::Black),
-                "white": g.board().captures(Color::White),
-            },
+        handicap: g.handicap_stones().iter().map(|&p| point(p)).collect(),
+        history,
+        komi: g.rules().komi.to_string(),
+        problems,
+        result: r.info.result_text.clone(),
+        rules: r.preset.name(),
+        size,
+        start: Position {
+            black: stones(start, Color::Black),
+            captures: None,
+            to_move: start_to_move.to_string(),
+            white: stones(start, Color::White),
         },
-        "problems": problems,
-    }))
+        white: player(&r.info.white, &r.info.white_rank),
+    })
+}
+
+// The answer's fields are in alphabetical order, as the `json!` object it replaces wrote
+// them: the wire stays byte for byte the same.
+
+/// An SGF record as read: its game, its position at the start and the end, each step between,
+/// and the problems found on the way.
+#[derive(Debug, Serialize)]
+pub struct ReadRecord {
+    /// Black's name and rank, as the record gives them.
+    pub black: RecordPlayer,
+    /// The position after the last step.
+    #[serde(rename = "final")]
+    pub end: Position,
+    /// The handicap stones, as GTP points.
+    pub handicap: Vec<String>,
+    /// Each move or setup, in order.
+    pub history: Vec<Played>,
+    /// The komi, as text.
+    pub komi: String,
+    /// Warnings and faults that did not stop the reading.
+    pub problems: Vec<Problem>,
+    /// The record's result, if it gives one.
+    pub result: Option<String>,
+    /// The rule preset's name.
+    pub rules: &'static str,
+    /// The board's size.
+    pub size: u8,
+    /// The position before the first step.
+    pub start: Position,
+    /// White's name and rank.
+    pub white: RecordPlayer,
+}
+
+/// A player as a record names them.
+#[derive(Debug, Serialize)]
+pub struct RecordPlayer {
+    /// Their name.
+    pub name: Option<String>,
+    /// Their rank, as written.
+    pub rank: Option<String>,
+}
+
+/// A position: the stones of each colour and who moves next.
+#[derive(Debug, Serialize)]
+pub struct Position {
+    /// Black's stones.
+    pub black: Vec<String>,
+    /// Stones captured by each (the end position only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captures: Option<Captures>,
+    /// `black` or `white`.
+    pub to_move: String,
+    /// White's stones.
+    pub white: Vec<String>,
+}
+
+/// Stones captured by each colour.
+#[derive(Debug, Serialize)]
+pub struct Captures {
+    /// By Black.
+    pub black: u32,
+    /// By White.
+    pub white: u32,
+}
+
+/// One step of a record.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Played {
+    /// A move: `{"color", "move"}`.
+    Move {
+        /// Who played.
+        color: String,
+        /// Where, or `pass`.
+        #[serde(rename = "move")]
+        at: String,
+    },
+    /// Stones set on the board: `{"setup": {"black", "empty", "white"}, "to_move"}`.
+    Setup {
+        /// What is set.
+        setup: Setup,
+        /// Who moves next.
+        to_move: String,
+    },
+}
+
+/// Stones set, and points emptied.
+#[derive(Debug, Serialize)]
+pub struct Setup {
+    /// Black stones.
+    pub black: Vec<String>,
+    /// Points emptied.
+    pub empty: Vec<String>,
+    /// White stones.
+    pub white: Vec<String>,
+}
+
+/// A warning or fault found while reading a record.
+#[derive(Debug, Serialize)]
+pub struct Problem {
+    /// A stable code.
+    pub code: &'static str,
+    /// In words.
+    pub message: String,
+    /// `warning`, `error`...
+    pub severity: String,
 }
 
 /// The record of game `id` as SGF text, and whether the game is over.

@@ -12,12 +12,11 @@ use std::time::Duration;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use tengen_rules::{Komi, Preset};
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::Services;
+use crate::online::Online;
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::domain::game_type::{
     black_player, check_handicap, default_komi, GameType, Parity, Side, HANDICAP_STONES,
@@ -67,17 +66,28 @@ pub const OWNER_GRACE: Duration = Duration::from_secs(30);
 /// How often the open rooms' owners are looked for.
 const SWEEP_EVERY: Duration = Duration::from_secs(5);
 
-/// When each open room's owner was first seen gone, by room id (on this node; a room whose
-/// owner is here has no entry).
-#[derive(Clone, Default)]
-pub struct Attendance(Arc<Mutex<HashMap<i64, tokio::time::Instant>>>);
+/// Whether open rooms' owners are here: who is connected, and when each open room's owner was
+/// first seen gone, by room id (on this node; a room whose owner is here has no entry).
+#[derive(Clone)]
+pub struct Attendance {
+    online: Online,
+    away: Arc<Mutex<HashMap<i64, tokio::time::Instant>>>,
+}
 
 impl Attendance {
+    /// No owner missed yet; `online` says who is connected.
+    pub fn new(online: Online) -> Attendance {
+        Attendance {
+            online,
+            away: Arc::default(),
+        }
+    }
+
     /// How long room `id`'s owner has been seen gone: zero (and forgotten) when `here`, zero
     /// too the first time they are missed, which starts their grace.
     fn away_for(&self, id: i64, here: bool) -> Duration {
         let now = tokio::time::Instant::now();
-        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut m = self.away.lock().unwrap_or_else(|e| e.into_inner());
         if here {
             m.remove(&id);
             return Duration::ZERO;
@@ -87,17 +97,17 @@ impl Attendance {
 
     /// Forgets the rooms that are no longer open.
     fn keep_only(&self, open: &HashSet<i64>) {
-        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut m = self.away.lock().unwrap_or_else(|e| e.into_inner());
         m.retain(|id, _| open.contains(id));
     }
 }
 
 /// Closes, every few seconds, the open rooms whose owner has been gone [`OWNER_GRACE`].
-pub fn keep_real(state: Services) {
+pub fn keep_real(store: Store, attendance: Attendance) {
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(SWEEP_EVERY).await;
-            if let Err(e) = close_abandoned(&state).await {
+            if let Err(e) = close_abandoned(&store, &attendance).await {
                 tracing::warn!(error = %e, "could not check the open rooms' owners");
             }
         }
@@ -106,13 +116,13 @@ pub fn keep_real(state: Services) {
 
 /// Closes the open rooms whose owner has had no connection for [`OWNER_GRACE`]; returns how
 /// many it closed.
-pub async fn close_abandoned(state: &Services) -> Result<usize, ApiError> {
-    let rooms = state.store.open_room_owners().await?;
+pub async fn close_abandoned(store: &Store, attendance: &Attendance) -> Result<usize, ApiError> {
+    let rooms = store.open_room_owners().await?;
     let open: HashSet<i64> = rooms.iter().map(|&(id, _)| id).collect();
-    state.room_attendance.keep_only(&open);
+    attendance.keep_only(&open);
     let mut closed = 0;
     for (id, owner) in rooms {
-        if abandoned(state, id, owner) && state.store.cancel_room(id).await? {
+        if abandoned(attendance, id, owner) && store.cancel_room(id).await? {
             tracing::info!(room = id, owner, "room closed: its owner left");
             closed += 1;
         }
@@ -121,30 +131,30 @@ pub async fn close_abandoned(state: &Services) -> Result<usize, ApiError> {
 }
 
 /// Whether room `id`'s owner has been gone for the grace.
-fn abandoned(state: &Services, id: i64, owner: i64) -> bool {
-    let here = state.online.connections(owner) > 0;
-    state.room_attendance.away_for(id, here) >= OWNER_GRACE
+fn abandoned(attendance: &Attendance, id: i64, owner: i64) -> bool {
+    let here = attendance.online.connections(owner) > 0;
+    attendance.away_for(id, here) >= OWNER_GRACE
 }
 
 /// The open rooms, newest first, each with whether its owner is connected now.
-pub async fn list(state: &Services) -> Result<Vec<Value>, ApiError> {
+pub async fn list(store: &Store, online: &Online) -> Result<Rooms, ApiError> {
     let mut out = Vec::new();
-    for r in state.store.open_rooms().await? {
-        let owner = accounts::by_id(&state.store, r.owner_id)
+    for r in store.open_rooms().await? {
+        let owner = accounts::by_id(store, r.owner_id)
             .await?
             .ok_or(ApiError::NotFound)?;
         let t: RoomTerms =
             serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
         let mut room = public(r.id, &owner, &t, &r.status, r.game_id);
-        room["owner"]["here"] = json!(state.online.connections(owner.id) > 0);
+        room.owner.here = Some(online.connections(owner.id) > 0);
         out.push(room);
     }
-    Ok(out)
+    Ok(Rooms { rooms: out })
 }
 
 /// Opens a room for `owner` with checked terms; what the owner sees of it (their own parity
 /// included). A player has [`MAX_OPEN_PER_USER`] open at most, and a sanctioned one none.
-pub async fn open(store: &Store, owner: &User, terms: RoomTerms) -> Result<Value, ApiError> {
+pub async fn open(store: &Store, owner: &User, terms: RoomTerms) -> Result<Room, ApiError> {
     let t = validate(terms)?;
     // One player cannot fill the lobby.
     if store.open_rooms_of(owner.id).await? >= MAX_OPEN_PER_USER {
@@ -157,12 +167,12 @@ pub async fn open(store: &Store, owner: &User, terms: RoomTerms) -> Result<Value
     crate::sanctions::check_may_play(store, owner.id).await?;
     let id = store.create_room(owner.id, &text).await?;
     let mut room = public(id, owner, &t, "open", None);
-    room["parity"] = json!(t.parity);
+    room.parity = Some(t.parity.clone());
     Ok(room)
 }
 
 /// Room `id` as anyone sees it (its owner's parity stays secret).
-pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
+pub async fn get(store: &Store, id: i64) -> Result<Room, ApiError> {
     let r = store.room(id).await?.ok_or(ApiError::NotFound)?;
     let owner = accounts::by_id(store, r.owner_id)
         .await?
@@ -264,21 +274,81 @@ pub fn validate(mut t: RoomTerms) -> Result<RoomTerms, ApiError> {
 }
 
 /// A room as listed: the owner's parity stays secret.
-pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Option<i64>) -> Value {
-    json!({
-        "id": id,
-        "owner": { "username": owner.username, "rank": owner.rank },
-        "size": t.size,
-        "rules": t.rules,
-        "komi": t.komi,
-        "take_back": t.take_back,
-        "estimate": t.estimate,
-        "handicap": t.handicap,
-        "time": t.time,
-        "disputes": t.disputes,
-        "status": status,
-        "game_id": game_id,
-    })
+pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Option<i64>) -> Room {
+    Room {
+        disputes: t.disputes,
+        estimate: t.estimate,
+        game_id,
+        handicap: t.handicap,
+        id,
+        komi: t.komi.clone(),
+        owner: RoomOwner {
+            here: None,
+            rank: owner.rank.clone(),
+            username: owner.username.clone(),
+        },
+        parity: None,
+        rules: t.rules.clone(),
+        size: t.size,
+        status: status.to_string(),
+        take_back: t.take_back,
+        time: t.time,
+    }
+}
+
+// The answers' fields are in alphabetical order, as the `json!` objects they replace wrote
+// them: the wire stays byte for byte the same (see `crate::wire`).
+
+/// The open rooms.
+#[derive(Debug, Serialize)]
+pub struct Rooms {
+    /// Newest first.
+    pub rooms: Vec<Room>,
+}
+
+/// A room as the lobby shows it.
+#[derive(Debug, Serialize)]
+pub struct Room {
+    /// How a disputed group is settled.
+    pub disputes: DisputeRule,
+    /// Whether the players may see the score estimate.
+    pub estimate: bool,
+    /// The game, once joined.
+    pub game_id: Option<i64>,
+    /// The handicap asked for.
+    pub handicap: Option<u8>,
+    /// Its id.
+    pub id: i64,
+    /// The komi asked for.
+    pub komi: Option<String>,
+    /// Who opened it.
+    pub owner: RoomOwner,
+    /// The owner's parity for HO-SUN: only in the owner's own answer ([`open`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parity: Option<Option<String>>,
+    /// The rule preset.
+    pub rules: String,
+    /// The board's size.
+    pub size: u8,
+    /// `open`, `playing`...
+    pub status: String,
+    /// Whether take-backs are allowed.
+    pub take_back: bool,
+    /// The clock.
+    #[serde(serialize_with = "crate::wire::sorted")]
+    pub time: Option<TimeControl>,
+}
+
+/// A room's owner.
+#[derive(Debug, Serialize)]
+pub struct RoomOwner {
+    /// Whether they are connected now (in the list of rooms only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub here: Option<bool>,
+    /// Their rank.
+    pub rank: String,
+    /// Their name.
+    pub username: String,
 }
 
 /// The largest allowed handicap no greater than the rank difference.
@@ -299,12 +369,14 @@ pub(crate) fn default_handicap(preset: Preset, size: u8, diff: i32) -> u8 {
 /// Joins room `id` as `partner` and starts the game. Returns the game's id, the snapshot, and
 /// how the colours were decided.
 pub async fn join(
-    state: &Services,
+    store: &Store,
+    games: &Games,
+    attendance: &Attendance,
     id: i64,
     partner: &User,
     j: JoinTerms,
-) -> Result<Value, ApiError> {
-    let room = state.store.room(id).await?.ok_or(ApiError::NotFound)?;
+) -> Result<Started, ApiError> {
+    let room = store.room(id).await?.ok_or(ApiError::NotFound)?;
     if room.status != "open" {
         return Err(ApiError::Conflict(
             "room_closed",
@@ -317,19 +389,19 @@ pub async fn join(
             "you cannot join your own room".into(),
         ));
     }
-    if abandoned(state, id, room.owner_id) {
-        state.store.cancel_room(id).await?;
+    if abandoned(attendance, id, room.owner_id) {
+        store.cancel_room(id).await?;
         return Err(ApiError::Conflict(
             "room_closed",
             "this room's owner has left the site".into(),
         ));
     }
-    crate::sanctions::check_may_play(&state.store, partner.id).await?;
-    let owner = accounts::by_id(&state.store, room.owner_id)
+    crate::sanctions::check_may_play(store, partner.id).await?;
+    let owner = accounts::by_id(store, room.owner_id)
         .await?
         .ok_or(ApiError::NotFound)?;
     // A room whose owner was suspended since it opened starts nothing.
-    if crate::sanctions::check_may_play(&state.store, owner.id)
+    if crate::sanctions::check_may_play(store, owner.id)
         .await
         .is_err()
     {
@@ -338,10 +410,10 @@ pub async fn join(
             "this room's owner may not start games now".into(),
         ));
     }
-    crate::blocks::check_may_meet(&state.store, owner.id, partner.id).await?;
+    crate::blocks::check_may_meet(store, owner.id, partner.id).await?;
     let t: RoomTerms =
         serde_json::from_str(&room.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    start_paired(&state.store, &state.games, id, &owner, partner, &t, j).await
+    start_paired(store, games, id, &owner, partner, &t, j).await
 }
 
 /// Starts a game between `owner` (of room `room_id`, or 0 for none, as quick match pairs) and
@@ -355,7 +427,7 @@ pub async fn start_paired(
     partner: &User,
     t: &RoomTerms,
     j: JoinTerms,
-) -> Result<Value, ApiError> {
+) -> Result<Started, ApiError> {
     let id = room_id;
     let preset: Preset = t
         .rules
@@ -411,13 +483,30 @@ pub async fn start_paired(
     let started = crate::games::start(store, games, id, black, white, terms).await?;
     let snapshot = crate::games::snapshot(&started.handle).await?;
     let game_id = started.game_id;
-    Ok(json!({
-        "game_id": game_id,
-        "game_type": kind.name(),
-        "owner_parity": (kind == GameType::HoSun).then(|| t.parity.clone()),
-        "guess": (kind == GameType::HoSun).then(|| j.guess.clone()),
-        "game": snapshot,
-    }))
+    let ho_sun = kind == GameType::HoSun;
+    Ok(Started {
+        game: snapshot,
+        game_id,
+        game_type: kind.name(),
+        guess: j.guess.filter(|_| ho_sun),
+        owner_parity: t.parity.clone().filter(|_| ho_sun),
+    })
+}
+
+/// A game started from a room (or by quick match): its id, its snapshot, and how the colours
+/// were decided.
+#[derive(Debug, Serialize)]
+pub struct Started {
+    /// The game as a watcher's first snapshot shows it.
+    pub game: serde_json::Value,
+    /// Its id.
+    pub game_id: i64,
+    /// `even`, `handicap` or `ho_sun`.
+    pub game_type: &'static str,
+    /// The partner's guess (HO-SUN only).
+    pub guess: Option<String>,
+    /// The owner's parity (HO-SUN only).
+    pub owner_parity: Option<String>,
 }
 
 #[cfg(test)]

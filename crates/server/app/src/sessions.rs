@@ -8,7 +8,6 @@
 //! players). Players see their sessions (device, address, when) and end any of them.
 
 use serde::Serialize;
-use serde_json::{json, Value};
 use tengen_store::accounts::{NewSession, SessionKind, SessionRow};
 use tengen_store::Store;
 
@@ -138,22 +137,30 @@ pub async fn sweep(store: &Store) -> Result<Vec<String>, ApiError> {
 /// One of a player's sessions as their list shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Listed {
-    /// Names the session in `DELETE /api/me/sessions/{id}`: the start of its token's digest.
-    pub id: String,
-    /// The device, in a few words ("Firefox on Android").
-    pub device: String,
-    /// Its browser or program ("Firefox"), for clients that word the device themselves.
-    pub browser: Option<&'static str>,
-    /// Its system ("Android").
-    pub system: Option<&'static str>,
+    // In alphabetical order, as the `json!` object that held the list wrote them.
     /// The client address it was opened from.
     pub address: Option<String>,
+    /// Its browser or program ("Firefox"), for clients that word the device themselves.
+    pub browser: Option<&'static str>,
     /// When it was opened and last used, seconds since the epoch.
     pub created_at: i64,
-    /// When it was last used.
-    pub last_seen: i64,
     /// Whether it is the one asking.
     pub current: bool,
+    /// The device, in a few words ("Firefox on Android").
+    pub device: String,
+    /// Names the session in `DELETE /api/me/sessions/{id}`: the start of its token's digest.
+    pub id: String,
+    /// When it was last used.
+    pub last_seen: i64,
+    /// Its system ("Android").
+    pub system: Option<&'static str>,
+}
+
+/// A player's open sessions.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sessions {
+    /// The sessions, the one asking marked `current`.
+    pub sessions: Vec<Listed>,
 }
 
 /// How many hex digits of a digest name a session in the API: enough to tell one player's
@@ -165,7 +172,7 @@ fn public_id(digest: &str) -> &str {
 }
 
 /// `GET /api/me/sessions`: `user`'s open sessions, the one asking (`current`) marked.
-pub async fn list(store: &Store, user: &User, current: &str) -> Result<Value, ApiError> {
+pub async fn list(store: &Store, user: &User, current: &str) -> Result<Sessions, ApiError> {
     let now = now();
     let sessions: Vec<Listed> = store
         .session_rows_of(user.id)
@@ -186,7 +193,7 @@ pub async fn list(store: &Store, user: &User, current: &str) -> Result<Value, Ap
             }
         })
         .collect();
-    Ok(json!({ "sessions": sessions }))
+    Ok(Sessions { sessions })
 }
 
 /// `DELETE /api/me/sessions/{id}`: ends one of `user`'s own sessions (`not_found` for anyone

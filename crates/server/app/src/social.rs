@@ -6,13 +6,15 @@
 //! either blocks the other (`blocked`), and past [`MESSAGES_PER_MINUTE`] a minute from one
 //! sender (`rate_limited`, 429; counted in the store, so on every node at once).
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use tengen_store::social::MessageRow;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::Services;
+use crate::notices::Notices;
+use crate::online::Online;
+use tengen_store::Store;
 
 /// Messages one player may send in a minute.
 pub const MESSAGES_PER_MINUTE: i64 = 10;
@@ -32,20 +34,89 @@ pub struct NewMessage {
     pub text: String,
 }
 
-fn message_json(m: &MessageRow) -> Value {
-    json!({
-        "id": m.id,
-        "from": m.sender,
-        "to": m.recipient,
-        "text": m.text,
-        "at": m.at,
-        "read": m.read_at.is_some(),
-    })
+// The answers' fields are declared in alphabetical order: the order the `json!` objects they
+// replace were written in, so that the wire stays byte for byte the same.
+
+/// A private message as the API shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Message {
+    /// When it was written, in seconds since 1970.
+    pub at: i64,
+    /// Who wrote it.
+    pub from: String,
+    /// Its id.
+    pub id: i64,
+    /// Whether the recipient has opened the thread since.
+    pub read: bool,
+    /// What it says.
+    pub text: String,
+    /// To whom.
+    pub to: String,
+}
+
+impl Message {
+    fn of(m: &MessageRow) -> Message {
+        Message {
+            at: m.at,
+            from: m.sender.clone(),
+            id: m.id,
+            read: m.read_at.is_some(),
+            text: m.text.clone(),
+            to: m.recipient.clone(),
+        }
+    }
+}
+
+/// A player's conversations, newest first.
+#[derive(Debug, Serialize)]
+pub struct Conversations {
+    /// One per other player.
+    pub conversations: Vec<Conversation>,
+}
+
+/// One conversation: the other player, the last message, how many of theirs are unread.
+#[derive(Debug, Serialize)]
+pub struct Conversation {
+    /// The newest message between the two.
+    pub last: Message,
+    /// The other's messages not read yet.
+    pub unread: i64,
+    /// The other player.
+    pub with: String,
+}
+
+/// The messages between two players, oldest first.
+#[derive(Debug, Serialize)]
+pub struct Thread {
+    /// The messages.
+    pub messages: Vec<Message>,
+    /// The other player.
+    pub with: String,
+}
+
+/// A player's friends.
+#[derive(Debug, Serialize)]
+pub struct Friends {
+    /// By name.
+    pub friends: Vec<Friend>,
+}
+
+/// A friend and whether they are connected (on any node).
+#[derive(Debug, Serialize)]
+pub struct Friend {
+    /// Their name.
+    pub name: String,
+    /// Whether they are connected now.
+    pub online: bool,
 }
 
 /// `user` writes to `req.to`: stored, then told live to the recipient. Returns the message.
-pub async fn send(services: &Services, user: &User, req: NewMessage) -> Result<Value, ApiError> {
-    let store = &services.store;
+pub async fn send(
+    store: &Store,
+    notices: &Notices,
+    user: &User,
+    req: NewMessage,
+) -> Result<Message, ApiError> {
     if user.guest {
         return Err(ApiError::Forbidden(
             "guest",
@@ -91,57 +162,58 @@ pub async fn send(services: &Services, user: &User, req: NewMessage) -> Result<V
         ));
     }
     let m = store.send_message(user.id, to.id, text, now).await?;
-    let body = message_json(&m);
-    let mut live = body.clone();
+    let body = Message::of(&m);
+    let mut live = json!(body);
     live["type"] = json!("message");
-    services.quick_match.say(to.id, live.to_string()).await;
+    notices.say(to.id, live.to_string()).await;
     Ok(body)
 }
 
 /// `user`'s conversations, newest first: `{"conversations": [{with, last, unread}]}`.
-pub async fn conversations(services: &Services, user: &User) -> Result<Value, ApiError> {
-    let list = services
-        .store
-        .conversations(user.id, CONVERSATIONS_LIMIT)
-        .await?;
-    let list: Vec<Value> = list
+pub async fn conversations(store: &Store, user: &User) -> Result<Conversations, ApiError> {
+    let list = store.conversations(user.id, CONVERSATIONS_LIMIT).await?;
+    let conversations = list
         .iter()
-        .map(|c| json!({ "with": c.with, "last": message_json(&c.last), "unread": c.unread }))
+        .map(|c| Conversation {
+            last: Message::of(&c.last),
+            unread: c.unread,
+            with: c.with.clone(),
+        })
         .collect();
-    Ok(json!({ "conversations": list }))
+    Ok(Conversations { conversations })
 }
 
 /// The thread between `user` and `name`, oldest first; the other's messages are marked read.
-pub async fn thread(services: &Services, user: &User, name: &str) -> Result<Value, ApiError> {
-    let store = &services.store;
+pub async fn thread(store: &Store, user: &User, name: &str) -> Result<Thread, ApiError> {
     let other = accounts::named(store, name).await?;
     let messages = store.thread(user.id, other.id, THREAD_LIMIT).await?;
     store
         .mark_read(user.id, other.id, crate::sanctions::now())
         .await?;
-    let messages: Vec<Value> = messages.iter().map(message_json).collect();
-    Ok(json!({ "with": other.username, "messages": messages }))
+    Ok(Thread {
+        messages: messages.iter().map(Message::of).collect(),
+        with: other.username,
+    })
 }
 
 /// `user` adds `name` to their friends.
-pub async fn add_friend(services: &Services, user: &User, name: &str) -> Result<(), ApiError> {
-    let other = accounts::named(&services.store, name).await?;
+pub async fn add_friend(store: &Store, user: &User, name: &str) -> Result<(), ApiError> {
+    let other = accounts::named(store, name).await?;
     if other.id == user.id {
         return Err(ApiError::Rejected(
             "friend_self",
             "one cannot befriend oneself".into(),
         ));
     }
-    Ok(services
-        .store
+    Ok(store
         .add_friend(user.id, other.id, crate::sanctions::now())
         .await?)
 }
 
 /// `user` drops `name` from their friends (`not_found` when not one).
-pub async fn remove_friend(services: &Services, user: &User, name: &str) -> Result<(), ApiError> {
-    let other = accounts::named(&services.store, name).await?;
-    if services.store.remove_friend(user.id, other.id).await? {
+pub async fn remove_friend(store: &Store, user: &User, name: &str) -> Result<(), ApiError> {
+    let other = accounts::named(store, name).await?;
+    if store.remove_friend(user.id, other.id).await? {
         Ok(())
     } else {
         Err(ApiError::NotFound)
@@ -150,13 +222,15 @@ pub async fn remove_friend(services: &Services, user: &User, name: &str) -> Resu
 
 /// `user`'s friends by name, each with whether they are online (on any node):
 /// `{"friends": [{name, online}]}`.
-pub async fn friends(services: &Services, user: &User) -> Result<Value, ApiError> {
-    let list: Vec<Value> = services
-        .store
+pub async fn friends(store: &Store, online: &Online, user: &User) -> Result<Friends, ApiError> {
+    let friends = store
         .friends(user.id)
         .await?
         .into_iter()
-        .map(|(id, name)| json!({ "name": name, "online": services.online.connections(id) > 0 }))
+        .map(|(id, name)| Friend {
+            name,
+            online: online.connections(id) > 0,
+        })
         .collect();
-    Ok(json!({ "friends": list }))
+    Ok(Friends { friends })
 }

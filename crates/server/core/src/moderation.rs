@@ -192,12 +192,13 @@ impl ActionError {
 /// A player's standing sanctions: when each ends (seconds since the epoch; `None`: none).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sanctions {
+    // In alphabetical order, the order the API has always written them in.
+    /// No sessions before this.
+    pub banned_until: Option<i64>,
     /// No chat before this.
     pub muted_until: Option<i64>,
     /// No new games before this.
     pub suspended_until: Option<i64>,
-    /// No sessions before this.
-    pub banned_until: Option<i64>,
 }
 
 impl Sanctions {

@@ -34,22 +34,23 @@ pub struct NewEntry<'a> {
 /// An entry of the audit log: who did what to whom, when and why.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LogEntry {
-    /// Its number, growing.
-    pub id: i64,
-    /// When, seconds since the epoch.
-    pub at: i64,
-    /// The moderator's name.
-    pub moderator: String,
+    // In alphabetical order, the order the API has always written them in.
     /// What was done.
     pub action: String,
-    /// The player's name, when it was done to one.
-    pub user: Option<String>,
+    /// When, seconds since the epoch.
+    pub at: i64,
     /// The game, when it was done to one.
     pub game: Option<i64>,
-    /// Until when.
-    pub until: Option<i64>,
+    /// Its number, growing.
+    pub id: i64,
+    /// The moderator's name.
+    pub moderator: String,
     /// Why.
     pub reason: String,
+    /// Until when.
+    pub until: Option<i64>,
+    /// The player's name, when it was done to one.
+    pub user: Option<String>,
 }
 
 /// A player's report to write.

@@ -28,14 +28,15 @@ pub struct RatedGame {
 /// One point of a player's rating history.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RatingPoint {
-    /// The game that moved it.
-    pub game_id: i64,
+    // In alphabetical order, the order the API has always written them in.
     /// When the game ended, seconds since the epoch.
     pub at: i64,
-    /// The rating after the game.
-    pub rating: f64,
     /// Its deviation.
     pub deviation: f64,
+    /// The game that moved it.
+    pub game_id: i64,
+    /// The rating after the game.
+    pub rating: f64,
 }
 
 /// The account's rating as stored, or the one its rank seeds.

@@ -26,7 +26,7 @@ const ONLINE_SUBJECT: &str = "tengen.online";
 /// How often a node reports its players' connections to the owners of their games (the owners
 /// forget a report after `PRESENCE_TTL`, 15 s).
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
-use crate::AppState;
+use crate::state::AppState;
 
 /// Connects to NATS as node `name`; the node's identity adds its start time, so that a node
 /// restarted under the same name is a new owner (its old incarnation's leases are not its own).
@@ -57,7 +57,7 @@ pub async fn connect(
 
 /// Starts this node's part of the cluster: answering forwarded requests and the upkeep loop.
 pub async fn start(state: &AppState) -> Result<(), String> {
-    let Some(peers) = state.games.peers().cloned() else {
+    let Some(peers) = state.services.games.peers().cloned() else {
         return Ok(());
     };
     let mut requests = peers
@@ -90,7 +90,8 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                     },
                 };
                 crate::metrics::CLUSTER_ANSWERED.inc();
-                if let (Some(peers), Ok(bytes)) = (state.games.peers(), serde_json::to_vec(&reply))
+                if let (Some(peers), Ok(bytes)) =
+                    (state.services.games.peers(), serde_json::to_vec(&reply))
                 {
                     let headers = protocol_headers(reply.version());
                     let _ = peers
@@ -105,7 +106,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     // must never lapse while this node lives), taking over the games of dead nodes, who is
     // online, and this node's players' presence in games owned elsewhere (a request to a node
     // that just died can take seconds).
-    let games = state.games.clone();
+    let games = state.services.games.clone();
     every(RENEW_EVERY, move || {
         let games = games.clone();
         async move {
@@ -114,7 +115,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
             }
         }
     });
-    let games = state.games.clone();
+    let games = state.services.games.clone();
     every(RENEW_EVERY, move || {
         let games = games.clone();
         async move {
@@ -130,7 +131,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
         .subscribe(ONLINE_SUBJECT)
         .await
         .map_err(|e| format!("cannot subscribe: {e}"))?;
-    let online = state.online.clone();
+    let online = state.services.online.clone();
     let me = peers.node.clone();
     tokio::spawn(async move {
         while let Some(msg) = lists.next().await {
@@ -149,7 +150,11 @@ pub async fn start(state: &AppState) -> Result<(), String> {
             }
         }
     });
-    let (online, bus, me) = (state.online.clone(), peers.bus.clone(), peers.node.clone());
+    let (online, bus, me) = (
+        state.services.online.clone(),
+        peers.bus.clone(),
+        peers.node.clone(),
+    );
     every(std::time::Duration::from_secs(2), move || {
         let (online, bus, me) = (online.clone(), bus.clone(), me.clone());
         async move {
@@ -164,10 +169,10 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     // and requests whose node died get their bot game.
     let mut outcomes = peers
         .bus
-        .subscribe(tengen_app::quick_match::SUBJECT)
+        .subscribe(tengen_app::notices::SUBJECT)
         .await
         .map_err(|e| format!("cannot subscribe: {e}"))?;
-    let notify = Arc::clone(&state.quick_match.notify);
+    let notices = state.services.notices.clone();
     tokio::spawn(async move {
         while let Some(msg) = outcomes.next().await {
             if let Err(v) = readable(msg.headers.as_ref()) {
@@ -175,7 +180,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                 continue;
             }
             if let Ok((user, text)) = serde_json::from_slice::<(i64, String)>(&msg.payload) {
-                let _ = notify.0.send((user, text.into()));
+                notices.relay(user, text);
             }
         }
     });
@@ -186,7 +191,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
         .subscribe(tengen_app::lobby_chat::SUBJECT)
         .await
         .map_err(|e| format!("cannot subscribe: {e}"))?;
-    let chat = state.lobby_chat.clone();
+    let chat = state.services.lobby_chat.clone();
     tokio::spawn(async move {
         while let Some(msg) = lobby.next().await {
             if let Err(v) = readable(msg.headers.as_ref()) {
@@ -194,7 +199,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                 continue;
             }
             if let Ok((from, line)) =
-                serde_json::from_slice::<(i64, serde_json::Value)>(&msg.payload)
+                serde_json::from_slice::<(i64, tengen_app::lobby_chat::LobbyLine)>(&msg.payload)
             {
                 chat.heard(from, line);
             }
@@ -203,7 +208,13 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     let matching = state.clone();
     every(RENEW_EVERY, move || {
         let state = matching.clone();
-        async move { tengen_app::quick_match::upkeep(&state).await }
+        async move {
+            tengen_app::quick_match::upkeep(
+                &state.services.bot_games(),
+                &state.services.quick_match,
+            )
+            .await
+        }
     });
     let present = Arc::clone(&peers);
     every(PRESENCE_EVERY, move || {
@@ -243,7 +254,7 @@ async fn answer(state: &AppState, req: Request) -> Reply {
             return presences(state, &node, counts).await;
         }
     };
-    let Some(h) = state.games.local(game).await else {
+    let Some(h) = state.services.games.local(game).await else {
         tracing::debug!(game, "asked about a game not run here");
         return Reply::Moved;
     };
@@ -299,7 +310,7 @@ async fn answer(state: &AppState, req: Request) -> Reply {
 async fn presences(state: &AppState, node: &str, counts: Vec<(i64, i64, u32)>) -> Reply {
     let mut unowned = Vec::new();
     for (game, user, count) in counts {
-        match state.games.local(game).await {
+        match state.services.games.local(game).await {
             Some(h) if h.is_local() => h.presence(node, user, count).await,
             _ => unowned.push(game),
         }

@@ -23,7 +23,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{ApiError, HttpError};
-use crate::AppState;
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -155,13 +154,13 @@ impl Drop for AddrSeat {
 /// does not arrive in time is answered `408 body_timeout` and its connection closed. Bodies
 /// are small (at most [`MAX_BODY`]), so holding one in memory costs what the handler's
 /// extractor would have.
-pub async fn body_deadline(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn body_deadline(State(edges): State<Arc<Edges>>, req: Request, next: Next) -> Response {
     use axum::body::HttpBody;
     if req.body().is_end_stream() {
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    let deadline = state.edges.body_deadline;
+    let deadline = edges.body_deadline;
     match tokio::time::timeout(deadline, axum::body::to_bytes(body, MAX_BODY)).await {
         Ok(Ok(bytes)) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))

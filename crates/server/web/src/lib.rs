@@ -14,6 +14,8 @@
 //! - [`session`]: who is asking (shared with the WebSocket upgrade); [`throttle`]: failed logins
 //!   and new accounts per account and address; [`listener`]: connections with time limits;
 //!   [`edges`]: WebSocket origins, sockets per address and request bodies' deadline.
+//! - [`state`]: [`AppState`], what every handler shares (the bottom of this crate, as this
+//!   file is its top).
 //! - [`ws`]: the WebSocket protocol; [`cluster`]: a cluster node's loops and answers.
 //! - [`web`]: the embedded browser client; [`openapi`]: the API's description; [`metrics`]:
 //!   `GET /metrics` for Prometheus; [`panics`]: a request that panics answers 500 `internal`.
@@ -27,76 +29,18 @@ pub mod metrics;
 pub mod openapi;
 pub mod panics;
 pub mod session;
+pub mod state;
 pub mod throttle;
 pub mod web;
 pub mod ws;
 
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use tengen_app::bots::BotSpec;
-use tengen_app::error::ApiError;
-use tengen_app::Services;
-use tengen_store::Store;
 use tokio::net::TcpListener;
 
-/// What every handler shares: the use cases' services, and what only the web needs.
-#[derive(Clone)]
-pub struct AppState {
-    /// The store, the live games, the bots, who is online, quick match and the reviews.
-    pub services: Services,
-    /// Failed logins and new accounts, per account and client address.
-    pub throttle: Arc<throttle::Throttle>,
-    /// Sessions just ended (their token digests): their WebSockets close.
-    pub logouts: tokio::sync::broadcast::Sender<String>,
-    /// Allowed origins, WebSockets per address, the body deadline.
-    pub edges: Arc<edges::Edges>,
-}
-
-/// Handlers read the services as fields of the state (`state.store`, `state.games`), as they
-/// did when the state held them, and hand `&state` to a use case that takes `&Services`.
-impl std::ops::Deref for AppState {
-    type Target = Services;
-
-    fn deref(&self) -> &Services {
-        &self.services
-    }
-}
-
-impl AppState {
-    /// State over `store`, with `grace` for disconnected players and the built-in bots;
-    /// restores every live game.
-    pub async fn new(store: Store, grace: Duration) -> Result<AppState, ApiError> {
-        AppState::with_bots(store, grace, Vec::new()).await
-    }
-
-    /// As [`AppState::new`], with GTP bots as well as the built-in ones.
-    pub async fn with_bots(
-        store: Store,
-        grace: Duration,
-        extra_bots: Vec<BotSpec>,
-    ) -> Result<AppState, ApiError> {
-        AppState::clustered(store, grace, extra_bots, None).await
-    }
-
-    /// As [`AppState::with_bots`], as a node of a cluster when `peers` is given (then only the
-    /// live games no node owns are restored here; start [`cluster::start`] once serving).
-    pub async fn clustered(
-        store: Store,
-        grace: Duration,
-        extra_bots: Vec<BotSpec>,
-        peers: Option<Arc<tengen_live::remote::Peers>>,
-    ) -> Result<AppState, ApiError> {
-        Ok(AppState {
-            services: Services::start(store, grace, extra_bots, peers).await?,
-            throttle: Default::default(),
-            logouts: tokio::sync::broadcast::channel(256).0,
-            edges: Default::default(),
-        })
-    }
-}
+pub use state::AppState;
 
 /// The application, ready to serve.
 pub fn app(state: AppState) -> Router {
@@ -147,7 +91,7 @@ async fn sweep_sessions(state: AppState) {
     let mut every = tokio::time::interval(SWEEP_EVERY);
     loop {
         every.tick().await;
-        match tengen_app::sessions::sweep(&state.store).await {
+        match tengen_app::sessions::sweep(&state.services.store).await {
             Ok(ended) => {
                 for digest in ended {
                     let _ = state.logouts.send(digest);

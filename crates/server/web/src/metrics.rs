@@ -8,7 +8,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use tengen_core::metrics::{Counter, Exposition, Gauge};
 
-use crate::AppState;
+use crate::state::AppState;
 
 /// WebSockets open.
 pub(crate) static CONNECTIONS: Gauge = Gauge::new();
@@ -29,7 +29,9 @@ pub const CONTENT_TYPE_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 /// The exposition of every metric of this process.
 pub fn text(state: &AppState) -> String {
     let mut out = Exposition::default();
-    tengen_app::metrics::write_all(state, &mut out);
+    let s = &state.services;
+    let (bots, online) = (s.bots.count(), s.online.list().len());
+    tengen_app::metrics::write_all(&s.store, bots, online, &mut out);
     out.gauge(
         "tengen_websockets",
         "WebSocket connections open.",

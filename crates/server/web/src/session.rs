@@ -8,8 +8,8 @@ use axum::http::request::Parts;
 use axum::http::HeaderMap;
 
 use crate::error::{ApiError, HttpError};
+use crate::state::AppState;
 use crate::throttle::ClientAddr;
-use crate::AppState;
 use tengen_app::accounts::User;
 use tengen_app::sessions::{self, Device, Session};
 
@@ -45,7 +45,7 @@ impl FromRequestParts<AppState> for SignedIn {
         state: &AppState,
     ) -> Result<SignedIn, HttpError> {
         let token = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
-        let session = sessions::by_token(&state.store, &token).await?;
+        let session = sessions::by_token(&state.services.store, &token).await?;
         Ok(SignedIn(session.ok_or(ApiError::Unauthorized)?))
     }
 }
@@ -63,7 +63,7 @@ impl FromRequestParts<AppState> for CurrentUser {
         state: &AppState,
     ) -> Result<CurrentUser, HttpError> {
         let SignedIn(session) = SignedIn::from_request_parts(parts, state).await?;
-        sessions::require_player(&session, state.bots_as_players)?;
+        sessions::require_player(&session, state.services.bots_as_players)?;
         Ok(CurrentUser(session.user))
     }
 }
@@ -80,7 +80,7 @@ impl FromRequestParts<AppState> for PlayerSession {
         state: &AppState,
     ) -> Result<PlayerSession, HttpError> {
         let SignedIn(session) = SignedIn::from_request_parts(parts, state).await?;
-        sessions::require_player(&session, state.bots_as_players)?;
+        sessions::require_player(&session, state.services.bots_as_players)?;
         Ok(PlayerSession(session))
     }
 }

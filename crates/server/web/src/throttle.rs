@@ -20,12 +20,11 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use tokio::time::Instant;
 
 use crate::error::{ApiError, HttpError};
-use crate::AppState;
 
 /// Failures counted together.
 pub const WINDOW: Duration = Duration::from_secs(60);
@@ -226,13 +225,15 @@ impl std::fmt::Display for ClientAddr {
     }
 }
 
-impl FromRequestParts<AppState> for ClientAddr {
+impl<S> FromRequestParts<S> for ClientAddr
+where
+    S: Send + Sync,
+    std::sync::Arc<Throttle>: FromRef<S>,
+{
     type Rejection = HttpError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<ClientAddr, HttpError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ClientAddr, HttpError> {
+        let throttle = std::sync::Arc::<Throttle>::from_ref(state);
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
@@ -246,7 +247,7 @@ impl FromRequestParts<AppState> for ClientAddr {
                 .and_then(|v| v.trim().parse::<IpAddr>().ok())
         };
         let ip = match peer {
-            Some(p) if state.throttle.trusted_proxies.contains(&p) => forwarded().or(Some(p)),
+            Some(p) if throttle.trusted_proxies.contains(&p) => forwarded().or(Some(p)),
             other => other,
         };
         Ok(ClientAddr(ip))

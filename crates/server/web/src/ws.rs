@@ -23,8 +23,8 @@ use tokio::time::Instant;
 
 use crate::error::{ApiError, HttpError};
 use crate::session::SignedIn;
+use crate::state::AppState;
 use crate::throttle::ClientAddr;
-use crate::AppState;
 use tengen_app::accounts::User;
 use tengen_core::game::Action;
 use tengen_live::actor::{GameHandle, Record};
@@ -56,14 +56,15 @@ pub async fn upgrade(
     let (user, bot_only) = match session {
         // A bot's session plays its games here and does nothing else (sessions.rs).
         Ok(SignedIn(s)) => {
-            let bot_only = tengen_app::sessions::require_player(&s, state.bots_as_players).is_err();
+            let bot_only =
+                tengen_app::sessions::require_player(&s, state.services.bots_as_players).is_err();
             (s.user, bot_only)
         }
         Err(e) => return e.into_response(),
     };
     // Every tab and bot needs one or two; hundreds are an attack on the server's memory. The
     // seat is taken here, before the upgrade, and given back if the upgrade fails.
-    let Some(seat) = state.online.seat(&user, MAX_SOCKETS_PER_USER) else {
+    let Some(seat) = state.services.online.seat(&user, MAX_SOCKETS_PER_USER) else {
         return HttpError(ApiError::Limited(
             "too_many_connections",
             format!("at most {MAX_SOCKETS_PER_USER} open connections an account"),
@@ -240,9 +241,9 @@ async fn connection(
     crate::metrics::CONNECTIONS.inc();
     crate::metrics::CONNECTIONS_OPENED.inc();
     let mut logouts = state.logouts.subscribe();
-    let mut matches = state.quick_match.notify.0.subscribe();
-    let mut events = state.tournaments.notify.subscribe();
-    let mut lobby = state.lobby_chat.lines.subscribe();
+    let mut matches = state.services.notices.subscribe(user.id);
+    let mut events = state.services.tournaments.notify.subscribe();
+    let mut lobby = state.services.lobby_chat.lines.subscribe();
     let (sink, mut stream) = socket.split();
     let (out, out_rx) = mpsc::channel::<Message>(1024);
     let epoch = Instant::now();
@@ -256,7 +257,7 @@ async fn connection(
         let msg = tokio::select! {
             m = stream.next() => m,
             told = matches.recv() => {
-                match conn.on_told(told, &mut matches).await {
+                match conn.on_told(told).await {
                     ControlFlow::Break(()) => break,
                     ControlFlow::Continue(()) => continue,
                 }
@@ -282,9 +283,10 @@ async fn connection(
         }
     }
     drop(seat);
-    if conn.state.online.connections(conn.user.id) == 0 {
+    if conn.state.services.online.connections(conn.user.id) == 0 {
         // The player's last connection: a quick-match request of theirs may follow them out.
-        tengen_app::quick_match::player_left(&conn.state.services, &conn.user);
+        let s = &conn.state.services;
+        tengen_app::quick_match::player_left(&s.online, &s.quick_match, &conn.user);
     }
     conn.leave_all().await;
     drop(conn);
@@ -374,26 +376,22 @@ impl Conn {
         }
     }
 
-    /// A message to a player (`told`: a quick match's pairing, a moderator's notice): every
-    /// connection of theirs passes it on to its client. `Break` when it is a ban: the
-    /// connection closes after it.
-    async fn on_told(
-        &self,
-        told: Result<(i64, Arc<str>), broadcast::error::RecvError>,
-        matches: &mut broadcast::Receiver<(i64, Arc<str>)>,
-    ) -> ControlFlow<()> {
-        match told {
-            Ok((user, msg)) if user == self.user.id => {
-                self.send(msg.to_string()).await;
-                if is_ban(&msg) {
-                    self.close(4003, "banned").await;
-                    return ControlFlow::Break(());
-                }
-            }
-            Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                *matches = self.state.quick_match.notify.0.subscribe();
-            }
-            _ => {}
+    /// A message to this player (a pairing, a private message, a your-turn notice, a
+    /// moderator's notice): sent on; a ban closes the connection after it. A mailbox that ended
+    /// (the connection lagged its player's messages) is told to the client, and the connection
+    /// closes so that the client comes back and reads its state afresh: nothing is skipped
+    /// silently.
+    async fn on_told(&self, told: Option<tengen_app::notices::Notice>) -> ControlFlow<()> {
+        let Some(msg) = told else {
+            let lagged = "this connection fell behind its messages; reconnect";
+            self.send(error(&Value::Null, "lagging", lagged)).await;
+            self.close(4008, "lagging").await;
+            return ControlFlow::Break(());
+        };
+        self.send(msg.to_string()).await;
+        if is_ban(&msg) {
+            self.close(4003, "banned").await;
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     }
@@ -411,7 +409,7 @@ impl Conn {
                 self.send(msg).await
             }
             Err(broadcast::error::RecvError::Closed) => {
-                *events = self.state.tournaments.notify.subscribe();
+                *events = self.state.services.tournaments.notify.subscribe();
             }
             _ => {}
         }
@@ -428,10 +426,11 @@ impl Conn {
                 if line.from_id != self.user.id && self.has_block_with(line.from_id).await {
                     return;
                 }
-                self.send(line.msg.to_string()).await
+                self.send(serde_json::to_string(&line.msg).unwrap_or_default())
+                    .await
             }
             Err(broadcast::error::RecvError::Closed) => {
-                *lobby = self.state.lobby_chat.lines.subscribe();
+                *lobby = self.state.services.lobby_chat.lines.subscribe();
             }
             Err(broadcast::error::RecvError::Lagged(_)) => {}
         }
@@ -442,6 +441,7 @@ impl Conn {
         if self.blocks.is_none() {
             let ids = self
                 .state
+                .services
                 .store
                 .blocks_either_way(self.user.id)
                 .await
@@ -453,9 +453,11 @@ impl Conn {
 
     /// A line from this player in the lobby's chat, acknowledged (everyone gets the line).
     async fn lobby_chat(&self, text: &str, reference: Value) {
-        match tengen_app::lobby_chat::say(&self.state, &self.user, text).await {
+        let s = &self.state.services;
+        match tengen_app::lobby_chat::say(&s.store, &s.games, &s.lobby_chat, &self.user, text).await
+        {
             Ok(line) => {
-                let ack = json!({ "type": "ack", "ref": reference, "lobby_chat": line["id"] });
+                let ack = json!({ "type": "ack", "ref": reference, "lobby_chat": line.id });
                 self.send(ack.to_string()).await
             }
             Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
@@ -467,7 +469,7 @@ impl Conn {
     async fn lobby_join(&mut self, reference: Value) {
         self.blocks = None;
         let mut lines = Vec::new();
-        for line in self.state.lobby_chat.recent() {
+        for line in self.state.services.lobby_chat.recent() {
             if line.from_id == self.user.id || !self.has_block_with(line.from_id).await {
                 lines.push(line.msg.clone());
             }
@@ -478,7 +480,7 @@ impl Conn {
 
     /// Follows tournament `id`: its state now, then at each change.
     async fn watch_tournament(&mut self, id: i64, reference: Value) {
-        match tengen_app::tournaments::get(&self.state.store, id).await {
+        match tengen_app::tournaments::get(&self.state.services.store, id).await {
             Ok(state) => {
                 self.tournaments.insert(id);
                 let msg = json!({ "type": "tournament", "ref": reference, "tournament": state });
@@ -511,7 +513,8 @@ impl Conn {
             Err(tokio::sync::broadcast::error::RecvError::Lagged(_))
                 if !session.is_empty()
                     && matches!(
-                        tengen_app::accounts::session_open(&self.state.store, session).await,
+                        tengen_app::accounts::session_open(&self.state.services.store, session)
+                            .await,
                         Ok(false)
                     ) =>
             {
@@ -726,10 +729,14 @@ impl Conn {
 
     /// Quick match: the player asks for a game; the reply is the request's status.
     async fn request_match(&self, req: tengen_app::quick_match::MatchRequest, reference: Value) {
-        let reply = match tengen_app::quick_match::request(&self.state, &self.user, req).await {
-            Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
-            Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
-        };
+        let s = &self.state.services;
+        let reply =
+            match tengen_app::quick_match::request(&s.bot_games(), &s.quick_match, &self.user, req)
+                .await
+            {
+                Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
+                Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
+            };
         self.send(reply.to_string()).await
     }
 
@@ -737,8 +744,8 @@ impl Conn {
     /// the status after.
     async fn cancel_match(&self, reference: Value) {
         let answer = async {
-            let cancelled = self.state.quick_match.cancel(self.user.id).await?;
-            let status = self.state.quick_match.status(self.user.id).await?;
+            let cancelled = self.state.services.quick_match.cancel(self.user.id).await?;
+            let status = self.state.services.quick_match.status(self.user.id).await?;
             Ok::<_, ApiError>((cancelled, status))
         };
         let (cancelled, status) = match answer.await {
@@ -794,7 +801,7 @@ impl Conn {
         };
         // A mute is read afresh for each line: one set since the socket opened holds at once.
         if matches!(action, Action::Chat(_)) {
-            let store = &self.state.store;
+            let store = &self.state.services.store;
             let (user, bot_only) = (self.user.id, self.bot_only);
             if let Err(e) = tengen_app::game_chat::check_may_chat(store, user, bot_only, game).await
             {
@@ -828,7 +835,7 @@ impl Conn {
         let opponent = match self.turn_of.get(&game) {
             Some(o) => *o,
             None => {
-                let store = &self.state.store;
+                let store = &self.state.services.store;
                 let Ok(o) =
                     tengen_app::correspondence::opponent_to_tell(store, game, self.user.id).await
                 else {
@@ -839,8 +846,13 @@ impl Conn {
             }
         };
         if let Some(opponent) = opponent {
-            tengen_app::correspondence::tell_turn(&self.state, game, opponent, &self.user.username)
-                .await;
+            tengen_app::correspondence::tell_turn(
+                &self.state.services.notices,
+                game,
+                opponent,
+                &self.user.username,
+            )
+            .await;
         }
     }
 
@@ -860,7 +872,7 @@ impl Conn {
                 return Some(h.clone());
             }
         }
-        self.state.games.get(game).await.ok().flatten()
+        self.state.services.games.get(game).await.ok().flatten()
     }
 
     async fn watch(&mut self, game: i64, since: Option<u64>, reference: Value) {
@@ -873,6 +885,7 @@ impl Conn {
         self.stop_watching(game).await;
         let Some((handle, w)) = self
             .state
+            .services
             .games
             .watch(game, handle, Some(self.user.id), since)
             .await

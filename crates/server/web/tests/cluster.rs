@@ -41,11 +41,12 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
     };
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
-    let store = &a.store;
+    let store = &a.services.store;
     let ids = common::ann_and_bob(store).await;
     let terms = common::terms(9, TimeControl::default_room());
     let id = common::stored_game(store, ids, &terms).await;
     let on_a = a
+        .services
         .games
         .start(id, terms, common::ann_and_bob_players(ids))
         .await
@@ -53,7 +54,7 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
     assert!(on_a.is_local());
 
     // Node b reaches the game through a: a spectator there sees what is played on either node.
-    let on_b = b.games.get(id).await.unwrap().unwrap();
+    let on_b = b.services.games.get(id).await.unwrap().unwrap();
     assert!(!on_b.is_local(), "a owns it");
     let mut watch = on_b.watch(None, None).await.unwrap();
     assert_eq!(watch.seq, 0);
@@ -74,12 +75,12 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
 
     // a stops renewing (as if paused): its lease lapses and b takes the game over from the log.
     store
-        .renew(&a.games.peers().unwrap().node, -1)
+        .renew(&a.services.games.peers().unwrap().node, -1)
         .await
         .unwrap();
-    b.games.upkeep().await.unwrap();
+    b.services.games.upkeep().await.unwrap();
     let owner = store.owner(id).await.unwrap().unwrap();
-    assert_eq!(&owner.node, &b.games.peers().unwrap().node);
+    assert_eq!(&owner.node, &b.services.games.peers().unwrap().node);
     assert_eq!(owner.epoch, 2);
     // The old owner's actor cannot write any more: fenced, nothing stored.
     assert_eq!(
@@ -87,7 +88,7 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
         Err(ActError::Moved)
     );
     // On b the game goes on from where it was.
-    let here = b.games.get(id).await.unwrap().unwrap();
+    let here = b.services.games.get(id).await.unwrap().unwrap();
     assert!(here.is_local());
     assert_eq!(here.act(ids[0], "ann", point("D4"), 0).await.unwrap(), 3);
     let points: Vec<String> = store
@@ -104,18 +105,18 @@ async fn a_game_is_played_through_another_node_and_taken_over_when_its_owner_sto
         .await
         .unwrap()
         .unwrap();
-    a.online.join(&ann);
+    a.services.online.join(&ann);
     tokio::time::timeout(Duration::from_secs(10), async {
-        while !b.online.list().iter().any(|u| u.id == ann.id) {
+        while !b.services.online.list().iter().any(|u| u.id == ann.id) {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     })
     .await
     .expect("b hears a's list within its 2 s period");
-    assert_eq!(b.online.connections(ann.id), 1);
+    assert_eq!(b.services.online.connections(ann.id), 1);
 
     // And a, asked again, forwards to b.
-    let again = a.games.get(id).await.unwrap().unwrap();
+    let again = a.services.games.get(id).await.unwrap().unwrap();
     assert!(!again.is_local());
     assert_eq!(again.act(ids[1], "bob", point("F6"), 0).await.unwrap(), 4);
 }
@@ -208,7 +209,7 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
     };
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
-    let store = &a.store;
+    let store = &a.services.store;
     let (carol, _) = tengen_app::accounts::register(
         store,
         "carol",
@@ -222,11 +223,11 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
         color: Some("black".into()),
         ..Default::default()
     };
-    let started = tengen_app::bots::start_game(&a, &carol, "tengen-bot", req)
+    let started = tengen_app::bots::start_game(&a.services.bot_games(), &carol, "tengen-bot", req)
         .await
         .unwrap();
-    let id = started["game_id"].as_i64().unwrap();
-    let on_a = a.games.get(id).await.unwrap().unwrap();
+    let id = started.game_id;
+    let on_a = a.services.games.get(id).await.unwrap().unwrap();
     assert!(on_a.is_local());
     on_a.act(carol.id, "carol", point("E5"), 0).await.unwrap();
     // a drives the bot: it answers.
@@ -235,11 +236,11 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
 
     // a stops renewing; b takes the game over, and with it the bot's driver.
     store
-        .renew(&a.games.peers().unwrap().node, -1)
+        .renew(&a.services.games.peers().unwrap().node, -1)
         .await
         .unwrap();
-    b.games.upkeep().await.unwrap();
-    let on_b = b.games.get(id).await.unwrap().unwrap();
+    b.services.games.upkeep().await.unwrap();
+    let on_b = b.services.games.get(id).await.unwrap().unwrap();
     assert!(on_b.is_local(), "b owns the game now");
     let free = ["C3", "G7", "C7", "G3"]
         .into_iter()
@@ -269,7 +270,7 @@ async fn a_request_in_a_newer_protocol_is_refused_with_its_code() {
         return;
     };
     let a = node(&url, &nats, "a").await;
-    let subject = node_subject(&a.games.peers().unwrap().node);
+    let subject = node_subject(&a.services.games.peers().unwrap().node);
     let client = async_nats::connect(&nats).await.unwrap();
     let ask = |version: Option<u32>| {
         let (client, subject) = (client.clone(), subject.clone());
@@ -325,7 +326,7 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
 
     let ask = json!({"sizes": [9], "speed": "live", "rules": "chinese"});
     // Ann's connections on node b hear of her pairing, made on a.
-    let mut heard_on_b = b.state.quick_match.notify.0.subscribe();
+    let mut heard_on_b = b.state.services.notices.subscribe(ann.id());
 
     let (st, v) = ann.post("/api/match", ask.clone()).await;
     assert_eq!(st, StatusCode::ACCEPTED, "{v}");
@@ -345,12 +346,7 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
     assert_eq!(on_a["game"], game);
     assert_eq!(on_a["opponent"]["username"], "bob");
     let told = tokio::time::timeout(Duration::from_secs(5), async {
-        loop {
-            let (user, msg) = heard_on_b.recv().await.unwrap();
-            if user == ann.id() {
-                return msg;
-            }
-        }
+        heard_on_b.recv().await.unwrap()
     })
     .await
     .expect("b's connections of Ann hear of the pairing");
@@ -375,8 +371,10 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
         .execute("UPDATE match_requests SET bot_at_ms = 0 WHERE state = 'waiting'")
         .await
         .unwrap();
-    tengen_app::quick_match::upkeep(&b.state).await;
-    tengen_app::quick_match::upkeep(&a.state).await;
+    tengen_app::quick_match::upkeep(&b.state.services.bot_games(), &b.state.services.quick_match)
+        .await;
+    tengen_app::quick_match::upkeep(&a.state.services.bot_games(), &a.state.services.quick_match)
+        .await;
     // (The nodes' own upkeep runs each second too: whichever took it may still be starting
     // the game.)
     let v = tokio::time::timeout(Duration::from_secs(10), async {
@@ -408,7 +406,13 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
     assert_eq!(erin.post("/api/match", persist).await.1["state"], "waiting");
     let slow = json!({"sizes": [13], "speed": "correspondence"});
     assert_eq!(fay.post("/api/match", slow).await.1["state"], "waiting");
-    let withdraw = |id| tengen_app::quick_match::withdraw_if_unattended(&b.state, id);
+    let withdraw = |id| {
+        tengen_app::quick_match::withdraw_if_unattended(
+            &b.state.services.online,
+            &b.state.services.quick_match,
+            id,
+        )
+    };
     assert!(withdraw(gus.id()).await.unwrap());
     assert!(!withdraw(erin.id()).await.unwrap(), "persists");
     assert!(!withdraw(fay.id()).await.unwrap(), "correspondence");
@@ -427,29 +431,33 @@ async fn presence_is_refreshed_with_one_request_to_each_owner() {
     };
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
-    let store = &a.store;
+    let store = &a.services.store;
     let ids = common::ann_and_bob(store).await;
     let terms = common::terms(9, TimeControl::default_room());
     let mut games = Vec::new();
     for _ in 0..2 {
         let id = common::stored_game(store, ids, &terms).await;
         let players = common::ann_and_bob_players(ids);
-        a.games.start(id, terms.clone(), players).await.unwrap();
+        a.services
+            .games
+            .start(id, terms.clone(), players)
+            .await
+            .unwrap();
         games.push(id);
     }
     // Everything b asks of a, as a sees it.
     let client = async_nats::connect(&nats).await.unwrap();
-    let a_node = a.games.peers().unwrap().node.clone();
+    let a_node = a.services.games.peers().unwrap().node.clone();
     let mut heard = client.subscribe(node_subject(&a_node)).await.unwrap();
     client.flush().await.unwrap();
     // Ann watches both games through b: one report each as she comes.
     let mut watches = Vec::new();
     for &id in &games {
-        let on_b = b.games.get(id).await.unwrap().unwrap();
+        let on_b = b.services.games.get(id).await.unwrap().unwrap();
         assert!(!on_b.is_local());
         watches.push(on_b.watch(Some(ids[0]), None).await.unwrap());
     }
-    let b_peers = b.games.peers().unwrap().clone();
+    let b_peers = b.services.games.peers().unwrap().clone();
     b_peers.refresh_presence().await;
     let mut ops = Vec::new();
     while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_millis(500), heard.next()).await {
@@ -534,12 +542,13 @@ async fn a_watch_made_while_the_owner_is_dead_goes_on_once_a_node_takes_the_game
     };
     let a = silent_node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
-    let store = &b.store;
+    let store = &b.services.store;
     let ids = ann_and_bob(store).await;
     let terms = common::terms(9, TimeControl::default_room());
     let id = stored_game(store, ids, &terms).await;
     let player = |id: i64, name: &str| common::player(id, name, false);
     let on_a = a
+        .services
         .games
         .start(id, terms, [player(ids[0], "ann"), player(ids[1], "bob")])
         .await
@@ -548,7 +557,7 @@ async fn a_watch_made_while_the_owner_is_dead_goes_on_once_a_node_takes_the_game
     assert_eq!(on_a.act(ids[1], "bob", point("C3"), 0).await.unwrap(), 2);
     // a dies now: its lease lapses within a second, and b's upkeep takes the game over.
     store
-        .renew(&a.games.peers().unwrap().node, 1_000)
+        .renew(&a.services.games.peers().unwrap().node, 1_000)
         .await
         .unwrap();
 
@@ -571,7 +580,7 @@ async fn a_watch_made_while_the_owner_is_dead_goes_on_once_a_node_takes_the_game
     );
     assert_eq!(missed["event"]["point"], "C3");
     // And the game goes on under its new owner, the spectator seeing every move.
-    let here = b.games.get(id).await.unwrap().unwrap();
+    let here = b.services.games.get(id).await.unwrap().unwrap();
     assert!(here.is_local(), "b took the game over");
     assert_eq!(here.act(ids[0], "ann", point("D4"), 0).await.unwrap(), 3);
     let next = about_game(&mut ws, id).await;
@@ -607,12 +616,13 @@ async fn an_event_stored_but_never_published_by_a_dead_owner_reaches_the_watcher
     let a = node(&url, &nats, "a").await;
     let b = node(&url, &nats, "b").await;
     let c = node(&url, &nats, "c").await;
-    let store = &b.store;
+    let store = &b.services.store;
     let ids = ann_and_bob(store).await;
     let terms = common::terms(9, TimeControl::default_room());
     let id = stored_game(store, ids, &terms).await;
     let player = |id: i64, name: &str| common::player(id, name, false);
     let on_a = a
+        .services
         .games
         .start(id, terms, [player(ids[0], "ann"), player(ids[1], "bob")])
         .await
@@ -620,7 +630,7 @@ async fn an_event_stored_but_never_published_by_a_dead_owner_reaches_the_watcher
     assert_eq!(on_a.act(ids[0], "ann", point("E5"), 0).await.unwrap(), 1);
 
     // A spectator on c follows the game through c's relay.
-    let on_c = c.games.get(id).await.unwrap().unwrap();
+    let on_c = c.services.games.get(id).await.unwrap().unwrap();
     assert!(!on_c.is_local());
     let mut watch = on_c.watch(None, Some(1)).await.unwrap();
     assert_eq!(watch.seq, 1);
@@ -643,12 +653,12 @@ async fn an_event_stored_but_never_published_by_a_dead_owner_reaches_the_watcher
         .await
         .unwrap();
     store
-        .renew(&a.games.peers().unwrap().node, -1)
+        .renew(&a.services.games.peers().unwrap().node, -1)
         .await
         .unwrap();
     // b (or c, whichever's upkeep comes first) takes the game over; no one plays. The watcher
     // on c sees the move all the same.
-    b.games.upkeep().await.unwrap();
+    b.services.games.upkeep().await.unwrap();
     let r = tokio::time::timeout(Duration::from_secs(10), watch.live.recv())
         .await
         .expect("the stored move reaches the watcher without a later event")

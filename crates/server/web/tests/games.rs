@@ -955,7 +955,7 @@ async fn sockets(ann: &Client, bob: &Client, ann_black: bool) -> (common::Socket
 /// Waits (real time, bounded polls) until the server has seen `user`'s last socket close.
 async fn until_offline(server: &TestServer, user: i64) {
     for _ in 0..500 {
-        if server.state.online.connections(user) == 0 {
+        if server.state.services.online.connections(user) == 0 {
             return;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -1166,40 +1166,58 @@ async fn rooms_of_owners_gone(url: &str) {
     // Ann closes her tab: the room stays through the grace, shown with its owner away.
     drop(a);
     until_offline(&server, ann.id()).await;
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         listed_room(&server, id).await.unwrap()["owner"]["here"],
         false
     );
     // A reload within the grace keeps it.
     common::think(Duration::from_secs(20)).await;
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     let a = ann.socket().await;
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     drop(a);
     until_offline(&server, ann.id()).await;
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     common::think(Duration::from_secs(20)).await;
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     assert!(
         listed_room(&server, id).await.is_some(),
         "gone 20 s, after a reload: still open"
     );
     // Gone 30 s: closed, unlisted, and no one can join it.
     common::think(Duration::from_secs(11)).await;
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     assert!(
         listed_room(&server, id).await.is_none(),
         "the room of a player long gone is listed"
@@ -1218,9 +1236,12 @@ async fn rooms_of_owners_gone(url: &str) {
         .post("/api/rooms", json!({"size": 9, "rules": "japanese"}))
         .await;
     let id = r["id"].as_i64().unwrap();
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     common::think(Duration::from_secs(31)).await;
     let (s, j) = bob
         .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
@@ -1241,9 +1262,12 @@ async fn rooms_of_owners_gone(url: &str) {
         .await;
     let id = r["id"].as_i64().unwrap();
     common::think(Duration::from_secs(31)).await;
-    tengen_app::rooms::close_abandoned(&server.state)
-        .await
-        .unwrap();
+    tengen_app::rooms::close_abandoned(
+        &server.state.services.store,
+        &server.state.services.room_attendance,
+    )
+    .await
+    .unwrap();
     let (s, j) = bob
         .post(&format!("/api/rooms/{id}/join"), json!({"guess": "odd"}))
         .await;

@@ -37,6 +37,11 @@ macro_rules! on_both_stores {
 on_both_stores!(routes_refuse_non_moderators, routes_and_roles, "routes");
 on_both_stores!(a_ban_ends_everything_at_once, ban, "ban");
 on_both_stores!(
+    a_lagging_socket_still_gets_its_pairing_its_message_and_its_ban,
+    lagging_socket,
+    "lagging"
+);
+on_both_stores!(
     mutes_and_suspensions_refuse_chat_and_games,
     mute_and_suspend,
     "mute"
@@ -626,4 +631,46 @@ async fn suspension_everywhere(url: &str) {
         };
         ok(&s.play(game_id, at).await);
     }
+}
+
+/// Other players' messages, more than a connection's backlog, between each of Ann's: with one
+/// channel for every player they pushed hers out of a busy node's sockets; each connection's
+/// own mailbox keeps them.
+async fn lagging_socket(url: &str) {
+    let server = TestServer::start(url).await;
+    let moderator = with_role(&server, "moder", "moderator").await;
+    let ann = server.register("ann", "2d").await;
+    let bob = server.register("bob", "2d").await;
+    let cyd = server.register("cyd", "2d").await;
+    let _cyd_socket = cyd.socket().await;
+    let mut socket = ann.socket().await;
+    let flood = || {
+        for i in 0..1_000 {
+            let notice = json!({"type": "message", "text": format!("to cyd {i}")});
+            server
+                .state
+                .services
+                .notices
+                .relay(cyd.id(), notice.to_string());
+        }
+    };
+    let ask = json!({"sizes": [9], "speed": "live", "rules": "chinese"});
+    assert_eq!(
+        ann.post("/api/match", ask.clone()).await.0,
+        StatusCode::ACCEPTED
+    );
+    assert_eq!(bob.post("/api/match", ask).await.0, StatusCode::OK);
+    flood();
+    let hi = json!({"to": "ann", "text": "good game"});
+    assert_eq!(bob.post("/api/messages", hi).await.0, StatusCode::CREATED);
+    flood();
+    let ban = json!({"user": "ann", "action": "ban", "reason": "r"});
+    let (status, v) = moderator.post("/api/moderation/actions", ban).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    flood();
+    let matched = socket.next_of_type("matched").await;
+    assert_eq!(matched["match"]["opponent"]["username"], "bob", "{matched}");
+    assert_eq!(socket.next_of_type("message").await["text"], "good game");
+    assert_eq!(socket.next_of_type("moderation").await["action"], "ban");
+    assert_eq!(socket.close_code().await, Some(4003));
 }

@@ -228,6 +228,7 @@ async fn the_only_rank_shown_is_the_seeds_rank_whatever_the_rating_does() {
     let page = tengen_app::profile::ratings(&store, "ann", None)
         .await
         .unwrap();
+    let page = serde_json::to_value(page).unwrap();
     assert_eq!(
         (page["rank"].as_str(), page["points"].as_i64()),
         (Some("10k"), Some(40))

@@ -204,7 +204,14 @@ async fn a_game_is_reviewed_once_it_is_over() {
         (StatusCode::CONFLICT, Some("game_live"))
     );
     // Ann (Black: Bob guessed wrong) plays one move and resigns.
-    let h = server.state.games.get(game).await.unwrap().unwrap();
+    let h = server
+        .state
+        .services
+        .games
+        .get(game)
+        .await
+        .unwrap()
+        .unwrap();
     h.act(
         ann.id(),
         "ann",

@@ -60,7 +60,7 @@ async fn a_full_disk_is_told_not_shouted_and_the_node_recovers_without_a_restart
     let url = format!("sqlite:{}", disk.0.join("tengen.db").display());
     let server = TestServer::start(&url).await;
     let (ann, _bob, id) = server.ann_and_bob_game().await;
-    let h = server.state.games.get(id).await.unwrap().unwrap();
+    let h = server.state.services.games.get(id).await.unwrap().unwrap();
     let (st, _) = server.get("/readyz").await;
     assert_eq!(st, StatusCode::OK);
 

@@ -13,7 +13,7 @@ use common::TestServer;
 async fn a_game_whose_actor_panics_comes_back_from_its_log_and_goes_on() {
     let server = TestServer::sqlite("supervision").await;
     let (ann, bob, id) = server.ann_and_bob_game().await;
-    let games = &server.state.games;
+    let games = &server.state.services.games;
     let h = games.get(id).await.unwrap().unwrap();
     // Bob guessed wrong: Ann is Black.
     h.act(

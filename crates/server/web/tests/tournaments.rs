@@ -12,6 +12,7 @@ use axum::http::StatusCode;
 use common::{ok, Client, Socket, TestServer};
 use serde_json::{json, Value};
 use tengen_app::tournaments;
+use tengen_server::AppState;
 
 /// Plays out round `round` of event `id`: in each game the player named `loser(board)` resigns.
 async fn play_round(
@@ -40,7 +41,7 @@ async fn play_round(
         let reply = sockets.get_mut(loser).unwrap().resign(game).await;
         assert_eq!(reply["type"], "ack", "{reply}");
     }
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     server.get(&format!("/api/tournaments/{id}")).await.1
 }
 
@@ -130,7 +131,7 @@ async fn swiss_event(url: &str) {
         (Some("running"), Some(1))
     );
     // Paired once: a second tick while the round is played pairs nothing.
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     assert_eq!(
         server.get(&format!("/api/tournaments/{id}")).await.1["round"],
         1
@@ -168,7 +169,7 @@ async fn swiss_event(url: &str) {
         (t["round"].as_i64(), t["status"].as_str()),
         (Some(3), Some("finished"))
     );
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(
         (t["round"].as_i64(), t["status"].as_str()),
@@ -232,6 +233,12 @@ async fn h9_text(server: &TestServer, id: i64) -> String {
     let resp = server.oneshot(req).await;
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// One tournaments tick of `state`'s node.
+async fn tick(state: &AppState) -> Result<(), tengen_app::error::ApiError> {
+    let s = &state.services;
+    tournaments::tick(&s.store, &s.games, &s.tournaments).await
 }
 
 #[tokio::test]
@@ -374,7 +381,7 @@ async fn two_nodes(url: &str) {
         ))
         .await
         .unwrap();
-    let (a, b) = tokio::join!(tournaments::tick(&server.state), tournaments::tick(&other));
+    let (a, b) = tokio::join!(tick(&server.state), tick(&other));
     a.unwrap();
     b.unwrap();
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
@@ -395,17 +402,18 @@ async fn two_nodes(url: &str) {
             .as_str()
             .unwrap()
             .max(b["black"].as_str().unwrap());
-        let handle = match server.state.games.get(game).await.unwrap() {
+        let handle = match server.state.services.games.get(game).await.unwrap() {
             Some(_) => sockets.get_mut(loser).unwrap().resign(game).await,
             None => {
                 // Started on the other node: resigned there.
                 let h = other
+                    .services
                     .games
                     .get(game)
                     .await
                     .unwrap()
                     .expect("started on one node");
-                let user = tengen_app::accounts::named(&other.store, loser)
+                let user = tengen_app::accounts::named(&other.services.store, loser)
                     .await
                     .unwrap();
                 h.act(user.id, loser, tengen_core::game::Action::Resign, 0)
@@ -416,7 +424,7 @@ async fn two_nodes(url: &str) {
         };
         assert_eq!(handle["type"], "ack", "{handle}");
     }
-    let (a, b) = tokio::join!(tournaments::tick(&server.state), tournaments::tick(&other));
+    let (a, b) = tokio::join!(tick(&server.state), tick(&other));
     a.unwrap();
     b.unwrap();
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
@@ -515,7 +523,7 @@ async fn a_64_player_mcmahon_event_played_by_bots_through_the_api() {
             let reply = sockets.get_mut(loser).unwrap().resign(game).await;
             assert_eq!(reply["type"], "ack", "{reply}");
         }
-        tournaments::tick(&server.state).await.unwrap();
+        tick(&server.state).await.unwrap();
     }
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["status"], "finished", "{t}");
@@ -637,7 +645,7 @@ async fn a_round_waits_for_its_time() {
     )
     .await;
     let (_, mut sockets) = enter(&server, id, &[("ann", "2d"), ("bob", "1k")]).await;
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     let t = play_round(&server, id, 1, &mut sockets).await;
     // Round 1 started at its time and ended; round 2 waits for its own.
     assert_eq!(
@@ -652,7 +660,7 @@ async fn a_round_waits_for_its_time() {
         ))
         .await
         .unwrap();
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["round"], 2, "{t}");
 }
@@ -751,7 +759,7 @@ async fn a_restart_loses_no_round() {
     }
     let (_, after) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(after["pairings"], before["pairings"]);
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     let t = play_round(&server, id, 1, &mut sockets).await;
     assert_eq!(t["round"], 2, "{t}");
     // Round 1's boards are the games paired before the restart, now with their results.
@@ -806,7 +814,7 @@ async fn no_one_overrules_the_board() {
         (StatusCode::FORBIDDEN, Some("own_game")),
         "{v}"
     );
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["round"], 1, "round 2 is not paired on a correction");
     assert_eq!(
@@ -920,7 +928,14 @@ async fn finish_round(server: &TestServer, id: i64, round: i64, ranks: &HashMap<
         let (Some(black), Some(game)) = (p.black_id, p.game_id) else {
             continue;
         };
-        let handle = server.state.games.get(game).await.unwrap().unwrap();
+        let handle = server
+            .state
+            .services
+            .games
+            .get(game)
+            .await
+            .unwrap()
+            .unwrap();
         let first = if p.handicap >= 2 { p.white_id } else { black };
         let point = tengen_rules::coord::gtp::parse_point(9, "E5").unwrap();
         handle.act(first, "", Action::Move(point), 0).await.unwrap();
@@ -1000,7 +1015,7 @@ async fn a_600_player_mcmahon_event_with_absences_and_late_entries() {
             add(enter_many(600, 630), &mut strength).await;
         }
         let t0 = std::time::Instant::now();
-        tournaments::tick(&server.state).await.unwrap();
+        tick(&server.state).await.unwrap();
         times.pairing.push(t0.elapsed().as_secs_f64());
         let t0 = std::time::Instant::now();
         let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
@@ -1062,8 +1077,8 @@ async fn an_opengotha_event_is_imported_with_the_same_standings() {
         rounds: None,
     };
     let done = import(server.store(), &h9, &how).await.unwrap();
-    assert_eq!(done["finished"], true, "{done}");
-    let id = done["id"].as_i64().unwrap();
+    assert!(done.finished, "{done:?}");
+    let id = done.id;
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["status"], "finished", "{t}");
     // Every player's MMS, SOS and SOSOS as OpenGotha printed them, the order the same: the
@@ -1109,8 +1124,8 @@ async fn an_opengotha_event_is_imported_with_the_same_standings() {
         ..how
     };
     let done = import(server.store(), &half, &how).await.unwrap();
-    assert_eq!(done["finished"], false, "{done}");
-    let id = done["id"].as_i64().unwrap();
+    assert!(!done.finished, "{done:?}");
+    let id = done.id;
     // Different accounts: a name is never shared.
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert!(
@@ -1120,7 +1135,7 @@ async fn an_opengotha_event_is_imported_with_the_same_standings() {
             .ends_with("_2"),
         "{t}"
     );
-    tournaments::tick(&server.state).await.unwrap();
+    tick(&server.state).await.unwrap();
     let (_, t) = server.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(t["round"], 3, "{t}");
     let boards = t["pairings"][2]["boards"].as_array().unwrap();

@@ -13,7 +13,7 @@ pub use player::Player;
 use std::sync::Arc;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tengen_rules::{Color, Komi, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
@@ -21,12 +21,14 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::accounts::{self, User};
 use crate::correspondence::TurnNotices;
 use crate::error::ApiError;
+use crate::notices::Notices;
 use crate::online::Online;
-use crate::Services;
 use tengen_core::domain::game_type::{default_komi, GameType};
 use tengen_core::game::{Action, LiveGame, Terms};
 use tengen_live::actor::GameHandle;
+use tengen_live::registry::Games;
 use tengen_store::games::{GameRow, GameStatus};
+use tengen_store::Store;
 
 /// What plays for a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,8 +168,8 @@ impl Bots {
 
     /// All bots, for `GET /api/bots`: each with its engine's kind and whether it can start a
     /// game now (a remote bot only while its engine is connected).
-    pub fn describe(&self, online: &Online) -> Value {
-        let bots: Vec<Value> = self
+    pub fn describe(&self, online: &Online) -> BotList {
+        let bots = self
             .list
             .iter()
             .map(|(s, u)| {
@@ -176,11 +178,37 @@ impl Bots {
                     Engine::Gtp(_) => "gtp",
                     Engine::Remote => "remote",
                 };
-                json!({ "name": s.name, "rank": u.rank, "engine": engine, "available": available(s, u, online) })
+                BotListed {
+                    available: available(s, u, online),
+                    engine,
+                    name: s.name.clone(),
+                    rank: u.rank.clone(),
+                }
             })
             .collect();
-        json!({ "bots": bots })
+        BotList { bots }
     }
+}
+
+/// The bots one can play (fields in alphabetical order, as the `json!` object it replaces
+/// wrote them).
+#[derive(Debug, Serialize)]
+pub struct BotList {
+    /// Each bot.
+    pub bots: Vec<BotListed>,
+}
+
+/// A bot as listed.
+#[derive(Debug, Serialize)]
+pub struct BotListed {
+    /// Whether it can start a game now.
+    pub available: bool,
+    /// `builtin`, `gtp` or `remote`.
+    pub engine: &'static str,
+    /// Its name.
+    pub name: String,
+    /// Its rank.
+    pub rank: String,
 }
 
 /// Whether the bot can start a game now: a remote bot's engine must be connected (on any node).
@@ -220,13 +248,45 @@ pub struct BotGame {
     pub rated: Option<bool>,
 }
 
+/// What starting and driving the bots' games needs: the database, the live games, the bots,
+/// who is online (a remote bot plays while its engine is connected) and the way to a player's
+/// connections (a remote bot hears of its games, a correspondence player of the bot's moves).
+#[derive(Clone)]
+pub struct BotGames {
+    /// The database.
+    pub store: Store,
+    /// The live games.
+    pub games: Games,
+    /// The bots one can play.
+    pub bots: Bots,
+    /// Who is connected now.
+    pub online: Online,
+    /// The way to a player's connections.
+    pub notices: Notices,
+}
+
+impl BotGames {
+    fn turn_notices(&self) -> TurnNotices {
+        TurnNotices::new(self.store.clone(), self.notices.clone())
+    }
+}
+
+/// A game started against a bot: its id and its first snapshot.
+#[derive(Debug, Serialize)]
+pub struct BotGameStarted {
+    /// The game as a watcher's first snapshot shows it.
+    pub game: Value,
+    /// Its id.
+    pub game_id: i64,
+}
+
 /// Starts a game between `user` and the bot `name`; returns the game id and its snapshot.
 pub async fn start_game(
-    state: &Services,
+    state: &BotGames,
     user: &User,
     name: &str,
     req: BotGame,
-) -> Result<Value, ApiError> {
+) -> Result<BotGameStarted, ApiError> {
     let (spec, bot) = state.bots.find(name).cloned().ok_or(ApiError::NotFound)?;
     crate::sanctions::check_may_play(&state.store, user.id).await?;
     if !available(&spec, &bot, &state.online) {
@@ -316,7 +376,7 @@ pub async fn start_game(
     if spec.engine == Engine::Remote {
         // The bot's engine hears of the game on each of its connections, on any node.
         let msg = json!({ "type": "bot_game", "game": game_id, "color": user_color.opponent().to_string() });
-        state.quick_match.say(bot.id, msg.to_string()).await;
+        state.notices.say(bot.id, msg.to_string()).await;
     } else if handle.is_local() {
         // In a cluster another node may have taken the new game first: its driver runs there.
         spawn_driver(
@@ -325,16 +385,19 @@ pub async fn start_game(
             user_color.opponent(),
             terms,
             spec.engine,
-            TurnNotices::of(state),
+            state.turn_notices(),
         );
     }
     let snapshot = crate::games::snapshot(&handle).await?;
-    Ok(json!({ "game_id": game_id, "game": snapshot }))
+    Ok(BotGameStarted {
+        game: snapshot,
+        game_id,
+    })
 }
 
 /// Starts the drivers of bots in live games (after a restart). On one server only: in a
 /// cluster the owner of a game drives its bots ([`drive_taken`]).
-pub async fn resume_all(state: &Services) -> Result<(), ApiError> {
+pub async fn resume_all(state: &BotGames) -> Result<(), ApiError> {
     for row in state
         .store
         .games_by_status(GameStatus::Live, 1_000_000)
@@ -351,7 +414,7 @@ pub async fn resume_all(state: &Services) -> Result<(), ApiError> {
 /// start-up or from a node that died. A driver runs where its game runs, so a game is driven
 /// once, and again on its new owner when the old one dies (its driver dies with it, or stops
 /// when its game moves away).
-pub fn drive_taken(state: Services, mut taken: tokio::sync::mpsc::UnboundedReceiver<GameHandle>) {
+pub fn drive_taken(state: BotGames, mut taken: tokio::sync::mpsc::UnboundedReceiver<GameHandle>) {
     tokio::spawn(async move {
         while let Some(handle) = taken.recv().await {
             let row = match state.store.game(handle.id).await {
@@ -370,7 +433,7 @@ pub fn drive_taken(state: Services, mut taken: tokio::sync::mpsc::UnboundedRecei
 }
 
 /// Starts a driver for each bot playing in `row`'s game.
-fn resume(state: &Services, row: &GameRow, handle: GameHandle) -> Result<(), ApiError> {
+fn resume(state: &BotGames, row: &GameRow, handle: GameHandle) -> Result<(), ApiError> {
     for (color, id) in [(Color::Black, row.black_id), (Color::White, row.white_id)] {
         if let Some((spec, bot)) = state.bots.by_user(id).cloned() {
             if spec.engine == Engine::Remote {
@@ -379,7 +442,7 @@ fn resume(state: &Services, row: &GameRow, handle: GameHandle) -> Result<(), Api
             }
             let terms: Terms =
                 serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-            let notices = TurnNotices::of(state);
+            let notices = state.turn_notices();
             spawn_driver(handle.clone(), bot, color, terms, spec.engine, notices);
         }
     }

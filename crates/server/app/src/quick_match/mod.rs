@@ -12,21 +12,20 @@
 
 mod shared;
 
-pub use shared::SUBJECT;
-
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
-use tokio::sync::broadcast;
+use serde_json::json;
 
 use crate::accounts::User;
+use crate::bots::BotGames;
 use crate::error::ApiError;
+use crate::notices::Notices;
+use crate::online::Online;
 use crate::rooms::{JoinTerms, RoomTerms};
-use crate::Services;
 use tengen_core::domain::clock::{Speed, TimeControl, DAY};
 use tengen_core::domain::rank::Rank;
 use tengen_store::games::GameStatus;
@@ -199,22 +198,13 @@ fn agree(a: &Waiting, b: &Waiting) -> Option<u8> {
 }
 
 /// The queue and what it has done for each player.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct QuickMatch {
     inner: Arc<Mutex<Queue>>,
     /// In a cluster, the queue all nodes share (`inner` is then unused).
     shared: Option<Arc<shared::Shared>>,
-    /// Pairings as they happen, to every connection of the players: (user id, message).
-    pub notify: Arc<Notify>,
-}
-
-/// Where WebSocket connections hear of their player's pairings.
-pub struct Notify(pub broadcast::Sender<(i64, Arc<str>)>);
-
-impl Default for Notify {
-    fn default() -> Notify {
-        Notify(broadcast::channel(256).0)
-    }
+    /// Where pairings go, to every connection of the players.
+    notices: Notices,
 }
 
 #[derive(Default)]
@@ -222,7 +212,7 @@ struct Queue {
     next: u64,
     waiting: Vec<Waiting>,
     /// The last outcome per player (`matched` with the game, or `failed`), until they ask again.
-    outcomes: HashMap<i64, Value>,
+    outcomes: HashMap<i64, MatchState>,
 }
 
 fn lock(m: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
@@ -232,30 +222,42 @@ fn lock(m: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
 }
 
 impl QuickMatch {
-    /// A cluster node's queue: the table in `store` that every node shares, outcomes told to
-    /// the other nodes on `bus` (each node relays [`SUBJECT`] to [`QuickMatch::notify`]).
-    pub fn clustered(store: tengen_store::Store, bus: async_nats::Client) -> QuickMatch {
+    /// A queue on this node alone, its outcomes told through `notices`.
+    pub fn new(notices: Notices) -> QuickMatch {
         QuickMatch {
-            shared: Some(Arc::new(shared::Shared::new(store, bus))),
-            ..QuickMatch::default()
+            inner: Arc::default(),
+            shared: None,
+            notices,
+        }
+    }
+
+    /// A cluster node's queue: the table in `store` that every node shares, outcomes told
+    /// through `notices` (a cluster's, which every node hears).
+    pub fn clustered(store: tengen_store::Store, notices: Notices) -> QuickMatch {
+        QuickMatch {
+            inner: Arc::default(),
+            shared: Some(Arc::new(shared::Shared::new(store, notices.clone()))),
+            notices,
         }
     }
 
     /// The player's request now: `waiting`, the last outcome, or `idle`.
-    pub async fn status(&self, user_id: i64) -> Result<Value, ApiError> {
+    pub async fn status(&self, user_id: i64) -> Result<MatchState, ApiError> {
         if let Some(shared) = &self.shared {
             return shared.status(user_id).await;
         }
         let q = lock(&self.inner);
         if let Some(w) = q.waiting.iter().find(|w| w.user.id == user_id) {
-            return Ok(
-                json!({ "state": "waiting", "ticket": w.ticket, "since": w.since_ms, "request": w.ask.req }),
-            );
+            return Ok(MatchState::Waiting {
+                request: Some(w.ask.req.clone()),
+                since: Some(w.since_ms),
+                ticket: Some(w.ticket),
+            });
         }
         Ok(q.outcomes
             .get(&user_id)
             .cloned()
-            .unwrap_or_else(|| json!({ "state": "idle" })))
+            .unwrap_or(MatchState::Idle))
     }
 
     /// Withdraws the player's request; false when none waited.
@@ -267,17 +269,6 @@ impl QuickMatch {
         let before = q.waiting.len();
         q.waiting.retain(|w| w.user.id != user_id);
         Ok(before != q.waiting.len())
-    }
-
-    /// Tells every connection of `user_id`'s (on every node of a cluster) the message `msg`:
-    /// pairings, and moderators' notices.
-    pub async fn say(&self, user_id: i64, msg: String) {
-        match &self.shared {
-            Some(shared) => shared.say(user_id, msg).await,
-            None => {
-                let _ = self.notify.0.send((user_id, msg.into()));
-            }
-        }
     }
 
     /// Withdraws the player's waiting request unless it persists; true when one was withdrawn.
@@ -292,22 +283,20 @@ impl QuickMatch {
         Ok(before != q.waiting.len())
     }
 
-    async fn tell(&self, user_id: i64, outcome: Value) {
+    async fn tell(&self, user_id: i64, outcome: MatchState) {
         if let Some(shared) = &self.shared {
             return shared.tell(user_id, outcome).await;
         }
-        let msg: Arc<str> = json!({ "type": "matched", "match": outcome })
-            .to_string()
-            .into();
+        let msg = outcome.message();
         lock(&self.inner).outcomes.insert(user_id, outcome);
-        let _ = self.notify.0.send((user_id, msg));
+        self.notices.say(user_id, msg).await;
     }
 }
 
 /// Whether `user` plays a live game now: one with a clock that is not a correspondence one, or
 /// an untimed game against a person. An untimed game against a bot never blocks quick match:
 /// it waits for its player, and ends by itself when abandoned.
-async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
+async fn in_live_game(state: &BotGames, user: &User) -> Result<bool, ApiError> {
     for row in state.store.games_of(user.id, 50).await? {
         if row.status != GameStatus::Live {
             continue;
@@ -333,7 +322,12 @@ async fn in_live_game(state: &Services, user: &User) -> Result<bool, ApiError> {
 /// Takes `user`'s request: pairs it with a waiting one at once if it can (the answer is then
 /// `matched`, with the game), or queues it (`waiting`) and, if asked, starts a bot game after
 /// the wait.
-pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result<Value, ApiError> {
+pub async fn request(
+    state: &BotGames,
+    qm: &QuickMatch,
+    user: &User,
+    req: MatchRequest,
+) -> Result<MatchState, ApiError> {
     let ask = check(req)?;
     crate::sanctions::check_may_play(&state.store, user.id).await?;
     if ask.req.speed != Speed::Correspondence && in_live_game(state, user).await? {
@@ -344,7 +338,6 @@ pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result
     }
     let level = user.standing()?.rank.level();
     let avoid = state.store.blocks_either_way(user.id).await?;
-    let qm = &state.quick_match;
     let (me, partner) = if let Some(shared) = &qm.shared {
         let me = Waiting {
             // Unique in the cluster without a counter to share.
@@ -390,22 +383,27 @@ pub async fn request(state: &Services, user: &User, req: MatchRequest) -> Result
     };
     let Some(partner) = partner else {
         if let Some(secs) = me.ask.req.bot_after_s {
-            let state = state.clone();
+            let (state, qm) = (state.clone(), qm.clone());
             let me = me.clone();
             // The wait counts from the request, not from when the task first runs.
             let at = tokio::time::Instant::now() + Duration::from_secs(secs);
             tokio::spawn(async move {
                 tokio::time::sleep_until(at).await;
-                bot_fallback(&state, me).await;
+                bot_fallback(&state, &qm, me).await;
             });
         }
         return qm.status(user.id).await;
     };
-    pair(state, partner, me).await
+    pair(state, qm, partner, me).await
 }
 
 /// Starts the game of two agreeing requests (`older` waited first: they own the "room").
-async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value, ApiError> {
+async fn pair(
+    state: &BotGames,
+    qm: &QuickMatch,
+    older: Waiting,
+    newer: Waiting,
+) -> Result<MatchState, ApiError> {
     let size = agree(&older, &newer).unwrap_or(older.ask.req.sizes[0]);
     let t = crate::rooms::validate(terms(size, &older.ask.req.rules, older.ask.req.speed))?;
     let guess = if OsRng.next_u32() % 2 == 0 {
@@ -430,30 +428,31 @@ async fn pair(state: &Services, older: Waiting, newer: Waiting) -> Result<Value,
     .await;
     match started {
         Ok(v) => {
-            let game = v["game_id"].clone();
             for (me, them) in [(&older, &newer), (&newer, &older)] {
-                state
-                    .quick_match
-                    .tell(
-                        me.user.id,
-                        matched(
-                            &game,
-                            json!({ "username": them.user.username, "rank": them.user.rank }),
-                            &v["game_type"],
-                            size,
-                        ),
-                    )
-                    .await;
+                let opponent = Opponent {
+                    bot: false,
+                    rank: Some(them.user.rank.clone()),
+                    username: them.user.username.clone(),
+                };
+                let game_type = Some(v.game_type.to_string());
+                let outcome = MatchState::Matched {
+                    game: v.game_id,
+                    game_type,
+                    opponent,
+                    size,
+                };
+                qm.tell(me.user.id, outcome).await;
             }
-            state.quick_match.status(newer.user.id).await
+            qm.status(newer.user.id).await
         }
         Err(e) => {
             tracing::error!(error = %e, "a quick match could not start its game");
             for w in [&older, &newer] {
-                state.quick_match.tell(
+                qm.tell(
                     w.user.id,
-                    json!({ "state": "failed", "code": "match_failed", "message": "the game could not start; ask again" }),
-                ).await;
+                    MatchState::failed("match_failed", "the game could not start; ask again"),
+                )
+                .await;
             }
             Err(e)
         }
@@ -476,8 +475,8 @@ fn nearest_bot(
 }
 
 /// After the wait: if `me`'s request still waits, it leaves the queue for a game against a bot.
-async fn bot_fallback(state: &Services, me: Waiting) {
-    let still_waiting = match &state.quick_match.shared {
+async fn bot_fallback(state: &BotGames, qm: &QuickMatch, me: Waiting) {
+    let still_waiting = match &qm.shared {
         Some(shared) => match shared.take(me.ticket).await {
             Ok(taken) => taken,
             Err(e) => {
@@ -486,7 +485,7 @@ async fn bot_fallback(state: &Services, me: Waiting) {
             }
         },
         None => {
-            let mut q = lock(&state.quick_match.inner);
+            let mut q = lock(&qm.inner);
             let found = q.waiting.iter().position(|w| w.ticket == me.ticket);
             found.map(|i| q.waiting.remove(i)).is_some()
         }
@@ -497,10 +496,14 @@ async fn bot_fallback(state: &Services, me: Waiting) {
     // Stones for a player more than two ranks below the bot, as HANDICAP in a room (a bot does
     // not take stones: a stronger player plays it even).
     let Some((bot, bot_level)) = nearest_bot(&state.bots, &state.online, me.level) else {
-        state.quick_match.tell(
+        qm.tell(
             me.user.id,
-            json!({ "state": "failed", "code": "no_opponent", "message": "no opponent came, and this server has no bot" }),
-        ).await;
+            MatchState::failed(
+                "no_opponent",
+                "no opponent came, and this server has no bot",
+            ),
+        )
+        .await;
         return;
     };
     let size = me.ask.req.sizes[0];
@@ -521,40 +524,43 @@ async fn bot_fallback(state: &Services, me: Waiting) {
     };
     match Box::pin(crate::bots::start_game(state, &me.user, &bot, req)).await {
         Ok(v) => {
-            state
-                .quick_match
-                .tell(
-                    me.user.id,
-                    matched(
-                        &v["game_id"],
-                        json!({ "username": bot, "bot": true }),
-                        &v["game"]["terms"]["game_type"],
-                        size,
-                    ),
-                )
-                .await
+            qm.tell(
+                me.user.id,
+                MatchState::Matched {
+                    game: v.game_id,
+                    game_type: v.game["terms"]["game_type"].as_str().map(str::to_string),
+                    opponent: Opponent {
+                        bot: true,
+                        rank: None,
+                        username: bot,
+                    },
+                    size,
+                },
+            )
+            .await
         }
         Err(e) => {
             tracing::error!(error = %e, "a quick match could not start its bot game");
-            state.quick_match.tell(
+            qm.tell(
                 me.user.id,
-                json!({ "state": "failed", "code": "match_failed", "message": "the bot game could not start; ask again" }),
-            ).await;
+                MatchState::failed("match_failed", "the bot game could not start; ask again"),
+            )
+            .await;
         }
     }
 }
 
 /// In a cluster: starts the bot games of requests whose node died before their wait was over
 /// (each node runs this every second; the first to take a request starts its game).
-pub async fn upkeep(state: &Services) {
-    let Some(shared) = &state.quick_match.shared else {
+pub async fn upkeep(state: &BotGames, qm: &QuickMatch) {
+    let Some(shared) = &qm.shared else {
         return;
     };
     let before = tengen_store::games::now_ms() - shared::ORPHAN_AFTER_MS;
     match shared.overdue(before).await {
         Ok(orphans) => {
             for me in orphans {
-                bot_fallback(state, me).await;
+                bot_fallback(state, qm, me).await;
             }
         }
         Err(e) => tracing::warn!(error = %e, "could not read quick match's queue"),
@@ -565,13 +571,13 @@ pub async fn upkeep(state: &Services) {
 /// have no connection anywhere, their blitz or live request is withdrawn (a request that asked
 /// to persist, and every correspondence request, stays), and they find `withdrawn` as its
 /// outcome when they come back.
-pub fn player_left(state: &Services, user: &User) {
-    let state = state.clone();
+pub fn player_left(online: &Online, qm: &QuickMatch, user: &User) {
+    let (online, qm) = (online.clone(), qm.clone());
     let user_id = user.id;
     let at = tokio::time::Instant::now() + UNATTENDED_AFTER;
     tokio::spawn(async move {
         tokio::time::sleep_until(at).await;
-        if let Err(e) = withdraw_if_unattended(&state, user_id).await {
+        if let Err(e) = withdraw_if_unattended(&online, &qm, user_id).await {
             tracing::warn!(error = %e, user_id, "could not withdraw a request");
         }
     });
@@ -580,25 +586,28 @@ pub fn player_left(state: &Services, user: &User) {
 /// If the player `user_id` has no connection on any node now, withdraws their blitz or live
 /// request unless it persists, and keeps `withdrawn` as its outcome. True when one was
 /// withdrawn. (What [`player_left`] does once the player has been gone [`UNATTENDED_AFTER`].)
-pub async fn withdraw_if_unattended(state: &Services, user_id: i64) -> Result<bool, ApiError> {
-    if state.online.connections(user_id) > 0 {
+pub async fn withdraw_if_unattended(
+    online: &Online,
+    qm: &QuickMatch,
+    user_id: i64,
+) -> Result<bool, ApiError> {
+    if online.connections(user_id) > 0 {
         return Ok(false);
     }
-    if !state.quick_match.withdraw_unattended(user_id).await? {
+    if !qm.withdraw_unattended(user_id).await? {
         return Ok(false);
     }
-    let outcome = json!({
-        "state": "withdrawn",
-        "code": "match_withdrawn",
-        "message": "your request was withdrawn when you left; ask again",
-    });
-    state.quick_match.tell(user_id, outcome).await;
+    let outcome = MatchState::Withdrawn {
+        code: "match_withdrawn".into(),
+        message: "your request was withdrawn when you left; ask again".into(),
+    };
+    qm.tell(user_id, outcome).await;
     Ok(true)
 }
 
 /// Withdraws `user`'s waiting request (`no_match_request` if none waits).
-pub async fn cancel(state: &Services, user: &User) -> Result<(), ApiError> {
-    if state.quick_match.cancel(user.id).await? {
+pub async fn cancel(qm: &QuickMatch, user: &User) -> Result<(), ApiError> {
+    if qm.cancel(user.id).await? {
         Ok(())
     } else {
         Err(ApiError::Conflict(
@@ -608,16 +617,128 @@ pub async fn cancel(state: &Services, user: &User) -> Result<(), ApiError> {
     }
 }
 
-/// The `matched` state told to a player: the game, the opponent, its type and board size (the
-/// same whether the opponent is a player or a bot).
-fn matched(game: &Value, opponent: Value, game_type: &Value, size: u8) -> Value {
-    json!({
-        "state": "matched",
-        "game": game,
-        "opponent": opponent,
-        "game_type": game_type,
-        "size": size,
-    })
+/// Where a player's request stands: the answer to `GET /api/match` and to a request, the
+/// outcome told to the player's connections (`{"type": "matched", "match": ...}`), and, in a
+/// cluster, the outcome kept in the shared table (read back as it was written).
+///
+/// Written with its keys in alphabetical order, as the `json!` objects it replaces wrote them
+/// (a derived tagged enum would write `state` first): `Serialize` is written by hand.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum MatchState {
+    /// No request and no outcome to tell.
+    Idle,
+    /// The request waits in the queue.
+    Waiting {
+        /// What was asked (`null` for a row this version cannot read).
+        request: Option<MatchRequest>,
+        /// When it was queued, ms since 1970.
+        since: Option<i64>,
+        /// Its ticket.
+        ticket: Option<u64>,
+    },
+    /// Paired: the game started.
+    Matched {
+        /// The game's id.
+        game: i64,
+        /// `even`, `handicap`, `ho_sun`...
+        game_type: Option<String>,
+        /// Whom against.
+        opponent: Opponent,
+        /// The board's size.
+        size: u8,
+    },
+    /// The pairing or the bot game could not start.
+    Failed {
+        /// `match_failed`, `no_opponent`.
+        code: String,
+        /// In words.
+        message: String,
+    },
+    /// Withdrawn when its player left.
+    Withdrawn {
+        /// `match_withdrawn`.
+        code: String,
+        /// In words.
+        message: String,
+    },
+}
+
+/// Whom a player was paired against.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Opponent {
+    /// True for a bot (absent for a person).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+    /// A person's rank (absent for a bot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<String>,
+    /// The name.
+    pub username: String,
+}
+
+impl MatchState {
+    fn failed(code: &str, message: &str) -> MatchState {
+        MatchState::Failed {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The state's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MatchState::Idle => "idle",
+            MatchState::Waiting { .. } => "waiting",
+            MatchState::Matched { .. } => "matched",
+            MatchState::Failed { .. } => "failed",
+            MatchState::Withdrawn { .. } => "withdrawn",
+        }
+    }
+
+    /// The message that tells a player's connections of this outcome.
+    pub fn message(&self) -> String {
+        json!({ "type": "matched", "match": self }).to_string()
+    }
+}
+
+impl Serialize for MatchState {
+    /// `{"state": NAME, ...its fields}`, the keys in alphabetical order (`state` among them).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        match self {
+            MatchState::Idle => m.serialize_entry("state", self.name())?,
+            MatchState::Waiting {
+                request,
+                since,
+                ticket,
+            } => {
+                m.serialize_entry("request", request)?;
+                m.serialize_entry("since", since)?;
+                m.serialize_entry("state", self.name())?;
+                m.serialize_entry("ticket", ticket)?;
+            }
+            MatchState::Matched {
+                game,
+                game_type,
+                opponent,
+                size,
+            } => {
+                m.serialize_entry("game", game)?;
+                m.serialize_entry("game_type", game_type)?;
+                m.serialize_entry("opponent", opponent)?;
+                m.serialize_entry("size", size)?;
+                m.serialize_entry("state", self.name())?;
+            }
+            MatchState::Failed { code, message } | MatchState::Withdrawn { code, message } => {
+                m.serialize_entry("code", code)?;
+                m.serialize_entry("message", message)?;
+                m.serialize_entry("state", self.name())?;
+            }
+        }
+        m.end()
+    }
 }
 
 #[cfg(test)]

@@ -10,15 +10,12 @@
 //! `GET /api/match` on any node, and published on NATS, for the players' connections on every
 //! node.
 
-use serde_json::{json, Value};
-
-use super::{check, MatchRequest, Waiting};
+use super::{check, MatchRequest, MatchState, Waiting};
 use crate::error::ApiError;
+use crate::notices::Notices;
 use tengen_store::matches::{MatchRow, NewMatch};
 use tengen_store::Store;
 
-/// Where outcomes go to every node: `(user id, message)` as JSON.
-pub const SUBJECT: &str = "tengen.match";
 /// How late an orphaned request's bot fallback may be before any node starts it (its own node
 /// starts it on time when alive).
 pub const ORPHAN_AFTER_MS: i64 = 3_000;
@@ -26,7 +23,7 @@ pub const ORPHAN_AFTER_MS: i64 = 3_000;
 /// The cluster's queue.
 pub struct Shared {
     store: Store,
-    bus: async_nats::Client,
+    notices: Notices,
 }
 
 /// A waiting request from its row; `None` for a row this node cannot read (written by a newer
@@ -44,9 +41,9 @@ fn waiting_of(row: &MatchRow) -> Option<Waiting> {
 }
 
 impl Shared {
-    /// The queue in `store`, with outcomes published on `bus`.
-    pub fn new(store: Store, bus: async_nats::Client) -> Shared {
-        Shared { store, bus }
+    /// The queue in `store`, with outcomes told through `notices` (a cluster's).
+    pub fn new(store: Store, notices: Notices) -> Shared {
+        Shared { store, notices }
     }
 
     /// Withdraws `me`'s earlier request (and forgets their last outcome), then takes the
@@ -75,26 +72,22 @@ impl Shared {
     }
 
     /// The player's request now: `waiting`, their last outcome, or `idle`.
-    pub async fn status(&self, user_id: i64) -> Result<Value, ApiError> {
+    pub async fn status(&self, user_id: i64) -> Result<MatchState, ApiError> {
         let Some(row) = self.store.match_status(user_id).await? else {
-            return Ok(json!({ "state": "idle" }));
+            return Ok(MatchState::Idle);
         };
         if row.state == "waiting" {
-            let request: Value = row
-                .request
-                .and_then(|r| serde_json::from_str(&r).ok())
-                .unwrap_or(Value::Null);
-            return Ok(json!({
-                "state": "waiting",
-                "ticket": row.ticket,
-                "since": row.since_ms,
-                "request": request,
-            }));
+            return Ok(MatchState::Waiting {
+                request: row.request.and_then(|r| serde_json::from_str(&r).ok()),
+                since: row.since_ms,
+                ticket: row.ticket.map(|t| t as u64),
+            });
         }
+        // An outcome this version cannot read is no outcome to tell.
         Ok(row
             .outcome
             .and_then(|o| serde_json::from_str(&o).ok())
-            .unwrap_or_else(|| json!({ "state": "idle" })))
+            .unwrap_or(MatchState::Idle))
     }
 
     /// Withdraws the player's waiting request; false when none waited.
@@ -135,35 +128,20 @@ impl Shared {
 
     /// Keeps `outcome` as the player's last (unless they asked again meanwhile) and tells
     /// their connections on every node.
-    pub async fn tell(&self, user_id: i64, outcome: Value) {
-        let state = outcome["state"].as_str().unwrap_or("failed").to_string();
+    pub async fn tell(&self, user_id: i64, outcome: MatchState) {
         let kept = self
             .store
-            .keep_match_outcome(user_id, &state, &outcome.to_string())
+            .keep_match_outcome(user_id, outcome.name(), &json_text(&outcome))
             .await;
         if let Err(e) = kept {
             tracing::warn!(error = %e, user_id, "could not keep a quick-match outcome");
         }
-        let msg = json!({ "type": "matched", "match": outcome }).to_string();
-        self.say(user_id, msg).await;
+        self.notices.say(user_id, outcome.message()).await;
     }
+}
 
-    /// Tells every connection of `user_id`'s, on every node, the message `msg` (each node
-    /// relays [`SUBJECT`] to its connections, this one included).
-    pub async fn say(&self, user_id: i64, msg: String) {
-        let Ok(bytes) = serde_json::to_vec(&(user_id, msg)) else {
-            return;
-        };
-        let published = self
-            .bus
-            .publish_with_headers(
-                SUBJECT,
-                tengen_live::remote::protocol_headers(tengen_live::remote::V1),
-                bytes.into(),
-            )
-            .await;
-        if let Err(e) = published {
-            tracing::warn!(error = %e, user_id, "could not publish a message to a player");
-        }
-    }
+/// `outcome` as the shared table keeps it.
+fn json_text(outcome: &MatchState) -> String {
+    // A map of strings and numbers: writing it cannot fail.
+    serde_json::to_string(outcome).unwrap_or_default()
 }

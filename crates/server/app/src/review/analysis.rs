@@ -24,7 +24,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use serde_json::{json, Value};
+use serde::Serialize;
 use tengen_ai::nn::{Evaluator, KataRules};
 use tengen_ai::search::{analyze, Analysis, Budget};
 use tengen_rules::coord::gtp;
@@ -53,9 +53,8 @@ pub struct Progress {
     pub total: usize,
     /// Positions done.
     pub done: usize,
-    /// Per position of the main line (root first): `null` where the game was over, else
-    /// [`position`]'s object.
-    pub positions: Vec<Value>,
+    /// Per position of the main line (root first): `None` (`null`) where the game was over.
+    pub positions: Vec<Option<PositionAnalysis>>,
     /// Visits per position.
     pub visits: u32,
     /// `net` or `mcts`: the engine that analyses.
@@ -65,18 +64,80 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// As the API shows it.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "state": if self.finished { "done" } else { "running" },
-            "done": self.done,
-            "total": self.total,
-            "engine": self.engine,
-            "visits": self.visits,
-            "playouts": self.visits,
-            "positions": self.positions,
-        })
+    /// As the API shows it, and as the finished analysis is stored.
+    pub fn view(&self) -> ProgressView {
+        ProgressView {
+            done: self.done,
+            engine: self.engine,
+            playouts: self.visits,
+            positions: self.positions.clone(),
+            state: if self.finished { "done" } else { "running" },
+            total: self.total,
+            visits: self.visits,
+        }
     }
+}
+
+// The views' fields are in alphabetical order, as the `json!` objects they replace wrote them:
+// the wire and the stored analyses stay byte for byte the same.
+
+/// An analysis as it runs, or as it was stored once finished.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgressView {
+    /// Positions done.
+    pub done: usize,
+    /// `net` or `mcts`.
+    pub engine: &'static str,
+    /// The same as `visits` (the Monte Carlo engine's word).
+    pub playouts: u32,
+    /// Per position of the main line, `null` where the game was over.
+    pub positions: Vec<Option<PositionAnalysis>>,
+    /// `running` or `done`.
+    pub state: &'static str,
+    /// Positions to analyse.
+    pub total: usize,
+    /// Visits per position.
+    pub visits: u32,
+}
+
+/// One position's analysis: Black's win rate (0 to 1) and lead in points, the best moves with
+/// their variations, and who owns each point.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PositionAnalysis {
+    /// The best moves, most visited first.
+    pub best: Vec<Candidate>,
+    /// Black's lead in points.
+    pub black_lead: f64,
+    /// Black's chance to win.
+    pub black_winrate: f64,
+    /// `net` or `mcts`.
+    pub engine: &'static str,
+    /// Who owns each point, as [`ownership_text`] writes it.
+    pub ownership: String,
+    /// The same as `visits`.
+    pub playouts: u32,
+    /// `black` or `white`.
+    pub to_move: &'static str,
+    /// The search's visits (or playouts).
+    pub visits: u32,
+}
+
+/// A candidate move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// Black's lead after it, in points (`null` from the Monte Carlo engine).
+    pub black_lead: Option<f64>,
+    /// Black's chance to win after it.
+    pub black_winrate: f64,
+    /// The move, as a GTP vertex.
+    #[serde(rename = "move")]
+    pub at: String,
+    /// Its principal variation, as GTP vertices.
+    pub pv: Vec<String>,
+    /// The search's visits to it.
+    pub visits: u32,
+    /// The mover's chance to win after it.
+    pub winrate: f64,
 }
 
 /// The built-in net, shared with the process's other users ([`tengen_ai::nn::builtin`]); `None`
@@ -203,9 +264,9 @@ fn letters(values: impl Iterator<Item = f32>) -> String {
 /// "black_winrate", "black_lead", "visits", "best": [{ "move", "visits", "winrate",
 /// "black_winrate", "black_lead", "pv" }], "ownership" }`, win rates 0 to 1, leads in points
 /// (`null` from the Monte Carlo engine), moves and variations as GTP vertices (`D4`).
-pub fn position(game: &Game, visits: u32) -> Value {
+pub fn position(game: &Game, visits: u32) -> Option<PositionAnalysis> {
     if game.phase() != Phase::Play {
-        return Value::Null;
+        return None;
     }
     let color = game.to_move();
     let size = game.size();
@@ -213,21 +274,24 @@ pub fn position(game: &Game, visits: u32) -> Value {
     let a = &found.analysis;
     let for_black = |w: f64| if color == Color::Black { w } else { 1.0 - w };
     let lead_for_black = |l: f64| if color == Color::Black { l } else { -l };
-    let best: Vec<Value> = a
+    let best = a
         .moves
         .iter()
         .zip(&found.move_leads)
         .filter(|(m, _)| m.visits > 0)
         .take(CANDIDATES)
-        .map(|(m, lead)| {
-            json!({
-                "move": gtp::format_move(size, m.mv),
-                "visits": m.visits,
-                "winrate": round(m.winrate as f64, 3),
-                "black_winrate": round(for_black(m.winrate as f64), 3),
-                "black_lead": lead.map(|l| round(lead_for_black(l), 1)),
-                "pv": m.pv.iter().take(PV_MOVES).map(|&mv| gtp::format_move(size, mv)).collect::<Vec<_>>(),
-            })
+        .map(|(m, lead)| Candidate {
+            black_lead: lead.map(|l| round(lead_for_black(l), 1)),
+            black_winrate: round(for_black(m.winrate as f64), 3),
+            at: gtp::format_move(size, m.mv),
+            pv: m
+                .pv
+                .iter()
+                .take(PV_MOVES)
+                .map(|&mv| gtp::format_move(size, mv))
+                .collect(),
+            visits: m.visits,
+            winrate: round(m.winrate as f64, 3),
         })
         .collect();
     // A search that visited no move (the Monte Carlo engine's tree has no pass: in a settled
@@ -237,15 +301,19 @@ pub fn position(game: &Game, visits: u32) -> Value {
     let winrate = a
         .best()
         .map_or(0.5 + 0.5 * lead.signum(), |m| for_black(m.winrate as f64));
-    json!({
-        "to_move": if color == Color::Black { "black" } else { "white" },
-        "engine": found.engine,
-        "black_winrate": round(winrate, 3),
-        "black_lead": round(lead, 1),
-        "visits": a.playouts,
-        "playouts": a.playouts,
-        "best": best,
-        "ownership": found.ownership,
+    Some(PositionAnalysis {
+        best,
+        black_lead: round(lead, 1),
+        black_winrate: round(winrate, 3),
+        engine: found.engine,
+        ownership: found.ownership,
+        playouts: a.playouts,
+        to_move: if color == Color::Black {
+            "black"
+        } else {
+            "white"
+        },
+        visits: a.playouts,
     })
 }
 
@@ -272,7 +340,7 @@ pub fn spawn(
     visits: u32,
     progress: Arc<Mutex<Progress>>,
     step: impl Fn() + Send + 'static,
-    done: impl FnOnce(Value) + Send + 'static,
+    done: impl FnOnce(ProgressView) + Send + 'static,
 ) {
     let failed = progress.clone();
     {
@@ -317,7 +385,7 @@ pub fn spawn(
 }
 
 /// One more position analysed: into the progress, then followers told.
-fn record(progress: &Mutex<Progress>, v: Value, step: &impl Fn()) {
+fn record(progress: &Mutex<Progress>, v: Option<PositionAnalysis>, step: &impl Fn()) {
     let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
     p.positions.push(v);
     p.done += 1;
@@ -326,10 +394,10 @@ fn record(progress: &Mutex<Progress>, v: Value, step: &impl Fn()) {
 }
 
 /// The analysis finished: its final JSON.
-fn finish(progress: &Mutex<Progress>) -> Value {
+fn finish(progress: &Mutex<Progress>) -> ProgressView {
     let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
     p.finished = true;
-    p.to_json()
+    p.view()
 }
 
 #[cfg(test)]
@@ -346,7 +414,7 @@ mod tests {
     }
 
     /// Plays `v`'s moves from `game`, each by the player to move, failing on an illegal one.
-    fn replay(game: &Game, vs: &[Value]) {
+    fn replay(game: &Game, vs: &[serde_json::Value]) {
         let mut g = game.clone();
         for v in vs {
             let mv = point(g.size(), v.as_str().unwrap());
@@ -381,7 +449,7 @@ mod tests {
     #[test]
     fn the_net_gives_win_rate_lead_candidates_variations_and_ownership() {
         let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
-        let v = position(&g, 40);
+        let v = serde_json::to_value(position(&g, 40)).unwrap();
         assert_eq!(v["to_move"], "black");
         assert_eq!(v["engine"], "net");
         assert_eq!(v["visits"], 40);
@@ -412,13 +480,13 @@ mod tests {
         assert_eq!(own.len(), 81);
         assert!(own.bytes().all(|b| (b'a'..=b'u').contains(&b)));
         // The same position and visits give the same figures.
-        assert_eq!(position(&g, 40), v);
+        assert_eq!(serde_json::to_value(position(&g, 40)).unwrap(), v);
     }
 
     #[test]
     fn a_won_position_is_won_and_the_final_passes_keep_it_won() {
         let mut g = black_far_ahead();
-        let v = position(&g, 40);
+        let v = serde_json::to_value(position(&g, 40)).unwrap();
         assert!(v["black_winrate"].as_f64().unwrap() > 0.9, "{v}");
         assert!(v["black_lead"].as_f64().unwrap() > 5.0, "{v}");
         // Black's side of the wall is Black's, White's is White's.
@@ -427,13 +495,13 @@ mod tests {
         assert!(own[8] < b'f', "J9 is White's: {}", own[8] as char);
         // Black passes; White to move, whose pass would end the game: still Black's game.
         g.play(Color::Black, Move::Pass).unwrap();
-        let v = position(&g, 40);
+        let v = serde_json::to_value(position(&g, 40)).unwrap();
         assert_eq!(v["to_move"], "white");
         assert!(v["black_winrate"].as_f64().unwrap() > 0.9, "{v}");
         assert!(v["black_lead"].as_f64().unwrap() > 5.0, "{v}");
         // White passes too: over, nothing to analyse (the graph skips it).
         g.play(Color::White, Move::Pass).unwrap();
-        assert!(position(&g, 40).is_null());
+        assert!(serde_json::to_value(position(&g, 40)).unwrap().is_null());
     }
 
     /// 5x5 (too small for the net), settled: Black's wall on the B and C lines with eyes on
@@ -457,7 +525,7 @@ mod tests {
     fn a_settled_position_after_a_pass_is_valued_by_the_count_not_as_even() {
         let g = settled_after_a_pass();
         assert_eq!(engine_for(&g), "mcts");
-        let v = position(&g, 200);
+        let v = serde_json::to_value(position(&g, 200)).unwrap();
         let w = v["black_winrate"].as_f64().unwrap();
         let lead = v["black_lead"].as_f64().unwrap();
         // Black 15 points, White 10 and the komi: White's game, whichever way it is valued.
@@ -469,7 +537,7 @@ mod tests {
     fn rules_the_net_does_not_play_fall_back_to_the_monte_carlo_engine() {
         let g = Game::new(9, Preset::FirstCapture.rules(9), Handicap::None).unwrap();
         assert_eq!(engine_for(&g), "mcts");
-        let v = position(&g, 100);
+        let v = serde_json::to_value(position(&g, 100)).unwrap();
         assert_eq!(v["engine"], "mcts");
         assert!(v["black_lead"].is_number());
         assert!(v["best"][0]["black_lead"].is_null());

@@ -7,13 +7,12 @@
 
 use std::collections::VecDeque;
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use super::{lock, refresh, Review};
+use super::{lock, refresh, Review, Reviews};
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
 
 /// Lines kept with a review.
 pub const KEEP: usize = 100;
@@ -44,7 +43,7 @@ fn within_rate(sent: &mut std::collections::HashMap<i64, VecDeque<Instant>>, use
 
 impl Review {
     /// The chat with `line` added, the oldest lines dropped past [`KEEP`].
-    fn chat_with(&self, line: Value) -> Vec<Value> {
+    fn chat_with(&self, line: ChatLine) -> Vec<ChatLine> {
         let mut chat = self.chat.clone();
         chat.push(line);
         let extra = chat.len().saturating_sub(KEEP);
@@ -55,16 +54,21 @@ impl Review {
 
 /// `POST /api/reviews/{id}/chat` `{"text"}`: `user` says `text` beside review `id`'s board;
 /// stored, and seen by everyone following. Returns the line `{ "id", "from", "text", "at" }`.
-pub async fn say(state: &Services, user: &User, id: i64, text: &str) -> Result<Value, ApiError> {
+pub async fn say(
+    reviews: &Reviews,
+    user: &User,
+    id: i64,
+    text: &str,
+) -> Result<ChatLine, ApiError> {
     let text = crate::sanctions::check_chat_line(
-        &state.store,
+        &reviews.store,
         (user.id, user.guest),
         text,
         MAX_CHARS,
         "on a review board",
     )
     .await?;
-    let live = state.reviews.get(state, id).await?;
+    let live = reviews.get(id).await?;
     if !within_rate(&mut lock(&live.chat_sent), user.id) {
         return Err(ApiError::Limited(
             "rate_limited",
@@ -75,27 +79,45 @@ pub async fn say(state: &Services, user: &User, id: i64, text: &str) -> Result<V
     // Written over the stored version; another node's write meanwhile is read and the line
     // added to it (a few tries: chat lines are short writes).
     for _ in 0..3 {
-        refresh(state, &live, &mut r).await?;
-        let line = json!({
-            "id": r.chat.last().and_then(|l| l["id"].as_u64()).unwrap_or(0) + 1,
-            "from": user.username,
-            "text": text,
-            "at": crate::sanctions::now(),
-        });
+        refresh(reviews, &live, &mut r).await?;
+        let line = ChatLine {
+            at: crate::sanctions::now(),
+            from: user.username.clone(),
+            id: r.chat.last().map_or(0, |l| l.id) + 1,
+            text: text.to_string(),
+        };
         let chat = r.chat_with(line.clone());
         let stored = serde_json::to_string(&chat).unwrap_or_default();
-        if state.store.save_review_chat(id, r.stored, &stored).await? {
+        if reviews
+            .store
+            .save_review_chat(id, r.stored, &stored)
+            .await?
+        {
             r.chat = chat;
             r.stored += 1;
             drop(r);
             live.version.send_modify(|v| *v += 1);
             return Ok(line);
         }
-        *r = super::load(state, id).await?;
+        *r = super::load(&reviews.store, id).await?;
         live.version.send_modify(|v| *v += 1);
     }
     Err(ApiError::Conflict(
         "review_changed",
         "the review changed meanwhile; look again and retry".into(),
     ))
+}
+
+/// A line of a review board's chat, as stored with the review and as followers see it (fields
+/// in alphabetical order, as the `json!` object it replaces wrote them).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// When it was said, seconds since 1970.
+    pub at: i64,
+    /// Its writer.
+    pub from: String,
+    /// Its number on the board.
+    pub id: u64,
+    /// What it says.
+    pub text: String,
 }

@@ -18,17 +18,56 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Move};
+use tengen_store::Store;
 use tokio::sync::watch;
 
 use crate::accounts;
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
 use tengen_core::review_tree::{EditError, ReviewTree};
+
+// The views' fields are in alphabetical order, as the `json!` objects they replace wrote them:
+// the wire stays byte for byte the same.
+
+/// A review as its followers see it.
+#[derive(Debug, Serialize)]
+pub struct ReviewView {
+    /// The analysis running, the one stored, or `{"state": "none"}`.
+    pub analysis: AnalysisView,
+    /// The chat's last lines.
+    pub chat: Vec<chat::ChatLine>,
+    /// The node shown, as a path of child indexes from the root.
+    pub cursor: Vec<usize>,
+    /// The finished game it reviews, if one.
+    pub game: Option<i64>,
+    /// Its id.
+    pub id: i64,
+    /// Positions on the main line.
+    pub main_line: usize,
+    /// The tree, as `ReviewTree::to_json` writes it.
+    pub nodes: Value,
+    /// Who leads it.
+    pub owner: String,
+    /// Where its record is.
+    pub sgf: String,
+    /// Its version, raised by each change.
+    pub version: u64,
+}
+
+/// A review's analysis: as it runs, or as stored (an older version's stored analysis reads
+/// back as it was written).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnalysisView {
+    /// Running now.
+    Running(analysis::ProgressView),
+    /// Stored once finished (or `{"state": "none"}`).
+    Stored(Value),
+}
 
 /// How long a follower's request waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(25);
@@ -54,15 +93,18 @@ struct Review {
     /// The stored analysis, once one completed.
     analysis: Option<Value>,
     /// The chat's last lines (`chat::say`).
-    chat: Vec<Value>,
+    chat: Vec<chat::ChatLine>,
     /// The stored version this copy was read at or written as.
     stored: i64,
 }
 
-/// The reviews this node has loaded.
-#[derive(Clone, Default)]
+/// The reviews this node has loaded, over the database that keeps them.
+#[derive(Clone)]
 pub struct Reviews {
     live: Arc<Mutex<HashMap<i64, Arc<Live>>>>,
+    store: Store,
+    /// In a cluster another node may change a review: the stored version is read again.
+    clustered: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -70,11 +112,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Reviews {
-    async fn get(&self, state: &Services, id: i64) -> Result<Arc<Live>, ApiError> {
+    /// No review loaded yet; `clustered` when other nodes share `store`.
+    pub fn new(store: Store, clustered: bool) -> Reviews {
+        Reviews {
+            live: Arc::default(),
+            store,
+            clustered,
+        }
+    }
+
+    async fn get(&self, id: i64) -> Result<Arc<Live>, ApiError> {
         if let Some(l) = lock(&self.live).get(&id) {
             return Ok(l.clone());
         }
-        let review = load(state, id).await?;
+        let review = load(&self.store, id).await?;
         let live = Arc::new(Live {
             inner: tokio::sync::Mutex::new(review),
             version: watch::channel(1).0,
@@ -87,8 +138,8 @@ impl Reviews {
 }
 
 /// Reads review `id` from the database.
-async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
-    let row = state.store.review(id).await?.ok_or(ApiError::NotFound)?;
+async fn load(store: &Store, id: i64) -> Result<Review, ApiError> {
+    let row = store.review(id).await?.ok_or(ApiError::NotFound)?;
     // A stored record that cannot be read, or that is past the tree's limits (stored before
     // they existed), opens as an error that names it, never as a crash.
     let tree = tengen_sgf::parse_str(&row.sgf)
@@ -102,7 +153,7 @@ async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
         })?
         .map_err(|e| ApiError::Conflict(e.code(), format!("review {id}: {e}")))?;
     let owner_id = row.owner_id;
-    let owner = accounts::by_id(&state.store, owner_id)
+    let owner = accounts::by_id(store, owner_id)
         .await?
         .map(|u| u.username)
         .unwrap_or_default();
@@ -121,39 +172,41 @@ async fn load(state: &Services, id: i64) -> Result<Review, ApiError> {
 
 /// In a cluster, brings `live` up to the stored version if another node changed the review
 /// (one small query); alone, this node's copy is always the latest.
-async fn refresh(state: &Services, live: &Live, r: &mut Review) -> Result<(), ApiError> {
-    if state.games.peers().is_none() {
+async fn refresh(reviews: &Reviews, live: &Live, r: &mut Review) -> Result<(), ApiError> {
+    if !reviews.clustered {
         return Ok(());
     }
-    let stored = state.store.review_version(r.id).await?;
+    let stored = reviews.store.review_version(r.id).await?;
     if stored != r.stored {
-        *r = load(state, r.id).await?;
+        *r = load(&reviews.store, r.id).await?;
         live.version.send_modify(|v| *v += 1);
     }
     Ok(())
 }
 
 impl Review {
-    fn to_json(&self, version: u64, progress: &analysis::Progress) -> Value {
+    fn view(&self, version: u64, progress: &analysis::Progress) -> ReviewView {
         let analysis = if progress.total > 0 && !progress.finished {
-            progress.to_json()
+            AnalysisView::Running(progress.view())
         } else {
-            self.analysis
-                .clone()
-                .unwrap_or_else(|| json!({ "state": "none" }))
+            AnalysisView::Stored(
+                self.analysis
+                    .clone()
+                    .unwrap_or_else(|| json!({ "state": "none" })),
+            )
         };
-        json!({
-            "id": self.id,
-            "owner": self.owner,
-            "game": self.game_id,
-            "version": version,
-            "cursor": self.cursor,
-            "nodes": self.tree.to_json(),
-            "main_line": self.tree.main_line_len(),
-            "analysis": analysis,
-            "chat": self.chat,
-            "sgf": format!("/api/reviews/{}/sgf", self.id),
-        })
+        ReviewView {
+            analysis,
+            chat: self.chat.clone(),
+            cursor: self.cursor.clone(),
+            game: self.game_id,
+            id: self.id,
+            main_line: self.tree.main_line_len(),
+            nodes: self.tree.to_json(),
+            owner: self.owner.clone(),
+            sgf: format!("/api/reviews/{}/sgf", self.id),
+            version,
+        }
     }
 
     fn sgf(&self) -> String {
@@ -163,12 +216,9 @@ impl Review {
 
 /// Stores `r` over the version it was made from, raising it; `review_changed` when another
 /// node stored a change meanwhile (the caller's copy is then reloaded).
-async fn save(state: &Services, r: &mut Review) -> Result<(), ApiError> {
+async fn save(store: &Store, r: &mut Review) -> Result<(), ApiError> {
     let cursor = serde_json::to_string(&r.cursor).unwrap_or_default();
-    let saved = state
-        .store
-        .save_review(r.id, r.stored, &r.sgf(), &cursor)
-        .await?;
+    let saved = store.save_review(r.id, r.stored, &r.sgf(), &cursor).await?;
     if !saved {
         return Err(ApiError::Conflict(
             "review_changed",
@@ -195,10 +245,10 @@ pub struct CreateBody {
 }
 
 /// `POST /api/reviews` `{"game": ID}` or `{"sgf": TEXT}`: a new review, led by its creator.
-pub async fn create(state: &Services, user: &User, b: CreateBody) -> Result<Value, ApiError> {
+pub async fn create(reviews: &Reviews, user: &User, b: CreateBody) -> Result<ReviewView, ApiError> {
     let (sgf, game_id) = match (b.game, b.sgf) {
         (Some(id), None) => {
-            let (text, finished) = crate::records::game_record(&state.store, id).await?;
+            let (text, finished) = crate::records::game_record(&reviews.store, id).await?;
             if !finished {
                 return Err(ApiError::Conflict(
                     "game_live",
@@ -229,26 +279,26 @@ pub async fn create(state: &Services, user: &User, b: CreateBody) -> Result<Valu
         .ok_or_else(|| ApiError::Rejected("sgf_syntax", "the record cannot be read".into()))?
         .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?;
     let text = tengen_sgf::write_game(&tree.to_sgf());
-    let id = state
+    let id = reviews
         .store
         .insert_review(user.id, game_id, &text, now())
         .await?;
-    let live = state.reviews.get(state, id).await?;
+    let live = reviews.get(id).await?;
     let r = live.inner.lock().await;
-    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    let body = r.view(*live.version.borrow(), &lock(&live.progress));
     Ok(body)
 }
 
 /// `GET /api/reviews/{id}` (`?after=VERSION` waits up to 25 s for a newer version).
-pub async fn get(state: &Services, id: i64, after: Option<u64>) -> Result<Value, ApiError> {
-    let live = state.reviews.get(state, id).await?;
-    refresh(state, &live, &mut *live.inner.lock().await).await?;
+pub async fn get(reviews: &Reviews, id: i64, after: Option<u64>) -> Result<ReviewView, ApiError> {
+    let live = reviews.get(id).await?;
+    refresh(reviews, &live, &mut *live.inner.lock().await).await?;
     if let Some(after) = after {
         let mut rx = live.version.subscribe();
         // A version this node never had (it restarted, or the client asked another node)
         // answers at once. In a cluster a change stored by another node is looked for every
         // second; alone, the change wakes the wait.
-        let step = if state.games.peers().is_some() {
+        let step = if reviews.clustered {
             Duration::from_secs(1)
         } else {
             LONG_POLL
@@ -256,20 +306,20 @@ pub async fn get(state: &Services, id: i64, after: Option<u64>) -> Result<Value,
         let until = tokio::time::Instant::now() + LONG_POLL;
         while *rx.borrow_and_update() == after && tokio::time::Instant::now() < until {
             let _ = tokio::time::timeout(step, rx.changed()).await;
-            refresh(state, &live, &mut *live.inner.lock().await).await?;
+            refresh(reviews, &live, &mut *live.inner.lock().await).await?;
         }
     }
     let r = live.inner.lock().await;
     let version = *live.version.borrow();
-    let body = r.to_json(version, &lock(&live.progress));
+    let body = r.view(version, &lock(&live.progress));
     Ok(body)
 }
 
 /// `GET /api/reviews/{id}/sgf`: the tree with its variations and comments.
-pub async fn sgf(state: &Services, id: i64) -> Result<String, ApiError> {
-    let live = state.reviews.get(state, id).await?;
+pub async fn sgf(reviews: &Reviews, id: i64) -> Result<String, ApiError> {
+    let live = reviews.get(id).await?;
     let mut r = live.inner.lock().await;
-    refresh(state, &live, &mut r).await?;
+    refresh(reviews, &live, &mut r).await?;
     Ok(r.sgf())
 }
 
@@ -318,10 +368,15 @@ pub enum Edit {
 
 /// `POST /api/reviews/{id}/edits`: the owner moves, comments, marks, navigates or deletes; everyone
 /// following sees it at once. Others get 403 `not_owner`.
-pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Value, ApiError> {
-    let live = state.reviews.get(state, id).await?;
+pub async fn edit(
+    reviews: &Reviews,
+    user: &User,
+    id: i64,
+    e: Edit,
+) -> Result<ReviewView, ApiError> {
+    let live = reviews.get(id).await?;
     let mut r = live.inner.lock().await;
-    refresh(state, &live, &mut r).await?;
+    refresh(reviews, &live, &mut r).await?;
     if r.owner_id != user.id {
         return Err(ApiError::Forbidden(
             "not_owner",
@@ -379,8 +434,8 @@ pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Val
     };
     next.cursor = cursor;
     // Stored first; only then the change is made and told.
-    if let Err(e) = save(state, &mut next).await {
-        if let Ok(fresh) = load(state, id).await {
+    if let Err(e) = save(&reviews.store, &mut next).await {
+        if let Ok(fresh) = load(&reviews.store, id).await {
             *r = fresh;
             live.version.send_modify(|v| *v += 1);
         }
@@ -390,7 +445,7 @@ pub async fn edit(state: &Services, user: &User, id: i64, e: Edit) -> Result<Val
     r.cursor = next.cursor;
     r.stored = next.stored;
     live.version.send_modify(|v| *v += 1);
-    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    let body = r.view(*live.version.borrow(), &lock(&live.progress));
     Ok(body)
 }
 
@@ -421,7 +476,11 @@ pub struct AnalysisBody {
 /// `POST /api/reviews/{id}/analysis`: starts the engine's analysis of the main line in the
 /// background (202); progress and results come with the review. Anyone following may ask;
 /// one runs at a time per review.
-pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Value, ApiError> {
+pub async fn analyse(
+    reviews: &Reviews,
+    id: i64,
+    body: AnalysisBody,
+) -> Result<ReviewView, ApiError> {
     let visits = body.visits.unwrap_or(analysis::DEFAULT_VISITS);
     if !(1..=analysis::MAX_VISITS).contains(&visits) {
         return Err(ApiError::Rejected(
@@ -429,7 +488,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
             format!("1 to {} visits a position", analysis::MAX_VISITS),
         ));
     }
-    let live = state.reviews.get(state, id).await?;
+    let live = reviews.get(id).await?;
     {
         let p = lock(&live.progress);
         if p.total > 0 && !p.finished {
@@ -441,7 +500,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
     }
     let positions = {
         let mut r = live.inner.lock().await;
-        refresh(state, &live, &mut r).await?;
+        refresh(reviews, &live, &mut r).await?;
         if r.tree.main_line_len() > analysis::MAX_POSITIONS {
             return Err(ApiError::Rejected(
                 "line_too_long",
@@ -456,7 +515,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
             .map_err(|e| ApiError::Rejected(e.code(), e.to_string()))?
     };
     let (told, stored) = (live.clone(), live.clone());
-    let store = state.store.clone();
+    let store = reviews.store.clone();
     let rt = tokio::runtime::Handle::current();
     analysis::spawn(
         positions,
@@ -465,7 +524,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
         move || told.version.send_modify(|v| *v += 1),
         move |result| {
             rt.spawn(async move {
-                let text = result.to_string();
+                let text = serde_json::to_string(&result).unwrap_or_default();
                 let mut r = stored.inner.lock().await;
                 let saved = store.save_review_analysis(id, &text).await;
                 match saved {
@@ -476,7 +535,7 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
                         tracing::error!(review = id, error = %e, "could not store an analysis")
                     }
                 }
-                r.analysis = Some(result);
+                r.analysis = serde_json::from_str(&text).ok();
                 drop(r);
                 stored.version.send_modify(|v| *v += 1);
             });
@@ -484,6 +543,6 @@ pub async fn analyse(state: &Services, id: i64, body: AnalysisBody) -> Result<Va
     );
     live.version.send_modify(|v| *v += 1);
     let r = live.inner.lock().await;
-    let body = r.to_json(*live.version.borrow(), &lock(&live.progress));
+    let body = r.view(*live.version.borrow(), &lock(&live.progress));
     Ok(body)
 }

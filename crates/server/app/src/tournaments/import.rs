@@ -7,7 +7,8 @@
 //! organiser's correction, and once every board of the last round has a result the server
 //! pairs the next round as for its own events.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::json;
 use tengen_store::accounts::NewUser;
 use tengen_store::tournaments::ImportedBoard;
 use tengen_store::Store;
@@ -34,7 +35,7 @@ pub struct Import {
 }
 
 /// Brings the event of `h9` in; its id and where it stands.
-pub async fn import(store: &Store, h9: &H9, how: &Import) -> Result<Value, ApiError> {
+pub async fn import(store: &Store, h9: &H9, how: &Import) -> Result<Imported, ApiError> {
     let organiser = store.user_by_name(&how.organiser).await?.ok_or_else(|| {
         ApiError::Rejected(
             "unknown_organiser",
@@ -66,13 +67,29 @@ pub async fn import(store: &Store, h9: &H9, how: &Import) -> Result<Value, ApiEr
     if complete && event.rounds == rounds as usize {
         store.finish_tournament(id).await?;
     }
-    Ok(json!({
-        "id": id,
-        "players": ids.len(),
-        "rounds": event.rounds,
-        "of": rounds,
-        "finished": complete && event.rounds == rounds as usize,
-    }))
+    Ok(Imported {
+        finished: complete && event.rounds == rounds as usize,
+        id,
+        of: rounds,
+        players: ids.len(),
+        rounds: event.rounds,
+    })
+}
+
+/// An event brought in, and where it stands (fields in alphabetical order, as the `json!`
+/// object it replaces wrote them).
+#[derive(Debug, Serialize)]
+pub struct Imported {
+    /// Whether every round was played (the event is finished).
+    pub finished: bool,
+    /// Its id.
+    pub id: i64,
+    /// The rounds it will have.
+    pub of: u32,
+    /// Its entrants.
+    pub players: usize,
+    /// The rounds the file holds.
+    pub rounds: usize,
 }
 
 /// The event's terms: the file's system (McMahon when its criteria include MMS), bar and floor,

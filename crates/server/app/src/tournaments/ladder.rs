@@ -5,16 +5,16 @@
 //! through the finished challenges in their order (nothing else is stored, so nothing can
 //! disagree).
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tengen_tournament::pairing::Ladder;
 use tengen_tournament::standings::Outcome;
 
-use super::{load, organiser_only, outcome, start_game, Loaded};
+use super::{load, organiser_only, outcome, start_game, Loaded, StandingLine, Standings};
 use crate::accounts::User;
 use crate::error::ApiError;
-use crate::Services;
+use tengen_live::registry::Games;
 use tengen_store::tournaments::NewBoard;
+use tengen_store::Store;
 
 /// The body of a challenge.
 #[derive(Clone, Debug, Deserialize)]
@@ -51,28 +51,38 @@ fn line(t: &Loaded) -> Ladder {
 }
 
 /// The ladder as standings: a place each, no criteria.
-pub(super) fn standings(t: &Loaded) -> Value {
-    let lines: Vec<Value> = line(t)
+pub(super) fn standings(t: &Loaded) -> Standings {
+    let lines = line(t)
         .order()
         .iter()
         .enumerate()
         .map(|(i, &p)| {
             let e = &t.entrants[p];
-            json!({"place": i + 1, "tied": false, "name": e.username, "rank": e.rank, "values": []})
+            StandingLine {
+                name: e.username.clone(),
+                place: i + 1,
+                rank: e.rank.clone(),
+                tied: false,
+                values: vec![],
+            }
         })
         .collect();
-    json!({ "criteria": [], "lines": lines })
+    Standings {
+        criteria: vec![],
+        lines,
+    }
 }
 
 /// `POST /api/tournaments/{id}/challenge` `{"opponent": NAME}`: a ladder game, the challenger
 /// Black, as soon as both are free.
 pub async fn challenge(
-    services: &Services,
+    store: &Store,
+    games: &Games,
     user: &User,
     id: i64,
     body: Challenge,
-) -> Result<Value, ApiError> {
-    let t = load(&services.store, id).await?;
+) -> Result<Challenged, ApiError> {
+    let t = load(store, id).await?;
     if !t.terms.is_ladder() || t.row.status != "running" {
         return Err(ApiError::Conflict(
             "no_running_ladder",
@@ -116,7 +126,7 @@ pub async fn challenge(
         terms: serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?,
     };
     let number = t.row.round + 1;
-    let Some(ids) = services.store.pair_round(id, number, &[board]).await? else {
+    let Some(ids) = store.pair_round(id, number, &[board]).await? else {
         return Err(ApiError::Conflict(
             "try_again",
             "another challenge was made at the same moment; try again".into(),
@@ -128,20 +138,40 @@ pub async fn challenge(
         .flatten()
         .ok_or(ApiError::Internal("no game".into()))?;
     crate::metrics::ROUNDS_PAIRED.inc();
-    start_game(services, game_id, terms, me_id, them_id).await?;
-    Ok(json!({ "challenge": number, "game_id": game_id }))
+    start_game(store, games, game_id, terms, me_id, them_id).await?;
+    Ok(Challenged {
+        challenge: number,
+        game_id,
+    })
 }
 
 /// `POST /api/tournaments/{id}/finish`: the organiser closes a ladder (its line stays).
-pub async fn finish(services: &Services, user: &User, id: i64) -> Result<Value, ApiError> {
-    let t = load(&services.store, id).await?;
+pub async fn finish(store: &Store, user: &User, id: i64) -> Result<Finished, ApiError> {
+    let t = load(store, id).await?;
     organiser_only(&t, user)?;
-    if !t.terms.is_ladder() || !services.store.finish_tournament(id).await? {
+    if !t.terms.is_ladder() || !store.finish_tournament(id).await? {
         return Err(ApiError::Conflict(
             "not_a_running_ladder",
             "only a running ladder is finished by hand; other events finish after their last round"
                 .into(),
         ));
     }
-    Ok(json!({ "finished": true }))
+    Ok(Finished { finished: true })
+}
+
+/// A ladder game started by a challenge (fields in alphabetical order, as the `json!` object
+/// it replaces wrote them).
+#[derive(Debug, Serialize)]
+pub struct Challenged {
+    /// The challenge's number (the ladder's "round").
+    pub challenge: i64,
+    /// The game.
+    pub game_id: i64,
+}
+
+/// A ladder closed.
+#[derive(Debug, Serialize)]
+pub struct Finished {
+    /// Always true.
+    pub finished: bool,
 }

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tengen_core::domain::clock::TimeControl;
 use tengen_core::domain::game_type::default_komi;
 use tengen_core::domain::game_type::GameType;
@@ -30,13 +30,13 @@ use tengen_tournament::{h9, rank, Rank};
 pub mod import;
 mod ladder;
 
-pub use ladder::{challenge, finish, Challenge};
+pub use ladder::{challenge, finish, Challenge, Challenged, Finished};
 
 use tengen_core::moderation::Role;
 
 use crate::accounts::{self, User};
 use crate::error::ApiError;
-use crate::Services;
+use tengen_live::registry::Games;
 
 /// Tells watchers of an event what it looks like now, when it changed: a round paired, a game
 /// of it ended, a player registered, the event finished. Each node's [`tick`] notices changes in
@@ -65,7 +65,9 @@ impl Default for Hub {
 impl Hub {
     /// Tells watchers of event `id` if it changed since the last time.
     async fn publish(&self, store: &Store, id: i64) -> Result<(), ApiError> {
-        let text: Arc<str> = get(store, id).await?.to_string().into();
+        let text = serde_json::to_string(&get(store, id).await?)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let text: Arc<str> = text.into();
         let changed = {
             let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
             let changed = seen.get(&id) != Some(&text);
@@ -451,52 +453,62 @@ impl Loaded {
 
 /// `POST /api/tournaments`: a new event, organised by `user` (a moderator or admin, when the
 /// operator says only they organise).
-pub async fn create(services: &Services, user: &User, body: EventTerms) -> Result<Value, ApiError> {
+pub async fn create(
+    store: &Store,
+    hub: &Hub,
+    user: &User,
+    body: EventTerms,
+) -> Result<Created, ApiError> {
     if user.guest {
         return Err(ApiError::Forbidden(
             "guests_cannot_organise",
             "guests cannot organise tournaments".into(),
         ));
     }
-    if services.tournaments.moderators_only && user.role == Role::Player {
+    if hub.moderators_only && user.role == Role::Player {
         return Err(ApiError::Forbidden(
             "moderators_organise",
             "on this server only moderators organise tournaments".into(),
         ));
     }
-    let store = &services.store;
     crate::sanctions::check_may(store, user.id, crate::sanctions::Activity::Tournament).await?;
     body.validate()?;
     let json = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
     let id = store
         .insert_tournament(user.id, body.name.trim(), &json, body.starts_at)
         .await?;
-    Ok(json!({ "id": id }))
+    Ok(Created { id })
 }
 
 /// `GET /api/tournaments?status=`: events, newest first.
-pub async fn list(store: &Store, status: Option<&str>) -> Result<Value, ApiError> {
+pub async fn list(store: &Store, status: Option<&str>) -> Result<Tournaments, ApiError> {
     if let Some(s) = status.filter(|s| !["open", "running", "finished"].contains(s)) {
         return Err(bad(format!(
             "unknown status {s:?}; known: open, running, finished"
         )));
     }
     let rows = store.tournaments(status, 200).await?;
-    let list: Vec<Value> = rows
-        .iter()
+    let tournaments = rows
+        .into_iter()
         .map(|r| {
+            // Terms this version cannot read list with their system and size unknown.
             let terms: Value = serde_json::from_str(&r.terms).unwrap_or(Value::Null);
-            json!({
-                "id": r.id, "name": r.name, "status": r.status, "round": r.round,
-                "system": terms["system"], "size": terms["size"], "starts_at": r.starts_at,
-            })
+            Listed {
+                id: r.id,
+                name: r.name,
+                round: r.round,
+                size: terms["size"].as_u64(),
+                starts_at: r.starts_at,
+                status: r.status,
+                system: terms["system"].as_str().map(str::to_string),
+            }
         })
         .collect();
-    Ok(json!({ "tournaments": list }))
+    Ok(Tournaments { tournaments })
 }
 
 /// `GET /api/tournaments/{id}`: terms, players, every round's boards and the standings.
-pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
+pub async fn get(store: &Store, id: i64) -> Result<Tournament, ApiError> {
     let t = load(store, id).await?;
     let owner = accounts::by_id(store, t.row.owner_id).await?;
     let name = |uid: i64| {
@@ -505,74 +517,283 @@ pub async fn get(store: &Store, id: i64) -> Result<Value, ApiError> {
             .find(|e| e.user_id == uid)
             .map(|e| e.username.clone())
     };
-    let rounds: Vec<Value> = (1..=t.row.round)
-        .map(|r| {
-            let boards: Vec<Value> = t
+    let board = |p: &PairingRow| Board {
+        black: p.black_id.and_then(name),
+        board: p.board,
+        board_result: p.board_result.clone(),
+        bye: p.black_id.is_none(),
+        correction: p.correction.as_ref().map(|c| BoardCorrection {
+            board_result: c.over.clone(),
+            // The organiser, who need not play in the event.
+            by: c.by.and_then(|b| {
+                owner
+                    .as_ref()
+                    .filter(|o| o.id == b)
+                    .map(|o| o.username.clone())
+                    .or_else(|| name(b))
+            }),
+            result: c.result.clone(),
+        }),
+        game_id: p.game_id,
+        handicap: p.handicap,
+        result: p.result.clone(),
+        white: name(p.white_id),
+    };
+    let pairings = (1..=t.row.round)
+        .map(|r| Round {
+            boards: t
                 .pairings
                 .iter()
                 .filter(|p| p.round == r)
-                .map(|p| {
-                    json!({
-                        "board": p.board, "white": name(p.white_id),
-                        "black": p.black_id.and_then(name), "handicap": p.handicap,
-                        "game_id": p.game_id, "result": p.result,
-                        "board_result": p.board_result,
-                        "correction": p.correction.as_ref().map(|c| json!({
-                            "result": c.result, "board_result": c.over,
-                            // The organiser, who need not play in the event.
-                            "by": c.by.and_then(|b| owner.as_ref().filter(|o| o.id == b)
-                                .map(|o| o.username.clone()).or_else(|| name(b))),
-                        })),
-                        "bye": p.black_id.is_none(),
-                    })
-                })
-                .collect();
-            json!({ "round": r, "boards": boards })
+                .map(board)
+                .collect(),
+            round: r,
         })
         .collect();
-    let players: Vec<Value> = t
+    let players = t
         .entrants
         .iter()
-        .map(|e| json!({"name": e.username, "rank": e.rank, "withdrawn_after": e.withdrawn_after}))
+        .map(|e| Player {
+            name: e.username.clone(),
+            rank: e.rank.clone(),
+            withdrawn_after: e.withdrawn_after,
+        })
         .collect();
     let mut log = Vec::new();
     for (at, by, action, detail) in store.tournament_log(id).await? {
         let by = accounts::by_id(store, by).await?.map(|u| u.username);
-        log.push(json!({ "at": at, "by": by, "action": action, "detail": detail }));
+        log.push(LogLine {
+            action,
+            at,
+            by,
+            detail,
+        });
     }
-    Ok(json!({
-        "id": t.row.id, "name": t.row.name, "status": t.row.status, "log": log,
-        "organiser": owner.map(|u| u.username), "round": t.row.round,
-        "rounds": t.terms.total_rounds(t.entrants.len()), "terms": t.terms,
-        "players": players, "pairings": rounds, "standings": standings_of(&t)?,
-    }))
+    Ok(Tournament {
+        id: t.row.id,
+        log,
+        name: t.row.name.clone(),
+        organiser: owner.map(|u| u.username),
+        pairings,
+        players,
+        round: t.row.round,
+        rounds: t.terms.total_rounds(t.entrants.len()),
+        standings: standings_of(&t)?,
+        status: t.row.status.clone(),
+        terms: t.terms.clone(),
+    })
 }
 
-fn standings_of(t: &Loaded) -> Result<Value, ApiError> {
+fn standings_of(t: &Loaded) -> Result<Standings, ApiError> {
     if t.terms.is_ladder() {
         return Ok(ladder::standings(t));
     }
     if t.row.round == 0 {
-        return Ok(json!({ "criteria": [], "lines": [] }));
+        return Ok(Standings {
+            criteria: vec![],
+            lines: vec![],
+        });
     }
     let event = t.event()?;
     let criteria = t.criteria();
     let last = (t.row.round - 1) as usize;
-    let lines: Vec<Value> = event
+    let lines = event
         .standings(&criteria, last)
         .iter()
         .map(|l| {
-            let values: Vec<String> = criteria
+            let values = criteria
                 .iter()
                 .zip(&l.values)
                 .map(|(c, v)| c.format(*v))
                 .collect();
             let e = &t.entrants[l.player];
-            json!({"place": l.place, "tied": l.tied_above, "name": e.username, "rank": e.rank, "values": values})
+            StandingLine {
+                name: e.username.clone(),
+                place: l.place,
+                rank: e.rank.clone(),
+                tied: l.tied_above,
+                values,
+            }
         })
         .collect();
-    let names: Vec<&str> = criteria.iter().map(|c| c.short_name()).collect();
-    Ok(json!({ "criteria": names, "lines": lines }))
+    let criteria = criteria.iter().map(|c| c.short_name()).collect();
+    Ok(Standings { criteria, lines })
+}
+
+// The answers' fields are in alphabetical order, as the `json!` objects they replace wrote
+// them: the wire (and what the hub compares and tells) stays byte for byte the same.
+
+/// A new event's id.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    /// Its id.
+    pub id: i64,
+}
+
+/// Events, newest first.
+#[derive(Debug, Serialize)]
+pub struct Tournaments {
+    /// The events.
+    pub tournaments: Vec<Listed>,
+}
+
+/// An event as listed.
+#[derive(Debug, Serialize)]
+pub struct Listed {
+    /// Its id.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// The round being played (0 before the start).
+    pub round: i64,
+    /// The board's size.
+    pub size: Option<u64>,
+    /// When it starts, seconds since 1970.
+    pub starts_at: Option<i64>,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    /// The pairing system.
+    pub system: Option<String>,
+}
+
+/// An event: terms, players, every round's boards and the standings.
+#[derive(Debug, Serialize)]
+pub struct Tournament {
+    /// Its id.
+    pub id: i64,
+    /// What the organiser did, oldest first.
+    pub log: Vec<LogLine>,
+    /// Its name.
+    pub name: String,
+    /// Who organises it.
+    pub organiser: Option<String>,
+    /// Each round's boards.
+    pub pairings: Vec<Round>,
+    /// The entrants.
+    pub players: Vec<Player>,
+    /// The round being played.
+    pub round: i64,
+    /// How many rounds it has.
+    pub rounds: usize,
+    /// The standings after the last round played.
+    pub standings: Standings,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    /// Its terms.
+    #[serde(serialize_with = "crate::wire::sorted")]
+    pub terms: EventTerms,
+}
+
+/// A line of an event's log.
+#[derive(Debug, Serialize)]
+pub struct LogLine {
+    /// What was done.
+    pub action: String,
+    /// When, seconds since 1970.
+    pub at: i64,
+    /// By whom.
+    pub by: Option<String>,
+    /// The details.
+    pub detail: String,
+}
+
+/// One round's boards.
+#[derive(Debug, Serialize)]
+pub struct Round {
+    /// Its boards.
+    pub boards: Vec<Board>,
+    /// Its number, from 1.
+    pub round: i64,
+}
+
+/// A board of a round.
+#[derive(Debug, Serialize)]
+pub struct Board {
+    /// Black's name (none for a bye).
+    pub black: Option<String>,
+    /// Its number.
+    pub board: i64,
+    /// The result the event counts.
+    pub board_result: Option<String>,
+    /// Whether White has a bye.
+    pub bye: bool,
+    /// The organiser's correction of the result, if any.
+    pub correction: Option<BoardCorrection>,
+    /// Its game.
+    pub game_id: Option<i64>,
+    /// Handicap stones.
+    pub handicap: i64,
+    /// The game's result.
+    pub result: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+}
+
+/// An organiser's correction of a board's result.
+#[derive(Debug, Serialize)]
+pub struct BoardCorrection {
+    /// The result the event counts now.
+    pub board_result: Option<String>,
+    /// Who corrected it.
+    pub by: Option<String>,
+    /// The result as corrected.
+    pub result: String,
+}
+
+/// An entrant.
+#[derive(Debug, Serialize)]
+pub struct Player {
+    /// Their name.
+    pub name: String,
+    /// Their rank.
+    pub rank: String,
+    /// The round after which they withdrew.
+    pub withdrawn_after: Option<i64>,
+}
+
+/// An event's standings.
+#[derive(Debug, Serialize)]
+pub struct Standings {
+    /// The criteria's short names.
+    pub criteria: Vec<&'static str>,
+    /// One line per player, best first.
+    pub lines: Vec<StandingLine>,
+}
+
+/// A player's line in the standings.
+#[derive(Debug, Serialize)]
+pub struct StandingLine {
+    /// Their name.
+    pub name: String,
+    /// Their place.
+    pub place: usize,
+    /// Their rank.
+    pub rank: String,
+    /// Whether they tie with the line above.
+    pub tied: bool,
+    /// Each criterion's value, formatted.
+    pub values: Vec<String>,
+}
+
+/// A step done: `{"registered": true}` and the like.
+#[derive(Debug, Serialize)]
+pub struct Registered {
+    /// Always true.
+    pub registered: bool,
+}
+
+/// A registration withdrawn.
+#[derive(Debug, Serialize)]
+pub struct Withdrawn {
+    /// Always true.
+    pub withdrawn: bool,
+}
+
+/// A result corrected.
+#[derive(Debug, Serialize)]
+pub struct Corrected {
+    /// Always true.
+    pub corrected: bool,
 }
 
 /// `GET /api/tournaments/{id}/h9`: the event as an EGF h9 results file.
@@ -597,7 +818,7 @@ pub async fn h9_file(store: &Store, id: i64) -> Result<String, ApiError> {
 }
 
 /// `POST /api/tournaments/{id}/register`.
-pub async fn register(store: &Store, user: &User, id: i64) -> Result<Value, ApiError> {
+pub async fn register(store: &Store, user: &User, id: i64) -> Result<Registered, ApiError> {
     let t = load(store, id).await?;
     let open = t.row.status == "open" || (t.terms.late_entries() && t.row.status == "running");
     if !open {
@@ -635,12 +856,12 @@ pub async fn register(store: &Store, user: &User, id: i64) -> Result<Value, ApiE
             "you are already registered".into(),
         ));
     }
-    Ok(json!({ "registered": true }))
+    Ok(Registered { registered: true })
 }
 
 /// `POST /api/tournaments/{id}/withdraw`: before the start, the registration goes; after it,
 /// the player is absent from the next round on.
-pub async fn withdraw(store: &Store, user: &User, id: i64) -> Result<Value, ApiError> {
+pub async fn withdraw(store: &Store, user: &User, id: i64) -> Result<Withdrawn, ApiError> {
     let t = load(store, id).await?;
     let done = match t.row.status.as_str() {
         "open" => store.unregister_entrant(id, user.id).await?,
@@ -653,12 +874,17 @@ pub async fn withdraw(store: &Store, user: &User, id: i64) -> Result<Value, ApiE
             "you are not playing in this tournament".into(),
         ));
     }
-    Ok(json!({ "withdrawn": true }))
+    Ok(Withdrawn { withdrawn: true })
 }
 
 /// `POST /api/tournaments/{id}/start`: the organiser starts the event now (round 1 is paired).
-pub async fn start(services: &Services, user: &User, id: i64) -> Result<Value, ApiError> {
-    let t = load(&services.store, id).await?;
+pub async fn start(
+    store: &Store,
+    games: &Games,
+    user: &User,
+    id: i64,
+) -> Result<Tournament, ApiError> {
+    let t = load(store, id).await?;
     organiser_only(&t, user)?;
     if t.row.status != "open" {
         return Err(ApiError::Conflict(
@@ -673,11 +899,11 @@ pub async fn start(services: &Services, user: &User, id: i64) -> Result<Value, A
         ));
     }
     if t.terms.is_ladder() {
-        services.store.open_ladder(id).await?;
-        return get(&services.store, id).await;
+        store.open_ladder(id).await?;
+        return get(store, id).await;
     }
-    Box::pin(pair_next(services, &t)).await?;
-    get(&services.store, id).await
+    Box::pin(pair_next(store, games, &t)).await?;
+    get(store, id).await
 }
 
 /// The body of a result correction.
@@ -700,7 +926,7 @@ pub async fn correct(
     user: &User,
     id: i64,
     body: Correction,
-) -> Result<Value, ApiError> {
+) -> Result<Corrected, ApiError> {
     let t = load(store, id).await?;
     organiser_only(&t, user)?;
     let result = match body.result.as_str() {
@@ -738,7 +964,7 @@ pub async fn correct(
     {
         return Err(ApiError::NotFound);
     }
-    Ok(json!({ "corrected": true }))
+    Ok(Corrected { corrected: true })
 }
 
 /// No one overrules the board: a result is corrected only once its game is over (or for a
@@ -770,10 +996,10 @@ pub(crate) fn organiser_only(t: &Loaded, user: &User) -> Result<(), ApiError> {
 }
 
 /// Pairs the event's next round and starts its games; finishes the event after its last.
-async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
+async fn pair_next(store: &Store, games: &Games, t: &Loaded) -> Result<(), ApiError> {
     let next = t.row.round + 1;
     if next as usize > t.terms.total_rounds(t.entrants.len()) {
-        services.store.finish_tournament(t.row.id).await?;
+        store.finish_tournament(t.row.id).await?;
         return Ok(());
     }
     let event = t.event()?;
@@ -816,7 +1042,7 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
         });
         terms.push(None);
     }
-    let Some(ids) = services.store.pair_round(t.row.id, next, &boards).await? else {
+    let Some(ids) = store.pair_round(t.row.id, next, &boards).await? else {
         return Ok(()); // Paired already, elsewhere.
     };
     crate::metrics::ROUNDS_PAIRED.inc();
@@ -824,7 +1050,7 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
         let (Some(game_id), Some(terms), Some(black)) = (game_id, terms, board.black_id) else {
             continue;
         };
-        start_game(services, game_id, terms, black, board.white_id).await?;
+        start_game(store, games, game_id, terms, black, board.white_id).await?;
     }
     tracing::info!(tournament = t.row.id, round = next, "round paired");
     Ok(())
@@ -832,20 +1058,20 @@ async fn pair_next(services: &Services, t: &Loaded) -> Result<(), ApiError> {
 
 /// Hands a stored game to the live registry.
 pub(crate) async fn start_game(
-    services: &Services,
+    store: &Store,
+    games: &Games,
     game_id: i64,
     terms: Terms,
     black: i64,
     white: i64,
 ) -> Result<(), ApiError> {
     let user = |id| async move {
-        accounts::by_id(&services.store, id)
+        accounts::by_id(store, id)
             .await?
             .ok_or(ApiError::Internal(format!("player {id} vanished")))
     };
     let (black, white) = (user(black).await?, user(white).await?);
-    services
-        .games
+    games
         .start(game_id, terms, [black.player(), white.player()])
         .await?;
     Ok(())
@@ -854,17 +1080,17 @@ pub(crate) async fn start_game(
 /// Does every step that is due: starts events whose start time has come, pairs the next round
 /// of events whose round has ended, finishes events after their last round. Each step is safe
 /// to repeat, here or on another node.
-pub async fn tick(services: &Services) -> Result<(), ApiError> {
+pub async fn tick(store: &Store, games: &Games, hub: &Hub) -> Result<(), ApiError> {
     let now = tengen_store::games::now();
     for status in ["open", "running"] {
-        let rows = services.store.tournaments(Some(status), 1000).await?;
+        let rows = store.tournaments(Some(status), 1000).await?;
         let gauge = match status {
             "open" => &crate::metrics::TOURNAMENTS_OPEN,
             _ => &crate::metrics::TOURNAMENTS_RUNNING,
         };
         gauge.set(rows.len() as i64);
         for row in rows {
-            let t = load(&services.store, row.id).await?;
+            let t = load(store, row.id).await?;
             // Round r's own time, if it has one, must have come too.
             let next_time = t.terms.round_starts.get(row.round as usize).copied();
             let time_come = next_time.is_none_or(|at| at <= now);
@@ -882,26 +1108,23 @@ pub async fn tick(services: &Services) -> Result<(), ApiError> {
             };
             if due {
                 // Boxed: a round's start is a deep future, kept off the caller's stack.
-                if let Err(e) = Box::pin(pair_next(services, &t)).await {
+                if let Err(e) = Box::pin(pair_next(store, games, &t)).await {
                     tracing::warn!(tournament = row.id, error = %e, "tournament step failed");
                 }
             }
-            services
-                .tournaments
-                .publish(&services.store, row.id)
-                .await?;
+            hub.publish(store, row.id).await?;
         }
     }
     Ok(())
 }
 
-/// Runs [`tick`] every [`TICK`] for as long as the services live.
-pub fn run(services: Services) {
+/// Runs [`tick`] every [`TICK`] for as long as the process lives.
+pub fn run(store: Store, games: Games, hub: Hub) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(TICK);
         loop {
             every.tick().await;
-            if let Err(e) = tick(&services).await {
+            if let Err(e) = tick(&store, &games, &hub).await {
                 tracing::warn!(error = %e, "tournaments tick failed");
             }
         }

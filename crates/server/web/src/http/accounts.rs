@@ -14,8 +14,8 @@ use tengen_app::accounts::{self, User};
 use super::json_body;
 use crate::error::{ApiError, HttpError};
 use crate::session::{session_token, DeviceOf, SignedIn, SESSION_COOKIE};
+use crate::state::AppState;
 use crate::throttle::{self, ClientAddr};
-use crate::AppState;
 
 #[derive(Deserialize)]
 pub(super) struct RegisterBody {
@@ -76,8 +76,14 @@ pub(super) async fn register(
     if let Some(k) = addr.key() {
         state.throttle.create(&k)?;
     }
-    let (user, token) =
-        accounts::register(&state.store, &b.username, &b.password, &b.rank, &device).await?;
+    let (user, token) = accounts::register(
+        &state.services.store,
+        &b.username,
+        &b.password,
+        &b.rank,
+        &device,
+    )
+    .await?;
     Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
@@ -95,7 +101,7 @@ pub(super) async fn login(
         .collect();
     // Refused before any hash is computed.
     state.throttle.check(&keys)?;
-    match accounts::login(&state.store, &b.username, &b.password, &device).await {
+    match accounts::login(&state.services.store, &b.username, &b.password, &device).await {
         Ok((user, token)) => {
             state.throttle.succeeded(&keys[0]);
             Ok(with_session(StatusCode::OK, user, token, &headers))
@@ -121,7 +127,7 @@ pub(super) async fn guest(
     if let Some(k) = addr.key() {
         state.throttle.create(&k)?;
     }
-    let (user, token) = accounts::guest(&state.store, &device).await?;
+    let (user, token) = accounts::guest(&state.services.store, &device).await?;
     Ok(with_session(StatusCode::CREATED, user, token, &headers))
 }
 
@@ -131,7 +137,7 @@ pub(super) async fn logout(
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
     if let Some(token) = session_token(&headers) {
-        accounts::logout(&state.store, &token).await?;
+        accounts::logout(&state.services.store, &token).await?;
         // The session's WebSockets close too (nobody listening is fine).
         let _ = state.logouts.send(accounts::token_digest(&token));
     }

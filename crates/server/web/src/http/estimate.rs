@@ -3,22 +3,23 @@
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
-use serde_json::Value;
 use tengen_app::{accounts, estimate};
 
 use crate::error::HttpError;
 use crate::session::session_token;
-use crate::AppState;
+use crate::state::AppState;
 
 /// Anyone may ask; the game's players only as its terms allow (the use case decides).
 pub(super) async fn estimate(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     headers: HeaderMap,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<estimate::Estimate>, HttpError> {
     let user = match session_token(&headers) {
-        Some(t) => accounts::by_token(&state.store, &t).await?,
+        Some(t) => accounts::by_token(&state.services.store, &t).await?,
         None => None,
     };
-    Ok(Json(estimate::estimate(&state.store, id, user).await?))
+    Ok(Json(
+        estimate::estimate(&state.services.store, id, user).await?,
+    ))
 }

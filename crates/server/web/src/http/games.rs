@@ -11,7 +11,7 @@ use tengen_store::games::GameStatus;
 use super::records::sgf_file;
 use crate::error::{ApiError, HttpError};
 use crate::session::CurrentUser;
-use crate::AppState;
+use crate::state::AppState;
 
 #[derive(Deserialize)]
 pub(super) struct GamesQuery {
@@ -34,7 +34,7 @@ pub(super) async fn list_games(
             )))
         }
     };
-    let games = tengen_app::games::list(&state.store, status).await?;
+    let games = tengen_app::games::list(&state.services.store, status).await?;
     Ok(Json(json!({ "games": games })))
 }
 
@@ -43,7 +43,12 @@ pub(super) async fn get_game(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, HttpError> {
-    let h = state.games.get(id).await?.ok_or(ApiError::NotFound)?;
+    let h = state
+        .services
+        .games
+        .get(id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
     let unavailable = ApiError::Unavailable(
         "game_unavailable",
         "the game is moving between servers; try again in a second".into(),
@@ -56,7 +61,7 @@ pub(super) async fn game_sgf(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Response, HttpError> {
-    let (text, _) = tengen_app::records::game_record(&state.store, id).await?;
+    let (text, _) = tengen_app::records::game_record(&state.services.store, id).await?;
     Ok(sgf_file(text, &format!("tengen-{id}.sgf")))
 }
 
@@ -66,9 +71,9 @@ pub(super) async fn play_bot(
     CurrentUser(user): CurrentUser,
     Path(name): Path<String>,
     body: Option<Json<tengen_app::bots::BotGame>>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tengen_app::bots::BotGameStarted>, HttpError> {
     let req = body.map(|Json(b)| b).unwrap_or_default();
     Ok(Json(
-        tengen_app::bots::start_game(&state, &user, &name, req).await?,
+        tengen_app::bots::start_game(&state.services.bot_games(), &user, &name, req).await?,
     ))
 }

@@ -9,20 +9,21 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_app::{correspondence, own_account, sessions};
 
 use super::json_body;
 use crate::error::HttpError;
 use crate::session::{CurrentUser, DeviceOf, PlayerSession};
-use crate::AppState;
+use crate::state::AppState;
 
 /// `GET /api/me/turns`: the player's live games where it is their move, the most urgent first.
 pub(super) async fn turns(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(correspondence::turns(&state, &user).await?))
+) -> Result<Json<correspondence::Turns>, HttpError> {
+    Ok(Json(
+        correspondence::turns(&state.services.store, &state.services.games, &user).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -35,10 +36,11 @@ pub(super) async fn start_vacation(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     body: Result<Json<VacationBody>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<correspondence::Vacation>, HttpError> {
     let days = json_body(body)?.days;
     Ok(Json(
-        correspondence::start_vacation(&state, &user, days).await?,
+        correspondence::start_vacation(&state.services.store, &state.services.games, &user, days)
+            .await?,
     ))
 }
 
@@ -46,8 +48,10 @@ pub(super) async fn start_vacation(
 pub(super) async fn end_vacation(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(correspondence::end_vacation(&state, &user).await?))
+) -> Result<Json<correspondence::Vacation>, HttpError> {
+    Ok(Json(
+        correspondence::end_vacation(&state.services.store, &state.services.games, &user).await?,
+    ))
 }
 
 /// `POST /api/me/password` `{"current", "new"}`: every session ends, this one included (their
@@ -60,7 +64,7 @@ pub(super) async fn change_password(
     body: Result<Json<own_account::NewPassword>, JsonRejection>,
 ) -> Result<Response, HttpError> {
     let req = json_body(body)?;
-    let changed = own_account::change_password(&state, &user, &device, req).await?;
+    let changed = own_account::change_password(&state.services.store, &user, &device, req).await?;
     close_sockets(&state, changed.ended);
     Ok(super::accounts::with_session(
         StatusCode::OK,
@@ -81,9 +85,9 @@ fn close_sockets(state: &AppState, digests: Vec<String>) {
 pub(super) async fn sessions(
     State(state): State<AppState>,
     PlayerSession(session): PlayerSession,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<sessions::Sessions>, HttpError> {
     Ok(Json(
-        sessions::list(&state.store, &session.user, &session.digest).await?,
+        sessions::list(&state.services.store, &session.user, &session.digest).await?,
     ))
 }
 
@@ -93,7 +97,7 @@ pub(super) async fn end_session(
     CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<StatusCode, HttpError> {
-    let digest = sessions::end(&state.store, &user, &id).await?;
+    let digest = sessions::end(&state.services.store, &user, &id).await?;
     close_sockets(&state, vec![digest]);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -103,7 +107,10 @@ pub(super) async fn end_all_sessions(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Response, HttpError> {
-    close_sockets(&state, sessions::end_all(&state.store, &user).await?);
+    close_sockets(
+        &state,
+        sessions::end_all(&state.services.store, &user).await?,
+    );
     Ok(super::accounts::logged_out())
 }
 
@@ -111,8 +118,10 @@ pub(super) async fn end_all_sessions(
 pub(super) async fn export(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(own_account::export(&state, &user).await?))
+) -> Result<Json<own_account::Export>, HttpError> {
+    Ok(Json(
+        own_account::export(&state.services.store, &user).await?,
+    ))
 }
 
 /// `DELETE /api/me` `{"password"}`: the account goes; its games stay under `deleted-ID`.
@@ -122,7 +131,11 @@ pub(super) async fn delete_account(
     body: Result<Json<own_account::Confirm>, JsonRejection>,
 ) -> Result<axum::http::StatusCode, HttpError> {
     let req = json_body(body)?;
-    close_sockets(&state, own_account::delete(&state, &user, req).await?);
+    let s = &state.services;
+    close_sockets(
+        &state,
+        own_account::delete(&s.store, &s.games, &s.quick_match, &user, req).await?,
+    );
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -130,8 +143,10 @@ pub(super) async fn delete_account(
 pub(super) async fn blocks(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tengen_app::blocks::list(&state.store, &user).await?))
+) -> Result<Json<tengen_app::blocks::Blocks>, HttpError> {
+    Ok(Json(
+        tengen_app::blocks::list(&state.services.store, &user).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -147,7 +162,7 @@ pub(super) async fn block(
     body: Result<Json<BlockBody>, JsonRejection>,
 ) -> Result<axum::http::StatusCode, HttpError> {
     let b = json_body(body)?;
-    tengen_app::blocks::block(&state.store, &user, &b.user).await?;
+    tengen_app::blocks::block(&state.services.store, &user, &b.user).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -157,6 +172,6 @@ pub(super) async fn unblock(
     CurrentUser(user): CurrentUser,
     axum::extract::Path(name): axum::extract::Path<String>,
 ) -> Result<axum::http::StatusCode, HttpError> {
-    tengen_app::blocks::unblock(&state.store, &user, &name).await?;
+    tengen_app::blocks::unblock(&state.services.store, &user, &name).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }

@@ -26,7 +26,7 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::error::{ApiError, HttpError};
-use crate::AppState;
+use crate::state::AppState;
 
 pub use crate::edges::MAX_BODY;
 
@@ -145,18 +145,23 @@ pub fn router(state: AppState) -> Router {
         )
         .route(
             "/api/bots",
-            get(|State(state): State<AppState>| async move { Json(state.bots.describe(&state.online)) }),
+            get(|State(state): State<AppState>| async move {
+                Json(state.services.bots.describe(&state.services.online))
+            }),
         )
         .route("/api/bots/{name}/play", post(games::play_bot))
         .route("/api/learn/lessons", get(learn::list))
         .route("/api/learn/lessons/{id}", get(learn::lesson))
-        .route("/api/learn/lessons/{id}/steps/{step}/try", post(learn::try_step))
+        .route(
+            "/api/learn/lessons/{id}/steps/{step}/try",
+            post(learn::try_step),
+        )
         .route("/api/learn/first-capture", post(learn::first_capture))
         .route("/api/rules", get(learn::rules))
         .route(
             "/api/online",
             get(|State(state): State<AppState>| async move {
-                Json(json!({ "users": state.online.list() }))
+                Json(json!({ "users": state.services.online.list() }))
             }),
         )
         .fallback(crate::web::file)
@@ -179,7 +184,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn healthz(State(state): State<AppState>) -> Result<&'static str, HttpError> {
-    state.store.ping().await?;
+    state.services.store.ping().await?;
     Ok("ok")
 }
 
@@ -188,7 +193,7 @@ async fn healthz(State(state): State<AppState>) -> Result<&'static str, HttpErro
 /// writes fail (a full disk), each call tries a small write: the node is ready again, without
 /// a restart, as soon as there is room.
 async fn readyz(State(state): State<AppState>) -> Result<&'static str, HttpError> {
-    match tokio::time::timeout(READY_WITHIN, state.store.ping()).await {
+    match tokio::time::timeout(READY_WITHIN, state.services.store.ping()).await {
         Ok(Ok(())) => writes_ready(&state).await.map(|()| "ready"),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "not ready: the database does not answer");
@@ -203,11 +208,11 @@ async fn readyz(State(state): State<AppState>) -> Result<&'static str, HttpError
 
 /// `/readyz`'s second half: while writes fail, whether a small one succeeds now.
 async fn writes_ready(state: &AppState) -> Result<(), HttpError> {
-    let health = state.store.health();
+    let health = state.services.store.health();
     let Some(reason) = health.failing() else {
         return Ok(());
     };
-    match tokio::time::timeout(READY_WITHIN, state.store.probe_write()).await {
+    match tokio::time::timeout(READY_WITHIN, state.services.store.probe_write()).await {
         Ok(Ok(())) => {
             health.succeeded();
             Ok(())
@@ -238,9 +243,9 @@ async fn storage_health(
     let writes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let r = next.run(req).await;
     if let Some(crate::error::StorageFailed(detail)) = r.extensions().get() {
-        state.store.health().failed("request", detail);
+        state.services.store.health().failed("request", detail);
     } else if writes && r.status().is_success() {
-        state.store.health().succeeded();
+        state.services.store.health().succeeded();
     }
     r
 }

@@ -8,25 +8,25 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_app::moderation::{self, ActionRequest};
 use tengen_app::reports::{self, ReportRequest};
 
 use super::json_body;
 use crate::error::HttpError;
 use crate::session::{CurrentUser, Moderator};
-use crate::AppState;
+use crate::state::AppState;
 
 /// `POST /api/moderation/actions`: warn, mute, suspend, ban or unban a player.
 pub(super) async fn act(
     State(state): State<AppState>,
     Moderator(m): Moderator,
     body: Result<Json<ActionRequest>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), HttpError> {
+) -> Result<(StatusCode, Json<moderation::Acted>), HttpError> {
     let req = json_body(body)?;
+    let s = &state.services;
     Ok((
         StatusCode::CREATED,
-        Json(moderation::act(&state, &m, req).await?),
+        Json(moderation::act(&s.store, &s.games, &s.quick_match, &s.notices, &m, req).await?),
     ))
 }
 
@@ -43,10 +43,10 @@ pub(super) async fn annul(
     Moderator(m): Moderator,
     Path(id): Path<i64>,
     body: Result<Json<Reason>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<moderation::Annulled>, HttpError> {
     let Reason { reason } = json_body(body)?;
     Ok(Json(
-        moderation::annul(&state.store, &m, id, &reason).await?,
+        moderation::annul(&state.services.store, &m, id, &reason).await?,
     ))
 }
 
@@ -56,10 +56,18 @@ pub(super) async fn hide_chat(
     Moderator(m): Moderator,
     Path((id, seq)): Path<(i64, u64)>,
     body: Result<Json<Reason>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<moderation::Hidden>, HttpError> {
     let Reason { reason } = json_body(body)?;
     Ok(Json(
-        moderation::hide_chat(&state, &m, id, seq, &reason).await?,
+        moderation::hide_chat(
+            &state.services.store,
+            &state.services.games,
+            &m,
+            id,
+            seq,
+            &reason,
+        )
+        .await?,
     ))
 }
 
@@ -74,8 +82,10 @@ pub(super) async fn log(
     State(state): State<AppState>,
     Moderator(m): Moderator,
     Query(q): Query<Limit>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(moderation::log(&state.store, &m, q.limit).await?))
+) -> Result<Json<moderation::Log>, HttpError> {
+    Ok(Json(
+        moderation::log(&state.services.store, &m, q.limit).await?,
+    ))
 }
 
 /// `?all=true`: resolved reports too.
@@ -90,8 +100,10 @@ pub(super) async fn reports(
     State(state): State<AppState>,
     Moderator(m): Moderator,
     Query(q): Query<All>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(reports::queue(&state.store, &m, q.all).await?))
+) -> Result<Json<reports::Queue>, HttpError> {
+    Ok(Json(
+        reports::queue(&state.services.store, &m, q.all).await?,
+    ))
 }
 
 /// A moderator's note.
@@ -107,9 +119,11 @@ pub(super) async fn resolve(
     Moderator(m): Moderator,
     Path(id): Path<i64>,
     body: Result<Json<Note>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<reports::Resolved>, HttpError> {
     let Note { note } = json_body(body)?;
-    Ok(Json(reports::resolve(&state.store, &m, id, &note).await?))
+    Ok(Json(
+        reports::resolve(&state.services.store, &m, id, &note).await?,
+    ))
 }
 
 /// `POST /api/reports`: any player reports a player, a game or a chat line.
@@ -117,11 +131,11 @@ pub(super) async fn report(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     body: Result<Json<ReportRequest>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), HttpError> {
+) -> Result<(StatusCode, Json<reports::Reported>), HttpError> {
     let req = json_body(body)?;
     Ok((
         StatusCode::CREATED,
-        Json(reports::report(&state.store, &user, req).await?),
+        Json(reports::report(&state.services.store, &user, req).await?),
     ))
 }
 
@@ -130,6 +144,6 @@ pub(super) async fn report(
 pub(super) async fn mine(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(moderation::mine(&state.store, &user).await?))
+) -> Result<Json<moderation::Mine>, HttpError> {
+    Ok(Json(moderation::mine(&state.services.store, &user).await?))
 }

@@ -6,7 +6,6 @@ use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_rules::Preset;
 
 use super::MAX_BODY;
@@ -38,7 +37,7 @@ pub(super) struct ImportQuery {
 pub(super) async fn import_sgf(
     Query(q): Query<ImportQuery>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tengen_app::records::ReadRecord>, HttpError> {
     let body = body.map_err(|e| {
         if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::TooLarge(MAX_BODY)

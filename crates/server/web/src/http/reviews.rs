@@ -6,14 +6,13 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_app::review::{self, AnalysisBody, CreateBody, Edit};
 
 use super::json_body;
 use super::records::sgf_file;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
-use crate::AppState;
+use crate::state::AppState;
 
 /// `POST /api/reviews` `{"game": ID}` or `{"sgf": TEXT}`: a new review, led by its creator (201).
 pub(super) async fn create(
@@ -21,7 +20,7 @@ pub(super) async fn create(
     CurrentUser(user): CurrentUser,
     body: Result<Json<CreateBody>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let body = review::create(&state, &user, json_body(body)?).await?;
+    let body = review::create(&state.services.reviews, &user, json_body(body)?).await?;
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
@@ -36,8 +35,10 @@ pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     Query(q): Query<AfterQuery>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(review::get(&state, id, q.after).await?))
+) -> Result<Json<review::ReviewView>, HttpError> {
+    Ok(Json(
+        review::get(&state.services.reviews, id, q.after).await?,
+    ))
 }
 
 /// `GET /api/reviews/{id}/sgf`: the tree with its variations and comments.
@@ -45,7 +46,7 @@ pub(super) async fn sgf(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Response, HttpError> {
-    let text = review::sgf(&state, id).await?;
+    let text = review::sgf(&state.services.reviews, id).await?;
     Ok(sgf_file(text, &format!("review-{id}.sgf")))
 }
 
@@ -55,9 +56,9 @@ pub(super) async fn edit(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Result<Json<Edit>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<review::ReviewView>, HttpError> {
     Ok(Json(
-        review::edit(&state, &user, id, json_body(body)?).await?,
+        review::edit(&state.services.reviews, &user, id, json_body(body)?).await?,
     ))
 }
 
@@ -69,7 +70,7 @@ pub(super) async fn analyse(
     body: Option<Json<AnalysisBody>>,
 ) -> Result<Response, HttpError> {
     let body = body.map(|Json(b)| b).unwrap_or_default();
-    let v = review::analyse(&state, id, body).await?;
+    let v = review::analyse(&state.services.reviews, id, body).await?;
     Ok((StatusCode::ACCEPTED, Json(v)).into_response())
 }
 
@@ -85,9 +86,9 @@ pub(super) async fn chat(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Result<Json<ChatBody>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<review::chat::ChatLine>, HttpError> {
     let body: ChatBody = json_body(body)?;
     Ok(Json(
-        review::chat::say(&state, &user, id, &body.text).await?,
+        review::chat::say(&state.services.reviews, &user, id, &body.text).await?,
     ))
 }

@@ -5,17 +5,20 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::{json, Value};
 use tengen_app::rooms::{self, JoinTerms, RoomTerms};
 
 use super::json_body;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
-use crate::AppState;
+use crate::state::AppState;
 
 /// `GET /api/rooms`: the open rooms.
-pub(super) async fn list_rooms(State(state): State<AppState>) -> Result<Json<Value>, HttpError> {
-    Ok(Json(json!({ "rooms": rooms::list(&state).await? })))
+pub(super) async fn list_rooms(
+    State(state): State<AppState>,
+) -> Result<Json<rooms::Rooms>, HttpError> {
+    Ok(Json(
+        rooms::list(&state.services.store, &state.services.online).await?,
+    ))
 }
 
 /// `POST /api/rooms`: opens a room with checked terms (201).
@@ -24,7 +27,7 @@ pub(super) async fn create_room(
     CurrentUser(user): CurrentUser,
     body: Result<Json<RoomTerms>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let room = rooms::open(&state.store, &user, json_body(body)?).await?;
+    let room = rooms::open(&state.services.store, &user, json_body(body)?).await?;
     Ok((StatusCode::CREATED, Json(room)).into_response())
 }
 
@@ -32,8 +35,8 @@ pub(super) async fn create_room(
 pub(super) async fn get_room(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(rooms::get(&state.store, id).await?))
+) -> Result<Json<rooms::Room>, HttpError> {
+    Ok(Json(rooms::get(&state.services.store, id).await?))
 }
 
 /// `DELETE /api/rooms/{id}`: the owner closes an open room.
@@ -42,7 +45,7 @@ pub(super) async fn cancel_room(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<StatusCode, HttpError> {
-    rooms::close(&state.store, &user, id).await?;
+    rooms::close(&state.services.store, &user, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -52,7 +55,17 @@ pub(super) async fn join_room(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Option<Json<JoinTerms>>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<rooms::Started>, HttpError> {
     let j = body.map(|Json(b)| b).unwrap_or_default();
-    Ok(Json(rooms::join(&state, id, &user, j).await?))
+    Ok(Json(
+        rooms::join(
+            &state.services.store,
+            &state.services.games,
+            &state.services.room_attendance,
+            id,
+            &user,
+            j,
+        )
+        .await?,
+    ))
 }

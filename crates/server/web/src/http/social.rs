@@ -6,22 +6,21 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_app::social;
 
 use super::json_body;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
-use crate::AppState;
+use crate::state::AppState;
 
 /// `POST /api/messages` `{"to", "text"}`: stored and told live to the recipient.
 pub(super) async fn send(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     body: Result<Json<social::NewMessage>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), HttpError> {
+) -> Result<(StatusCode, Json<social::Message>), HttpError> {
     let req = json_body(body)?;
-    let m = social::send(&state, &user, req).await?;
+    let m = social::send(&state.services.store, &state.services.notices, &user, req).await?;
     Ok((StatusCode::CREATED, Json(m)))
 }
 
@@ -29,8 +28,10 @@ pub(super) async fn send(
 pub(super) async fn conversations(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(social::conversations(&state, &user).await?))
+) -> Result<Json<social::Conversations>, HttpError> {
+    Ok(Json(
+        social::conversations(&state.services.store, &user).await?,
+    ))
 }
 
 /// `GET /api/messages/{name}`: the thread with one player, marked read.
@@ -38,16 +39,20 @@ pub(super) async fn thread(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(name): Path<String>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(social::thread(&state, &user, &name).await?))
+) -> Result<Json<social::Thread>, HttpError> {
+    Ok(Json(
+        social::thread(&state.services.store, &user, &name).await?,
+    ))
 }
 
 /// `GET /api/me/friends`: one's friends, each with `online`.
 pub(super) async fn friends(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(social::friends(&state, &user).await?))
+) -> Result<Json<social::Friends>, HttpError> {
+    Ok(Json(
+        social::friends(&state.services.store, &state.services.online, &user).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -63,7 +68,7 @@ pub(super) async fn add_friend(
     body: Result<Json<FriendBody>, JsonRejection>,
 ) -> Result<StatusCode, HttpError> {
     let b = json_body(body)?;
-    social::add_friend(&state, &user, &b.name).await?;
+    social::add_friend(&state.services.store, &user, &b.name).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -73,6 +78,6 @@ pub(super) async fn remove_friend(
     CurrentUser(user): CurrentUser,
     Path(name): Path<String>,
 ) -> Result<StatusCode, HttpError> {
-    social::remove_friend(&state, &user, &name).await?;
+    social::remove_friend(&state.services.store, &user, &name).await?;
     Ok(StatusCode::NO_CONTENT)
 }

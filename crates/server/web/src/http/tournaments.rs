@@ -7,13 +7,12 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::Value;
 use tengen_app::tournaments::{self, Challenge, Correction, EventTerms};
 
 use super::json_body;
 use crate::error::HttpError;
 use crate::session::CurrentUser;
-use crate::AppState;
+use crate::state::AppState;
 
 #[derive(Deserialize)]
 pub(super) struct ListQuery {
@@ -25,9 +24,9 @@ pub(super) struct ListQuery {
 pub(super) async fn list(
     State(state): State<AppState>,
     Query(q): Query<ListQuery>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tournaments::Tournaments>, HttpError> {
     Ok(Json(
-        tournaments::list(&state.store, q.status.as_deref()).await?,
+        tournaments::list(&state.services.store, q.status.as_deref()).await?,
     ))
 }
 
@@ -37,7 +36,13 @@ pub(super) async fn create(
     CurrentUser(user): CurrentUser,
     body: Result<Json<EventTerms>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let v = tournaments::create(&state, &user, json_body(body)?).await?;
+    let v = tournaments::create(
+        &state.services.store,
+        &state.services.tournaments,
+        &user,
+        json_body(body)?,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -45,8 +50,8 @@ pub(super) async fn create(
 pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::get(&state.store, id).await?))
+) -> Result<Json<tournaments::Tournament>, HttpError> {
+    Ok(Json(tournaments::get(&state.services.store, id).await?))
 }
 
 /// `POST /api/tournaments/{id}/register`.
@@ -54,8 +59,10 @@ pub(super) async fn register(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::register(&state.store, &user, id).await?))
+) -> Result<Json<tournaments::Registered>, HttpError> {
+    Ok(Json(
+        tournaments::register(&state.services.store, &user, id).await?,
+    ))
 }
 
 /// `POST /api/tournaments/{id}/withdraw`.
@@ -63,8 +70,10 @@ pub(super) async fn withdraw(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::withdraw(&state.store, &user, id).await?))
+) -> Result<Json<tournaments::Withdrawn>, HttpError> {
+    Ok(Json(
+        tournaments::withdraw(&state.services.store, &user, id).await?,
+    ))
 }
 
 /// `POST /api/tournaments/{id}/start`: the organiser starts the event now.
@@ -72,8 +81,10 @@ pub(super) async fn start(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::start(&state, &user, id).await?))
+) -> Result<Json<tournaments::Tournament>, HttpError> {
+    Ok(Json(
+        tournaments::start(&state.services.store, &state.services.games, &user, id).await?,
+    ))
 }
 
 /// `POST /api/tournaments/{id}/results`: the organiser corrects a result, with a reason.
@@ -82,8 +93,8 @@ pub(super) async fn correct(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
     body: Result<Json<Correction>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
-    let v = tournaments::correct(&state.store, &user, id, json_body(body)?).await?;
+) -> Result<Json<tournaments::Corrected>, HttpError> {
+    let v = tournaments::correct(&state.services.store, &user, id, json_body(body)?).await?;
     Ok(Json(v))
 }
 
@@ -94,7 +105,14 @@ pub(super) async fn challenge(
     Path(id): Path<i64>,
     body: Result<Json<Challenge>, JsonRejection>,
 ) -> Result<Response, HttpError> {
-    let v = tournaments::challenge(&state, &user, id, json_body(body)?).await?;
+    let v = tournaments::challenge(
+        &state.services.store,
+        &state.services.games,
+        &user,
+        id,
+        json_body(body)?,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -103,8 +121,10 @@ pub(super) async fn finish(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(tournaments::finish(&state, &user, id).await?))
+) -> Result<Json<tournaments::Finished>, HttpError> {
+    Ok(Json(
+        tournaments::finish(&state.services.store, &user, id).await?,
+    ))
 }
 
 /// `GET /api/tournaments/{id}/h9`: the EGF h9 results file.
@@ -112,7 +132,7 @@ pub(super) async fn h9(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Response, HttpError> {
-    let text = tournaments::h9_file(&state.store, id).await?;
+    let text = tournaments::h9_file(&state.services.store, id).await?;
     let mut r = text.into_response();
     r.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,

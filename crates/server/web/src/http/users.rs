@@ -8,7 +8,7 @@ use tengen_app::accounts::{self, User};
 use tengen_app::profile;
 
 use crate::error::HttpError;
-use crate::AppState;
+use crate::state::AppState;
 
 #[derive(Deserialize)]
 pub(super) struct HistoryQuery {
@@ -21,16 +21,18 @@ pub(super) async fn ratings(
     State(state): State<AppState>,
     Path(name): Path<String>,
     Query(q): Query<HistoryQuery>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(profile::ratings(&state.store, &name, q.limit).await?))
+) -> Result<Json<profile::Ratings>, HttpError> {
+    Ok(Json(
+        profile::ratings(&state.services.store, &name, q.limit).await?,
+    ))
 }
 
 /// `GET /api/users/{name}/record`: wins, losses and draws by board size and by ending.
 pub(super) async fn record(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(profile::record(&state.store, &name).await?))
+) -> Result<Json<profile::PlayerRecord>, HttpError> {
+    Ok(Json(profile::record(&state.services.store, &name).await?))
 }
 
 /// `GET /api/users/{name}`: an account.
@@ -38,7 +40,9 @@ pub(super) async fn user(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<User>, HttpError> {
-    Ok(accounts::named(&state.store, &name).await.map(Json)?)
+    Ok(accounts::named(&state.services.store, &name)
+        .await
+        .map(Json)?)
 }
 
 /// `GET /api/users/{name}/games`: the player's last 100 games, newest first.
@@ -46,7 +50,7 @@ pub(super) async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, HttpError> {
-    let u = accounts::named(&state.store, &name).await?;
-    let games = tengen_app::games::of_player(&state.store, u.id).await?;
+    let u = accounts::named(&state.services.store, &name).await?;
+    let games = tengen_app::games::of_player(&state.services.store, u.id).await?;
     Ok(Json(json!({ "user": u, "games": games })))
 }

@@ -99,7 +99,7 @@ impl TestServer {
 
     /// The store under the server.
     pub fn store(&self) -> &Store {
-        &self.state.store
+        &self.state.services.store
     }
 
     /// One request with no session: the status and the body as JSON.

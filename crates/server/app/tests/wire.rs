@@ -1,0 +1,415 @@
+//! The typed answers write the same bytes as the `json!` objects they replaced: the same
+//! fields, the same nulls, and the keys in the order `json!` wrote them (alphabetical:
+//! `serde_json`'s map is sorted). A field declared out of order, or a type inside declared out
+//! of order, fails here.
+
+#![allow(clippy::unwrap_used)]
+
+use serde::Serialize;
+use serde_json::json;
+
+/// `v` as it goes on the wire, checked to be in `json!`'s key order.
+fn wire(v: &impl Serialize) -> String {
+    let text = serde_json::to_string(v).unwrap();
+    let sorted = serde_json::to_value(v).unwrap().to_string();
+    assert_eq!(text, sorted, "keys out of json!'s order");
+    text
+}
+
+#[test]
+fn a_private_message_and_the_lists_of_messages_read_as_before() {
+    use tengen_app::social::{Conversation, Conversations, Friend, Friends, Message, Thread};
+    let m = Message {
+        at: 5,
+        from: "ann".into(),
+        id: 1,
+        read: false,
+        text: "hi".into(),
+        to: "bob".into(),
+    };
+    let old = json!({"id": 1, "from": "ann", "to": "bob", "text": "hi", "at": 5, "read": false});
+    assert_eq!(wire(&m), old.to_string());
+    let c = Conversations {
+        conversations: vec![Conversation {
+            last: m.clone(),
+            unread: 2,
+            with: "bob".into(),
+        }],
+    };
+    let old = json!({"conversations": [{"with": "bob", "last": old, "unread": 2}]});
+    assert_eq!(wire(&c), old.to_string());
+    let t = Thread {
+        messages: vec![m],
+        with: "bob".into(),
+    };
+    wire(&t);
+    let f = Friends {
+        friends: vec![Friend {
+            name: "cy".into(),
+            online: true,
+        }],
+    };
+    assert_eq!(
+        wire(&f),
+        json!({"friends": [{"name": "cy", "online": true}]}).to_string()
+    );
+}
+
+#[test]
+fn turns_and_vacations_keep_their_nulls() {
+    use tengen_app::correspondence::{Turn, Turns, Vacation};
+    let t = Turns {
+        games: vec![Turn {
+            color: "black",
+            correspondence: Some(true),
+            game: 3,
+            move_number: 10,
+            opponent: Some("bob".into()),
+            phase: Some("play".into()),
+            size: Some(19),
+            time_left_ms: None,
+        }],
+    };
+    let old = json!({"games": [{
+        "game": 3, "opponent": "bob", "color": "black", "size": 19, "phase": "play",
+        "move_number": 10, "correspondence": true, "time_left_ms": null,
+    }]});
+    assert_eq!(wire(&t), old.to_string());
+    let v = Vacation {
+        games: vec![],
+        until: None,
+    };
+    assert_eq!(wire(&v), json!({"until": null, "games": []}).to_string());
+}
+
+#[test]
+fn moderation_answers_read_as_before() {
+    use tengen_app::moderation::{Acted, Annulled, Hidden, Log, Mine, OwnAction};
+    use tengen_core::moderation::{ActionKind, Sanctions};
+    let a = Acted {
+        action: ActionKind::Mute,
+        id: 4,
+        until: Some(9),
+        user: "bob".into(),
+    };
+    let old = json!({"id": 4, "user": "bob", "action": ActionKind::Mute, "until": 9});
+    assert_eq!(wire(&a), old.to_string());
+    wire(&Annulled {
+        game: 1,
+        id: 2,
+        points_recomputed: true,
+    });
+    wire(&Hidden {
+        game: 1,
+        hidden: true,
+        seq: 3,
+    });
+    let entry = tengen_store::moderation::LogEntry {
+        action: "mute".into(),
+        at: 1,
+        game: None,
+        id: 2,
+        moderator: "mo".into(),
+        reason: "r".into(),
+        until: None,
+        user: Some("bob".into()),
+    };
+    wire(&Log {
+        entries: vec![entry],
+    });
+    let mine = Mine {
+        actions: vec![OwnAction {
+            action: "mute".into(),
+            at: 1,
+            reason: "r".into(),
+            until: None,
+        }],
+        sanctions: Sanctions::default(),
+    };
+    wire(&mine);
+}
+
+#[test]
+fn a_record_read_from_sgf_reads_as_before() {
+    let sgf = b"(;GM[1]FF[4]SZ[9]KM[6.5]PB[ann]BR[3k];B[ee];W[];AB[aa]PL[W])";
+    let r = tengen_app::records::read(sgf, None).unwrap();
+    let text = wire(&r);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["black"], json!({"name": "ann", "rank": "3k"}));
+    assert_eq!(v["white"], json!({"name": null, "rank": null}));
+    assert_eq!(v["history"][0], json!({"color": "black", "move": "E5"}));
+    assert!(v["start"].get("captures").is_none(), "{text}");
+    assert!(v["final"]["captures"].is_object(), "{text}");
+}
+
+#[test]
+fn the_other_answers_are_in_json_order() {
+    use tengen_app::profile::{PlayerRecord, Ratings, Record};
+    use tengen_app::reports::{Context, GameBrief, MessageBrief, Queue, Queued};
+    wire(&Ratings {
+        deviation: 1.0,
+        history: vec![tengen_store::ratings::RatingPoint {
+            at: 1,
+            deviation: 2.0,
+            game_id: 3,
+            rating: 4.0,
+        }],
+        points: 0,
+        rank: "3k".into(),
+        rating: 1500.0,
+        user: "ann".into(),
+    });
+    let mut record = Record::default();
+    record.add(19, true, "B+R");
+    wire(&PlayerRecord {
+        record,
+        user: "ann".into(),
+    });
+    let game = GameBrief {
+        annulled: false,
+        id: 1,
+        result: None,
+        status: "live",
+    };
+    wire(&Queue {
+        reports: vec![Queued {
+            at: 1,
+            chat: None,
+            context: Context {
+                chat: vec![],
+                escapes: 0,
+                game: Some(game),
+                largest_rating_jump: 0.0,
+                message: Some(MessageBrief {
+                    at: 1,
+                    from: "a".into(),
+                    id: 2,
+                    text: "t".into(),
+                    to: "b".into(),
+                }),
+                moderation: vec![],
+                ratings: vec![],
+                recent_games: vec![],
+            },
+            game: Some(1),
+            id: 1,
+            message: None,
+            note: None,
+            reason: "r".into(),
+            reporter: "a".into(),
+            resolved_at: None,
+            resolved_by: None,
+            user: "b".into(),
+        }],
+    });
+    wire(&tengen_app::sessions::Sessions {
+        sessions: vec![tengen_app::sessions::Listed {
+            address: None,
+            browser: Some("Firefox"),
+            created_at: 1,
+            current: true,
+            device: "Firefox on Linux".into(),
+            id: "ab".into(),
+            last_seen: 2,
+            system: Some("Linux"),
+        }],
+    });
+    let line = tengen_app::lobby_chat::LobbyLine {
+        at: 1,
+        from: "ann".into(),
+        id: 2,
+        text: "hi".into(),
+        kind: "lobby_chat".into(),
+    };
+    let old = json!({"type": "lobby_chat", "id": 2, "from": "ann", "text": "hi", "at": 1});
+    assert_eq!(wire(&line), old.to_string());
+}
+
+fn old_matched() -> serde_json::Value {
+    json!({
+        "state": "matched", "game": 7,
+        "opponent": {"username": "bob", "rank": "3k"}, "game_type": "even", "size": 19,
+    })
+}
+
+#[test]
+fn quick_match_states_read_and_write_as_before() {
+    use tengen_app::quick_match::{MatchState, Opponent};
+    let matched = MatchState::Matched {
+        game: 7,
+        game_type: Some("even".into()),
+        opponent: Opponent {
+            bot: false,
+            rank: Some("3k".into()),
+            username: "bob".into(),
+        },
+        size: 19,
+    };
+    let old = old_matched();
+    assert_eq!(wire(&matched), old.to_string());
+    // An outcome kept by an older node reads back.
+    let read: MatchState = serde_json::from_value(old).unwrap();
+    assert_eq!(read, matched);
+    let bot = json!({
+        "state": "matched", "game": 8,
+        "opponent": {"username": "tengen-bot", "bot": true}, "game_type": "handicap", "size": 9,
+    });
+    let read: MatchState = serde_json::from_value(bot.clone()).unwrap();
+    assert_eq!(wire(&read), bot.to_string());
+    let failed = json!({"state": "failed", "code": "no_opponent", "message": "m"});
+    let read: MatchState = serde_json::from_value(failed.clone()).unwrap();
+    assert_eq!(wire(&read), failed.to_string());
+    assert_eq!(
+        wire(&MatchState::Idle),
+        json!({"state": "idle"}).to_string()
+    );
+    let waiting = MatchState::Waiting {
+        request: None,
+        since: Some(5),
+        ticket: Some(3),
+    };
+    assert_eq!(
+        wire(&waiting),
+        json!({"state": "waiting", "ticket": 3, "since": 5, "request": null}).to_string()
+    );
+    assert_eq!(
+        matched.message(),
+        json!({"type": "matched", "match": old_matched()}).to_string()
+    );
+}
+
+#[test]
+fn rooms_keep_their_absent_fields_absent() {
+    use tengen_app::rooms::{Room, RoomOwner};
+    use tengen_core::domain::clock::TimeControl;
+    let room = Room {
+        disputes: Default::default(),
+        estimate: true,
+        game_id: None,
+        handicap: None,
+        id: 3,
+        komi: None,
+        owner: RoomOwner {
+            here: None,
+            rank: "1d".into(),
+            username: "ann".into(),
+        },
+        parity: None,
+        rules: "japanese".into(),
+        size: 19,
+        status: "open".into(),
+        take_back: false,
+        time: Some(TimeControl::Byoyomi {
+            main_ms: 1,
+            periods: 2,
+            period_ms: 3,
+        }),
+    };
+    let text = wire(&room);
+    assert!(!text.contains("parity") && !text.contains("here"), "{text}");
+    let old = json!({
+        "id": 3, "owner": {"username": "ann", "rank": "1d"}, "size": 19, "rules": "japanese",
+        "komi": null, "take_back": false, "estimate": true, "handicap": null,
+        "time": {"system": "byoyomi", "main_ms": 1, "periods": 2, "period_ms": 3},
+        "disputes": "play", "status": "open", "game_id": null,
+    });
+    assert_eq!(text, old.to_string());
+}
+
+#[test]
+fn a_review_analysis_and_its_chat_read_as_before() {
+    use tengen_app::review::analysis::{Candidate, PositionAnalysis, ProgressView};
+    use tengen_app::review::chat::ChatLine;
+    let line = ChatLine {
+        at: 1,
+        from: "ann".into(),
+        id: 2,
+        text: "hi".into(),
+    };
+    let old = json!({"id": 2, "from": "ann", "text": "hi", "at": 1});
+    assert_eq!(wire(&line), old.to_string());
+    let position = PositionAnalysis {
+        best: vec![Candidate {
+            black_lead: None,
+            black_winrate: 0.5,
+            at: "D4".into(),
+            pv: vec!["D4".into()],
+            visits: 3,
+            winrate: 0.5,
+        }],
+        black_lead: 1.5,
+        black_winrate: 0.6,
+        engine: "mcts",
+        ownership: "abc".into(),
+        playouts: 3,
+        to_move: "black",
+        visits: 3,
+    };
+    let old_position = json!({
+        "to_move": "black", "engine": "mcts", "black_winrate": 0.6, "black_lead": 1.5,
+        "visits": 3, "playouts": 3, "ownership": "abc",
+        "best": [{"move": "D4", "visits": 3, "winrate": 0.5, "black_winrate": 0.5,
+                  "black_lead": null, "pv": ["D4"]}],
+    });
+    assert_eq!(wire(&position), old_position.to_string());
+    let progress = ProgressView {
+        done: 1,
+        engine: "mcts",
+        playouts: 3,
+        positions: vec![Some(position), None],
+        state: "done",
+        total: 2,
+        visits: 3,
+    };
+    let old = json!({
+        "state": "done", "done": 1, "total": 2, "engine": "mcts", "visits": 3, "playouts": 3,
+        "positions": [old_position, null],
+    });
+    assert_eq!(wire(&progress), old.to_string());
+}
+
+#[test]
+fn a_tournament_s_answers_are_in_json_order() {
+    use tengen_app::tournaments::{
+        Board, BoardCorrection, Listed, StandingLine, Standings, Tournaments,
+    };
+    let line = StandingLine {
+        name: "ann".into(),
+        place: 1,
+        rank: "1d".into(),
+        tied: false,
+        values: vec!["2".into()],
+    };
+    let old = json!({"place": 1, "tied": false, "name": "ann", "rank": "1d", "values": ["2"]});
+    assert_eq!(wire(&line), old.to_string());
+    wire(&Standings {
+        criteria: vec!["MMS"],
+        lines: vec![line],
+    });
+    wire(&Board {
+        black: None,
+        board: 1,
+        board_result: None,
+        bye: true,
+        correction: Some(BoardCorrection {
+            board_result: None,
+            by: Some("org".into()),
+            result: "W+R".into(),
+        }),
+        game_id: None,
+        handicap: 0,
+        result: None,
+        white: Some("ann".into()),
+    });
+    wire(&Tournaments {
+        tournaments: vec![Listed {
+            id: 1,
+            name: "cup".into(),
+            round: 0,
+            size: None,
+            starts_at: None,
+            status: "open".into(),
+            system: Some("swiss".into()),
+        }],
+    });
+}
