@@ -99,7 +99,7 @@ export async function learnPage(view, app) {
       <h1>${t('learn.title')}</h1>
       <p>${t('learn.lead')}</p>
       ${next ? `<a class="button primary" href="#/learn/${esc(next.id)}/${firstOpen(p, next)}" data-testid="learn-continue">${t('learn.continue')}</a>` : `<p data-testid="learn-all-done">${t('learn.all_done')}</p>`}
-      <p><a class="button" href="#/rules" data-testid="rules-link">${t('rulespage.link')}</a></p>
+      <p class="row"><a class="button" href="#/puzzles" data-testid="puzzles-link">${t('puzzles.link')}</a> <a class="button" href="#/rules" data-testid="rules-link">${t('rulespage.link')}</a></p>
       <ol class="lessons" data-testid="lessons">
         ${lessons.map((l) => {
           const n = (p.done[l.id] || []).length;

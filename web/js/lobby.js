@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { t, tn, rankName, errorMessage } from './i18n.js';
 import { rulesName } from './game.js';
 import { esc } from './html.js';
+import { dailyCard } from './puzzles.js';
 
 const RULES = ['japanese', 'korean', 'chinese', 'aga', 'wga', 'igz', 'arena', 'tromp-taylor', 'nz', 'first-capture'];
 
@@ -78,6 +79,7 @@ export async function lobbyPage(main, app) {
         <h2 id="turns-h">${t('lobby.your_move')}</h2>
         <ul class="list" id="turns"></ul>
         <button class="link" id="notify-allow" hidden>${t('lobby.notify_ask')}</button>
+        <p id="daily"></p>
       </section>
       <section class="panel stack" aria-labelledby="bots-h">
         <h2 id="bots-h">${t('lobby.play_bot')}</h2>
@@ -135,6 +137,7 @@ export async function lobbyPage(main, app) {
         ${guestOrOut ? `<p class="muted small">${t('lobby.register_to_chat')}</p>` : `<form class="row" id="lobby-say"><input name="text" required maxlength="500" placeholder="${t('lobby.say_placeholder')}" aria-label="${t('lobby.chat')}"><button type="submit">${t('lobby.say')}</button></form>`}
       </section>
     </div>`;
+  dailyCard(main.querySelector('#daily'));
 
   // The clock fields that apply to the chosen system.
   const systemSel = main.querySelector('#create select[name=system]');
