@@ -103,6 +103,7 @@ export const sendMessage = (to, text) => api('POST', '/api/messages', { to, text
 export const lessons = () => api('GET', '/api/learn/lessons');
 export const lesson = (id) => api('GET', `/api/learn/lessons/${encodeURIComponent(id)}`);
 export const tryStep = (id, step, body) => api('POST', `/api/learn/lessons/${encodeURIComponent(id)}/steps/${step}/try`, body);
+export const mergeLearning = (body) => api('POST', '/api/me/learning', body);
 export const puzzleSummary = () => api('GET', '/api/learn/puzzles');
 export const nextPuzzle = ({ rating, seen, kind, turn }) => {
   const q = new URLSearchParams();

@@ -2,35 +2,17 @@
 // own games (learn/puzzles). #/puzzles gives the next puzzle at the learner's Glicko-2 puzzle
 // rating, #/puzzles/ID one puzzle (the lobby's puzzle of the day links there). The server
 // judges every try and rates each attempt; this page keeps the rating in this browser and
-// sends it with an attempt's first try.
+// sends it with an attempt's tries; once logged in, the account keeps it (learn.js merges).
 
 import * as api from './api.js';
 import { createBoard } from './board.js';
 import { gridFromRows, parseVertex } from './go.js';
 import { t, language } from './i18n.js';
 import { esc } from './html.js';
+import { puzzleProgress, savePuzzleProgress as save, syncWithAccount } from './learn.js';
 
-const STORE = 'tengen.puzzles';
 /** Ids remembered as seen, so that `next` offers others. */
 const SEEN = 100;
-
-/** { rating: { rating, deviation, volatility } | null, seen: [ids], tries: n }. */
-export function puzzleProgress() {
-  try {
-    const p = JSON.parse(localStorage.getItem(STORE) || '{}');
-    return { rating: p.rating || null, seen: p.seen || [], tries: p.tries || 0 };
-  } catch {
-    return { rating: null, seen: [], tries: 0 };
-  }
-}
-
-function save(p) {
-  try {
-    localStorage.setItem(STORE, JSON.stringify(p));
-  } catch {
-    // A private window may refuse storage: the rating then lasts for this visit only.
-  }
-}
 
 const words = (text) => (text ? text[language()] || text.en : '');
 
@@ -53,6 +35,7 @@ export async function dailyCard(el) {
 
 /** #/puzzles (the next at the learner's level) and #/puzzles/ID. */
 export async function puzzlePage(view, app, id) {
+  await syncWithAccount(app);
   const mine = puzzleProgress();
   const p = id
     ? await api.puzzle(id)

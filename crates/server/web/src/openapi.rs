@@ -270,6 +270,7 @@ pub fn document() -> Value {
         }
     });
     // The social tools' bodies (the document's literal is at the macro's recursion limit).
+    doc["components"]["schemas"]["BrowserLearning"] = json!({ "type": "object", "properties": { "lessons": { "type": "object", "properties": { "done": { "type": "object", "additionalProperties": { "type": "array", "items": { "type": "integer", "minimum": 0 } } }, "wins": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 } } } }, "rating": { "type": "object" } } });
     doc["components"]["schemas"]["PuzzleTry"] = json!({ "type": "object", "properties": { "moves": { "type": "array", "items": { "type": "string" } }, "rating": { "type": "object", "required": ["rating", "deviation", "volatility"], "properties": { "rating": { "type": "number", "minimum": 1, "maximum": 5000 }, "deviation": { "type": "number", "minimum": 1, "maximum": 350 }, "volatility": { "type": "number", "minimum": 0, "maximum": 1 } } } } });
     doc["components"]["schemas"]["Try"] = json!({ "type": "object", "properties": { "moves": { "type": "array", "items": { "type": "string" } }, "count": { "type": "string" } } });
     doc["components"]["schemas"]["FirstCaptureTurn"] = json!({ "type": "object", "required": ["size", "moves"], "properties": { "size": { "type": "integer", "minimum": 5, "maximum": 9 }, "moves": { "type": "array", "items": { "type": "string" } }, "level": { "type": "integer", "minimum": 0, "maximum": 5 } } });
@@ -311,9 +312,13 @@ fn puzzle_paths(paths: &mut serde_json::Map<String, Value>) {
     let mut one = json!({ "get": op(&format!("One puzzle: {view} (not its solution: the server judges tries)"), "learn", None, ("200", "the puzzle"), &["404"]) });
     one["parameters"] = id.clone();
     paths.insert("/api/learn/puzzles/{id}".into(), one);
-    let mut attempt = json!({ "post": op("The verdict on a try: body { moves: [GTP vertices made so far, the last one judged], rating (the learner's, with an attempt's first try) }. Answer as a lesson's try (outcome, says, reply: the defence's answer or the refutation, board) with rating: the learner's rating after the attempt when it ended (solved or wrong) and a rating was sent, else null. 400 `bad_try`, `bad_rating`", "learn", Some("PuzzleTry"), ("200", "the verdict"), &["400", "404"]) });
+    let mut attempt = json!({ "post": op("The verdict on a try: body { moves: [GTP vertices made so far, the last one judged], rating (the learner's, with an attempt's first try) }. Answer as a lesson's try (outcome, says, reply: the defence's answer or the refutation, board) with rating: the learner's rating after the attempt when it ended (solved or wrong) and a rating was sent, else null. With a session, the account's rating is used and the attempt recorded (the sent rating only marks the attempt as not yet rated). 400 `bad_try`, `bad_rating`", "learn", Some("PuzzleTry"), ("200", "the verdict"), &["400", "404"]) });
     attempt["parameters"] = id;
     paths.insert("/api/learn/puzzles/{id}/try".into(), attempt);
+    paths.insert("/api/me/learning".into(), json!({
+        "get": op("The learning kept on the account: { lessons: { done: { lesson: [steps] }, wins: { size: n } }, rating (the puzzle rating, or null), attempts, solved }", "learn", None, ("200", "the learning"), &["401"]),
+        "post": op("Merges what the browser kept into the account (every step solved in either, the larger count of wins, the account's rating before the browser's): body { lessons, rating }; answer as GET. 400 `bad_progress`, `bad_rating`", "learn", Some("BrowserLearning"), ("200", "the merged learning"), &["400", "401"])
+    }));
 }
 
 /// The tournaments' routes.

@@ -48,7 +48,7 @@ impl PlayerRating {
     }
 
     /// The rating, when its numbers are ones Glicko-2 can have.
-    fn checked(self) -> Result<Rating, ApiError> {
+    pub fn checked(self) -> Result<Rating, ApiError> {
         let ok = (1.0..=5000.0).contains(&self.rating)
             && (1.0..=glicko::START_DEVIATION).contains(&self.deviation)
             && (0.0..=1.0).contains(&self.volatility);
@@ -58,14 +58,20 @@ impl PlayerRating {
                 "a rating is { rating: 1..5000, deviation: 1..350, volatility: 0..1 }".into(),
             ));
         }
-        Ok(Rating {
+        Ok(self.rating())
+    }
+
+    /// As Glicko-2 counts.
+    pub fn rating(self) -> Rating {
+        Rating {
             rating: self.rating,
             deviation: self.deviation,
             volatility: self.volatility,
-        })
+        }
     }
 
-    fn of(r: Rating) -> PlayerRating {
+    /// A Glicko-2 rating as the client keeps it.
+    pub fn of(r: Rating) -> PlayerRating {
         PlayerRating {
             rating: r.rating,
             deviation: r.deviation,
@@ -201,11 +207,26 @@ fn mix(x: u64) -> u64 {
 /// The verdict on a try at puzzle `id`; when the attempt ends (solved, or a wrong try) and
 /// the request carries the learner's rating, the rating after the attempt.
 pub fn check(id: &str, t: &PuzzleTry) -> Result<Value, ApiError> {
-    let p = all()?.puzzle(id).ok_or(ApiError::NotFound)?;
+    let p = find(id)?;
     let before = t.rating.map(PlayerRating::checked).transpose()?;
+    let (mut v, score) = judge(p, &t.moves)?;
+    let after = before
+        .zip(score)
+        .map(|(r, s)| PlayerRating::of(r.after(&[(puzzle_rating(p), s)])));
+    v["rating"] = json!(after);
+    Ok(v)
+}
+
+/// Puzzle `id`.
+pub(crate) fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
+    all()?.puzzle(id).ok_or(ApiError::NotFound)
+}
+
+/// The verdict on the last of `moves` as JSON, and the attempt's score when it ended: 1
+/// solved, 0 failed.
+pub(crate) fn judge(p: &Puzzle, moves: &[String]) -> Result<(Value, Option<f64>), ApiError> {
     let size = p.step.start.size();
-    let moves = t
-        .moves
+    let moves = moves
         .iter()
         .map(|v| gtp::parse_move(size, v).map_err(|e| bad(format!("{v}: {e}"))))
         .collect::<Result<Vec<Move>, _>>()?;
@@ -215,12 +236,8 @@ pub fn check(id: &str, t: &PuzzleTry) -> Result<Value, ApiError> {
         Outcome::Wrong => Some(0.0),
         Outcome::Continue | Outcome::Illegal => None,
     };
-    let after = before
-        .zip(score)
-        .map(|(r, s)| PlayerRating::of(r.after(&[(puzzle_rating(p), s)])));
-    let mut v = serde_json::to_value(verdict).map_err(|e| ApiError::Internal(e.to_string()))?;
-    v["rating"] = json!(after);
-    Ok(v)
+    let v = serde_json::to_value(verdict).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok((v, score))
 }
 
 fn bad(why: String) -> ApiError {

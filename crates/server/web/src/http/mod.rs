@@ -151,6 +151,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/learn/lessons", get(learn::list))
         .route("/api/learn/lessons/{id}", get(learn::lesson))
         .route("/api/learn/lessons/{id}/steps/{step}/try", post(learn::try_step))
+        .route("/api/me/learning", get(learn::learning).post(learn::merge_learning))
         .route("/api/learn/puzzles", get(learn::puzzle_summary))
         .route("/api/learn/puzzles/next", get(learn::next_puzzle))
         .route("/api/learn/puzzles/daily", get(learn::daily_puzzle))
