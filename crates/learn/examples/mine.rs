@@ -5,8 +5,10 @@
 //!
 //! ```text
 //! cargo run --release -p tengen-learn --example mine -- DIR COUNT FIRST_SEED
-//! cargo run --release -p tengen-learn --example mine -- learn/puzzles 330 0
+//! cargo run --release -p tengen-learn --example mine -- relevel OUT_DIR IN_DIR...
 //! ```
+//!
+//! (`docs/lessons.md` gives the runs that made `learn/puzzles`.)
 //!
 //! A game: each move drawn from the raw policy (moves under 2% left out), so that both sides
 //! err as players do and groups come into danger. At each position the net's six likeliest
@@ -15,7 +17,8 @@
 //! The defence's answers come from a search of [`REPLY_VISITS`]; the solution goes on while
 //! the learner's next move is again the only one (up to three moves). The level comes from
 //! the policy's prior of the first right move (a move the net sees at once is easy) and the
-//! line's length.
+//! line's length; `relevel` merges several runs and spreads the levels from 25k to 2d by
+//! difficulty.
 
 #[path = "../tests/net/mod.rs"]
 mod net;
@@ -63,6 +66,15 @@ struct Mined {
 
 fn main() {
     let mut args = std::env::args().skip(1);
+    if std::env::args().nth(1).as_deref() == Some("relevel") {
+        let all: Vec<String> = args.skip(1).collect();
+        let Some((out, inputs)) = all.split_first() else {
+            eprintln!("mine relevel OUT_DIR IN_DIR...");
+            return;
+        };
+        relevel(out, inputs);
+        return;
+    }
     let dir = args.next().unwrap_or_else(|| "learn/puzzles".into());
     let wanted: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(330);
     let first: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(0);
@@ -335,7 +347,13 @@ fn prompt(kind: Kind, learner: Color, theirs: bool) -> [String; 4] {
         Color::White => ("White", "백", "白", "白"),
     };
     let [a, b, c, d] = match (kind, theirs) {
-        (Kind::Race, _) => [
+        (Kind::Race, false) => [
+            "win the capturing race: save the marked stones.",
+            "수상전에서 이겨 표시된 돌을 살리세요.",
+            "攻め合いに勝って印の石を助けてください。",
+            "赢得对杀，救出标记的棋子。",
+        ],
+        (Kind::Race, true) => [
             "win the capturing race against the marked stones.",
             "표시된 돌과의 수상전에서 이기세요.",
             "印の石との攻め合いに勝ってください。",
@@ -368,14 +386,127 @@ fn prompt(kind: Kind, learner: Color, theirs: bool) -> [String; 4] {
     ]
 }
 
+/// The files, by level band.
+const BANDS: [(&str, std::ops::RangeInclusive<u8>); 3] = [
+    ("beginner", 0..=14),
+    ("intermediate", 15..=24),
+    ("advanced", 25..=Level::TOP),
+];
+
+/// The levels every puzzle gets, weakest first: 25 kyu to 2 dan.
+const LEVELS: std::ops::RangeInclusive<u8> = 5..=31;
+
+/// Merges the puzzles of several runs (`inputs`, each a directory of band files) into `out`
+/// and levels them by rank: each puzzle's difficulty is scored ([`difficulty`]) and the
+/// puzzles, easiest first, are spread evenly over [`LEVELS`]. The net's policy sees most
+/// tactics at once, so a level from the prior alone crowds them into a few kyu ranks; their
+/// order is what it knows. The Glicko-2 ratings then move with the learners' attempts.
+fn relevel(out: &str, inputs: &[String]) {
+    let eval = Evaluator::new(Model::builtin().expect("the built-in net"));
+    let mut scored: Vec<(f64, String, String)> = Vec::new();
+    for dir in inputs {
+        for (name, _) in BANDS {
+            let text = std::fs::read_to_string(format!("{dir}/{name}.sgf")).unwrap_or_default();
+            for block in text.split("\n(;GM").filter(|b| !b.trim().is_empty()) {
+                let block = match block.strip_prefix("(;GM") {
+                    Some(_) => block.to_string(),
+                    None => format!("(;GM{block}"),
+                };
+                let block = if block.ends_with('\n') { block } else { format!("{block}\n") };
+                let Some(p) = tengen_learn::puzzle::read("in", &block).ok().and_then(|v| v.into_iter().next()) else {
+                    eprintln!("{dir}/{name}: a block does not read");
+                    continue;
+                };
+                let block = reworded(&block, &p);
+                scored.push((difficulty(&eval, &p), p.id.clone(), block));
+            }
+        }
+    }
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    let n = scored.len().max(1);
+    let span = (LEVELS.end() - LEVELS.start() + 1) as usize;
+    let mut leveled: Vec<(u8, String, String)> = scored
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, id, block))| {
+            let level = LEVELS.start() + (i * span / n) as u8;
+            let at = block.find("LV[").unwrap_or(0);
+            let end = block[at..].find(']').map_or(at, |e| at + e + 1);
+            let name = Level::new(level).map_or("20k".to_string(), |l| l.to_string());
+            let block = format!("{}LV[{name}]{}", &block[..at], &block[end..]);
+            (level, id, block)
+        })
+        .collect();
+    leveled.sort();
+    for (name, band) in BANDS {
+        let text: String = leveled
+            .iter()
+            .filter(|(l, _, _)| band.contains(l))
+            .map(|(_, _, b)| b.as_str())
+            .collect();
+        if let Err(e) = std::fs::write(format!("{out}/{name}.sgf"), text) {
+            eprintln!("{out}/{name}.sgf: {e}");
+        }
+    }
+}
+
+/// The puzzle's text with its question written again from its kind and marked stones (a
+/// run's words may predate a wording).
+fn reworded(block: &str, p: &tengen_learn::Puzzle) -> String {
+    let b = p.step.start.board();
+    let theirs = p
+        .step
+        .targets
+        .first()
+        .is_some_and(|&t| b.get(t) != Some(p.step.learner));
+    let [en, ko, ja, zh] = prompt(p.kind, p.step.learner, theirs);
+    match (block.find("\nC["), block.find("]TR[")) {
+        (Some(a), Some(z)) if a < z => format!(
+            "{}\nC[{en}]CKO[{ko}]CJA[{ja}]CZH[{zh}]TR[{}",
+            &block[..a],
+            &block[z + 4..]
+        ),
+        _ => block.to_string(),
+    }
+}
+
+/// How hard a puzzle is: how little the net's policy expects the first right move, how many
+/// right moves the line asks, how many tempting wrong tries it lists, how full the board is.
+fn difficulty(eval: &Evaluator, p: &tengen_learn::Puzzle) -> f64 {
+    let game = &p.step.start;
+    let size = game.size() as usize;
+    let prior = p
+        .step
+        .answers
+        .iter()
+        .find(|a| a.right)
+        .and_then(|a| match a.mv {
+            Move::Play(pt) => Some(pt),
+            _ => None,
+        })
+        .and_then(|pt| {
+            let e = eval
+                .evaluate(&History::new(game, net::kata_rules(game)), 0)
+                .ok()?;
+            e.policy
+                .get(pt.row(size as u8) as usize * size + pt.col(size as u8) as usize)
+                .copied()
+        })
+        .unwrap_or(0.5);
+    let mut depth = 0;
+    let mut tries = &p.step.answers;
+    while let Some(r) = tries.iter().find(|a| a.right).and_then(|a| a.reply.as_ref()) {
+        depth += 1;
+        tries = &r.next;
+    }
+    let wrong = p.step.answers.iter().filter(|a| !a.right).count();
+    let stones = game.board().stone_count(Color::Black) + game.board().stone_count(Color::White);
+    -(prior.max(1e-4) as f64).ln() + 0.7 * depth as f64 + 0.1 * wrong as f64 + stones as f64 / 40.0
+}
+
 /// The puzzles as SGF files by level band.
 fn write_files(dir: &str, found: &[Mined]) {
-    let bands: [(&str, std::ops::RangeInclusive<u8>); 3] = [
-        ("beginner", 0..=14),
-        ("intermediate", 15..=24),
-        ("advanced", 25..=Level::TOP),
-    ];
-    for (name, band) in bands {
+    for (name, band) in BANDS {
         let mut text = String::new();
         let mut band_puzzles: Vec<&Mined> = found
             .iter()
