@@ -181,7 +181,10 @@ fn examine(eval: &Evaluator, played: &Game, c: Color, e: &Evaluation, id: String
     let turning = turning_chains(&game, c, &owned);
     let targets = turning.first()?.clone();
     let (tries, depth) = solve(eval, &game, c, &targets, DEPTH)?;
-    let prior = moves.iter().find(|m| Some(Move::Play(m.0)) == tries.iter().find(|t| t.right).map(|t| t.mv))?.1;
+    let prior = moves
+        .iter()
+        .find(|m| Some(Move::Play(m.0)) == tries.iter().find(|t| t.right).map(|t| t.mv))?
+        .1;
     let stones = game.board().stone_count(Color::Black) + game.board().stone_count(Color::White);
     let level = level(prior, depth, stones);
     let kind = kind(&game, c, &targets, &turning);
@@ -412,8 +415,15 @@ fn relevel(out: &str, inputs: &[String]) {
                     Some(_) => block.to_string(),
                     None => format!("(;GM{block}"),
                 };
-                let block = if block.ends_with('\n') { block } else { format!("{block}\n") };
-                let Some(p) = tengen_learn::puzzle::read("in", &block).ok().and_then(|v| v.into_iter().next()) else {
+                let block = if block.ends_with('\n') {
+                    block
+                } else {
+                    format!("{block}\n")
+                };
+                let Some(p) = tengen_learn::puzzle::read("in", &block)
+                    .ok()
+                    .and_then(|v| v.into_iter().next())
+                else {
                     eprintln!("{dir}/{name}: a block does not read");
                     continue;
                 };
@@ -495,7 +505,11 @@ fn difficulty(eval: &Evaluator, p: &tengen_learn::Puzzle) -> f64 {
         .unwrap_or(0.5);
     let mut depth = 0;
     let mut tries = &p.step.answers;
-    while let Some(r) = tries.iter().find(|a| a.right).and_then(|a| a.reply.as_ref()) {
+    while let Some(r) = tries
+        .iter()
+        .find(|a| a.right)
+        .and_then(|a| a.reply.as_ref())
+    {
         depth += 1;
         tries = &r.next;
     }
@@ -533,7 +547,10 @@ fn puzzle_sgf(m: &Mined) -> String {
             .map(|p| format!("[{}]", point(p)))
             .collect()
     };
-    let theirs = m.targets.first().is_some_and(|&t| b.get(t) != Some(m.learner));
+    let theirs = m
+        .targets
+        .first()
+        .is_some_and(|&t| b.get(t) != Some(m.learner));
     let [en, ko, ja, zh] = prompt(m.kind, m.learner, theirs);
     let mut s = format!(
         "(;GM[1]FF[4]CA[UTF-8]SZ[{size}]KM[{}]RU[chinese]ID[{}]LV[{}]KIND[{}]PL[{}]AB{}AW{}\nC[{en}]CKO[{ko}]CJA[{ja}]CZH[{zh}]TR",
@@ -558,9 +575,19 @@ fn write_tries(s: &mut String, size: u8, learner: Color, tries: &[Try]) {
     let name = |c: Color| if c == Color::Black { "B" } else { "W" };
     for t in tries {
         let mark = if t.right { "TE" } else { "BM" };
-        let _ = write!(s, "(;{}[{}]{mark}[1]", name(learner), sgf::format_move(size, t.mv));
+        let _ = write!(
+            s,
+            "(;{}[{}]{mark}[1]",
+            name(learner),
+            sgf::format_move(size, t.mv)
+        );
         if let Some(r) = t.reply {
-            let _ = write!(s, ";{}[{}]", name(learner.opponent()), sgf::format_move(size, r));
+            let _ = write!(
+                s,
+                ";{}[{}]",
+                name(learner.opponent()),
+                sgf::format_move(size, r)
+            );
         }
         write_tries(s, size, learner, &t.next);
         s.push(')');

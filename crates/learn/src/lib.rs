@@ -166,7 +166,10 @@ impl Puzzles {
         let mut ids: Vec<&str> = puzzles.iter().map(|p| p.id.as_str()).collect();
         ids.sort_unstable();
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-            return Err(LessonError::Shape(format!("two puzzles are called {}", w[0])));
+            return Err(LessonError::Shape(format!(
+                "two puzzles are called {}",
+                w[0]
+            )));
         }
         Ok(Puzzles { puzzles })
     }

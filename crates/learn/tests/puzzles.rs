@@ -41,7 +41,10 @@ fn replay(p: &Puzzle) -> Vec<String> {
                 out.push(format!("{}: the answer to {tried:?} is illegal", p.id));
             }
             if !a.right && a.reply.is_none() {
-                out.push(format!("{}: the wrong try {tried:?} has no refutation", p.id));
+                out.push(format!(
+                    "{}: the wrong try {tried:?} has no refutation",
+                    p.id
+                ));
             }
             if let Some(r) = a.reply.as_ref().filter(|_| a.right) {
                 todo.push((tried, &r.next));
@@ -91,7 +94,9 @@ fn every_puzzle_file_on_disk_is_embedded() {
 #[test]
 fn a_puzzle_without_a_refutation_is_found() {
     let q = "C[x]CKO[x]CJA[x]CZH[x]";
-    let text = format!("(;SZ[5]ID[t]LV[20k]KIND[tesuji]AB[cb][bc][dc]AW[cc]TR[cc]{q}(;B[cd]TE[1])(;B[aa]BM[1]))");
+    let text = format!(
+        "(;SZ[5]ID[t]LV[20k]KIND[tesuji]AB[cb][bc][dc]AW[cc]TR[cc]{q}(;B[cd]TE[1])(;B[aa]BM[1]))"
+    );
     let p = puzzle::read("t", &text).expect("it reads");
     let found = replay(&p[0]);
     assert!(
@@ -110,7 +115,11 @@ fn every_puzzle_is_the_networks_best_and_a_wrong_try_loses_the_stones() {
         .expect("every puzzle reads")
         .puzzles
         .iter()
-        .filter_map(|p| net::verify(&eval, p).err().map(|e| format!("{}: {e}", p.id)))
+        .filter_map(|p| {
+            net::verify(&eval, p)
+                .err()
+                .map(|e| format!("{}: {e}", p.id))
+        })
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

@@ -111,7 +111,9 @@ pub fn verify_with(eval: &Evaluator, puzzle: &Puzzle, margin: f64) -> Result<(),
         let kept = after(&game, &line(learner, right))?;
         let score = target_score(eval, &kept, learner, &step.targets)?;
         if score < margin {
-            return Err(format!("ply {at}: after the right line the score is {score:.2}"));
+            return Err(format!(
+                "ply {at}: after the right line the score is {score:.2}"
+            ));
         }
         for wrong in answers.iter().filter(|a| !a.right) {
             if wrong.reply.is_none() {

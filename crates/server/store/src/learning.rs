@@ -37,10 +37,12 @@ pub struct Attempt<'a> {
 
 fn rating_of(r: &sqlx::any::AnyRow, prefix: &str) -> Result<Option<StoredRating>, StoreError> {
     let get = |c: &str| r.try_get::<Option<f64>, _>(format!("{prefix}{c}").as_str());
-    Ok(match (get("rating")?, get("deviation")?, get("volatility")?) {
-        (Some(a), Some(b), Some(c)) => Some((a, b, c)),
-        _ => None,
-    })
+    Ok(
+        match (get("rating")?, get("deviation")?, get("volatility")?) {
+            (Some(a), Some(b), Some(c)) => Some((a, b, c)),
+            _ => None,
+        },
+    )
 }
 
 impl Store {

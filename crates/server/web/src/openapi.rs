@@ -308,7 +308,8 @@ fn puzzle_paths(paths: &mut serde_json::Map<String, Value>) {
     ]);
     paths.insert("/api/learn/puzzles/next".into(), next);
     paths.insert("/api/learn/puzzles/daily".into(), json!({ "get": op(&format!("The day's puzzle, the same for everyone on a UTC day: {view} with day (days since 1970-01-01)"), "learn", None, ("200", "the day's puzzle"), &[]) }));
-    let id = json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }]);
+    let id =
+        json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }]);
     let mut one = json!({ "get": op(&format!("One puzzle: {view} (not its solution: the server judges tries)"), "learn", None, ("200", "the puzzle"), &["404"]) });
     one["parameters"] = id.clone();
     paths.insert("/api/learn/puzzles/{id}".into(), one);

@@ -122,7 +122,9 @@ async fn puzzles_are_served_and_an_anonymous_try_is_rated_from_the_request() {
     let (st, daily) = server.get("/api/learn/puzzles/daily").await;
     assert_eq!(st, StatusCode::OK, "{daily}");
     assert!(daily["step"]["board"].is_array() && daily["step"].get("answers").is_none());
-    let (st, next) = server.get("/api/learn/puzzles/next?rating=600&kind=life").await;
+    let (st, next) = server
+        .get("/api/learn/puzzles/next?rating=600&kind=life")
+        .await;
     assert_eq!(st, StatusCode::OK, "{next}");
     assert_eq!(next["kind"], "life");
     let (st, v) = server.get("/api/learn/puzzles/next?kind=ladder").await;
@@ -169,7 +171,9 @@ async fn learning_is_kept_on_the_account(server: &TestServer) {
     let path = format!("/api/learn/puzzles/{id}/try");
     // The rating sent is ignored when logged in: the account's is used.
     let sent = json!({ "rating": 2500.0, "deviation": 50.0, "volatility": 0.06 });
-    let (st, v) = ann.post(&path, json!({ "moves": [wrong], "rating": sent })).await;
+    let (st, v) = ann
+        .post(&path, json!({ "moves": [wrong], "rating": sent }))
+        .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let after = v["rating"]["rating"].as_f64().unwrap();
     assert!(after < 900.0, "{after}");
@@ -177,7 +181,10 @@ async fn learning_is_kept_on_the_account(server: &TestServer) {
     let (_, v) = ann.post(&path, json!({ "moves": [right] })).await;
     assert!(v["rating"].is_null());
     let (_, v) = ann.get("/api/me/learning").await;
-    assert_eq!((v["attempts"].as_i64(), v["solved"].as_i64()), (Some(1), Some(0)));
+    assert_eq!(
+        (v["attempts"].as_i64(), v["solved"].as_i64()),
+        (Some(1), Some(0))
+    );
     assert_eq!(v["rating"]["rating"].as_f64(), Some(after));
     let moved = server.store().puzzle_rating(&id).await.unwrap().unwrap();
     assert!(moved.0 > 0.0, "the puzzle's rating is kept");

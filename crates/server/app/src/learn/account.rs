@@ -45,7 +45,10 @@ impl Lessons {
     fn checked(self) -> Result<Lessons, ApiError> {
         let too_many = self.done.len() > MOST_LESSONS
             || self.wins.len() > MOST_LESSONS
-            || self.done.iter().any(|(id, s)| id.len() > 64 || s.len() > MOST_STEPS)
+            || self
+                .done
+                .iter()
+                .any(|(id, s)| id.len() > 64 || s.len() > MOST_STEPS)
             || self.wins.keys().any(|k| k.len() > 8);
         if too_many {
             return Err(ApiError::Rejected(
@@ -187,8 +190,7 @@ mod tests {
     #[test]
     fn a_progress_too_large_is_refused() {
         let mut l = Lessons::default();
-        l.done
-            .insert("x".repeat(65), BTreeSet::from([0]));
+        l.done.insert("x".repeat(65), BTreeSet::from([0]));
         assert!(matches!(
             l.checked(),
             Err(ApiError::Rejected("bad_progress", _))

@@ -150,14 +150,18 @@ pub fn puzzle(id: &str) -> Result<Value, ApiError> {
 pub fn next(q: &NextQuery) -> Result<Value, ApiError> {
     let rating = q.rating.unwrap_or(PlayerRating::start().rating);
     if !rating.is_finite() {
-        return Err(ApiError::Rejected("bad_rating", "rating is a number".into()));
+        return Err(ApiError::Rejected(
+            "bad_rating",
+            "rating is a number".into(),
+        ));
     }
-    let kind = match q.kind.as_deref() {
-        None | Some("") => None,
-        Some(k) => Some(k.parse::<Kind>().map_err(|()| {
-            ApiError::Rejected("bad_kind", "kind is life, race or tesuji".into())
-        })?),
-    };
+    let kind =
+        match q.kind.as_deref() {
+            None | Some("") => None,
+            Some(k) => Some(k.parse::<Kind>().map_err(|()| {
+                ApiError::Rejected("bad_kind", "kind is life, race or tesuji".into())
+            })?),
+        };
     let seen: Vec<&str> = q.seen.split(',').take(MOST_SEEN).collect();
     let mut near: Vec<&Puzzle> = all()?
         .puzzles
@@ -253,7 +257,12 @@ mod tests {
     }
 
     fn right_move(p: &Puzzle) -> String {
-        let a = p.step.answers.iter().find(|a| a.right).expect("a right try");
+        let a = p
+            .step
+            .answers
+            .iter()
+            .find(|a| a.right)
+            .expect("a right try");
         gtp::format_move(p.step.start.size(), a.mv)
     }
 
@@ -269,7 +278,12 @@ mod tests {
             },
         )
         .expect("a verdict");
-        let wrong = p.step.answers.iter().find(|a| !a.right).expect("a wrong try");
+        let wrong = p
+            .step
+            .answers
+            .iter()
+            .find(|a| !a.right)
+            .expect("a wrong try");
         let failed = check(
             &p.id,
             &PuzzleTry {
@@ -307,7 +321,10 @@ mod tests {
             moves: vec!["Z99".into()],
             rating: None,
         };
-        assert!(matches!(check(&p.id, &t), Err(ApiError::Rejected("bad_try", _))));
+        assert!(matches!(
+            check(&p.id, &t),
+            Err(ApiError::Rejected("bad_try", _))
+        ));
         assert!(matches!(
             check("nope", &PuzzleTry::default()),
             Err(ApiError::NotFound)
