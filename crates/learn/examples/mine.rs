@@ -181,6 +181,9 @@ fn examine(eval: &Evaluator, played: &Game, c: Color, e: &Evaluation, id: String
     let turning = turning_chains(&game, c, &owned);
     let targets = turning.first()?.clone();
     let (tries, depth) = solve(eval, &game, c, &targets, DEPTH)?;
+    if tries.iter().all(|t| t.right) {
+        return None; // nothing tempting to refute: not a puzzle
+    }
     let prior = moves
         .iter()
         .find(|m| Some(Move::Play(m.0)) == tries.iter().find(|t| t.right).map(|t| t.mv))?
@@ -399,8 +402,8 @@ const BANDS: [(&str, std::ops::RangeInclusive<u8>); 3] = [
 /// The levels every puzzle gets, weakest first: 25 kyu to 2 dan.
 const LEVELS: std::ops::RangeInclusive<u8> = 5..=31;
 
-/// Merges the puzzles of several runs (`inputs`, each a directory of band files) into `out`
-/// and levels them by rank: each puzzle's difficulty is scored ([`difficulty`]) and the
+/// Merges the puzzles of several runs (`inputs`, each a directory of band files) into `out`,
+/// leaving out those without a wrong try, and levels them by rank: each puzzle's difficulty is scored ([`difficulty`]) and the
 /// puzzles, easiest first, are spread evenly over [`LEVELS`]. The net's policy sees most
 /// tactics at once, so a level from the prior alone crowds them into a few kyu ranks; their
 /// order is what it knows. The Glicko-2 ratings then move with the learners' attempts.
@@ -427,6 +430,10 @@ fn relevel(out: &str, inputs: &[String]) {
                     eprintln!("{dir}/{name}: a block does not read");
                     continue;
                 };
+                // A puzzle is a choice: one without a refuted wrong try teaches nothing of why.
+                if p.step.answers.iter().all(|a| a.right) {
+                    continue;
+                }
                 let block = reworded(&block, &p);
                 scored.push((difficulty(&eval, &p), p.id.clone(), block));
             }

@@ -16,6 +16,9 @@ fn replay(p: &Puzzle) -> Vec<String> {
     if p.step.targets.is_empty() {
         out.push(format!("{}: no marked stones", p.id));
     }
+    if p.step.answers.iter().all(|a| a.right) {
+        out.push(format!("{}: no wrong try to refute", p.id));
+    }
     // Paths of right moves to walk, each with the tries it leads to.
     let mut todo: Vec<(Vec<Move>, &[Answer])> = vec![(Vec::new(), &p.step.answers)];
     while let Some((path, answers)) = todo.pop() {
