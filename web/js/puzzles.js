@@ -110,6 +110,8 @@ function solveOnBoard({ view, app, p, say, showRating }) {
       if (r.outcome !== 'illegal' && r.outcome !== 'continue' && !rated) record(r);
       verdict(r, v);
     } catch (e) {
+      // A rating the server cannot use (a damaged store) is dropped: the next try starts anew.
+      if (e.code === 'bad_rating') save({ ...puzzleProgress(), rating: null });
       app.error(e);
       waiting = false;
     }
