@@ -82,7 +82,8 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // and friends, the reviews' chat, the readiness probe's table, the sessions' kind, last
     // use, device and address, the names' keys, the learners, their puzzle attempts and index,
     // the puzzles' ratings; the pairings' board result and corrector go with their table).
-    // Each step appended to the migrations adds its undoing here.
+    // Each step appended to the migrations adds its undoing here (and in trust.rs's
+    // migration to names' keys).
     for sql in [
         "DROP TABLE puzzle_ratings",
         "DROP INDEX puzzle_attempts_user",
