@@ -103,5 +103,18 @@ export const sendMessage = (to, text) => api('POST', '/api/messages', { to, text
 export const lessons = () => api('GET', '/api/learn/lessons');
 export const lesson = (id) => api('GET', `/api/learn/lessons/${encodeURIComponent(id)}`);
 export const tryStep = (id, step, body) => api('POST', `/api/learn/lessons/${encodeURIComponent(id)}/steps/${step}/try`, body);
+export const mergeLearning = (body) => api('POST', '/api/me/learning', body);
+export const puzzleSummary = () => api('GET', '/api/learn/puzzles');
+export const nextPuzzle = ({ rating, seen, kind, turn }) => {
+  const q = new URLSearchParams();
+  if (rating != null) q.set('rating', String(rating));
+  if (seen) q.set('seen', seen);
+  if (kind) q.set('kind', kind);
+  if (turn) q.set('turn', String(turn));
+  return api('GET', `/api/learn/puzzles/next?${q}`);
+};
+export const dailyPuzzle = () => api('GET', '/api/learn/puzzles/daily');
+export const puzzle = (id) => api('GET', `/api/learn/puzzles/${encodeURIComponent(id)}`);
+export const tryPuzzle = (id, body) => api('POST', `/api/learn/puzzles/${encodeURIComponent(id)}/try`, body);
 export const firstCapture = (body) => api('POST', '/api/learn/first-capture', body);
 export const rules = () => api('GET', '/api/rules');

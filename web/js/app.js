@@ -1,5 +1,5 @@
 // The shell: who is logged in, the header, messages, the socket, and the hash router
-// (#/ lobby, or the welcome before one logs in, #/login, #/learn, #/learn/ID/N, #/rules, #/game/ID,
+// (#/ lobby, or the welcome before one logs in, #/login, #/learn, #/learn/ID/N, #/puzzles, #/puzzles/ID, #/rules, #/game/ID,
 // #/user/NAME, #/review/ID, #/tournaments, #/tournament/ID, #/moderation, #/messages,
 // #/messages/NAME).
 
@@ -14,6 +14,7 @@ import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { moderationPage } from './moderation.js';
 import { messagesPage } from './messages.js';
 import { welcomePage, learnPage, lessonPage } from './learn.js';
+import { puzzlePage } from './puzzles.js';
 import { rulesPage } from './rules.js';
 import { t, LANGUAGES, language, loadLanguage, setLanguage, dateTime, rankName } from './i18n.js';
 import { ask } from './dialog.js';
@@ -251,7 +252,7 @@ async function route() {
   // A visitor not logged in meets the welcome's three ways in (learn, play a bot, watch)
   // before any form; the lessons need no account either.
   const welcome = !app.user && !parts[0];
-  if (!app.user && !welcome && !['login', 'learn', 'rules', 'user', 'review', 'tournaments', 'tournament'].includes(parts[0])) {
+  if (!app.user && !welcome && !['login', 'learn', 'puzzles', 'rules', 'user', 'review', 'tournaments', 'tournament'].includes(parts[0])) {
     app.go('#/login');
     return;
   }
@@ -265,6 +266,7 @@ async function route() {
     else if (parts[0] === 'login') cleanup = await authPage(view, app);
     else if (parts[0] === 'learn' && parts[1]) cleanup = await lessonPage(view, app, parts[1], Number(parts[2] || 0));
     else if (parts[0] === 'learn') cleanup = await learnPage(view, app);
+    else if (parts[0] === 'puzzles') cleanup = await puzzlePage(view, app, parts[1] || null);
     else if (parts[0] === 'rules') cleanup = await rulesPage(view, app, parts[1] || null);
     else if (parts[0] === 'game' && parts[1]) cleanup = await gamePage(view, app, Number(parts[1]));
     else if (parts[0] === 'user' && parts[1]) cleanup = await userPage(view, app, parts[1]);

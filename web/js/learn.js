@@ -30,6 +30,41 @@ function save(p) {
   }
 }
 
+const PUZZLES = 'tengen.puzzles';
+
+/** { rating: { rating, deviation, volatility } | null, seen: [ids], tries: n }. */
+export function puzzleProgress() {
+  try {
+    const p = JSON.parse(localStorage.getItem(PUZZLES) || '{}');
+    return { rating: p.rating || null, seen: p.seen || [], tries: p.tries || 0 };
+  } catch {
+    return { rating: null, seen: [], tries: 0 };
+  }
+}
+
+export function savePuzzleProgress(p) {
+  try {
+    localStorage.setItem(PUZZLES, JSON.stringify(p));
+  } catch {
+    // As for the lessons: this visit only.
+  }
+}
+
+/**
+ * Once logged in, what this browser kept is merged into the account (steps solved anywhere
+ * stay solved; the account's puzzle rating wins), and the browser keeps the account's copy.
+ */
+export async function syncWithAccount(app) {
+  if (!app.user) return;
+  try {
+    const r = await api.mergeLearning({ lessons: progress(), rating: puzzleProgress().rating });
+    save({ done: r.lessons.done || {}, wins: r.lessons.wins || {} });
+    if (r.rating) savePuzzleProgress({ ...puzzleProgress(), rating: r.rating });
+  } catch {
+    // The browser's copy still works; the next page tries again.
+  }
+}
+
 function solved(id, step) {
   const p = progress();
   const done = new Set(p.done[id] || []);
@@ -91,6 +126,7 @@ async function playFirstGame(app) {
 
 /** #/learn: every lesson with how far the learner got. */
 export async function learnPage(view, app) {
+  await syncWithAccount(app);
   const { lessons } = await api.lessons();
   const p = progress();
   const next = lessons.find((l) => (p.done[l.id] || []).length < l.steps);
@@ -99,7 +135,7 @@ export async function learnPage(view, app) {
       <h1>${t('learn.title')}</h1>
       <p>${t('learn.lead')}</p>
       ${next ? `<a class="button primary" href="#/learn/${esc(next.id)}/${firstOpen(p, next)}" data-testid="learn-continue">${t('learn.continue')}</a>` : `<p data-testid="learn-all-done">${t('learn.all_done')}</p>`}
-      <p><a class="button" href="#/rules" data-testid="rules-link">${t('rulespage.link')}</a></p>
+      <p class="row"><a class="button" href="#/puzzles" data-testid="puzzles-link">${t('puzzles.link')}</a> <a class="button" href="#/rules" data-testid="rules-link">${t('rulespage.link')}</a></p>
       <ol class="lessons" data-testid="lessons">
         ${lessons.map((l) => {
           const n = (p.done[l.id] || []).length;

@@ -12,6 +12,7 @@ import {
   RULES, RANKS, CHAT_LINES, matchRequest, matchStep, matchNews, roomTerms, botHandicap, botRequest,
   botAway, roomChoices, hoSunColor, playsIn, friendsInOrder,
 } from './lobby-state.js';
+import { dailyCard } from './puzzles.js';
 
 // The formatter was first written here.
 export { span } from './format.js';
@@ -51,6 +52,7 @@ export async function lobbyPage(main, app) {
   await wireBots(c);
   wireNotifications(c);
   wireChat(c);
+  dailyCard(c.q('#daily'));
   await c.refresh();
   const timer = setInterval(c.refresh, 3000);
   return () => {
@@ -95,6 +97,7 @@ function turnsPanel() {
         <h2 id="turns-h">${t('lobby.your_move')}</h2>
         <ul class="list" id="turns"></ul>
         <button class="link" id="notify-allow" hidden>${t('lobby.notify_ask')}</button>
+        <p id="daily"></p>
       </section>`;
 }
 

@@ -159,7 +159,9 @@ fn kata_raw_nn_matches_katago_on_a_version_17_transformer_net() {
 /// `target/nets/` (KataGo's nets, its terms: katagotraining.org). Without the file the test
 /// says so and passes, unless CI is set.
 fn check_public_net(file: &str, dir: &str) {
-    let net = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/nets").join(file);
+    let net = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/nets")
+        .join(file);
     if !net.exists() {
         assert!(
             std::env::var("CI").is_err(),

@@ -149,7 +149,7 @@ pub fn read(id: &str, sgf_text: &str) -> Result<Lesson, LessonError> {
     })
 }
 
-fn read_step(tree: &GameTree, place: &str) -> Result<Step, LessonError> {
+pub(crate) fn read_step(tree: &GameTree, place: &str) -> Result<Step, LessonError> {
     let root = At { tree, index: 0 };
     let node = root.node();
     let size = node.number("SZ").map_or(Ok(9), |n| {

@@ -21,10 +21,13 @@
 //! - [`goal`]: what a step asks, judged on the board after a move.
 //! - [`check`]: the verdict on a learner's tries; a counting step's count.
 //! - [`text`]: a lesson's words in the four languages.
+//! - [`puzzle`]: puzzles (life and death, capturing races, tesuji), each a step with its
+//!   solution tree, an id, a level and a kind.
 
 pub mod check;
 pub mod goal;
 pub mod lesson;
+pub mod puzzle;
 pub mod text;
 
 #[cfg(test)]
@@ -35,6 +38,7 @@ use std::sync::OnceLock;
 pub use check::{Outcome, PathError, Verdict};
 pub use goal::{Goal, Miss};
 pub use lesson::{Answer, Lesson, Mark, Reply, Step};
+pub use puzzle::{Kind, Level, Puzzle};
 pub use text::Text;
 
 /// Why a lesson file cannot be used; the tests refuse every one.
@@ -127,4 +131,57 @@ impl Library {
 pub fn library() -> Result<&'static Library, &'static LessonError> {
     static LIBRARY: OnceLock<Result<Library, LessonError>> = OnceLock::new();
     LIBRARY.get_or_init(Library::read).as_ref()
+}
+
+/// The puzzle files, by level band: name and text (`learn/puzzles/`).
+pub const PUZZLE_FILES: &[(&str, &str)] = &[
+    (
+        "beginner",
+        include_str!("../../../learn/puzzles/beginner.sgf"),
+    ),
+    (
+        "intermediate",
+        include_str!("../../../learn/puzzles/intermediate.sgf"),
+    ),
+    (
+        "advanced",
+        include_str!("../../../learn/puzzles/advanced.sgf"),
+    ),
+];
+
+/// Every puzzle, read once.
+#[derive(Debug)]
+pub struct Puzzles {
+    /// The puzzles, file by file, in each file's order.
+    pub puzzles: Vec<Puzzle>,
+}
+
+impl Puzzles {
+    /// Reads every embedded puzzle; two puzzles with one id are refused.
+    pub fn read() -> Result<Puzzles, LessonError> {
+        let mut puzzles = Vec::new();
+        for (name, text) in PUZZLE_FILES {
+            puzzles.extend(puzzle::read(name, text)?);
+        }
+        let mut ids: Vec<&str> = puzzles.iter().map(|p| p.id.as_str()).collect();
+        ids.sort_unstable();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(LessonError::Shape(format!(
+                "two puzzles are called {}",
+                w[0]
+            )));
+        }
+        Ok(Puzzles { puzzles })
+    }
+
+    /// The puzzle called `id`.
+    pub fn puzzle(&self, id: &str) -> Option<&Puzzle> {
+        self.puzzles.iter().find(|p| p.id == id)
+    }
+}
+
+/// The embedded puzzles, read on first use (the tests read every one).
+pub fn puzzles() -> Result<&'static Puzzles, &'static LessonError> {
+    static PUZZLES: OnceLock<Result<Puzzles, LessonError>> = OnceLock::new();
+    PUZZLES.get_or_init(Puzzles::read).as_ref()
 }

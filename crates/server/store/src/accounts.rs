@@ -411,7 +411,8 @@ impl Store {
     }
 
     /// Deletes `user_id`'s account as far as its games allow: renamed `name`, no password, no
-    /// sessions, no open rooms, in one transaction (games, ratings and reports keep the row).
+    /// sessions, no open rooms, no learning kept, in one transaction (games, ratings and reports
+    /// keep the row).
     /// `false` when the name is taken.
     pub async fn anonymise_user(&self, user_id: i64, name: &str) -> Result<bool, StoreError> {
         let mut tx = self.pool().begin().await?;
@@ -436,6 +437,13 @@ impl Store {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
+        // Their learning is theirs alone (the puzzles' ratings keep what it taught them).
+        for table in ["learners", "puzzle_attempts"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE user_id = $1"))
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
         sqlx::query(
             "UPDATE rooms SET status = 'cancelled' WHERE owner_id = $1 AND status = 'open'",
         )

@@ -27,6 +27,7 @@ pub mod commit;
 mod direct;
 pub mod games;
 pub mod health;
+pub mod learning;
 pub mod lease;
 pub mod matches;
 pub mod metrics;

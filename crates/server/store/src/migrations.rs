@@ -179,6 +179,31 @@ const SHARED: &[Step] = &[
     Sql("ALTER TABLE tournament_pairings ADD COLUMN corrected_by BIGINT REFERENCES users(id)"),
     // Names that look alike are one name (core/names.rs): each account's key, unique.
     Code(DataMigration::NameKeys),
+    // Learning on the account (store/learning.rs): a learner's lesson progress (JSON, as the
+    // browser keeps it) and puzzle rating, each puzzle attempt, and the puzzles' own ratings
+    // as attempts move them (absent: the rating of the puzzle's level).
+    Sql("CREATE TABLE learners (
+        user_id BIGINT PRIMARY KEY REFERENCES users(id),
+        lessons TEXT NOT NULL,
+        puzzle_rating DOUBLE PRECISION,
+        puzzle_deviation DOUBLE PRECISION,
+        puzzle_volatility DOUBLE PRECISION,
+        updated_at BIGINT NOT NULL
+    )"),
+    Sql("CREATE TABLE puzzle_attempts (
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        puzzle_id TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        solved BIGINT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL
+    )"),
+    Sql("CREATE INDEX puzzle_attempts_user ON puzzle_attempts (user_id)"),
+    Sql("CREATE TABLE puzzle_ratings (
+        puzzle_id TEXT PRIMARY KEY,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL
+    )"),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.

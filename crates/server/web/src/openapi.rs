@@ -270,6 +270,8 @@ pub fn document() -> Value {
         }
     });
     // The social tools' bodies (the document's literal is at the macro's recursion limit).
+    doc["components"]["schemas"]["BrowserLearning"] = json!({ "type": "object", "properties": { "lessons": { "type": "object", "properties": { "done": { "type": "object", "additionalProperties": { "type": "array", "items": { "type": "integer", "minimum": 0 } } }, "wins": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 } } } }, "rating": { "type": "object" } } });
+    doc["components"]["schemas"]["PuzzleTry"] = json!({ "type": "object", "properties": { "moves": { "type": "array", "items": { "type": "string" } }, "rating": { "type": "object", "required": ["rating", "deviation", "volatility"], "properties": { "rating": { "type": "number", "minimum": 1, "maximum": 5000 }, "deviation": { "type": "number", "minimum": 1, "maximum": 350 }, "volatility": { "type": "number", "minimum": 0, "maximum": 1 } } } } });
     doc["components"]["schemas"]["Try"] = json!({ "type": "object", "properties": { "moves": { "type": "array", "items": { "type": "string" } }, "count": { "type": "string" } } });
     doc["components"]["schemas"]["FirstCaptureTurn"] = json!({ "type": "object", "required": ["size", "moves"], "properties": { "size": { "type": "integer", "minimum": 5, "maximum": 9 }, "moves": { "type": "array", "items": { "type": "string" } }, "level": { "type": "integer", "minimum": 0, "maximum": 5 } } });
     doc["components"]["schemas"]["Friend"] = json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } });
@@ -289,7 +291,35 @@ fn learn_paths(paths: &mut serde_json::Map<String, Value>) {
     let mut attempt = json!({ "post": op("The teacher's verdict on a try in step N (from 0): body { moves: [GTP vertices made in the step so far, the last one judged] } or, in a counting step, { count: \"B+3\" }. Answer { outcome: solved|continue|wrong|illegal, miss: { code, liberties? }, refused (the rules' code), says, reply, next, board } or, counting, { right, result, black, white }. 400 `bad_try` for a path the step does not follow", "learn", Some("Try"), ("200", "the verdict"), &["400", "404"]) });
     attempt["parameters"] = json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "step", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }]);
     paths.insert("/api/learn/lessons/{id}/steps/{step}/try".into(), attempt);
+    puzzle_paths(paths);
     paths.insert("/api/learn/first-capture".into(), json!({ "post": op("First Capture Go against the lessons' bot: body { size: 5..9, moves: [every move from Black's first, the last Black's], level: 0..5 }; answer { reply (White's move, or null when the game ended), board, winner: black|white|null }. 400 `bad_size`, `bad_try`, `illegal_move`; 503 `engine_busy`", "learn", Some("FirstCaptureTurn"), ("200", "the bot's answer"), &["400", "503"]) }));
+}
+
+/// The puzzles (docs/lessons.md, "Puzzles").
+fn puzzle_paths(paths: &mut serde_json::Map<String, Value>) {
+    let view = "{ id, level (a rank: 25k), kind: life|race|tesuji, rating, step: { size, rules, goal, learner, prompt, board, last, marks, prisoners, komi } }";
+    paths.insert("/api/learn/puzzles".into(), json!({ "get": op("How many puzzles: { count, kinds: [{ kind, count }], start (a new learner's rating: { rating, deviation, volatility }) }", "learn", None, ("200", "the counts"), &[]) }));
+    let mut next = json!({ "get": op(&format!("A puzzle near the learner's rating, not one of `seen` while others are near: {view}. 400 `bad_rating`, `bad_kind`"), "learn", None, ("200", "a puzzle"), &["400"]) });
+    next["parameters"] = json!([
+        { "name": "rating", "in": "query", "schema": { "type": "number" } },
+        { "name": "seen", "in": "query", "description": "ids seen lately, comma-separated", "schema": { "type": "string" } },
+        { "name": "kind", "in": "query", "schema": { "type": "string", "enum": ["life", "race", "tesuji"] } },
+        { "name": "turn", "in": "query", "description": "which of the five nearest (any number)", "schema": { "type": "integer", "minimum": 0 } }
+    ]);
+    paths.insert("/api/learn/puzzles/next".into(), next);
+    paths.insert("/api/learn/puzzles/daily".into(), json!({ "get": op(&format!("The day's puzzle, the same for everyone on a UTC day: {view} with day (days since 1970-01-01)"), "learn", None, ("200", "the day's puzzle"), &[]) }));
+    let id =
+        json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }]);
+    let mut one = json!({ "get": op(&format!("One puzzle: {view} (not its solution: the server judges tries)"), "learn", None, ("200", "the puzzle"), &["404"]) });
+    one["parameters"] = id.clone();
+    paths.insert("/api/learn/puzzles/{id}".into(), one);
+    let mut attempt = json!({ "post": op("The verdict on a try: body { moves: [GTP vertices made so far, the last one judged], rating (the learner's, with an attempt's first try) }. Answer as a lesson's try (outcome, says, reply: the defence's answer or the refutation, board) with rating: the learner's rating after the attempt when it ended (solved or wrong) and a rating was sent, else null. With a session, the account's rating is used and the attempt recorded (the sent rating only marks the attempt as not yet rated). 400 `bad_try`, `bad_rating`", "learn", Some("PuzzleTry"), ("200", "the verdict"), &["400", "404"]) });
+    attempt["parameters"] = id;
+    paths.insert("/api/learn/puzzles/{id}/try".into(), attempt);
+    paths.insert("/api/me/learning".into(), json!({
+        "get": op("The learning kept on the account: { lessons: { done: { lesson: [steps] }, wins: { size: n } }, rating (the puzzle rating, or null), attempts, solved }", "learn", None, ("200", "the learning"), &["401"]),
+        "post": op("Merges what the browser kept into the account (every step solved in either, the larger count of wins, the account's rating before the browser's): body { lessons, rating }; answer as GET. 400 `bad_progress`, `bad_rating`", "learn", Some("BrowserLearning"), ("200", "the merged learning"), &["400", "401"])
+    }));
 }
 
 /// The tournaments' routes.

@@ -107,6 +107,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../web/js/learn.js"),
     ),
     (
+        "/js/puzzles.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../../web/js/puzzles.js"),
+    ),
+    (
         "/js/rules.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../../web/js/rules.js"),

@@ -1,6 +1,9 @@
 //! Learning to play without an account (issue 43): the lessons are listed and served, a try is
 //! judged by the rules engine (right, wrong with why, refused by the rules), and a First
 //! Capture game against the lessons' bot is answered move by move until a capture ends it.
+//! Puzzles: the day's, the next at a rating, a try rated for an anonymous learner (the rating
+//! in the request) and for a logged-in one (the account's, recorded, the puzzle's moved), and
+//! the browser's progress merged into the account, on SQLite and on PostgreSQL.
 
 #![allow(clippy::unwrap_used)]
 
@@ -101,4 +104,111 @@ fn empty_points(rows: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+/// A puzzle's id, a right first move and a wrong one (GTP).
+fn a_puzzle() -> (String, String, String) {
+    let p = &tengen_learn::puzzles().unwrap().puzzles[0];
+    let size = p.step.start.size();
+    let gtp = |a: &tengen_learn::Answer| tengen_rules::coord::gtp::format_move(size, a.mv);
+    let right = p.step.answers.iter().find(|a| a.right).unwrap();
+    let wrong = p.step.answers.iter().find(|a| !a.right).unwrap();
+    (p.id.clone(), gtp(right), gtp(wrong))
+}
+
+#[tokio::test]
+async fn puzzles_are_served_and_an_anonymous_try_is_rated_from_the_request() {
+    let server = TestServer::sqlite("learn-puzzles").await;
+    let (st, daily) = server.get("/api/learn/puzzles/daily").await;
+    assert_eq!(st, StatusCode::OK, "{daily}");
+    assert!(daily["step"]["board"].is_array() && daily["step"].get("answers").is_none());
+    let (st, next) = server
+        .get("/api/learn/puzzles/next?rating=600&kind=life")
+        .await;
+    assert_eq!(st, StatusCode::OK, "{next}");
+    assert_eq!(next["kind"], "life");
+    let (st, v) = server.get("/api/learn/puzzles/next?kind=ladder").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "bad_kind");
+    let (id, _, wrong) = a_puzzle();
+    let rating = json!({ "rating": 900.0, "deviation": 200.0, "volatility": 0.06 });
+    let path = format!("/api/learn/puzzles/{id}/try");
+    let (st, v) = server
+        .post(&path, json!({ "moves": [wrong], "rating": rating }))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["outcome"], "wrong");
+    assert!(v["reply"].is_string(), "the refutation");
+    assert!(v["rating"]["rating"].as_f64().unwrap() < 900.0);
+    let (st, v) = server
+        .post(&path, json!({ "moves": [wrong], "rating": { "rating": -5.0, "deviation": 1.0, "volatility": 0.1 } }))
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "bad_rating");
+}
+
+/// The account's side: the browser's progress merged in, then a rated, recorded attempt.
+async fn learning_is_kept_on_the_account(server: &TestServer) {
+    let ann = server.register("ann", "20k").await;
+    let browser = json!({
+        "lessons": { "done": { "01-stones": [0, 1] }, "wins": { "5": 1 } },
+        "rating": { "rating": 900.0, "deviation": 200.0, "volatility": 0.06 },
+    });
+    let (st, v) = ann.post("/api/me/learning", browser).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["lessons"]["done"]["01-stones"], json!([0, 1]));
+    // Another browser: its steps join the account's, its rating gives way to the account's.
+    let other = json!({
+        "lessons": { "done": { "01-stones": [2] }, "wins": { "5": 0, "7": 2 } },
+        "rating": { "rating": 100.0, "deviation": 300.0, "volatility": 0.06 },
+    });
+    let (_, v) = ann.post("/api/me/learning", other).await;
+    assert_eq!(v["lessons"]["done"]["01-stones"], json!([0, 1, 2]));
+    assert_eq!(v["lessons"]["wins"], json!({ "5": 1, "7": 2 }));
+    assert_eq!(v["rating"]["rating"], 900.0);
+
+    let (id, right, wrong) = a_puzzle();
+    let path = format!("/api/learn/puzzles/{id}/try");
+    // The rating sent is ignored when logged in: the account's is used.
+    let sent = json!({ "rating": 2500.0, "deviation": 50.0, "volatility": 0.06 });
+    let (st, v) = ann
+        .post(&path, json!({ "moves": [wrong], "rating": sent }))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let after = v["rating"]["rating"].as_f64().unwrap();
+    assert!(after < 900.0, "{after}");
+    // A retry of the same attempt (no rating sent) is judged, not rated.
+    let (_, v) = ann.post(&path, json!({ "moves": [right] })).await;
+    assert!(v["rating"].is_null());
+    let (_, v) = ann.get("/api/me/learning").await;
+    assert_eq!(
+        (v["attempts"].as_i64(), v["solved"].as_i64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(v["rating"]["rating"].as_f64(), Some(after));
+    let moved = server.store().puzzle_rating(&id).await.unwrap().unwrap();
+    assert!(moved.0 > 0.0, "the puzzle's rating is kept");
+    let mut done = serde_json::Map::new();
+    done.insert("x".repeat(80), json!([0]));
+    let too_much = json!({ "lessons": { "done": done } });
+    let (st, v) = ann.post("/api/me/learning", too_much).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "bad_progress");
+    let (st, _) = server.get("/api/me/learning").await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn learning_is_kept_on_the_account_on_sqlite() {
+    let server = TestServer::sqlite("learn-account").await;
+    learning_is_kept_on_the_account(&server).await;
+}
+
+#[tokio::test]
+async fn learning_is_kept_on_the_account_on_postgres() {
+    let Some(url) = common::postgres_url().await else {
+        return;
+    };
+    let server = TestServer::start(&url).await;
+    learning_is_kept_on_the_account(&server).await;
 }

@@ -80,9 +80,15 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // queue, the cluster's heartbeats and their index, the tournaments' four tables,
     // moderation's columns and tables, players' blocks, the games' annulment reason, messages
     // and friends, the reviews' chat, the readiness probe's table, the sessions' kind, last
-    // use, device and address, the names' keys; the pairings' board result and corrector go
-    // with their table). Each step appended to the migrations adds its undoing here.
+    // use, device and address, the names' keys, the learners, their puzzle attempts and index,
+    // the puzzles' ratings; the pairings' board result and corrector go with their table).
+    // Each step appended to the migrations adds its undoing here (and in trust.rs's
+    // migration to names' keys).
     for sql in [
+        "DROP TABLE puzzle_ratings",
+        "DROP INDEX puzzle_attempts_user",
+        "DROP TABLE puzzle_attempts",
+        "DROP TABLE learners",
         "DROP INDEX users_name_key",
         "ALTER TABLE users DROP COLUMN name_key",
         "DROP INDEX sessions_user",
@@ -113,7 +119,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 37 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 41 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

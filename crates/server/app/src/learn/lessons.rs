@@ -50,7 +50,7 @@ pub fn lesson(id: &str) -> Result<Value, ApiError> {
     Ok(json!({ "id": l.id, "title": l.title, "steps": steps }))
 }
 
-fn step_view(s: &Step) -> Value {
+pub(crate) fn step_view(s: &Step) -> Value {
     let size = s.start.size();
     let last = s
         .start

@@ -1,15 +1,24 @@
 //! Learning to play, open to anyone (no session): the lessons, the teacher's verdict on a
-//! try, and the bot's move in a First Capture game. Each request carries all it needs, so none
-//! is stored and any node answers.
+//! try, the puzzles, and the bot's move in a First Capture game. Each request carries all it
+//! needs, so any node answers; a logged-in learner's puzzle attempts and progress are kept on
+//! the account (`/api/me/learning`).
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::Path;
+use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde_json::Value;
-use tengen_app::learn::{first_capture, lessons, rules};
+use tengen_app::learn::{account, first_capture, lessons, puzzles, rules};
 
 use super::json_body;
 use crate::error::HttpError;
+use crate::session::CurrentUser;
+use crate::AppState;
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
 
 /// `GET /api/learn/lessons`.
 pub(super) async fn list() -> Result<Json<Value>, HttpError> {
@@ -27,6 +36,63 @@ pub(super) async fn try_step(
     body: Result<Json<lessons::Try>, JsonRejection>,
 ) -> Result<Json<Value>, HttpError> {
     Ok(Json(lessons::check(&id, step, &json_body(body)?)?))
+}
+
+/// `GET /api/learn/puzzles`: how many of each kind, and a new learner's rating.
+pub(super) async fn puzzle_summary() -> Result<Json<Value>, HttpError> {
+    Ok(Json(puzzles::summary()?))
+}
+
+/// `GET /api/learn/puzzles/next?rating=&seen=&kind=&turn=`.
+pub(super) async fn next_puzzle(
+    Query(q): Query<puzzles::NextQuery>,
+) -> Result<Json<Value>, HttpError> {
+    Ok(Json(puzzles::next(&q)?))
+}
+
+/// `GET /api/learn/puzzles/daily`: today's puzzle (UTC).
+pub(super) async fn daily_puzzle() -> Result<Json<Value>, HttpError> {
+    Ok(Json(puzzles::daily(now() / 86_400)?))
+}
+
+/// `GET /api/learn/puzzles/{id}`.
+pub(super) async fn puzzle(Path(id): Path<String>) -> Result<Json<Value>, HttpError> {
+    Ok(Json(puzzles::puzzle(&id)?))
+}
+
+/// `POST /api/learn/puzzles/{id}/try`: rated from the body's rating, or from the account's
+/// when a player is logged in (and recorded there).
+pub(super) async fn try_puzzle(
+    State(state): State<AppState>,
+    user: Result<CurrentUser, HttpError>,
+    Path(id): Path<String>,
+    body: Result<Json<puzzles::PuzzleTry>, JsonRejection>,
+) -> Result<Json<Value>, HttpError> {
+    let t = json_body(body)?;
+    Ok(Json(match user {
+        Ok(CurrentUser(u)) => account::try_puzzle(&state.store, &u, &id, &t, now()).await?,
+        Err(_) => puzzles::check(&id, &t)?,
+    }))
+}
+
+/// `GET /api/me/learning`: the lesson progress and puzzle rating kept on the account.
+pub(super) async fn learning(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>, HttpError> {
+    Ok(Json(account::learning(&state.store, &user).await?))
+}
+
+/// `POST /api/me/learning`: what the browser kept, merged into the account.
+pub(super) async fn merge_learning(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<account::BrowserLearning>, JsonRejection>,
+) -> Result<Json<Value>, HttpError> {
+    let browser = json_body(body)?;
+    Ok(Json(
+        account::merge(&state.store, &user, browser, now()).await?,
+    ))
 }
 
 /// `POST /api/learn/first-capture`.

@@ -156,6 +156,15 @@ pub fn router(state: AppState) -> Router {
             "/api/learn/lessons/{id}/steps/{step}/try",
             post(learn::try_step),
         )
+        .route(
+            "/api/me/learning",
+            get(learn::learning).post(learn::merge_learning),
+        )
+        .route("/api/learn/puzzles", get(learn::puzzle_summary))
+        .route("/api/learn/puzzles/next", get(learn::next_puzzle))
+        .route("/api/learn/puzzles/daily", get(learn::daily_puzzle))
+        .route("/api/learn/puzzles/{id}", get(learn::puzzle))
+        .route("/api/learn/puzzles/{id}/try", post(learn::try_puzzle))
         .route("/api/learn/first-capture", post(learn::first_capture))
         .route("/api/rules", get(learn::rules))
         .route(

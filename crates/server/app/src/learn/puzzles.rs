@@ -1,0 +1,381 @@
+//! The puzzles of `tengen-learn` for the client: one puzzle's position, the next puzzle at a
+//! learner's level, the day's puzzle, and the verdict on a try with the learner's Glicko-2
+//! puzzle rating after it.
+//!
+//! Each puzzle is rated from its level (the middle of its rank's band, the deviation of a
+//! settled rating). A learner's rating travels with the requests: an anonymous learner keeps
+//! it in the browser and sends it with the first try of each puzzle; the server rates the
+//! attempt (solved or failed, as one game against the puzzle) and answers with the new rating.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tengen_core::domain::glicko::{self, rating_of_level, Rating};
+use tengen_learn::{puzzles, Kind, Outcome, Puzzle, Puzzles};
+use tengen_rules::coord::gtp;
+use tengen_rules::Move;
+
+use super::lessons::step_view;
+use crate::error::ApiError;
+
+/// A puzzle's deviation: its level is an estimate, firmer than a new player's.
+const PUZZLE_DEVIATION: f64 = 150.0;
+/// Where a learner without a rating starts: 20 kyu, the level the lessons end at.
+const START_LEVEL: f64 = 10.5;
+/// How many of the puzzles nearest the learner's rating `next` chooses among.
+const NEAREST: usize = 5;
+/// Ids a `next` request may name as seen, at most.
+const MOST_SEEN: usize = 200;
+
+/// A learner's puzzle rating as the client keeps it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+pub struct PlayerRating {
+    /// The rating, 1500-centred.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+}
+
+impl PlayerRating {
+    /// A new learner's rating.
+    pub fn start() -> PlayerRating {
+        PlayerRating {
+            rating: rating_of_level(START_LEVEL),
+            deviation: glicko::START_DEVIATION,
+            volatility: glicko::START_VOLATILITY,
+        }
+    }
+
+    /// The rating, when its numbers are ones Glicko-2 can have.
+    pub fn checked(self) -> Result<Rating, ApiError> {
+        let ok = (1.0..=5000.0).contains(&self.rating)
+            && (1.0..=glicko::START_DEVIATION).contains(&self.deviation)
+            && (0.0..=1.0).contains(&self.volatility);
+        if !ok {
+            return Err(ApiError::Rejected(
+                "bad_rating",
+                "a rating is { rating: 1..5000, deviation: 1..350, volatility: 0..1 }".into(),
+            ));
+        }
+        Ok(self.rating())
+    }
+
+    /// As Glicko-2 counts.
+    pub fn rating(self) -> Rating {
+        Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        }
+    }
+
+    /// A Glicko-2 rating as the client keeps it.
+    pub fn of(r: Rating) -> PlayerRating {
+        PlayerRating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+/// What `next` is asked for: the learner's rating, the puzzles already seen, a kind.
+#[derive(Debug, Default, Deserialize)]
+pub struct NextQuery {
+    /// The learner's rating (a new learner's when absent).
+    pub rating: Option<f64>,
+    /// Ids seen lately, comma-separated: left out while others are near.
+    #[serde(default)]
+    pub seen: String,
+    /// Only this kind (`life`, `race`, `tesuji`).
+    pub kind: Option<String>,
+    /// Which of the nearest puzzles (any number: the client counts its attempts).
+    #[serde(default)]
+    pub turn: u64,
+}
+
+/// A try at a puzzle: the moves made so far (the last one judged), and, with the first try
+/// of an attempt, the learner's rating to rate the attempt by.
+#[derive(Debug, Default, Deserialize)]
+pub struct PuzzleTry {
+    /// GTP vertices (`C2`).
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// The learner's rating before this attempt; absent on later tries of the same attempt.
+    pub rating: Option<PlayerRating>,
+}
+
+fn all() -> Result<&'static Puzzles, ApiError> {
+    puzzles().map_err(|e| ApiError::Internal(format!("the puzzles do not read: {e}")))
+}
+
+/// A puzzle's own rating: the middle of its level's band.
+pub fn puzzle_rating(p: &Puzzle) -> Rating {
+    Rating {
+        rating: rating_of_level(p.level.number() as f64 + 0.5),
+        deviation: PUZZLE_DEVIATION,
+        volatility: glicko::START_VOLATILITY,
+    }
+}
+
+fn view(p: &Puzzle) -> Value {
+    json!({
+        "id": p.id,
+        "level": p.level,
+        "kind": p.kind,
+        "rating": puzzle_rating(p).rating.round(),
+        "step": step_view(&p.step),
+    })
+}
+
+/// How many puzzles there are of each kind, and a new learner's rating.
+pub fn summary() -> Result<Value, ApiError> {
+    let all = all()?;
+    let count = |k: Kind| all.puzzles.iter().filter(|p| p.kind == k).count();
+    Ok(json!({
+        "count": all.puzzles.len(),
+        "kinds": Kind::ALL.iter().map(|&k| json!({ "kind": k, "count": count(k) })).collect::<Vec<_>>(),
+        "start": PlayerRating::start(),
+    }))
+}
+
+/// One puzzle: its position, question, level and kind (not its solution: the server judges).
+pub fn puzzle(id: &str) -> Result<Value, ApiError> {
+    let p = all()?.puzzle(id).ok_or(ApiError::NotFound)?;
+    Ok(view(p))
+}
+
+/// A puzzle near the learner's rating, not one seen lately unless every one near was.
+pub fn next(q: &NextQuery) -> Result<Value, ApiError> {
+    let rating = q.rating.unwrap_or(PlayerRating::start().rating);
+    if !rating.is_finite() {
+        return Err(ApiError::Rejected(
+            "bad_rating",
+            "rating is a number".into(),
+        ));
+    }
+    let kind =
+        match q.kind.as_deref() {
+            None | Some("") => None,
+            Some(k) => Some(k.parse::<Kind>().map_err(|()| {
+                ApiError::Rejected("bad_kind", "kind is life, race or tesuji".into())
+            })?),
+        };
+    let seen: Vec<&str> = q.seen.split(',').take(MOST_SEEN).collect();
+    let mut near: Vec<&Puzzle> = all()?
+        .puzzles
+        .iter()
+        .filter(|p| kind.is_none_or(|k| p.kind == k))
+        .collect();
+    near.sort_by(|a, b| {
+        let d = |p: &Puzzle| (puzzle_rating(p).rating - rating).abs();
+        d(a).total_cmp(&d(b)).then_with(|| a.id.cmp(&b.id))
+    });
+    let unseen: Vec<&Puzzle> = near
+        .iter()
+        .copied()
+        .filter(|p| !seen.contains(&p.id.as_str()))
+        .take(NEAREST)
+        .collect();
+    let pool = if unseen.is_empty() { &near } else { &unseen };
+    let pool = &pool[..pool.len().min(NEAREST)];
+    let p = pool
+        .get((q.turn % pool.len().max(1) as u64) as usize)
+        .ok_or(ApiError::NotFound)?;
+    Ok(view(p))
+}
+
+/// The day's puzzle: the same for everyone on UTC day `day` (days since 1970-01-01), drawn
+/// from the date so that consecutive days differ.
+pub fn daily(day: i64) -> Result<Value, ApiError> {
+    let all = all()?;
+    let n = all.puzzles.len().max(1) as u64;
+    let p = all
+        .puzzles
+        .get((mix(day as u64) % n) as usize)
+        .ok_or(ApiError::NotFound)?;
+    let mut v = view(p);
+    v["day"] = json!(day);
+    Ok(v)
+}
+
+/// SplitMix64's finaliser: a day number spread over the puzzles.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The verdict on a try at puzzle `id`; when the attempt ends (solved, or a wrong try) and
+/// the request carries the learner's rating, the rating after the attempt.
+pub fn check(id: &str, t: &PuzzleTry) -> Result<Value, ApiError> {
+    let p = find(id)?;
+    let before = t.rating.map(PlayerRating::checked).transpose()?;
+    let (mut v, score) = judge(p, &t.moves)?;
+    let after = before
+        .zip(score)
+        .map(|(r, s)| PlayerRating::of(r.after(&[(puzzle_rating(p), s)])));
+    v["rating"] = json!(after);
+    Ok(v)
+}
+
+/// Puzzle `id`.
+pub(crate) fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
+    all()?.puzzle(id).ok_or(ApiError::NotFound)
+}
+
+/// The verdict on the last of `moves` as JSON, and the attempt's score when it ended: 1
+/// solved, 0 failed.
+pub(crate) fn judge(p: &Puzzle, moves: &[String]) -> Result<(Value, Option<f64>), ApiError> {
+    let size = p.step.start.size();
+    let moves = moves
+        .iter()
+        .map(|v| gtp::parse_move(size, v).map_err(|e| bad(format!("{v}: {e}"))))
+        .collect::<Result<Vec<Move>, _>>()?;
+    let verdict = p.step.check(&moves).map_err(|e| bad(e.to_string()))?;
+    let score = match verdict.outcome {
+        Outcome::Solved => Some(1.0),
+        Outcome::Wrong => Some(0.0),
+        Outcome::Continue | Outcome::Illegal => None,
+    };
+    let v = serde_json::to_value(verdict).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok((v, score))
+}
+
+fn bad(why: String) -> ApiError {
+    ApiError::Rejected("bad_try", why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first() -> &'static Puzzle {
+        &all().expect("puzzles").puzzles[0]
+    }
+
+    fn right_move(p: &Puzzle) -> String {
+        let a = p
+            .step
+            .answers
+            .iter()
+            .find(|a| a.right)
+            .expect("a right try");
+        gtp::format_move(p.step.start.size(), a.mv)
+    }
+
+    #[test]
+    fn solving_raises_the_rating_and_a_wrong_try_lowers_it() {
+        let p = first();
+        let start = PlayerRating::start();
+        let solved = check(
+            &p.id,
+            &PuzzleTry {
+                moves: vec![right_move(p)],
+                rating: Some(start),
+            },
+        )
+        .expect("a verdict");
+        let wrong = p
+            .step
+            .answers
+            .iter()
+            .find(|a| !a.right)
+            .expect("a wrong try");
+        let failed = check(
+            &p.id,
+            &PuzzleTry {
+                moves: vec![gtp::format_move(p.step.start.size(), wrong.mv)],
+                rating: Some(start),
+            },
+        )
+        .expect("a verdict");
+        assert_eq!(failed["outcome"], "wrong");
+        assert!(failed["reply"].is_string(), "the refutation is shown");
+        let r = |v: &Value| v["rating"]["rating"].as_f64().expect("a rating");
+        assert!(r(&failed) < start.rating);
+        assert!(solved["outcome"] == "solved" || solved["outcome"] == "continue");
+        if solved["outcome"] == "solved" {
+            assert!(r(&solved) > start.rating);
+        }
+    }
+
+    #[test]
+    fn a_rating_out_of_range_or_a_stray_path_is_refused() {
+        let p = first();
+        let bad_rating = PlayerRating {
+            deviation: 1e9,
+            ..PlayerRating::start()
+        };
+        let t = PuzzleTry {
+            moves: vec![right_move(p)],
+            rating: Some(bad_rating),
+        };
+        assert!(matches!(
+            check(&p.id, &t),
+            Err(ApiError::Rejected("bad_rating", _))
+        ));
+        let t = PuzzleTry {
+            moves: vec!["Z99".into()],
+            rating: None,
+        };
+        assert!(matches!(
+            check(&p.id, &t),
+            Err(ApiError::Rejected("bad_try", _))
+        ));
+        assert!(matches!(
+            check("nope", &PuzzleTry::default()),
+            Err(ApiError::NotFound)
+        ));
+    }
+
+    #[test]
+    fn next_gives_a_puzzle_near_the_rating_and_not_one_just_seen() {
+        let weak = next(&NextQuery {
+            rating: Some(300.0),
+            ..NextQuery::default()
+        })
+        .expect("a puzzle");
+        let strong = next(&NextQuery {
+            rating: Some(2300.0),
+            ..NextQuery::default()
+        })
+        .expect("a puzzle");
+        let r = |v: &Value| v["rating"].as_f64().expect("a rating");
+        assert!(r(&weak) < r(&strong));
+        let id = weak["id"].as_str().expect("an id").to_string();
+        for turn in 0..10 {
+            let again = next(&NextQuery {
+                rating: Some(300.0),
+                seen: id.clone(),
+                turn,
+                ..NextQuery::default()
+            })
+            .expect("a puzzle");
+            assert_ne!(again["id"], weak["id"]);
+        }
+        let life = next(&NextQuery {
+            kind: Some("race".into()),
+            ..NextQuery::default()
+        })
+        .expect("a puzzle");
+        assert_eq!(life["kind"], "race");
+        assert!(next(&NextQuery {
+            kind: Some("ladder".into()),
+            ..NextQuery::default()
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn the_daily_puzzle_is_the_same_all_day_and_changes_with_the_date() {
+        let today = daily(20_000).expect("a puzzle");
+        assert_eq!(today["id"], daily(20_000).expect("a puzzle")["id"]);
+        let days: std::collections::HashSet<String> = (20_000..20_010)
+            .map(|d| daily(d).expect("a puzzle")["id"].to_string())
+            .collect();
+        assert!(days.len() > 5, "ten days, {} puzzles", days.len());
+    }
+}
