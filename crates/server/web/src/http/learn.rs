@@ -70,7 +70,9 @@ pub(super) async fn try_puzzle(
 ) -> Result<Json<Value>, HttpError> {
     let t = json_body(body)?;
     Ok(Json(match user {
-        Ok(CurrentUser(u)) => account::try_puzzle(&state.store, &u, &id, &t, now()).await?,
+        Ok(CurrentUser(u)) => {
+            account::try_puzzle(&state.services.store, &u, &id, &t, now()).await?
+        }
         Err(_) => puzzles::check(&id, &t)?,
     }))
 }
@@ -80,7 +82,7 @@ pub(super) async fn learning(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Value>, HttpError> {
-    Ok(Json(account::learning(&state.store, &user).await?))
+    Ok(Json(account::learning(&state.services.store, &user).await?))
 }
 
 /// `POST /api/me/learning`: what the browser kept, merged into the account.
@@ -91,7 +93,7 @@ pub(super) async fn merge_learning(
 ) -> Result<Json<Value>, HttpError> {
     let browser = json_body(body)?;
     Ok(Json(
-        account::merge(&state.store, &user, browser, now()).await?,
+        account::merge(&state.services.store, &user, browser, now()).await?,
     ))
 }
 
