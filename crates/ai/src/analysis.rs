@@ -85,7 +85,9 @@ impl Default for Settings {
         Settings {
             visits: 100,
             threads: 1,
-            batch: 8,
+            // Four leaves a pass: one thread's bare evaluations ran about 6% faster in fours
+            // than one by one on the 2-core sandbox, and slower in eights (BENCHMARKS.md).
+            batch: 4,
             candidates: 6,
             seed: 0x7e5e_1e57,
         }

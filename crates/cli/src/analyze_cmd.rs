@@ -34,6 +34,9 @@ pub struct AnalyzeOpt {
     /// Positions searched at once (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Leaves a search evaluates in one forward pass.
+    #[arg(long, default_value_t = 4)]
+    pub batch: usize,
     /// A KataGo model (`.bin.gz`) instead of the built-in network.
     #[arg(long)]
     pub model: Option<PathBuf>,
@@ -70,6 +73,7 @@ pub fn run(opt: AnalyzeOpt) -> anyhow::Result<()> {
     let settings = Settings {
         visits: opt.visits.clamp(1, 100_000),
         threads: opt.threads.unwrap_or_else(cores).max(1),
+        batch: opt.batch.clamp(1, 64),
         ..Settings::default()
     };
     let started = std::time::Instant::now();
