@@ -83,6 +83,10 @@ pub struct ServeOpt {
     /// cores less one, at least one.
     #[arg(long, env = "TENGEN_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
+    /// A KataGo network (`.bin.gz`) for the server's bots, reviews and dead-stone estimates in
+    /// place of the built-in one (docs/engine.md says where to get KataGo's nets).
+    #[arg(long, env = "TENGEN_MODEL")]
+    pub model: Option<std::path::PathBuf>,
     /// How the log is written: `text` for people, `json` (one object a line) for a log
     /// collector.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -127,6 +131,14 @@ pub(crate) async fn open_store(db: &std::path::Path, url: Option<&str>) -> anyho
 /// Serves until Ctrl-C or SIGTERM.
 pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
     init_log(opt.log_format);
+    if let Some(path) = &opt.model {
+        // Read before anything evaluates, so that a bad file stops the start with its reason.
+        let bytes = std::fs::read(path)
+            .map_err(|e| anyhow::anyhow!("cannot read model {}: {e}", path.display()))?;
+        let model = tengen_ai::nn::Model::from_gz(&bytes)
+            .map_err(|e| anyhow::anyhow!("cannot use model {}: {e}", path.display()))?;
+        tengen_ai::nn::share(model);
+    }
     tengen_app::engines::configure(opt.engine_threads, 0);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(usize::from(opt.workers))

@@ -282,8 +282,29 @@ fn analyze_prints_every_position_and_writes_them_into_the_record() {
         "{first_move}"
     );
 
-    let illegal = temp_file("illegal.sgf", b"(;SZ[9];B[ee];W[ee])");
+    let illegal = temp_file("analyze-illegal.sgf", b"(;SZ[9];B[ee];W[ee])");
     let (ok, out) = tengen(&["analyze", illegal.to_str().unwrap(), "--visits", "4"]);
     assert!(!ok);
     assert!(out.contains("cannot be replayed"), "{out}");
+}
+
+/// `tengen serve --model` reads the net before anything starts: a file that is not a KataGo
+/// model stops the server with the reason, before it opens a database or a port.
+#[test]
+fn serve_refuses_a_model_it_cannot_use() {
+    let bad = temp_file("not-a-net.bin.gz", b"not a network");
+    let db = bad.with_file_name("never.db");
+    let (ok, out) = tengen(&[
+        "serve",
+        "--model",
+        bad.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(out.contains("cannot use model"), "{out}");
+    assert!(!db.exists());
+    let (ok, out) = tengen(&["serve", "--model", "/nonexistent/net.bin.gz"]);
+    assert!(!ok);
+    assert!(out.contains("cannot read model"), "{out}");
 }

@@ -100,10 +100,19 @@ impl Model {
 /// one caller evaluated answer the others. `None` if it cannot be read (a test of this module
 /// would fail first).
 pub fn builtin() -> Option<Arc<Evaluator>> {
-    static BUILTIN: OnceLock<Option<Arc<Evaluator>>> = OnceLock::new();
-    BUILTIN
+    SHARED
         .get_or_init(|| Model::builtin().ok().map(|m| Arc::new(Evaluator::new(m))))
         .clone()
+}
+
+/// The process's shared evaluator ([`builtin`]).
+static SHARED: OnceLock<Option<Arc<Evaluator>>> = OnceLock::new();
+
+/// Makes `model` the process's shared net in place of the built-in one (`tengen serve
+/// --model`): the server's bots, reviews and estimator then evaluate with it. To be called
+/// before anything evaluates; `false` (and nothing changed) once the shared net was read.
+pub fn share(model: Model) -> bool {
+    SHARED.set(Some(Arc::new(Evaluator::new(model)))).is_ok()
 }
 
 /// Board sides the network plays (KataGo's nets are trained on 7x7 to 19x19).
