@@ -7,12 +7,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use tengen_core::domain::glicko::Rating;
 use tengen_store::learning::{Attempt, Learner, StoredRating};
 use tengen_store::Store;
 
-use super::puzzles::{find, judge, puzzle_rating, PlayerRating, PuzzleTry};
+use super::puzzles::{find, judge, puzzle_rating, PlayerRating, PuzzleTry, PuzzleVerdict};
 use crate::accounts::User;
 use crate::error::ApiError;
 
@@ -93,19 +92,33 @@ async fn load(store: &Store, user: &User) -> Result<(Lessons, Option<Rating>), A
     Ok((lessons, l.rating.map(rating_of)))
 }
 
-fn view(lessons: &Lessons, rating: Option<Rating>, attempts: (i64, i64)) -> Value {
-    json!({
-        "lessons": lessons,
-        "rating": rating.map(PlayerRating::of),
-        "attempts": attempts.0,
-        "solved": attempts.1,
-    })
+/// A learner's learning on the account (fields in alphabetical order, as the `json!` object
+/// it replaces wrote them).
+#[derive(Debug, Serialize)]
+pub struct Learning {
+    /// Puzzle attempts rated.
+    pub attempts: i64,
+    /// The lesson progress.
+    pub lessons: Lessons,
+    /// The puzzle rating, once one was rated or brought from the browser.
+    pub rating: Option<PlayerRating>,
+    /// Attempts solved.
+    pub solved: i64,
+}
+
+fn view(lessons: Lessons, rating: Option<Rating>, attempts: (i64, i64)) -> Learning {
+    Learning {
+        attempts: attempts.0,
+        lessons,
+        rating: rating.map(PlayerRating::of),
+        solved: attempts.1,
+    }
 }
 
 /// `user`'s learning on the account.
-pub async fn learning(store: &Store, user: &User) -> Result<Value, ApiError> {
+pub async fn learning(store: &Store, user: &User) -> Result<Learning, ApiError> {
     let (lessons, rating) = load(store, user).await?;
-    Ok(view(&lessons, rating, store.attempts_of(user.id).await?))
+    Ok(view(lessons, rating, store.attempts_of(user.id).await?))
 }
 
 /// Merges what the browser kept into the account, and answers with the result.
@@ -114,7 +127,7 @@ pub async fn merge(
     user: &User,
     browser: BrowserLearning,
     now: i64,
-) -> Result<Value, ApiError> {
+) -> Result<Learning, ApiError> {
     let theirs = browser.lessons.checked()?;
     let browser_rating = browser.rating.map(PlayerRating::checked).transpose()?;
     let (mine, rating) = load(store, user).await?;
@@ -126,7 +139,7 @@ pub async fn merge(
         rating: rating.map(stored),
     };
     store.save_learner(user.id, &learner, now).await?;
-    Ok(view(&lessons, rating, store.attempts_of(user.id).await?))
+    Ok(view(lessons, rating, store.attempts_of(user.id).await?))
 }
 
 /// A logged-in learner's try: judged as an anonymous one is, but rated from the account's
@@ -138,12 +151,11 @@ pub async fn try_puzzle(
     id: &str,
     t: &PuzzleTry,
     now: i64,
-) -> Result<Value, ApiError> {
+) -> Result<PuzzleVerdict, ApiError> {
     let p = find(id)?;
-    let (mut v, score) = judge(p, &t.moves)?;
+    let (v, score) = judge(p, &t.moves)?;
     let (Some(score), Some(_)) = (score, t.rating) else {
-        v["rating"] = Value::Null;
-        return Ok(v);
+        return Ok(PuzzleVerdict::new(v, None));
     };
     let (_, mine) = load(store, user).await?;
     let learner = mine.unwrap_or(PlayerRating::start().rating());
@@ -163,13 +175,13 @@ pub async fn try_puzzle(
             puzzle: stored(puzzle_after),
         })
         .await?;
-    v["rating"] = json!(PlayerRating::of(learner_after));
-    Ok(v)
+    Ok(PuzzleVerdict::new(v, Some(PlayerRating::of(learner_after))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn merged_progress_keeps_every_solved_step_and_the_most_wins() {
