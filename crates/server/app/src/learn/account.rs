@@ -2,7 +2,7 @@
 //! rating the browser kept are merged into the account's (steps solved anywhere stay solved,
 //! the First Capture wins are the larger count, the account's rating wins over the browser's),
 //! and a logged-in learner's puzzle attempts are rated from the account and recorded, moving
-//! the puzzle's own rating too.
+//! the puzzle's own rating too; their next puzzle is chosen by the account's rating.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -11,7 +11,10 @@ use tengen_core::domain::glicko::Rating;
 use tengen_store::learning::{Attempt, Learner, StoredRating};
 use tengen_store::Store;
 
-use super::puzzles::{find, judge, puzzle_rating, PlayerRating, PuzzleTry, PuzzleVerdict};
+use super::puzzles::{
+    find, judge, next_at, puzzle_rating, NextQuery, PlayerRating, PuzzleTry, PuzzleVerdict,
+    PuzzleView,
+};
 use crate::accounts::User;
 use crate::error::ApiError;
 
@@ -140,6 +143,68 @@ pub async fn merge(
     };
     store.save_learner(user.id, &learner, now).await?;
     Ok(view(lessons, rating, store.attempts_of(user.id).await?))
+}
+
+/// A learner's learning in their data export: the progress, the puzzle rating and every
+/// attempt (fields in alphabetical order, as the export's other parts).
+#[derive(Debug, Serialize)]
+pub struct ExportedLearning {
+    /// Every rated puzzle attempt, oldest first.
+    pub attempts: Vec<ExportedAttempt>,
+    /// The lesson progress.
+    pub lessons: Lessons,
+    /// The puzzle rating.
+    pub rating: Option<PlayerRating>,
+}
+
+/// A puzzle attempt in the export.
+#[derive(Debug, Serialize)]
+pub struct ExportedAttempt {
+    /// When (Unix seconds).
+    pub at: i64,
+    /// The puzzle's id.
+    pub puzzle: String,
+    /// The learner's puzzle rating after it.
+    pub rating: f64,
+    /// Solved, or failed.
+    pub solved: bool,
+}
+
+/// Attempts an export lists, at most (as many as the games it lists).
+const MOST_EXPORTED: i64 = 100_000;
+
+/// `user`'s learning as their data export gives it back.
+pub async fn export(store: &Store, user: &User) -> Result<ExportedLearning, ApiError> {
+    let (lessons, rating) = load(store, user).await?;
+    let attempts = store
+        .attempts_list(user.id, MOST_EXPORTED)
+        .await?
+        .into_iter()
+        .map(|a| ExportedAttempt {
+            at: a.at,
+            puzzle: a.puzzle_id,
+            rating: a.rating,
+            solved: a.solved,
+        })
+        .collect();
+    Ok(ExportedLearning {
+        attempts,
+        lessons,
+        rating: rating.map(PlayerRating::of),
+    })
+}
+
+/// The next puzzle for a logged-in learner: near the rating kept on the account (a new
+/// learner's until one is), whatever rating the request carries, so that the puzzles a
+/// learner is given follow the attempts the server rated.
+pub async fn next_puzzle(
+    store: &Store,
+    user: &User,
+    q: &NextQuery,
+) -> Result<PuzzleView, ApiError> {
+    let (_, rating) = load(store, user).await?;
+    let rating = rating.unwrap_or(PlayerRating::start().rating());
+    next_at(rating.rating, q)
 }
 
 /// A logged-in learner's try: judged as an anonymous one is, but rated from the account's

@@ -237,9 +237,15 @@ pub fn puzzle(id: &str) -> Result<PuzzleView, ApiError> {
     Ok(view(p))
 }
 
-/// A puzzle near the learner's rating, not one seen lately unless every one near was.
+/// A puzzle near the rating the request carries (an anonymous learner's, kept in the
+/// browser), not one seen lately unless every one near was.
 pub fn next(q: &NextQuery) -> Result<PuzzleView, ApiError> {
-    let rating = q.rating.unwrap_or(PlayerRating::start().rating);
+    next_at(q.rating.unwrap_or(PlayerRating::start().rating), q)
+}
+
+/// A puzzle near `rating`, of the kind `q` asks for, not one `q` names as seen unless every
+/// one near was.
+pub(crate) fn next_at(rating: f64, q: &NextQuery) -> Result<PuzzleView, ApiError> {
     if !rating.is_finite() {
         return Err(ApiError::Rejected(
             "bad_rating",

@@ -42,11 +42,17 @@ pub(super) async fn puzzle_summary() -> Result<Json<puzzles::Summary>, HttpError
     Ok(Json(puzzles::summary()?))
 }
 
-/// `GET /api/learn/puzzles/next?rating=&seen=&kind=&turn=`.
+/// `GET /api/learn/puzzles/next?rating=&seen=&kind=&turn=`: near the request's rating, or
+/// the account's when a player is logged in.
 pub(super) async fn next_puzzle(
+    State(state): State<AppState>,
+    user: Result<CurrentUser, HttpError>,
     Query(q): Query<puzzles::NextQuery>,
 ) -> Result<Json<puzzles::PuzzleView>, HttpError> {
-    Ok(Json(puzzles::next(&q)?))
+    Ok(Json(match user {
+        Ok(CurrentUser(u)) => account::next_puzzle(&state.services.store, &u, &q).await?,
+        Err(_) => puzzles::next(&q)?,
+    }))
 }
 
 /// `GET /api/learn/puzzles/daily`: today's puzzle (UTC).
