@@ -3,7 +3,8 @@
 // liberties, capture, atari and escape) are answered on the board, each try judged by the
 // server's rules engine (a wrong move told why, an occupied point refused); then First Capture
 // games against the bot on 5x5, 7x7 and 9x9 are played until each is won; then the last
-// lesson starts a real 9x9 game against the weakest bot. And the same in Korean and Japanese:
+// lesson starts a real 9x9 game against the weakest bot, where a hint circles the engine's move.
+// And the same in Korean and Japanese:
 // a wrong try explained in the learner's language, a count answered, the rules page.
 //
 // Deterministic: the bot's moves come from seeds drawn from the moves, and the learner below
@@ -196,6 +197,26 @@ test('a newcomer on a phone goes from the welcome through the First Capture less
   await page.waitForURL(/#\/game\/\d+$/);
   await page.locator('svg.board').waitFor();
   await page.locator('[data-testid=who]').waitFor({ state: 'attached' });
+
+  // Hints in the first game: the engine's move circled on the board, three a game.
+  const hint = page.locator('[data-action=hint]');
+  await hint.waitFor();
+  assert.match(await hint.textContent(), /Hint \(3 left\)/);
+  await fitsPhone(page, 'the first game with its hint button');
+  await hint.tap();
+  const shown = page.locator('[data-testid=hint]');
+  await shown.waitFor();
+  const hinted = await shown.getAttribute('data-move');
+  assert.match(hinted, /^[A-HJ][1-9]$/);
+  assert.match(await shown.textContent(), new RegExp(`A good move here: ${hinted}`));
+  assert.equal(await page.locator('svg.board [data-mark^="CR:"]').count(), 1, 'the hint is circled');
+  assert.match(await hint.textContent(), /Hint \(2 left\)/);
+  await shot(page, 'learn-first-game-hint-360');
+  // Playing it (a phone confirms a move) takes the circle away; the bot answers.
+  await page.locator(`svg.board [data-vertex="${hinted}"]`).tap();
+  await page.locator('[data-action=confirm]').tap();
+  await page.locator(`svg.board [data-stone="${hinted}:b"]`).waitFor();
+  await page.locator('svg.board [data-mark^="CR:"]').waitFor({ state: 'detached' });
 });
 
 test('the lessons speak the learner\'s language: a wrong try explained in Korean, a count, the rules page and the welcome\'s way to watch in Japanese', { timeout: 120_000 }, async (t) => {

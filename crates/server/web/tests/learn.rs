@@ -253,3 +253,41 @@ async fn learning_is_kept_on_the_account_on_postgres() {
     let server = TestServer::start(&url).await;
     learning_is_kept_on_the_account(&server).await;
 }
+
+#[tokio::test]
+async fn a_learner_gets_three_hints_a_game_against_the_weakest_bot_and_no_one_else_does() {
+    let server = TestServer::sqlite("learn-hint").await;
+    let ann = server.guest().await;
+    let first_game = json!({ "size": 9, "rules": "japanese", "color": "black" });
+    let (st, started) = ann
+        .post("/api/bots/tengen-bot/play", first_game.clone())
+        .await;
+    assert_eq!(st, StatusCode::OK, "{started}");
+    let path = format!("/api/games/{}/hint", started["game_id"]);
+    let mut moves = Vec::new();
+    for left in [2, 1, 0] {
+        let (st, v) = ann.get(&path).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!(v["left"], left, "{v}");
+        let mv = v["move"].as_str().unwrap().to_string();
+        assert!(empty_points(&started["game"]["board"]).contains(&mv), "{v}");
+        moves.push(mv);
+    }
+    // The same position, the same hint: the engine's search is seeded by the position.
+    assert!(moves.iter().all(|m| *m == moves[0]), "{moves:?}");
+    let (st, v) = ann.get(&path).await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "no_hints_left");
+    // Someone watching, a visitor, a game against a stronger bot: no hint.
+    let bob = server.guest().await;
+    let (st, v) = bob.get(&path).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["error"]["code"], "not_a_player");
+    assert_eq!(server.get(&path).await.0, StatusCode::UNAUTHORIZED);
+    let (_, stronger) = bob.post("/api/bots/tengen-3/play", first_game).await;
+    let (st, v) = bob
+        .get(&format!("/api/games/{}/hint", stronger["game_id"]))
+        .await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["error"]["code"], "hint_not_allowed");
+}

@@ -10,10 +10,12 @@
 //! - [`account`]: learning kept on the account: the browser's progress merged in, a logged-in
 //!   learner's attempts rated from the account and recorded.
 //! - [`first_capture`]: the bot's move in a First Capture game.
+//! - [`hint`]: the engine's move as a hint in the learner's first game against the weakest bot.
 //! - [`rules`]: the rule presets in words for the rules page.
 
 pub mod account;
 pub mod first_capture;
+pub mod hint;
 pub mod lessons;
 pub mod puzzles;
 pub mod rules;

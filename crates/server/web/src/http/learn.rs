@@ -6,7 +6,7 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::Json;
-use tengen_app::learn::{account, first_capture, lessons, puzzles, rules};
+use tengen_app::learn::{account, first_capture, hint as hints, lessons, puzzles, rules};
 
 use super::json_body;
 use crate::error::HttpError;
@@ -107,6 +107,16 @@ pub(super) async fn first_capture(
     body: Result<Json<first_capture::Turn>, JsonRejection>,
 ) -> Result<Json<first_capture::Answered>, HttpError> {
     Ok(Json(first_capture::turn(json_body(body)?).await?))
+}
+
+/// `GET /api/games/{id}/hint`: the engine's move for the learner in their first game against
+/// the weakest bot, a few times a game.
+pub(super) async fn hint(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<hints::Hint>, HttpError> {
+    Ok(Json(hints::hint(&state.services.store, id, &user).await?))
 }
 
 /// `GET /api/rules`: the rule presets' parameters, for the rules page.
