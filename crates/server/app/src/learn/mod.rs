@@ -12,8 +12,11 @@
 //! - [`first_capture`]: the bot's move in a First Capture game.
 //! - [`hint`]: the engine's move as a hint in the learner's first game against the weakest bot.
 //! - [`rules`]: the rule presets in words for the rules page.
+//! - [`diagrams`]: the rules page's diagrams, played by each preset's rules in the engine,
+//!   each citing its seed passage.
 
 pub mod account;
+pub mod diagrams;
 pub mod first_capture;
 pub mod hint;
 pub mod lessons;

@@ -35,6 +35,8 @@ pub struct Presets {
 pub struct PresetView {
     /// `agreed` or `none_removed`.
     pub dead_stones: &'static str,
+    /// The rules that need a picture, played on the board by this preset's rules.
+    pub diagrams: Vec<super::diagrams::Diagram>,
     /// `first_capture` or `two_passes`.
     pub end: &'static str,
     /// The fewest and most handicap stones.
@@ -96,6 +98,7 @@ fn preset(p: Preset) -> PresetView {
         } else {
             "none_removed"
         },
+        diagrams: super::diagrams::diagrams(p),
         end: if r.end == GameEnd::FirstCapture {
             "first_capture"
         } else {
