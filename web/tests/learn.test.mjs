@@ -267,3 +267,39 @@ test('the lessons speak the learner\'s language: a wrong try explained in Korean
   await ja.locator('#create').waitFor();
   await ja.locator('[data-testid=glossary]').waitFor();
 });
+
+test('the rules page draws each rule on the board as the engine played it, with its seed\'s passage, on a phone', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const page = await phone(browser);
+  await page.goto(`${server.url}/#/rules/japanese`);
+  const figures = page.locator('[data-preset=japanese] figure[data-rule]');
+  await figures.first().waitFor();
+  assert.deepEqual(await figures.evaluateAll((fs) => fs.map((f) => f.dataset.rule)), ['capture', 'ko', 'suicide', 'scoring']);
+  // Each drawn by the board component: the position with the moves, then the board after.
+  const capture = page.locator('figure[data-rule=capture]');
+  assert.equal(await capture.locator('svg.board').count(), 2);
+  assert.equal(await capture.locator('[data-board=before] [data-stone="C3:w"]').count(), 1);
+  assert.equal(await capture.locator('[data-board=after] [data-stone="C3:w"]').count(), 0, 'the capture as the engine made it');
+  assert.match(await capture.textContent(), /Black plays C2 and captures 1\./);
+  // The ko: the capture, then the retake refused and crossed out.
+  const ko = page.locator('figure[data-rule=ko]');
+  assert.match(await ko.textContent(), /White may not take back at B3 at once: it is ko/);
+  assert.equal(await ko.locator('[data-board=before] [data-mark^="MA:"]').count(), 1);
+  assert.equal(await ko.locator('blockquote[data-seed="003"]').count(), 1);
+  assert.match(await ko.locator('blockquote').textContent(), /In Ko situations the second player may not recapture.*Seed 003/s);
+  assert.match(await page.locator('figure[data-rule=suicide]').textContent(), /Black may not play A4: it would be suicide.*Suicide is illegal/s);
+  assert.match(await page.locator('figure[data-rule=scoring]').textContent(), /Black: territory 3 \+ stones 0 \+ prisoners 0 \+ komi 0 = 3.*White: territory 10 \+ stones 0 \+ prisoners 0 \+ komi 6\.5 = 16\.5.*Result: W\+13\.5/s);
+  await fitsPhone(page, 'the rules page with its diagrams');
+  await shot(page, 'rules-diagrams-360');
+  // Where a preset allows what another forbids, the diagram says so: Tromp-Taylor takes the
+  // stones off, First Capture Go ends the game (in Chinese), and has no ko or count to show.
+  await page.goto(`${server.url}/#/rules/tromp-taylor`);
+  await page.locator('figure[data-rule=suicide]').getByText('allowed here, and its own 2 stones are taken off').waitFor();
+  const zh = await phone(browser, 'zh-CN');
+  await zh.goto(`${server.url}/#/rules/first-capture`);
+  await zh.locator('figure[data-rule=suicide]').getByText('自己的2子被拿掉，并且输棋', { exact: false }).waitFor();
+  assert.match(await zh.locator('figure[data-rule=capture]').textContent(), /获胜.*种子文档 004/s);
+  assert.equal(await zh.locator('figure[data-rule]').count(), 2);
+  await fitsPhone(zh, 'the First Capture rules in Chinese');
+});
