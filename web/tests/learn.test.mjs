@@ -3,8 +3,9 @@
 // liberties, capture, atari and escape) are answered on the board, each try judged by the
 // server's rules engine (a wrong move told why, an occupied point refused); then First Capture
 // games against the bot on 5x5, 7x7 and 9x9 are played until each is won; then the last
-// lesson starts a real 9x9 game against the weakest bot, where a hint circles the engine's move.
-// And the same in Korean and Japanese:
+// lesson starts a real 9x9 game against the weakest bot, where a hint circles the engine's move,
+// and the learner plays it to a won end (the moves a stronger engine, `tengen gtp`, chooses,
+// tapped on the phone). The rules page draws each rule on the board. And the same in Korean and Japanese:
 // a wrong try explained in the learner's language, a count answered, the rules page.
 //
 // Deterministic: the bot's moves come from seeds drawn from the moves, and the learner below
@@ -12,6 +13,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { haveBrowser, session, webFromDisk, shot } from './helpers.mjs';
 
 const PHONE_360 = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true };
@@ -55,6 +57,67 @@ async function fitsPhone(page, what) {
     return out;
   });
   assert.deepEqual(problems, [], what);
+}
+
+/**
+ * A stronger player for the learner's first real game: `tengen gtp`, the network's search at a
+ * fixed visit count on one thread (the same moves every run). `ask(command)` answers its text.
+ */
+function gtpEngine(bin) {
+  const child = spawn(bin, ['gtp', '--rules', 'japanese', '--size', '9', '--visits', '32', '--threads', '1', '--seed', '7'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffer = '';
+  const waiting = [];
+  child.stdout.on('data', (d) => {
+    buffer += d;
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const reply = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const w = waiting.shift();
+      if (reply.startsWith('?')) w.reject(new Error(reply)); else w.resolve(reply.replace(/^=\s*/, '').trim());
+    }
+  });
+  const ask = (command) => new Promise((resolve, reject) => {
+    waiting.push({ resolve, reject });
+    child.stdin.write(`${command}\n`);
+  });
+  return { ask, stop: () => child.kill() };
+}
+
+/** The move number the game page shows. */
+async function moveNumber(page) {
+  return parseInt((await page.locator('[data-testid=move-number]').textContent()).replace(/\D+/g, ''), 10);
+}
+
+/**
+ * Plays the game on the page to its end as Black, each move the engine's for the position the
+ * server holds (a phone's tap and confirm), passing when the engine passes and accepting the
+ * count. Returns the result.
+ */
+async function playToTheEnd(page, serverUrl, gameId, engine) {
+  for (let turn = 0; turn < 150; turn++) {
+    await page.waitForFunction(() => document.querySelector('[data-testid=result]') || document.querySelector('[data-action=accept]')
+      || document.querySelector('#status').textContent === 'Your move.', null, { timeout: 60_000 });
+    if (await page.locator('[data-action=accept]').count()) {
+      await page.locator('[data-action=accept]').tap();
+      await page.locator('[data-testid=result]').waitFor();
+    }
+    if (await page.locator('[data-testid=result]').count()) return page.locator('[data-testid=result]').getAttribute('data-result');
+    const g = await (await fetch(`${serverUrl}/api/games/${gameId}`)).json();
+    await engine.ask('clear_board');
+    await engine.ask(`komi ${g.terms.komi}`);
+    for (const m of g.moves) await engine.ask(`play ${m.color} ${m.point}`);
+    const mv = (await engine.ask('genmove b')).toUpperCase();
+    const n = await moveNumber(page);
+    if (mv === 'PASS') await page.locator('[data-action=pass]').tap();
+    else {
+      await page.locator(`svg.board [data-vertex="${mv}"]`).tap();
+      await page.locator('[data-action=confirm]').tap();
+    }
+    await page.waitForFunction((before) => document.querySelector('[data-testid=result]') || document.querySelector('[data-action=accept]')
+      || parseInt(document.querySelector('[data-testid=move-number]').textContent.replace(/\D+/g, ''), 10) > before, n, { timeout: 60_000 });
+  }
+  throw new Error('the game did not end');
 }
 
 // ----- a First Capture player for the test: capture, save, atari, else play near -----
@@ -118,7 +181,7 @@ async function winFirstCapture(page, size) {
   throw new Error(`no First Capture game won on ${size}x${size}`);
 }
 
-test('a newcomer on a phone goes from the welcome through the First Capture lessons to won games and a first real game', { timeout: 300_000 }, async (t) => {
+test('a newcomer on a phone goes from the welcome through the First Capture lessons to won games and a first real game, won', { timeout: 300_000 }, async (t) => {
   if (!haveBrowser(t)) return;
   const { server, browser } = await session(t);
   const page = await phone(browser);
@@ -221,6 +284,18 @@ test('a newcomer on a phone goes from the welcome through the First Capture less
   await page.locator('[data-action=confirm]').tap();
   await page.locator(`svg.board [data-stone="${hinted}:b"]`).waitFor();
   await page.locator('svg.board [data-mark^="CR:"]').waitFor({ state: 'detached' });
+
+  // The learner plays on to the end (the moves a stronger engine chooses, tapped on the phone)
+  // and wins the first real game.
+  const gameId = page.url().match(/#\/game\/(\d+)$/)[1];
+  const engine = gtpEngine(server.bin);
+  try {
+    const result = await playToTheEnd(page, server.url, gameId, engine);
+    assert.match(result, /^B\+/, `the first game's result: ${result}`);
+  } finally {
+    engine.stop();
+  }
+  await shot(page, 'learn-first-game-won-360');
 });
 
 test('the lessons speak the learner\'s language: a wrong try explained in Korean, a count, the rules page and the welcome\'s way to watch in Japanese', { timeout: 120_000 }, async (t) => {
