@@ -74,31 +74,47 @@ pub async fn hint(store: &Store, id: i64, user: &User) -> Result<Hint, ApiError>
         ));
     }
     let key = (id, user.id);
-    let left = MOST_HINTS.saturating_sub(count(key));
-    if left == 0 {
-        return Err(ApiError::Conflict(
-            "no_hints_left",
-            format!("{MOST_HINTS} hints a game"),
-        ));
-    }
+    // Taken before the search and given back if it fails: two requests at once cannot both
+    // have the last hint.
+    let left = take(key)
+        .ok_or_else(|| ApiError::Conflict("no_hints_left", format!("{MOST_HINTS} hints a game")))?;
     let game = live.game.clone();
-    let mv = crate::engines::pool()
+    let mv = match crate::engines::pool()
         .try_run(move || best_move(&game, me))
-        .await?;
-    let mut counts = used().lock().unwrap_or_else(|e| e.into_inner());
-    if counts.len() >= MOST_GAMES {
-        counts.clear();
-    }
-    *counts.entry(key).or_default() += 1;
+        .await
+    {
+        Ok(mv) => mv,
+        Err(e) => {
+            give_back(key);
+            return Err(e);
+        }
+    };
     Ok(Hint {
-        left: left - 1,
+        left,
         mv: gtp::format_move(HINT_SIZE, mv),
     })
 }
 
-fn count(key: (i64, i64)) -> u8 {
-    let counts = used().lock().unwrap_or_else(|e| e.into_inner());
-    counts.get(&key).copied().unwrap_or(0)
+/// Counts a hint for `key`: the hints left after it, or `None` when none was left.
+fn take(key: (i64, i64)) -> Option<u8> {
+    let mut counts = used().lock().unwrap_or_else(|e| e.into_inner());
+    if counts.len() >= MOST_GAMES && !counts.contains_key(&key) {
+        counts.clear();
+    }
+    let used = counts.entry(key).or_default();
+    if *used >= MOST_HINTS {
+        return None;
+    }
+    *used += 1;
+    Some(MOST_HINTS - *used)
+}
+
+/// Uncounts a hint the engine could not give.
+fn give_back(key: (i64, i64)) {
+    let mut counts = used().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = counts.get_mut(&key) {
+        *n = n.saturating_sub(1);
+    }
 }
 
 /// The engine's best move for `color`: the net's most visited after a short search, else the
@@ -127,6 +143,23 @@ pub fn best_move(game: &Game, color: Color) -> Move {
 mod tests {
     use super::*;
     use tengen_rules::{Handicap, Preset};
+
+    /// Three hints a game and learner, a failed one given back.
+    #[test]
+    fn three_hints_are_counted_and_a_failed_one_is_given_back() {
+        let key = (-43, -1);
+        assert_eq!(
+            [take(key), take(key), take(key), take(key)],
+            [Some(2), Some(1), Some(0), None]
+        );
+        give_back(key);
+        assert_eq!(take(key), Some(0));
+        assert_eq!(
+            take((-43, -2)),
+            Some(2),
+            "another learner's count is their own"
+        );
+    }
 
     /// A hint is a legal move, the same each time the same position asks for one.
     #[test]
