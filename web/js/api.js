@@ -51,6 +51,7 @@ export const cancelRoom = (id) => api('DELETE', `/api/rooms/${id}`);
 export const liveGames = () => api('GET', '/api/games?status=live');
 export const game = (id) => api('GET', `/api/games/${id}`);
 export const estimate = (id) => api('GET', `/api/games/${id}/estimate`);
+export const hint = (id) => api('GET', `/api/games/${id}/hint`);
 export const online = () => api('GET', '/api/online');
 export const bots = () => api('GET', '/api/bots');
 export const playBot = (name, body) => api('POST', `/api/bots/${encodeURIComponent(name)}/play`, body);

@@ -28,9 +28,24 @@ export function initial(snapshot, me = null, at = 0, confirmMoves = false) {
     pending: null, // a move waiting for confirmation
     hover: null,
     estimate: null, // {seq, ...the server's estimate}, while the position is the one it was made for
+    hint: null, // {seq, move, left}: the engine's move in a learner's first game, for this position
+    hintsLeft: HINTS, // hints the server still gives in this game (it counts; this shows)
     confirmMoves,
     toasts: [], // what the last message has to tell the viewer: [{key, vars}]
   };
+}
+
+/** Hints a learner gets in their first game (the server's `MOST_HINTS`). */
+export const HINTS = 3;
+
+/** The bot whose 9x9 games give hints: the weakest, the one the lessons send a learner to. */
+export const HINT_BOT = 'tengen-bot';
+
+/** Whether the viewer may ask for a hint: a player of a 9x9 game against the weakest bot. */
+export function hintsOffered(s) {
+  if (!s.me || s.game.terms.size !== 9) return false;
+  const other = s.game[s.me === 'black' ? 'white' : 'black'];
+  return !!other.bot && other.username === HINT_BOT;
 }
 
 /** The viewer's side of `snapshot` for `username` (null for a spectator). */
@@ -86,14 +101,19 @@ function step(s, m) {
     }
     case 'estimate':
       return { ...s, estimate: { seq: s.game.moves.length, ...m.estimate } };
+    case 'hint':
+      return { ...s, hint: { seq: s.game.moves.length, ...m.hint }, hintsLeft: m.hint.left };
+    case 'no_hints':
+      return { ...s, hintsLeft: 0 };
     default:
       return s;
   }
 }
 
-/** What holds whatever the message: an estimate lasts while its position is on the board. */
+/** What holds whatever the message: an estimate or a hint lasts while its position is on the board. */
 function settle(s) {
   const g = s.game;
+  if (s.hint && (s.review !== null || g.phase !== 'play' || s.hint.seq !== g.moves.length)) s = { ...s, hint: null };
   if (s.estimate && (s.review !== null || g.phase !== 'play' || s.estimate.seq !== g.moves.length)) return { ...s, estimate: null };
   return s;
 }

@@ -11,7 +11,7 @@ import { gridFromRows, gridWith, parseVertex, replay } from './go.js';
 import { t, rankName, language } from './i18n.js';
 import { ask } from './dialog.js';
 import { esc } from './html.js';
-import { initial, reduce, sideOf, myTurn, openUnsure } from './game-state.js';
+import { initial, reduce, sideOf, myTurn, openUnsure, hintsOffered } from './game-state.js';
 import { clockText, komiNote, reasonText, resultWords, rulesName, timeWords } from './format.js';
 
 // The formatters were first written here; other pages (and tests) import them from this module.
@@ -382,7 +382,41 @@ function renderPlayControls(c, box) {
   count.dataset.action = 'count';
   more.append(count);
   if (g.terms.estimate) more.append(estimateButton(c));
+  if (hintsOffered(s)) more.append(hintButton(c));
   box.append(row, more);
+  renderHint(c, box);
+}
+
+/**
+ * The hint button of a learner's first game: the engine's move for this position, a few a
+ * game (the server counts them and refuses past its limit).
+ */
+function hintButton(c) {
+  const s = c.state;
+  const b = button(t('game.hint', { n: s.hintsLeft }), async () => {
+    b.disabled = true;
+    try {
+      c.dispatch({ type: 'hint', hint: await api.hint(c.id) });
+    } catch (e) {
+      if (e.code === 'no_hints_left') c.dispatch({ type: 'no_hints' });
+      c.app.error(e);
+    }
+  });
+  b.dataset.action = 'hint';
+  b.title = t('game.hint_title');
+  b.disabled = !myTurn(s) || s.hintsLeft <= 0 || !!s.hint;
+  return b;
+}
+
+function renderHint(c, box) {
+  const hint = c.state.hint;
+  if (!hint) return;
+  const p = document.createElement('p');
+  p.className = 'hint';
+  p.dataset.testid = 'hint';
+  p.dataset.move = hint.move;
+  p.textContent = hint.move === 'pass' ? t('game.pass') : t('game.hint_shown', { point: hint.move });
+  box.appendChild(p);
 }
 
 /** A finished game: the result, why it counts for nobody, the count, the stepper, the links. */
@@ -690,7 +724,10 @@ function renderBoard(c, shown) {
     }));
     unsure = points(s.estimate.unsure);
   }
-  c.board.render({ grid, last, ghost, dead, unsure, territory });
+  // A hint, while its position is on the board: a circle where the engine would play.
+  const hinted = s.hint && s.hint.move !== 'pass' ? parseVertex(size, s.hint.move) : null;
+  const marks = hinted ? [{ ...hinted, kind: 'CR' }] : [];
+  c.board.render({ grid, last, ghost, dead, unsure, territory, marks });
 }
 
 function renderPlayers(c) {

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initial, reduce, sideOf, myTurn, openUnsure } from '../js/game-state.js';
+import { initial, reduce, sideOf, myTurn, openUnsure, hintsOffered, HINTS } from '../js/game-state.js';
 
 const EMPTY = Array(5).fill('.....');
 
@@ -251,4 +251,23 @@ test('an estimate lasts while its position is on the board', () => {
   assert.ok(s.estimate, 'a hover keeps it');
   s = reduce(s, move('black', 'C3'));
   assert.equal(s.estimate, null, 'a move drops it');
+});
+
+test('a hint lasts while its position is on the board, and only the weakest bot\'s 9x9 games offer one', () => {
+  let s = fresh();
+  assert.equal(hintsOffered(s), false, 'not against a player');
+  const first = { terms: { ...snapshot().terms, size: 9 }, board: Array(9).fill('.........'), white: { id: 2, username: 'tengen-bot', rank: '13k', bot: true } };
+  s = fresh(first);
+  assert.equal(hintsOffered(s), true);
+  assert.equal(hintsOffered(fresh(first, null)), false, 'not to a spectator');
+  assert.equal(hintsOffered(fresh({ ...first, white: { ...first.white, username: 'tengen-9' } })), false, 'not against a stronger bot');
+  assert.equal(s.hintsLeft, HINTS);
+  s = reduce(s, { type: 'hint', hint: { move: 'C3', left: 2 } });
+  assert.deepEqual([s.hint.move, s.hint.seq, s.hintsLeft], ['C3', 0, 2]);
+  s = reduce(s, { type: 'hover', point: 'A1' });
+  assert.ok(s.hint, 'a hover keeps it');
+  s = reduce(s, move('black', 'C3'));
+  assert.deepEqual([s.hint, s.hintsLeft], [null, 2], 'a move drops it, the count stays');
+  s = reduce(s, { type: 'no_hints' });
+  assert.equal(s.hintsLeft, 0);
 });

@@ -3,7 +3,9 @@
 // liberties, capture, atari and escape) are answered on the board, each try judged by the
 // server's rules engine (a wrong move told why, an occupied point refused); then First Capture
 // games against the bot on 5x5, 7x7 and 9x9 are played until each is won; then the last
-// lesson starts a real 9x9 game against the weakest bot. And the same in Korean and Japanese:
+// lesson starts a real 9x9 game against the weakest bot, where a hint circles the engine's move,
+// and the learner plays it to a won end (the moves a stronger engine, `tengen gtp`, chooses,
+// tapped on the phone). The rules page draws each rule on the board. And the same in Korean and Japanese:
 // a wrong try explained in the learner's language, a count answered, the rules page.
 //
 // Deterministic: the bot's moves come from seeds drawn from the moves, and the learner below
@@ -11,6 +13,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { haveBrowser, session, webFromDisk, shot } from './helpers.mjs';
 
 const PHONE_360 = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true };
@@ -54,6 +57,67 @@ async function fitsPhone(page, what) {
     return out;
   });
   assert.deepEqual(problems, [], what);
+}
+
+/**
+ * A stronger player for the learner's first real game: `tengen gtp`, the network's search at a
+ * fixed visit count on one thread (the same moves every run). `ask(command)` answers its text.
+ */
+function gtpEngine(bin) {
+  const child = spawn(bin, ['gtp', '--rules', 'japanese', '--size', '9', '--visits', '32', '--threads', '1', '--seed', '7'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffer = '';
+  const waiting = [];
+  child.stdout.on('data', (d) => {
+    buffer += d;
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const reply = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const w = waiting.shift();
+      if (reply.startsWith('?')) w.reject(new Error(reply)); else w.resolve(reply.replace(/^=\s*/, '').trim());
+    }
+  });
+  const ask = (command) => new Promise((resolve, reject) => {
+    waiting.push({ resolve, reject });
+    child.stdin.write(`${command}\n`);
+  });
+  return { ask, stop: () => child.kill() };
+}
+
+/** The move number the game page shows. */
+async function moveNumber(page) {
+  return parseInt((await page.locator('[data-testid=move-number]').textContent()).replace(/\D+/g, ''), 10);
+}
+
+/**
+ * Plays the game on the page to its end as Black, each move the engine's for the position the
+ * server holds (a phone's tap and confirm), passing when the engine passes and accepting the
+ * count. Returns the result.
+ */
+async function playToTheEnd(page, serverUrl, gameId, engine) {
+  for (let turn = 0; turn < 150; turn++) {
+    await page.waitForFunction(() => document.querySelector('[data-testid=result]') || document.querySelector('[data-action=accept]')
+      || document.querySelector('#status').textContent === 'Your move.', null, { timeout: 60_000 });
+    if (await page.locator('[data-action=accept]').count()) {
+      await page.locator('[data-action=accept]').tap();
+      await page.locator('[data-testid=result]').waitFor();
+    }
+    if (await page.locator('[data-testid=result]').count()) return page.locator('[data-testid=result]').getAttribute('data-result');
+    const g = await (await fetch(`${serverUrl}/api/games/${gameId}`)).json();
+    await engine.ask('clear_board');
+    await engine.ask(`komi ${g.terms.komi}`);
+    for (const m of g.moves) await engine.ask(`play ${m.color} ${m.point}`);
+    const mv = (await engine.ask('genmove b')).toUpperCase();
+    const n = await moveNumber(page);
+    if (mv === 'PASS') await page.locator('[data-action=pass]').tap();
+    else {
+      await page.locator(`svg.board [data-vertex="${mv}"]`).tap();
+      await page.locator('[data-action=confirm]').tap();
+    }
+    await page.waitForFunction((before) => document.querySelector('[data-testid=result]') || document.querySelector('[data-action=accept]')
+      || parseInt(document.querySelector('[data-testid=move-number]').textContent.replace(/\D+/g, ''), 10) > before, n, { timeout: 60_000 });
+  }
+  throw new Error('the game did not end');
 }
 
 // ----- a First Capture player for the test: capture, save, atari, else play near -----
@@ -117,7 +181,7 @@ async function winFirstCapture(page, size) {
   throw new Error(`no First Capture game won on ${size}x${size}`);
 }
 
-test('a newcomer on a phone goes from the welcome through the First Capture lessons to won games and a first real game', { timeout: 300_000 }, async (t) => {
+test('a newcomer on a phone goes from the welcome through the First Capture lessons to won games and a first real game, won', { timeout: 300_000 }, async (t) => {
   if (!haveBrowser(t)) return;
   const { server, browser } = await session(t);
   const page = await phone(browser);
@@ -196,6 +260,42 @@ test('a newcomer on a phone goes from the welcome through the First Capture less
   await page.waitForURL(/#\/game\/\d+$/);
   await page.locator('svg.board').waitFor();
   await page.locator('[data-testid=who]').waitFor({ state: 'attached' });
+
+  // Hints in the first game: the engine's move circled on the board, three a game.
+  const hint = page.locator('[data-action=hint]');
+  await hint.waitFor();
+  assert.match(await hint.textContent(), /Hint \(3 left\)/);
+  // The button is a thumb's size, and the page no wider than the phone (the game page's own
+  // settings, checkboxes inside their labels, are the phone tests' to judge).
+  const box = await hint.boundingBox();
+  assert.ok(box.width >= 43.5 && box.height >= 43.5, `the hint button is ${box.width}x${box.height}`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no wider than the phone');
+  await hint.tap();
+  const shown = page.locator('[data-testid=hint]');
+  await shown.waitFor();
+  const hinted = await shown.getAttribute('data-move');
+  assert.match(hinted, /^[A-HJ][1-9]$/);
+  assert.match(await shown.textContent(), new RegExp(`A good move here: ${hinted}`));
+  assert.equal(await page.locator('svg.board [data-mark^="CR:"]').count(), 1, 'the hint is circled');
+  assert.match(await hint.textContent(), /Hint \(2 left\)/);
+  await shot(page, 'learn-first-game-hint-360');
+  // Playing it (a phone confirms a move) takes the circle away; the bot answers.
+  await page.locator(`svg.board [data-vertex="${hinted}"]`).tap();
+  await page.locator('[data-action=confirm]').tap();
+  await page.locator(`svg.board [data-stone="${hinted}:b"]`).waitFor();
+  await page.locator('svg.board [data-mark^="CR:"]').waitFor({ state: 'detached' });
+
+  // The learner plays on to the end (the moves a stronger engine chooses, tapped on the phone)
+  // and wins the first real game.
+  const gameId = page.url().match(/#\/game\/(\d+)$/)[1];
+  const engine = gtpEngine(server.bin);
+  try {
+    const result = await playToTheEnd(page, server.url, gameId, engine);
+    assert.match(result, /^B\+/, `the first game's result: ${result}`);
+  } finally {
+    engine.stop();
+  }
+  await shot(page, 'learn-first-game-won-360');
 });
 
 test('the lessons speak the learner\'s language: a wrong try explained in Korean, a count, the rules page and the welcome\'s way to watch in Japanese', { timeout: 120_000 }, async (t) => {
@@ -241,4 +341,40 @@ test('the lessons speak the learner\'s language: a wrong try explained in Korean
   await ja.locator('[data-testid=toast]').getByText('いま打たれている対局はありません', { exact: false }).waitFor();
   await ja.locator('#create').waitFor();
   await ja.locator('[data-testid=glossary]').waitFor();
+});
+
+test('the rules page draws each rule on the board as the engine played it, with its seed\'s passage, on a phone', { timeout: 120_000 }, async (t) => {
+  if (!haveBrowser(t)) return;
+  const { server, browser } = await session(t);
+  const page = await phone(browser);
+  await page.goto(`${server.url}/#/rules/japanese`);
+  const figures = page.locator('[data-preset=japanese] figure[data-rule]');
+  await figures.first().waitFor();
+  assert.deepEqual(await figures.evaluateAll((fs) => fs.map((f) => f.dataset.rule)), ['capture', 'ko', 'suicide', 'scoring']);
+  // Each drawn by the board component: the position with the moves, then the board after.
+  const capture = page.locator('figure[data-rule=capture]');
+  assert.equal(await capture.locator('svg.board').count(), 2);
+  assert.equal(await capture.locator('[data-board=before] [data-stone="C3:w"]').count(), 1);
+  assert.equal(await capture.locator('[data-board=after] [data-stone="C3:w"]').count(), 0, 'the capture as the engine made it');
+  assert.match(await capture.textContent(), /Black plays C2 and captures 1\./);
+  // The ko: the capture, then the retake refused and crossed out.
+  const ko = page.locator('figure[data-rule=ko]');
+  assert.match(await ko.textContent(), /White may not take back at B3 at once: it is ko/);
+  assert.equal(await ko.locator('[data-board=before] [data-mark^="MA:"]').count(), 1);
+  assert.equal(await ko.locator('blockquote[data-seed="003"]').count(), 1);
+  assert.match(await ko.locator('blockquote').textContent(), /In Ko situations the second player may not recapture.*Seed 003/s);
+  assert.match(await page.locator('figure[data-rule=suicide]').textContent(), /Black may not play A4: it would be suicide.*Suicide is illegal/s);
+  assert.match(await page.locator('figure[data-rule=scoring]').textContent(), /Black: territory 3 \+ stones 0 \+ prisoners 0 \+ komi 0 = 3.*White: territory 10 \+ stones 0 \+ prisoners 0 \+ komi 6\.5 = 16\.5.*Result: W\+13\.5/s);
+  await fitsPhone(page, 'the rules page with its diagrams');
+  await shot(page, 'rules-diagrams-360');
+  // Where a preset allows what another forbids, the diagram says so: Tromp-Taylor takes the
+  // stones off, First Capture Go ends the game (in Chinese), and has no ko or count to show.
+  await page.goto(`${server.url}/#/rules/tromp-taylor`);
+  await page.locator('figure[data-rule=suicide]').getByText('allowed here, and its own 2 stones are taken off').waitFor();
+  const zh = await phone(browser, 'zh-CN');
+  await zh.goto(`${server.url}/#/rules/first-capture`);
+  await zh.locator('figure[data-rule=suicide]').getByText('自己的2子被拿掉，并且输棋', { exact: false }).waitFor();
+  assert.match(await zh.locator('figure[data-rule=capture]').textContent(), /获胜.*种子文档 004/s);
+  assert.equal(await zh.locator('figure[data-rule]').count(), 2);
+  await fitsPhone(zh, 'the First Capture rules in Chinese');
 });

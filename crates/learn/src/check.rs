@@ -24,23 +24,25 @@ pub enum Outcome {
     Illegal,
 }
 
-/// The verdict on a try, with what the learner sees next.
+/// The verdict on a try, with what the learner sees next. Its fields, and those of the types
+/// inside it, are in alphabetical order: the client has always read them so, as JSON objects
+/// with sorted keys.
 #[derive(Clone, Debug, Serialize)]
 pub struct Verdict {
-    /// Right, wrong or refused.
-    pub outcome: Outcome,
-    /// Why a legal move is wrong (the goal's judgement), when the lesson says nothing itself.
-    pub miss: Option<Miss>,
-    /// Why the rules refuse the move: the engine's code (`occupied`, `suicide`, `ko`, ...).
-    pub refused: Option<&'static str>,
-    /// What the lesson says to this try.
-    pub says: Option<Text>,
-    /// The opponent's answer (GTP spelling), played on the board shown.
-    pub reply: Option<String>,
-    /// The next question, after a right try that goes on.
-    pub next: Option<Text>,
     /// The board after the try and its answer, rows from the top (`X`, `O`, `.`).
     pub board: Vec<String>,
+    /// Why a legal move is wrong (the goal's judgement), when the lesson says nothing itself.
+    pub miss: Option<Miss>,
+    /// The next question, after a right try that goes on.
+    pub next: Option<Text>,
+    /// Right, wrong or refused.
+    pub outcome: Outcome,
+    /// Why the rules refuse the move: the engine's code (`occupied`, `suicide`, `ko`, ...).
+    pub refused: Option<&'static str>,
+    /// The opponent's answer (GTP spelling), played on the board shown.
+    pub reply: Option<String>,
+    /// What the lesson says to this try.
+    pub says: Option<Text>,
 }
 
 /// A learner's path that the step cannot follow.

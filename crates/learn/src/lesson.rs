@@ -55,15 +55,15 @@ pub struct Step {
     pub answers: Vec<Answer>,
 }
 
-/// A mark on the board.
+/// A mark on the board (fields in alphabetical order, as the client reads them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Mark {
     /// `TR`, `SQ`, `CR`, `MA` or `LB`.
     pub kind: &'static str,
-    /// The point, in GTP's spelling (`D4`).
-    pub point: String,
     /// A label's text.
     pub label: String,
+    /// The point, in GTP's spelling (`D4`).
+    pub point: String,
 }
 
 /// A try the lesson foresaw.

@@ -8,15 +8,15 @@ use tengen_sgf::Node;
 
 use crate::LessonError;
 
-/// One text in every language.
+/// One text in every language (in alphabetical order, as the client reads them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Text {
     /// English, the reference.
     pub en: String,
-    /// Korean.
-    pub ko: String,
     /// Japanese.
     pub ja: String,
+    /// Korean.
+    pub ko: String,
     /// Chinese (simplified).
     pub zh: String,
 }

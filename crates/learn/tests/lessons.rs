@@ -180,3 +180,41 @@ fn a_translation_left_out_is_refused() {
     let err = lesson::read("half", half).expect_err("Chinese is missing");
     assert!(err.to_string().contains("CZH"), "{err}");
 }
+
+/// The ladder lesson teaches what the engine's ladder reader sees: in its first step the
+/// ladder works (the right atari catches the stone), in the net step it fails (every atari the
+/// lesson calls wrong lets the stone run to the breaker), so the net is the way to capture.
+#[test]
+fn the_ladder_step_s_ladder_works_and_the_net_step_s_fails() {
+    let lesson = library()
+        .expect("lessons")
+        .lesson("06-ladder")
+        .expect("the ladder lesson");
+    let caught = |step: &Step, a: &Answer| {
+        let Move::Play(p) = a.mv else {
+            panic!("an atari is a stone")
+        };
+        let target = step.targets[0];
+        let mut board = step.start.board().clone();
+        board.play(p, step.learner);
+        let lib = board.atari_liberty(target).expect("the try is atari");
+        tengen_ai::ladder::is_caught(&mut board, target, lib)
+    };
+    let ladder = &lesson.steps[0];
+    let first = ladder
+        .answers
+        .iter()
+        .find(|a| a.right)
+        .expect("a right try");
+    assert!(caught(ladder, first), "the ladder catches");
+    let net = lesson
+        .steps
+        .iter()
+        .find(|s| s.start.size() == 9)
+        .expect("the net step");
+    let ataris: Vec<&Answer> = net.answers.iter().filter(|a| !a.right).collect();
+    assert_eq!(ataris.len(), 2, "both ataris are foreseen");
+    for a in ataris {
+        assert!(!caught(net, a), "{:?}: the ladder must fail", a.mv);
+    }
+}

@@ -100,6 +100,7 @@ pub async fn export(store: &Store, user: &User) -> Result<Export, ApiError> {
     Ok(Export {
         account: user.clone(),
         games,
+        learning: crate::learn::account::export(store, user).await?,
         moderation: crate::moderation::mine(store, user).await?,
         ratings: store.rating_history(user.id, 100_000).await?,
     })
@@ -116,6 +117,8 @@ pub struct Export {
     pub account: User,
     /// Their games, newest first.
     pub games: Vec<ExportedGame>,
+    /// Their lesson progress, puzzle rating and puzzle attempts.
+    pub learning: crate::learn::account::ExportedLearning,
     /// The moderators' actions on the account.
     pub moderation: crate::moderation::Mine,
     /// The rating after each rated game.

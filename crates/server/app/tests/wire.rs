@@ -413,3 +413,123 @@ fn a_tournament_s_answers_are_in_json_order() {
         }],
     });
 }
+
+#[tokio::test]
+async fn learning_answers_read_as_before() {
+    use tengen_app::learn::{account, first_capture, lessons, puzzles, rules};
+    // Every lesson and every step as it is shown, in json!'s order.
+    let list = lessons::list().unwrap();
+    let text = wire(&list);
+    assert!(
+        text.starts_with(r#"{"lessons":[{"id":"01-stones","steps":"#),
+        "{text}"
+    );
+    for l in &list.lessons {
+        wire(&lessons::lesson(l.id).unwrap());
+    }
+    // A move's verdict: the fields and nulls json! wrote, the miss with its code first.
+    let t = |m: &str| lessons::Try {
+        moves: vec![m.into()],
+        count: None,
+    };
+    let wrong = lessons::check("02-capture", 0, &t("A1")).unwrap();
+    let old = json!({
+        "board": [".....", "..X..", ".XOX.", ".....", "X...."],
+        "miss": {"code": "no_capture", "liberties": 1},
+        "next": null, "outcome": "wrong", "refused": null, "reply": null, "says": null,
+    });
+    assert_eq!(wire(&wrong), old.to_string());
+    let right = lessons::check("02-capture", 0, &t("C2")).unwrap();
+    let text = wire(&right);
+    assert!(
+        text.contains(r#""says":{"en":"#) && text.contains(r#""ja":"#),
+        "{text}"
+    );
+    // A count's verdict: each side's count with its total.
+    let counting = lessons::lesson("10-counting").unwrap();
+    let n = counting
+        .steps
+        .iter()
+        .position(|s| s.goal == tengen_learn::Goal::Count)
+        .unwrap();
+    let answer = lessons::Try {
+        moves: vec![],
+        count: Some("B+1".into()),
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&wire(&lessons::check("10-counting", n, &answer).unwrap())).unwrap();
+    for side in ["black", "white"] {
+        let keys: Vec<&String> = v[side].as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["komi", "prisoners", "stones", "territory", "total"],
+            "{v}"
+        );
+    }
+    assert!(v["right"].is_boolean() && v["result"].is_string(), "{v}");
+    // The puzzles: the summary, a puzzle, the day's (its day first), a try with its rating.
+    let summary = wire(&puzzles::summary().unwrap());
+    assert!(
+        summary.contains(r#""start":{"deviation":350.0,"rating":"#),
+        "{summary}"
+    );
+    let p = &tengen_learn::puzzles().unwrap().puzzles[0];
+    let view = wire(&puzzles::puzzle(&p.id).unwrap());
+    assert!(
+        view.starts_with(&format!(r#"{{"id":"{}","kind":"#, p.id)),
+        "{view}"
+    );
+    let daily = wire(&puzzles::daily(20_000).unwrap());
+    assert!(daily.starts_with(r#"{"day":20000,"id":"#), "{daily}");
+    wire(&puzzles::next(&puzzles::NextQuery::default()).unwrap());
+    let size = p.step.start.size();
+    for a in &p.step.answers {
+        let moves = vec![tengen_rules::coord::gtp::format_move(size, a.mv)];
+        for rating in [None, Some(puzzles::PlayerRating::start())] {
+            let v = puzzles::check(
+                &p.id,
+                &puzzles::PuzzleTry {
+                    moves: moves.clone(),
+                    rating,
+                },
+            )
+            .unwrap();
+            let text = wire(&v);
+            assert!(
+                text.contains(r#""rating":"#),
+                "the rating is always there: {text}"
+            );
+        }
+    }
+    // The account's learning, the bot's answer, the rule presets.
+    let learning = account::Learning {
+        attempts: 2,
+        lessons: account::Lessons::default(),
+        rating: None,
+        solved: 1,
+    };
+    let old =
+        json!({"lessons": {"done": {}, "wins": {}}, "rating": null, "attempts": 2, "solved": 1});
+    assert_eq!(wire(&learning), old.to_string());
+    let turn = first_capture::turn(first_capture::Turn {
+        size: 5,
+        moves: vec!["C3".into()],
+        level: 0,
+    })
+    .await
+    .unwrap();
+    let text = wire(&turn);
+    assert!(text.ends_with(r#""winner":null}"#), "{text}");
+    let presets = wire(&rules::presets());
+    let wga = json!({
+        "name": "wga", "seeds": ["000"], "size": 9, "sizes": [9, 9], "komi": "7", "ko": "simple",
+        "repetition": "nothing", "suicide": "illegal", "scoring": "area_plus_prisoners",
+        "end": "two_passes", "dead_stones": "agreed", "handicap": [2, 5],
+        "handicap_placement": "fixed",
+    });
+    // Each preset as before, and its diagrams (added since) in their place.
+    let mut v: serde_json::Value = serde_json::from_str(&presets).unwrap();
+    let first = v["presets"][0].as_object_mut().unwrap();
+    assert!(first.remove("diagrams").is_some_and(|d| d.is_array()));
+    assert_eq!(serde_json::Value::Object(first.clone()), wga);
+}

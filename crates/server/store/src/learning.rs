@@ -35,6 +35,19 @@ pub struct Attempt<'a> {
     pub puzzle: StoredRating,
 }
 
+/// An attempt as the learner's data export lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptRow {
+    /// The puzzle's id.
+    pub puzzle_id: String,
+    /// When (Unix seconds).
+    pub at: i64,
+    /// Solved, or failed.
+    pub solved: bool,
+    /// The learner's rating after it.
+    pub rating: f64,
+}
+
 fn rating_of(r: &sqlx::any::AnyRow, prefix: &str) -> Result<Option<StoredRating>, StoreError> {
     let get = |c: &str| r.try_get::<Option<f64>, _>(format!("{prefix}{c}").as_str());
     Ok(
@@ -147,6 +160,32 @@ impl Store {
         .await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// `user_id`'s attempts, oldest first, at most `limit`.
+    pub async fn attempts_list(
+        &self,
+        user_id: i64,
+        limit: i64,
+    ) -> Result<Vec<AttemptRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT puzzle_id, at, solved, rating FROM puzzle_attempts WHERE user_id = $1 \
+             ORDER BY at, puzzle_id LIMIT $2",
+        )
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(AttemptRow {
+                    puzzle_id: r.try_get("puzzle_id")?,
+                    at: r.try_get("at")?,
+                    solved: r.try_get::<i64, _>("solved")? != 0,
+                    rating: r.try_get("rating")?,
+                })
+            })
+            .collect()
     }
 
     /// How many attempts `user_id` made and solved.

@@ -177,6 +177,15 @@ pub fn document() -> Value {
     ) });
     estimate["parameters"] = id_param("id");
     paths.insert("/api/games/{id}/estimate".into(), estimate);
+    let mut hint = json!({ "get": op(
+        "A hint in the learner's first game (lesson 11): the engine's move for the player to move, in a 9x9 game against tengen-bot, 3 a game. 403 `not_a_player`, `hint_not_allowed` (another bot, another board); 409 `not_your_turn`, `game_over`, `no_hints_left`; 503 `engine_busy`",
+        "learn",
+        None,
+        ("200", "{ move (GTP, or pass), left (hints left in the game) }"),
+        &["401", "403", "404", "409", "503"],
+    ) });
+    hint["parameters"] = id_param("id");
+    paths.insert("/api/games/{id}/hint".into(), hint);
     paths.insert(
         "/api/sgf/import".into(),
         json!({ "post": {

@@ -90,6 +90,7 @@ async fn the_openapi_document_lists_every_route() {
         ("/api/learn/first-capture", "post"),
         ("/api/rules", "get"),
         ("/api/games/{id}/estimate", "get"),
+        ("/api/games/{id}/hint", "get"),
         ("/api/tournaments", "get"),
         ("/api/tournaments", "post"),
         ("/api/tournaments/{id}", "get"),

@@ -188,6 +188,22 @@ async fn learning_is_kept_on_the_account(server: &TestServer) {
     assert_eq!(v["rating"]["rating"].as_f64(), Some(after));
     let moved = server.store().puzzle_rating(&id).await.unwrap().unwrap();
     assert!(moved.0 > 0.0, "the puzzle's rating is kept");
+    // The data export gives the learning back: the progress, the rating, each attempt.
+    let (st, export) = ann.get("/api/me/export").await;
+    assert_eq!(st, StatusCode::OK, "{export}");
+    let learning = &export["learning"];
+    assert_eq!(learning["lessons"]["done"]["01-stones"], json!([0, 1, 2]));
+    assert_eq!(learning["lessons"]["wins"], json!({ "5": 1, "7": 2 }));
+    assert_eq!(learning["rating"]["rating"].as_f64(), Some(after));
+    assert_eq!(
+        learning["attempts"].as_array().unwrap().len(),
+        1,
+        "{learning}"
+    );
+    let attempt = &learning["attempts"][0];
+    assert_eq!(attempt["puzzle"], id.as_str());
+    assert_eq!(attempt["solved"], false);
+    assert_eq!(attempt["rating"].as_f64(), Some(after));
     let mut done = serde_json::Map::new();
     done.insert("x".repeat(80), json!([0]));
     let too_much = json!({ "lessons": { "done": done } });
@@ -196,6 +212,31 @@ async fn learning_is_kept_on_the_account(server: &TestServer) {
     assert_eq!(v["error"]["code"], "bad_progress");
     let (st, _) = server.get("/api/me/learning").await;
     assert_eq!(st, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_logged_in_learner_s_next_puzzle_follows_the_account_s_rating_not_the_one_sent() {
+    let server = TestServer::sqlite("learn-next-account").await;
+    let path = "/api/learn/puzzles/next?rating=300";
+    let rating = |v: &Value| v["rating"].as_f64().unwrap();
+    let (st, weak) = server.get(path).await;
+    assert_eq!(st, StatusCode::OK, "{weak}");
+    let bob = server.register("bob", "20k").await;
+    // No rating on the account yet: a new learner's (20 kyu), not the 300 sent.
+    let (_, new) = bob.get(path).await;
+    assert!(rating(&new) > rating(&weak), "{new} {weak}");
+    let strong = json!({ "rating": { "rating": 2300.0, "deviation": 60.0, "volatility": 0.06 } });
+    let (st, v) = bob.post("/api/me/learning", strong).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let (st, next) = bob.get(path).await;
+    assert_eq!(st, StatusCode::OK, "{next}");
+    assert!(
+        (rating(&next) - 2300.0).abs() < (rating(&next) - 300.0).abs(),
+        "{next}"
+    );
+    // The visitor's browser-side rating still picks the visitor's puzzle.
+    let (_, again) = server.get("/api/learn/puzzles/next?rating=2300").await;
+    assert_eq!(again["id"], next["id"]);
 }
 
 #[tokio::test]
@@ -211,4 +252,42 @@ async fn learning_is_kept_on_the_account_on_postgres() {
     };
     let server = TestServer::start(&url).await;
     learning_is_kept_on_the_account(&server).await;
+}
+
+#[tokio::test]
+async fn a_learner_gets_three_hints_a_game_against_the_weakest_bot_and_no_one_else_does() {
+    let server = TestServer::sqlite("learn-hint").await;
+    let ann = server.guest().await;
+    let first_game = json!({ "size": 9, "rules": "japanese", "color": "black" });
+    let (st, started) = ann
+        .post("/api/bots/tengen-bot/play", first_game.clone())
+        .await;
+    assert_eq!(st, StatusCode::OK, "{started}");
+    let path = format!("/api/games/{}/hint", started["game_id"]);
+    let mut moves = Vec::new();
+    for left in [2, 1, 0] {
+        let (st, v) = ann.get(&path).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!(v["left"], left, "{v}");
+        let mv = v["move"].as_str().unwrap().to_string();
+        assert!(empty_points(&started["game"]["board"]).contains(&mv), "{v}");
+        moves.push(mv);
+    }
+    // The same position, the same hint: the engine's search is seeded by the position.
+    assert!(moves.iter().all(|m| *m == moves[0]), "{moves:?}");
+    let (st, v) = ann.get(&path).await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "no_hints_left");
+    // Someone watching, a visitor, a game against a stronger bot: no hint.
+    let bob = server.guest().await;
+    let (st, v) = bob.get(&path).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["error"]["code"], "not_a_player");
+    assert_eq!(server.get(&path).await.0, StatusCode::UNAUTHORIZED);
+    let (_, stronger) = bob.post("/api/bots/tengen-3/play", first_game).await;
+    let (st, v) = bob
+        .get(&format!("/api/games/{}/hint", stronger["game_id"]))
+        .await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["error"]["code"], "hint_not_allowed");
 }

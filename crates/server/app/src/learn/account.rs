@@ -2,17 +2,19 @@
 //! rating the browser kept are merged into the account's (steps solved anywhere stay solved,
 //! the First Capture wins are the larger count, the account's rating wins over the browser's),
 //! and a logged-in learner's puzzle attempts are rated from the account and recorded, moving
-//! the puzzle's own rating too.
+//! the puzzle's own rating too; their next puzzle is chosen by the account's rating.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use tengen_core::domain::glicko::Rating;
 use tengen_store::learning::{Attempt, Learner, StoredRating};
 use tengen_store::Store;
 
-use super::puzzles::{find, judge, puzzle_rating, PlayerRating, PuzzleTry};
+use super::puzzles::{
+    find, judge, next_at, puzzle_rating, NextQuery, PlayerRating, PuzzleTry, PuzzleVerdict,
+    PuzzleView,
+};
 use crate::accounts::User;
 use crate::error::ApiError;
 
@@ -93,19 +95,33 @@ async fn load(store: &Store, user: &User) -> Result<(Lessons, Option<Rating>), A
     Ok((lessons, l.rating.map(rating_of)))
 }
 
-fn view(lessons: &Lessons, rating: Option<Rating>, attempts: (i64, i64)) -> Value {
-    json!({
-        "lessons": lessons,
-        "rating": rating.map(PlayerRating::of),
-        "attempts": attempts.0,
-        "solved": attempts.1,
-    })
+/// A learner's learning on the account (fields in alphabetical order, as the `json!` object
+/// it replaces wrote them).
+#[derive(Debug, Serialize)]
+pub struct Learning {
+    /// Puzzle attempts rated.
+    pub attempts: i64,
+    /// The lesson progress.
+    pub lessons: Lessons,
+    /// The puzzle rating, once one was rated or brought from the browser.
+    pub rating: Option<PlayerRating>,
+    /// Attempts solved.
+    pub solved: i64,
+}
+
+fn view(lessons: Lessons, rating: Option<Rating>, attempts: (i64, i64)) -> Learning {
+    Learning {
+        attempts: attempts.0,
+        lessons,
+        rating: rating.map(PlayerRating::of),
+        solved: attempts.1,
+    }
 }
 
 /// `user`'s learning on the account.
-pub async fn learning(store: &Store, user: &User) -> Result<Value, ApiError> {
+pub async fn learning(store: &Store, user: &User) -> Result<Learning, ApiError> {
     let (lessons, rating) = load(store, user).await?;
-    Ok(view(&lessons, rating, store.attempts_of(user.id).await?))
+    Ok(view(lessons, rating, store.attempts_of(user.id).await?))
 }
 
 /// Merges what the browser kept into the account, and answers with the result.
@@ -114,7 +130,7 @@ pub async fn merge(
     user: &User,
     browser: BrowserLearning,
     now: i64,
-) -> Result<Value, ApiError> {
+) -> Result<Learning, ApiError> {
     let theirs = browser.lessons.checked()?;
     let browser_rating = browser.rating.map(PlayerRating::checked).transpose()?;
     let (mine, rating) = load(store, user).await?;
@@ -126,7 +142,69 @@ pub async fn merge(
         rating: rating.map(stored),
     };
     store.save_learner(user.id, &learner, now).await?;
-    Ok(view(&lessons, rating, store.attempts_of(user.id).await?))
+    Ok(view(lessons, rating, store.attempts_of(user.id).await?))
+}
+
+/// A learner's learning in their data export: the progress, the puzzle rating and every
+/// attempt (fields in alphabetical order, as the export's other parts).
+#[derive(Debug, Serialize)]
+pub struct ExportedLearning {
+    /// Every rated puzzle attempt, oldest first.
+    pub attempts: Vec<ExportedAttempt>,
+    /// The lesson progress.
+    pub lessons: Lessons,
+    /// The puzzle rating.
+    pub rating: Option<PlayerRating>,
+}
+
+/// A puzzle attempt in the export.
+#[derive(Debug, Serialize)]
+pub struct ExportedAttempt {
+    /// When (Unix seconds).
+    pub at: i64,
+    /// The puzzle's id.
+    pub puzzle: String,
+    /// The learner's puzzle rating after it.
+    pub rating: f64,
+    /// Solved, or failed.
+    pub solved: bool,
+}
+
+/// Attempts an export lists, at most (as many as the games it lists).
+const MOST_EXPORTED: i64 = 100_000;
+
+/// `user`'s learning as their data export gives it back.
+pub async fn export(store: &Store, user: &User) -> Result<ExportedLearning, ApiError> {
+    let (lessons, rating) = load(store, user).await?;
+    let attempts = store
+        .attempts_list(user.id, MOST_EXPORTED)
+        .await?
+        .into_iter()
+        .map(|a| ExportedAttempt {
+            at: a.at,
+            puzzle: a.puzzle_id,
+            rating: a.rating,
+            solved: a.solved,
+        })
+        .collect();
+    Ok(ExportedLearning {
+        attempts,
+        lessons,
+        rating: rating.map(PlayerRating::of),
+    })
+}
+
+/// The next puzzle for a logged-in learner: near the rating kept on the account (a new
+/// learner's until one is), whatever rating the request carries, so that the puzzles a
+/// learner is given follow the attempts the server rated.
+pub async fn next_puzzle(
+    store: &Store,
+    user: &User,
+    q: &NextQuery,
+) -> Result<PuzzleView, ApiError> {
+    let (_, rating) = load(store, user).await?;
+    let rating = rating.unwrap_or(PlayerRating::start().rating());
+    next_at(rating.rating, q)
 }
 
 /// A logged-in learner's try: judged as an anonymous one is, but rated from the account's
@@ -138,12 +216,11 @@ pub async fn try_puzzle(
     id: &str,
     t: &PuzzleTry,
     now: i64,
-) -> Result<Value, ApiError> {
+) -> Result<PuzzleVerdict, ApiError> {
     let p = find(id)?;
-    let (mut v, score) = judge(p, &t.moves)?;
+    let (v, score) = judge(p, &t.moves)?;
     let (Some(score), Some(_)) = (score, t.rating) else {
-        v["rating"] = Value::Null;
-        return Ok(v);
+        return Ok(PuzzleVerdict::new(v, None));
     };
     let (_, mine) = load(store, user).await?;
     let learner = mine.unwrap_or(PlayerRating::start().rating());
@@ -163,13 +240,13 @@ pub async fn try_puzzle(
             puzzle: stored(puzzle_after),
         })
         .await?;
-    v["rating"] = json!(PlayerRating::of(learner_after));
-    Ok(v)
+    Ok(PuzzleVerdict::new(v, Some(PlayerRating::of(learner_after))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn merged_progress_keeps_every_solved_step_and_the_most_wins() {

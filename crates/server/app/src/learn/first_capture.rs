@@ -6,8 +6,7 @@
 //! above them it searches, four times the playouts a level. Its chances come from a seed drawn
 //! from the moves, so a game replays the same every time.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tengen_ai::search::{genmove, Budget, Decision, Style};
 use tengen_learn::check::rows;
 use tengen_rules::coord::gtp;
@@ -33,8 +32,20 @@ pub struct Turn {
     pub level: u8,
 }
 
+/// The game after the learner's move and the bot's answer (fields in alphabetical order, as
+/// the `json!` object it replaces wrote them).
+#[derive(Debug, Serialize)]
+pub struct Answered {
+    /// The board after both moves, rows from the top.
+    pub board: Vec<String>,
+    /// The bot's move (GTP), unless the learner's move ended the game.
+    pub reply: Option<String>,
+    /// `black` or `white` once a capture ended the game.
+    pub winner: Option<&'static str>,
+}
+
 /// The game after the learner's move and, unless it ended, the bot's answer.
-pub async fn turn(t: Turn) -> Result<Value, ApiError> {
+pub async fn turn(t: Turn) -> Result<Answered, ApiError> {
     let mut game = replay(&t)?;
     let mut reply = None;
     if game.result().is_none() {
@@ -47,11 +58,11 @@ pub async fn turn(t: Turn) -> Result<Value, ApiError> {
             .map_err(|e| ApiError::Internal(format!("the bot's move: {e}")))?;
         reply = Some(gtp::format_move(t.size, m));
     }
-    Ok(json!({
-        "reply": reply,
-        "board": rows(&game),
-        "winner": winner(game.result()),
-    }))
+    Ok(Answered {
+        board: rows(&game),
+        reply,
+        winner: winner(game.result()),
+    })
 }
 
 /// The game the learner sent, refused if a move is illegal or the learner is not the one who

@@ -10,10 +10,15 @@
 //! - [`account`]: learning kept on the account: the browser's progress merged in, a logged-in
 //!   learner's attempts rated from the account and recorded.
 //! - [`first_capture`]: the bot's move in a First Capture game.
+//! - [`hint`]: the engine's move as a hint in the learner's first game against the weakest bot.
 //! - [`rules`]: the rule presets in words for the rules page.
+//! - [`diagrams`]: the rules page's diagrams, played by each preset's rules in the engine,
+//!   each citing its seed passage.
 
 pub mod account;
+pub mod diagrams;
 pub mod first_capture;
+pub mod hint;
 pub mod lessons;
 pub mod puzzles;
 pub mod rules;

@@ -8,13 +8,12 @@
 //! attempt (solved or failed, as one game against the puzzle) and answers with the new rating.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use tengen_core::domain::glicko::{self, rating_of_level, Rating};
-use tengen_learn::{puzzles, Kind, Outcome, Puzzle, Puzzles};
+use tengen_learn::{puzzles, Kind, Level, Miss, Outcome, Puzzle, Puzzles, Text, Verdict};
 use tengen_rules::coord::gtp;
 use tengen_rules::Move;
 
-use super::lessons::step_view;
+use super::lessons::{step_view, StepView};
 use crate::error::ApiError;
 
 /// A puzzle's deviation: its level is an estimate, firmer than a new player's.
@@ -26,13 +25,14 @@ const NEAREST: usize = 5;
 /// Ids a `next` request may name as seen, at most.
 const MOST_SEEN: usize = 200;
 
-/// A learner's puzzle rating as the client keeps it.
+/// A learner's puzzle rating as the client keeps it (fields in alphabetical order, as the
+/// answers always wrote them).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
 pub struct PlayerRating {
-    /// The rating, 1500-centred.
-    pub rating: f64,
     /// Its deviation.
     pub deviation: f64,
+    /// The rating, 1500-centred.
+    pub rating: f64,
     /// Its volatility.
     pub volatility: f64,
 }
@@ -119,36 +119,133 @@ pub fn puzzle_rating(p: &Puzzle) -> Rating {
     }
 }
 
-fn view(p: &Puzzle) -> Value {
-    json!({
-        "id": p.id,
-        "level": p.level,
-        "kind": p.kind,
-        "rating": puzzle_rating(p).rating.round(),
-        "step": step_view(&p.step),
-    })
+// The answers' fields are in alphabetical order, as the `json!` objects they replace wrote
+// them: the wire stays byte for byte the same (see `crate::wire`).
+
+/// A puzzle as the client shows it.
+#[derive(Debug, Serialize)]
+pub struct PuzzleView {
+    /// Its address.
+    pub id: &'static str,
+    /// What it asks.
+    pub kind: Kind,
+    /// Its level (`15k`).
+    pub level: Level,
+    /// Its rating, from its level, rounded.
+    pub rating: f64,
+    /// Its position and question, without the solution.
+    pub step: StepView,
+}
+
+/// The day's puzzle: a puzzle and the day it is for.
+#[derive(Debug, Serialize)]
+pub struct Daily {
+    /// Days since 1970-01-01 (UTC).
+    pub day: i64,
+    /// The puzzle.
+    #[serde(flatten)]
+    pub puzzle: PuzzleView,
+}
+
+/// How many puzzles there are, and a new learner's rating.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// Puzzles in all.
+    pub count: usize,
+    /// How many of each kind, in the order the client lists them.
+    pub kinds: Vec<KindCount>,
+    /// A new learner's rating.
+    pub start: PlayerRating,
+}
+
+/// How many puzzles of one kind.
+#[derive(Debug, Serialize)]
+pub struct KindCount {
+    /// How many.
+    pub count: usize,
+    /// The kind.
+    pub kind: Kind,
+}
+
+/// The verdict on a try at a puzzle, with the learner's rating after the attempt.
+#[derive(Debug, Serialize)]
+pub struct PuzzleVerdict {
+    /// The board after the try and its answer.
+    pub board: Vec<String>,
+    /// Why a legal move is wrong.
+    pub miss: Option<Miss>,
+    /// The next question, after a right try that goes on.
+    pub next: Option<Text>,
+    /// Right, wrong or refused.
+    pub outcome: Outcome,
+    /// The learner's rating after the attempt, once it ended and was rated.
+    pub rating: Option<PlayerRating>,
+    /// Why the rules refuse the move.
+    pub refused: Option<&'static str>,
+    /// The defence's answer (GTP).
+    pub reply: Option<String>,
+    /// What the puzzle says to this try.
+    pub says: Option<Text>,
+}
+
+impl PuzzleVerdict {
+    /// `v` with the rating after it.
+    pub fn new(v: Verdict, rating: Option<PlayerRating>) -> PuzzleVerdict {
+        PuzzleVerdict {
+            board: v.board,
+            miss: v.miss,
+            next: v.next,
+            outcome: v.outcome,
+            rating,
+            refused: v.refused,
+            reply: v.reply,
+            says: v.says,
+        }
+    }
+}
+
+fn view(p: &'static Puzzle) -> PuzzleView {
+    PuzzleView {
+        id: &p.id,
+        kind: p.kind,
+        level: p.level,
+        rating: puzzle_rating(p).rating.round(),
+        step: step_view(&p.step),
+    }
 }
 
 /// How many puzzles there are of each kind, and a new learner's rating.
-pub fn summary() -> Result<Value, ApiError> {
+pub fn summary() -> Result<Summary, ApiError> {
     let all = all()?;
     let count = |k: Kind| all.puzzles.iter().filter(|p| p.kind == k).count();
-    Ok(json!({
-        "count": all.puzzles.len(),
-        "kinds": Kind::ALL.iter().map(|&k| json!({ "kind": k, "count": count(k) })).collect::<Vec<_>>(),
-        "start": PlayerRating::start(),
-    }))
+    Ok(Summary {
+        count: all.puzzles.len(),
+        kinds: Kind::ALL
+            .iter()
+            .map(|&kind| KindCount {
+                count: count(kind),
+                kind,
+            })
+            .collect(),
+        start: PlayerRating::start(),
+    })
 }
 
 /// One puzzle: its position, question, level and kind (not its solution: the server judges).
-pub fn puzzle(id: &str) -> Result<Value, ApiError> {
+pub fn puzzle(id: &str) -> Result<PuzzleView, ApiError> {
     let p = all()?.puzzle(id).ok_or(ApiError::NotFound)?;
     Ok(view(p))
 }
 
-/// A puzzle near the learner's rating, not one seen lately unless every one near was.
-pub fn next(q: &NextQuery) -> Result<Value, ApiError> {
-    let rating = q.rating.unwrap_or(PlayerRating::start().rating);
+/// A puzzle near the rating the request carries (an anonymous learner's, kept in the
+/// browser), not one seen lately unless every one near was.
+pub fn next(q: &NextQuery) -> Result<PuzzleView, ApiError> {
+    next_at(q.rating.unwrap_or(PlayerRating::start().rating), q)
+}
+
+/// A puzzle near `rating`, of the kind `q` asks for, not one `q` names as seen unless every
+/// one near was.
+pub(crate) fn next_at(rating: f64, q: &NextQuery) -> Result<PuzzleView, ApiError> {
     if !rating.is_finite() {
         return Err(ApiError::Rejected(
             "bad_rating",
@@ -188,16 +285,17 @@ pub fn next(q: &NextQuery) -> Result<Value, ApiError> {
 
 /// The day's puzzle: the same for everyone on UTC day `day` (days since 1970-01-01), drawn
 /// from the date so that consecutive days differ.
-pub fn daily(day: i64) -> Result<Value, ApiError> {
+pub fn daily(day: i64) -> Result<Daily, ApiError> {
     let all = all()?;
     let n = all.puzzles.len().max(1) as u64;
     let p = all
         .puzzles
         .get((mix(day as u64) % n) as usize)
         .ok_or(ApiError::NotFound)?;
-    let mut v = view(p);
-    v["day"] = json!(day);
-    Ok(v)
+    Ok(Daily {
+        day,
+        puzzle: view(p),
+    })
 }
 
 /// SplitMix64's finaliser: a day number spread over the puzzles.
@@ -210,15 +308,14 @@ fn mix(x: u64) -> u64 {
 
 /// The verdict on a try at puzzle `id`; when the attempt ends (solved, or a wrong try) and
 /// the request carries the learner's rating, the rating after the attempt.
-pub fn check(id: &str, t: &PuzzleTry) -> Result<Value, ApiError> {
+pub fn check(id: &str, t: &PuzzleTry) -> Result<PuzzleVerdict, ApiError> {
     let p = find(id)?;
     let before = t.rating.map(PlayerRating::checked).transpose()?;
-    let (mut v, score) = judge(p, &t.moves)?;
+    let (v, score) = judge(p, &t.moves)?;
     let after = before
         .zip(score)
         .map(|(r, s)| PlayerRating::of(r.after(&[(puzzle_rating(p), s)])));
-    v["rating"] = json!(after);
-    Ok(v)
+    Ok(PuzzleVerdict::new(v, after))
 }
 
 /// Puzzle `id`.
@@ -226,9 +323,9 @@ pub(crate) fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
     all()?.puzzle(id).ok_or(ApiError::NotFound)
 }
 
-/// The verdict on the last of `moves` as JSON, and the attempt's score when it ended: 1
-/// solved, 0 failed.
-pub(crate) fn judge(p: &Puzzle, moves: &[String]) -> Result<(Value, Option<f64>), ApiError> {
+/// The verdict on the last of `moves`, and the attempt's score when it ended: 1 solved, 0
+/// failed.
+pub(crate) fn judge(p: &Puzzle, moves: &[String]) -> Result<(Verdict, Option<f64>), ApiError> {
     let size = p.step.start.size();
     let moves = moves
         .iter()
@@ -240,8 +337,7 @@ pub(crate) fn judge(p: &Puzzle, moves: &[String]) -> Result<(Value, Option<f64>)
         Outcome::Wrong => Some(0.0),
         Outcome::Continue | Outcome::Illegal => None,
     };
-    let v = serde_json::to_value(verdict).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok((v, score))
+    Ok((verdict, score))
 }
 
 fn bad(why: String) -> ApiError {
@@ -251,6 +347,7 @@ fn bad(why: String) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{to_value, Value};
 
     fn first() -> &'static Puzzle {
         &all().expect("puzzles").puzzles[0]
@@ -270,28 +367,34 @@ mod tests {
     fn solving_raises_the_rating_and_a_wrong_try_lowers_it() {
         let p = first();
         let start = PlayerRating::start();
-        let solved = check(
-            &p.id,
-            &PuzzleTry {
-                moves: vec![right_move(p)],
-                rating: Some(start),
-            },
+        let solved = to_value(
+            check(
+                &p.id,
+                &PuzzleTry {
+                    moves: vec![right_move(p)],
+                    rating: Some(start),
+                },
+            )
+            .expect("a verdict"),
         )
-        .expect("a verdict");
+        .expect("json");
         let wrong = p
             .step
             .answers
             .iter()
             .find(|a| !a.right)
             .expect("a wrong try");
-        let failed = check(
-            &p.id,
-            &PuzzleTry {
-                moves: vec![gtp::format_move(p.step.start.size(), wrong.mv)],
-                rating: Some(start),
-            },
+        let failed = to_value(
+            check(
+                &p.id,
+                &PuzzleTry {
+                    moves: vec![gtp::format_move(p.step.start.size(), wrong.mv)],
+                    rating: Some(start),
+                },
+            )
+            .expect("a verdict"),
         )
-        .expect("a verdict");
+        .expect("json");
         assert_eq!(failed["outcome"], "wrong");
         assert!(failed["reply"].is_string(), "the refutation is shown");
         let r = |v: &Value| v["rating"]["rating"].as_f64().expect("a rating");
@@ -333,16 +436,22 @@ mod tests {
 
     #[test]
     fn next_gives_a_puzzle_near_the_rating_and_not_one_just_seen() {
-        let weak = next(&NextQuery {
-            rating: Some(300.0),
-            ..NextQuery::default()
-        })
-        .expect("a puzzle");
-        let strong = next(&NextQuery {
-            rating: Some(2300.0),
-            ..NextQuery::default()
-        })
-        .expect("a puzzle");
+        let weak = to_value(
+            next(&NextQuery {
+                rating: Some(300.0),
+                ..NextQuery::default()
+            })
+            .expect("a puzzle"),
+        )
+        .expect("json");
+        let strong = to_value(
+            next(&NextQuery {
+                rating: Some(2300.0),
+                ..NextQuery::default()
+            })
+            .expect("a puzzle"),
+        )
+        .expect("json");
         let r = |v: &Value| v["rating"].as_f64().expect("a rating");
         assert!(r(&weak) < r(&strong));
         let id = weak["id"].as_str().expect("an id").to_string();
@@ -354,14 +463,14 @@ mod tests {
                 ..NextQuery::default()
             })
             .expect("a puzzle");
-            assert_ne!(again["id"], weak["id"]);
+            assert_ne!(again.id, id);
         }
         let life = next(&NextQuery {
             kind: Some("race".into()),
             ..NextQuery::default()
         })
         .expect("a puzzle");
-        assert_eq!(life["kind"], "race");
+        assert_eq!(life.kind, Kind::Race);
         assert!(next(&NextQuery {
             kind: Some("ladder".into()),
             ..NextQuery::default()
@@ -372,9 +481,9 @@ mod tests {
     #[test]
     fn the_daily_puzzle_is_the_same_all_day_and_changes_with_the_date() {
         let today = daily(20_000).expect("a puzzle");
-        assert_eq!(today["id"], daily(20_000).expect("a puzzle")["id"]);
-        let days: std::collections::HashSet<String> = (20_000..20_010)
-            .map(|d| daily(d).expect("a puzzle")["id"].to_string())
+        assert_eq!(today.puzzle.id, daily(20_000).expect("a puzzle").puzzle.id);
+        let days: std::collections::HashSet<&str> = (20_000..20_010)
+            .map(|d| daily(d).expect("a puzzle").puzzle.id)
             .collect();
         assert!(days.len() > 5, "ten days, {} puzzles", days.len());
     }

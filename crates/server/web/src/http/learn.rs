@@ -6,8 +6,7 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::Json;
-use serde_json::Value;
-use tengen_app::learn::{account, first_capture, lessons, puzzles, rules};
+use tengen_app::learn::{account, first_capture, hint as hints, lessons, puzzles, rules};
 
 use super::json_body;
 use crate::error::HttpError;
@@ -21,12 +20,12 @@ fn now() -> i64 {
 }
 
 /// `GET /api/learn/lessons`.
-pub(super) async fn list() -> Result<Json<Value>, HttpError> {
+pub(super) async fn list() -> Result<Json<lessons::LessonList>, HttpError> {
     Ok(Json(lessons::list()?))
 }
 
 /// `GET /api/learn/lessons/{id}`.
-pub(super) async fn lesson(Path(id): Path<String>) -> Result<Json<Value>, HttpError> {
+pub(super) async fn lesson(Path(id): Path<String>) -> Result<Json<lessons::LessonView>, HttpError> {
     Ok(Json(lessons::lesson(&id)?))
 }
 
@@ -34,29 +33,35 @@ pub(super) async fn lesson(Path(id): Path<String>) -> Result<Json<Value>, HttpEr
 pub(super) async fn try_step(
     Path((id, step)): Path<(String, usize)>,
     body: Result<Json<lessons::Try>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<lessons::Judged>, HttpError> {
     Ok(Json(lessons::check(&id, step, &json_body(body)?)?))
 }
 
 /// `GET /api/learn/puzzles`: how many of each kind, and a new learner's rating.
-pub(super) async fn puzzle_summary() -> Result<Json<Value>, HttpError> {
+pub(super) async fn puzzle_summary() -> Result<Json<puzzles::Summary>, HttpError> {
     Ok(Json(puzzles::summary()?))
 }
 
-/// `GET /api/learn/puzzles/next?rating=&seen=&kind=&turn=`.
+/// `GET /api/learn/puzzles/next?rating=&seen=&kind=&turn=`: near the request's rating, or
+/// the account's when a player is logged in.
 pub(super) async fn next_puzzle(
+    State(state): State<AppState>,
+    user: Result<CurrentUser, HttpError>,
     Query(q): Query<puzzles::NextQuery>,
-) -> Result<Json<Value>, HttpError> {
-    Ok(Json(puzzles::next(&q)?))
+) -> Result<Json<puzzles::PuzzleView>, HttpError> {
+    Ok(Json(match user {
+        Ok(CurrentUser(u)) => account::next_puzzle(&state.services.store, &u, &q).await?,
+        Err(_) => puzzles::next(&q)?,
+    }))
 }
 
 /// `GET /api/learn/puzzles/daily`: today's puzzle (UTC).
-pub(super) async fn daily_puzzle() -> Result<Json<Value>, HttpError> {
+pub(super) async fn daily_puzzle() -> Result<Json<puzzles::Daily>, HttpError> {
     Ok(Json(puzzles::daily(now() / 86_400)?))
 }
 
 /// `GET /api/learn/puzzles/{id}`.
-pub(super) async fn puzzle(Path(id): Path<String>) -> Result<Json<Value>, HttpError> {
+pub(super) async fn puzzle(Path(id): Path<String>) -> Result<Json<puzzles::PuzzleView>, HttpError> {
     Ok(Json(puzzles::puzzle(&id)?))
 }
 
@@ -67,7 +72,7 @@ pub(super) async fn try_puzzle(
     user: Result<CurrentUser, HttpError>,
     Path(id): Path<String>,
     body: Result<Json<puzzles::PuzzleTry>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<puzzles::PuzzleVerdict>, HttpError> {
     let t = json_body(body)?;
     Ok(Json(match user {
         Ok(CurrentUser(u)) => {
@@ -81,7 +86,7 @@ pub(super) async fn try_puzzle(
 pub(super) async fn learning(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<account::Learning>, HttpError> {
     Ok(Json(account::learning(&state.services.store, &user).await?))
 }
 
@@ -90,7 +95,7 @@ pub(super) async fn merge_learning(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     body: Result<Json<account::BrowserLearning>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<account::Learning>, HttpError> {
     let browser = json_body(body)?;
     Ok(Json(
         account::merge(&state.services.store, &user, browser, now()).await?,
@@ -100,11 +105,21 @@ pub(super) async fn merge_learning(
 /// `POST /api/learn/first-capture`.
 pub(super) async fn first_capture(
     body: Result<Json<first_capture::Turn>, JsonRejection>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<first_capture::Answered>, HttpError> {
     Ok(Json(first_capture::turn(json_body(body)?).await?))
 }
 
+/// `GET /api/games/{id}/hint`: the engine's move for the learner in their first game against
+/// the weakest bot, a few times a game.
+pub(super) async fn hint(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<hints::Hint>, HttpError> {
+    Ok(Json(hints::hint(&state.services.store, id, &user).await?))
+}
+
 /// `GET /api/rules`: the rule presets' parameters, for the rules page.
-pub(super) async fn rules() -> Json<Value> {
+pub(super) async fn rules() -> Json<rules::Presets> {
     Json(rules::presets())
 }

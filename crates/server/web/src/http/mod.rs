@@ -166,6 +166,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/learn/puzzles/{id}", get(learn::puzzle))
         .route("/api/learn/puzzles/{id}/try", post(learn::try_puzzle))
         .route("/api/learn/first-capture", post(learn::first_capture))
+        .route("/api/games/{id}/hint", get(learn::hint))
         .route("/api/rules", get(learn::rules))
         .route(
             "/api/online",
