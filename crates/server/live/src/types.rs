@@ -148,7 +148,7 @@ impl ActError {
 /// What a watcher gets: either the whole state or the events it missed, and the live stream.
 pub struct Watch {
     /// The state now, when the watcher did not say what it has seen.
-    pub snapshot: Option<serde_json::Value>,
+    pub snapshot: Option<tengen_core::view::Snapshot>,
     /// Events after the watcher's `since`.
     pub missed: Vec<Arc<Record>>,
     /// Everything from now on (records up to `seq` may come again through a cluster's relay:

@@ -773,11 +773,7 @@ impl Conn {
                 .send(error(&reference, "no_such_game", "no such game"))
                 .await;
         };
-        let clocks = h
-            .snapshot()
-            .await
-            .map(|s| s["clocks"].clone())
-            .unwrap_or(Value::Null);
+        let clocks = h.snapshot().await.and_then(|s| s.clocks);
         self.send(
             json!({ "type": "time_sync", "ref": reference, "game": game, "clocks": clocks })
                 .to_string(),

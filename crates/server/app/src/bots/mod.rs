@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 use tengen_rules::{Color, Komi, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -275,7 +275,7 @@ impl BotGames {
 #[derive(Debug, Serialize)]
 pub struct BotGameStarted {
     /// The game as a watcher's first snapshot shows it.
-    pub game: Value,
+    pub game: tengen_core::view::Snapshot,
     /// Its id.
     pub game_id: i64,
 }
