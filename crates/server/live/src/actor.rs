@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 
-use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Game, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
@@ -1148,8 +1147,9 @@ impl GameActor {
         // A move that cannot end the game (nearly every one) needs no copy: it is applied after
         // its commit.
         let quiet = match events {
-            [Event::Move { point, .. }] => gtp::parse_point(self.live.game.size(), point)
-                .is_ok_and(|p| !self.live.game.play_may_end(tengen_rules::Move::Play(p))),
+            [Event::Move { point, .. }] => point
+                .point(self.live.game.size())
+                .is_some_and(|p| !self.live.game.play_may_end(tengen_rules::Move::Play(p))),
             [Event::Chat { .. }] => true,
             _ => false,
         };

@@ -169,3 +169,31 @@ pub struct ActParts {
     /// Their connection's round trip, ms.
     pub rtt_ms: u64,
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A row written before points were typed reads back, and its watchers' message carries the
+    /// stored text unchanged.
+    #[test]
+    fn an_old_stored_move_row_reads_back() {
+        let row = tengen_store::games::EventRow {
+            seq: 1,
+            event: r#"{"type":"move","color":"black","point":"Q16"}"#.into(),
+            at_ms: 5,
+            clocks: None,
+        };
+        let r = Record::from_row(3, &row).unwrap();
+        match &r.event {
+            Event::Move { point, .. } => assert_eq!(point.to_string(), "Q16"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            r.wire.to_string(),
+            r#"{"type":"event","game":3,"seq":1,"at":5,"event":{"type":"move","color":"black","point":"Q16"},"clocks":null}"#
+        );
+    }
+}

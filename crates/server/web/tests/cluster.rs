@@ -638,7 +638,7 @@ async fn an_event_stored_but_never_published_by_a_dead_owner_reaches_the_watcher
     let lease = store.owner(id).await.unwrap().unwrap();
     let event = Event::Move {
         color: Side::White,
-        point: "C3".into(),
+        point: "C3".parse().unwrap(),
     };
     store
         .append(tengen_store::commit::Append {
@@ -664,7 +664,7 @@ async fn an_event_stored_but_never_published_by_a_dead_owner_reaches_the_watcher
         .expect("the stored move reaches the watcher without a later event")
         .unwrap();
     assert_eq!(r.seq, 2);
-    assert!(matches!(r.event, Event::Move { ref point, .. } if point == "C3"));
+    assert!(matches!(r.event, Event::Move { point, .. } if point.to_string() == "C3"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
