@@ -316,7 +316,8 @@ impl Conn {
     }
 
     /// A tournament changed (`changed`: its id and its state): sent on if this connection
-    /// follows it.
+    /// follows it. Changes missed (this connection fell behind the channel) are not skipped
+    /// silently: every tournament it follows is sent afresh, as `watch_tournament` sends it.
     async fn on_tournament(
         &self,
         changed: Result<(i64, Arc<str>), broadcast::error::RecvError>,
@@ -329,11 +330,21 @@ impl Conn {
             Err(broadcast::error::RecvError::Closed) => {
                 *events = self.state.services.tournaments.notify.subscribe();
             }
-            _ => {}
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::debug!(user = self.user.id, missed, "tournament changes lagged");
+                let mut ids: Vec<i64> = self.tournaments.iter().copied().collect();
+                ids.sort_unstable();
+                for id in ids {
+                    self.send_tournament(id, &Value::Null).await;
+                }
+            }
+            Ok(_) => {}
         }
     }
 
     /// A line of the lobby's chat: passed on unless this player has a block with its writer.
+    /// Lines missed (this connection fell behind the channel) are not skipped silently: the
+    /// lobby's last lines are sent afresh, as `lobby_join` sends them.
     async fn on_lobby_line(
         &mut self,
         line: Result<Arc<tengen_app::lobby_chat::Line>, broadcast::error::RecvError>,
@@ -350,7 +361,10 @@ impl Conn {
             Err(broadcast::error::RecvError::Closed) => {
                 *lobby = self.state.services.lobby_chat.lines.subscribe();
             }
-            Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::debug!(user = self.user.id, missed, "lobby lines lagged");
+                self.lobby_join(Value::Null).await
+            }
         }
     }
 
@@ -407,16 +421,27 @@ impl Conn {
 
     /// Follows tournament `id`: its state now, then at each change.
     async fn watch_tournament(&mut self, id: i64, reference: Value) {
+        if self.send_tournament(id, &reference).await {
+            self.tournaments.insert(id);
+        }
+    }
+
+    /// Sends tournament `id`'s state now, in answer to `reference`; false (and an error sent)
+    /// when it cannot be read.
+    async fn send_tournament(&self, id: i64, reference: &Value) -> bool {
         match tengen_app::tournaments::get(&self.state.services.store, id).await {
             Ok(state) => {
-                self.tournaments.insert(id);
                 let msg = ServerMsg::Tournament {
-                    reference: &reference,
+                    reference,
                     tournament: &state,
                 };
-                self.send(msg.text()).await
+                self.send(msg.text()).await;
+                true
             }
-            Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+            Err(e) => {
+                self.send(error(reference, e.code(), &e.to_string())).await;
+                false
+            }
         }
     }
 
