@@ -328,11 +328,17 @@ function wireChat(c) {
       }
     };
   }
-  // Your turn somewhere: the list is out of date. A lobby line: shown.
+  // Your turn somewhere: the list is out of date. A lobby line: shown; the lobby's last lines
+  // (sent again after lines were missed): shown instead of what was there.
   if (app.socket) {
     c.stops.push(app.socket.onPrivateMessage((m) => {
       if (m.type === 'your_turn') c.refresh();
       else if (m.type === 'lobby_chat') addLine(c, m);
+      else if (m.type === 'lobby') {
+        // Lines were missed (the connection fell behind): the last ones, afresh.
+        c.q('#lobby-chat').replaceChildren();
+        m.lines.forEach((l) => addLine(c, l));
+      }
     }));
   }
 }

@@ -14,7 +14,7 @@ export class Socket {
     this.games = new Map(); // game id -> {handler, seq}
     this.listeners = new Set(); // handlers of messages about no game (quick match's `matched`)
     this.tournaments = new Map(); // tournament id -> handler of its `tournament` messages
-    this.messageListeners = new Set(); // handlers of `message`, `your_turn` and `lobby_chat`
+    this.messageListeners = new Set(); // handlers of `message`, `your_turn`, `lobby_chat` and an unasked `lobby`
     this.delay = 500;
     this.closed = false;
     this.connect();
@@ -67,7 +67,8 @@ export class Socket {
       this.tournaments.get(m.tournament.id)(m.tournament);
     } else if (m.type === 'moderation') {
       this.onNotice(m);
-    } else if (m.type === 'message' || m.type === 'your_turn' || m.type === 'lobby_chat') {
+    } else if (m.type === 'message' || m.type === 'your_turn' || m.type === 'lobby_chat' || m.type === 'lobby') {
+      // (`lobby` unasked: the connection fell behind the lobby's lines, which come afresh.)
       for (const l of this.messageListeners) l(m);
     }
     if (m.game != null && this.games.has(m.game)) {
@@ -124,7 +125,7 @@ export class Socket {
     this.sendWatch(game, g);
   }
 
-  /** Calls `handler` with every `message`, `your_turn` and `lobby_chat`; returns the function that stops it. */
+  /** Calls `handler` with every `message`, `your_turn`, `lobby_chat` and unasked `lobby`; returns the function that stops it. */
   onPrivateMessage(handler) {
     this.messageListeners.add(handler);
     return () => this.messageListeners.delete(handler);

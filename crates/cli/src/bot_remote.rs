@@ -188,8 +188,8 @@ impl std::fmt::Display for EngineFailed {
 
 impl std::error::Error for EngineFailed {}
 
-fn engine_failed(e: String) -> anyhow::Error {
-    EngineFailed(e).into()
+fn engine_failed(e: tengen_app::bots::BotError) -> anyhow::Error {
+    EngineFailed(e.to_string()).into()
 }
 
 /// Plays the bot's side of game `id` from the messages routed to it, until the game ends.

@@ -114,7 +114,7 @@ fn init_log(format: LogFormat) {
 }
 
 fn parse_bot(s: &str) -> Result<tengen_app::bots::BotSpec, String> {
-    tengen_app::bots::parse_spec(s)
+    tengen_app::bots::parse_spec(s).map_err(|e| e.to_string())
 }
 
 /// Opens (and migrates) the database: PostgreSQL at `url` when given, else SQLite in `db`.

@@ -2,13 +2,14 @@
 //! their move, across all of them, and a vacation that stops their correspondence clocks.
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::accounts::User;
 use crate::error::ApiError;
 use crate::notices::Notices;
 use tengen_core::domain::clock::DAY;
 use tengen_core::game::{Action, Terms};
+use tengen_core::view::{PhaseName, Side, Sides, Snapshot};
 use tengen_live::registry::Games;
 use tengen_store::games::{now_ms, GameStatus};
 use tengen_store::Store;
@@ -64,27 +65,32 @@ pub async fn turns(store: &Store, games: &Games, user: &User) -> Result<Turns, A
             continue;
         };
         let me = if row.black_id == user.id {
-            "black"
+            Side::Black
         } else {
-            "white"
+            Side::White
         };
-        let opponent = if me == "black" { "white" } else { "black" };
-        let waiting = match snap["phase"].as_str() {
-            Some("play") => snap["to_move"] == me,
-            Some("scoring") => snap["accepted"][me] == false,
-            _ => false,
+        let pick = |s: &Sides<bool>| if me == Side::Black { s.black } else { s.white };
+        let waiting = match snap.phase {
+            PhaseName::Play => snap.to_move == me,
+            PhaseName::Scoring => !pick(&snap.accepted),
+            PhaseName::Finished => false,
         };
         if !waiting {
             continue;
         }
+        let opponent = if me == Side::Black {
+            &snap.white
+        } else {
+            &snap.black
+        };
         out.push(Turn {
-            color: me,
-            correspondence: snap["clocks"]["correspondence"].as_bool(),
+            color: me.as_str(),
+            correspondence: snap.clocks.as_ref().map(|c| c.correspondence),
             game: row.id,
-            move_number: snap["moves"].as_array().map_or(0, |m| m.len()),
-            opponent: snap[opponent]["username"].as_str().map(str::to_string),
-            phase: snap["phase"].as_str().map(str::to_string),
-            size: snap["terms"]["size"].as_u64(),
+            move_number: snap.moves.len(),
+            opponent: Some(opponent.username.clone()),
+            phase: Some(snap.phase.as_str().to_string()),
+            size: Some(u64::from(snap.terms.size)),
             time_left_ms: time_left(&snap, me),
         });
     }
@@ -134,10 +140,14 @@ pub struct Vacation {
 }
 
 /// Time left on `side`'s clock in a snapshot, ms: until the flag, from the clock's fields.
-fn time_left(snap: &Value, side: &str) -> Option<u64> {
-    let terms: Terms = serde_json::from_value(snap["terms"].clone()).ok()?;
-    let clock = serde_json::from_value(snap["clocks"][side].clone()).ok()?;
-    terms.time.until_flag(&clock)
+fn time_left(snap: &Snapshot, side: Side) -> Option<u64> {
+    let clocks = snap.clocks.as_ref()?;
+    let clock = if side == Side::Black {
+        &clocks.black
+    } else {
+        &clocks.white
+    };
+    snap.terms.time.until_flag(clock)
 }
 
 /// `POST /api/me/vacation` `{"days": N}`: stops the player's clock in each of their live

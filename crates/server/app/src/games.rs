@@ -3,6 +3,7 @@
 //! the same transaction) and handed to the live registry here.
 
 use tengen_core::game::Terms;
+use tengen_core::view::Snapshot;
 use tengen_live::actor::GameHandle;
 
 use crate::accounts::User;
@@ -45,7 +46,7 @@ pub async fn start(
 }
 
 /// The state of a game just started, as its players first see it.
-pub async fn snapshot(handle: &GameHandle) -> Result<serde_json::Value, ApiError> {
+pub async fn snapshot(handle: &GameHandle) -> Result<Snapshot, ApiError> {
     handle
         .snapshot()
         .await

@@ -498,7 +498,7 @@ pub async fn start_paired(
 #[derive(Debug, Serialize)]
 pub struct Started {
     /// The game as a watcher's first snapshot shows it.
-    pub game: serde_json::Value,
+    pub game: tengen_core::view::Snapshot,
     /// Its id.
     pub game_id: i64,
     /// `even`, `handicap` or `ho_sun`.

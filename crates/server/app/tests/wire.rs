@@ -533,3 +533,200 @@ async fn learning_answers_read_as_before() {
     assert!(first.remove("diagrams").is_some_and(|d| d.is_array()));
     assert_eq!(serde_json::Value::Object(first.clone()), wga);
 }
+
+/// The snapshot as `core::view::snapshot` built it with `json!`, before it was typed.
+fn old_snapshot(
+    id: i64,
+    live: &tengen_core::game::LiveGame,
+    players: &[tengen_core::player::Player; 2],
+    seq: u64,
+) -> serde_json::Value {
+    use tengen_core::view::unsure_decides;
+    use tengen_rules::coord::gtp;
+    use tengen_rules::{Color, Move, Phase};
+    fn side(c: Color) -> &'static str {
+        match c {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+    let g = &live.game;
+    let size = g.size();
+    let b = g.board();
+    let rows: Vec<String> = (0..size)
+        .map(|r| {
+            (0..size)
+                .map(
+                    |c| match tengen_rules::Point::new(size, c, r).and_then(|p| b.get(p)) {
+                        Some(Color::Black) => 'X',
+                        Some(Color::White) => 'O',
+                        None => '.',
+                    },
+                )
+                .collect()
+        })
+        .collect();
+    let moves: Vec<serde_json::Value> = g
+        .moves()
+        .map(|(c, m)| {
+            json!({
+                "color": side(c),
+                "point": match m { Move::Play(p) => gtp::format_point(size, p), Move::Pass => "pass".into() },
+            })
+        })
+        .collect();
+    let phase = match g.phase() {
+        Phase::Play => "play",
+        Phase::Scoring => "scoring",
+        Phase::Finished => "finished",
+    };
+    let dead: Vec<String> = g
+        .dead_stones()
+        .iter()
+        .map(|p| gtp::format_point(size, p))
+        .collect();
+    let score = (g.phase() != Phase::Play).then(|| {
+        let s = g.score();
+        let count = |c: &tengen_rules::Count| {
+            json!({
+                "territory": c.territory, "stones": c.stones, "prisoners": c.prisoners,
+                "komi": c.komi.to_string(), "handicap_bonus": c.handicap_bonus,
+                "total": c.total_halves() as f64 / 2.0,
+            })
+        };
+        let pts = |set: &tengen_rules::PointSet| -> Vec<String> {
+            set.iter().map(|p| gtp::format_point(size, p)).collect()
+        };
+        json!({
+            "black": count(&s.black), "white": count(&s.white), "result": s.result.to_string(),
+            "black_territory": pts(&s.black_territory), "white_territory": pts(&s.white_territory),
+            "dame": pts(&s.dame), "seki": pts(&s.seki),
+        })
+    });
+    json!({
+        "id": id,
+        "seq": seq,
+        "terms": live.terms,
+        "black": players[0],
+        "white": players[1],
+        "phase": phase,
+        "to_move": side(g.to_move()),
+        "board": rows,
+        "moves": moves,
+        "handicap_stones": g.handicap_stones().iter().map(|&p| gtp::format_point(size, p)).collect::<Vec<_>>(),
+        "captures": { "black": b.captures(Color::Black), "white": b.captures(Color::White) },
+        "ko": b.ko_point().map(|p| gtp::format_point(size, p)),
+        "takeback_requested_by": live.takeback.map(side),
+        "scoring_requested": { "black": live.scoring_requests[0], "white": live.scoring_requests[1] },
+        "accepted": { "black": live.accepted[0], "white": live.accepted[1] },
+        "dead": dead,
+        "unsure": if g.phase() == tengen_rules::Phase::Scoring { live.unsure.clone() } else { Vec::new() },
+        "unsure_decides": g.phase() == Phase::Scoring && unsure_decides(g, &live.unsure),
+        "score": score,
+        "result": g.result().map(|r| r.to_string()),
+        "end_reason": live.end_reason,
+        "annulled": live.annulment(),
+    })
+}
+
+#[test]
+fn a_game_s_snapshot_reads_as_before_in_play_at_the_count_and_with_its_clocks() {
+    use tengen_core::domain::clock::{Clock, TimeControl};
+    use tengen_core::game::{Action, Actor, LiveGame, Proposal, Terms};
+    use tengen_core::player::Player;
+    use tengen_core::view::{self, ClocksView, PresenceView, Side, Sides};
+    use tengen_rules::coord::gtp;
+    use tengen_rules::{Color, Komi, Preset};
+    let terms = Terms {
+        size: 9,
+        rules: Preset::Japanese,
+        komi: Komi::from_halves(13),
+        handicap: 2,
+        take_back: true,
+        estimate: true,
+        game_type: tengen_core::domain::game_type::GameType::Handicap,
+        time: TimeControl::Byoyomi {
+            main_ms: 60_000,
+            periods: 3,
+            period_ms: 10_000,
+        },
+        unrated: true,
+        disputes: Default::default(),
+    };
+    let players = [
+        Player::of_account(1, "ann", "3k", false, false),
+        Player::of_account(2, "gnugo", "5k", false, true),
+    ];
+    let mut g = LiveGame::new(terms).unwrap();
+    let act = |g: &mut LiveGame, who: Color, a: Action| {
+        let events = g
+            .decide(&Actor::Player(who), &a, &mut |_| Proposal::default())
+            .unwrap();
+        for e in &events {
+            g.apply(e);
+        }
+    };
+    let pt = |v: &str| gtp::parse_point(9, v).unwrap();
+    act(&mut g, Color::White, Action::Move(pt("E5")));
+    act(&mut g, Color::Black, Action::Move(pt("D5")));
+    act(&mut g, Color::White, Action::RequestTakeback);
+    // The live actor always sets the presence, and the clocks (null untimed).
+    let here = PresenceView {
+        arrived: true,
+        connected: true,
+        until: None,
+    };
+    let presence = Sides {
+        black: here.clone(),
+        white: PresenceView {
+            connected: false,
+            until: Some(12),
+            ..here
+        },
+    };
+    let old_presence = json!({
+        "black": { "connected": true, "until": null, "arrived": true },
+        "white": { "connected": false, "until": 12, "arrived": true },
+    });
+    let mut play = view::snapshot(7, &g, &players, 3);
+    play.presence = Some(presence.clone());
+    let mut old = old_snapshot(7, &g, &players, 3);
+    old["clocks"] = serde_json::Value::Null;
+    old["presence"] = old_presence.clone();
+    assert_eq!(wire(&play), old.to_string(), "in play");
+    act(&mut g, Color::Black, Action::AnswerTakeback(false));
+    act(&mut g, Color::White, Action::Pass);
+    act(&mut g, Color::Black, Action::Pass);
+    let mut count = view::snapshot(7, &g, &players, 6);
+    assert_eq!(count.phase, view::PhaseName::Scoring);
+    let clock = Clock {
+        main_ms: 5,
+        periods: 3,
+        period_ms: 10_000,
+        stones: 0,
+    };
+    count.clocks = Some(ClocksView {
+        black: clock,
+        correspondence: false,
+        running: Some(Side::White),
+        server_ms: 99,
+        vacation: Sides {
+            black: None,
+            white: Some(1000),
+        },
+        white: clock,
+    });
+    count.presence = Some(presence);
+    let mut old = old_snapshot(7, &g, &players, 6);
+    old["clocks"] = json!({
+        "black": clock, "white": clock, "running": "white", "server_ms": 99,
+        "correspondence": false, "vacation": { "black": null, "white": 1000 },
+    });
+    old["presence"] = old_presence;
+    assert!(old["score"].is_object());
+    assert_eq!(wire(&count), old.to_string(), "at the count, with clocks");
+    // A cluster node reads a peer's snapshot back and relays the same bytes (a player's
+    // `guest` is not on the wire, so the values themselves may differ there).
+    let back: view::Snapshot = serde_json::from_str(&wire(&count)).unwrap();
+    assert_eq!(wire(&back), wire(&count));
+}

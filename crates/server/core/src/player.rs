@@ -1,9 +1,9 @@
 //! A player as a game knows them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A player as a game knows them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     /// Account id.
     pub id: i64,
@@ -17,7 +17,7 @@ pub struct Player {
     /// Played by an engine: a bot never leaves, and its partner may leave an untimed game and
     /// come back to it. Shown (`"bot": true`) only for a bot: its chat lines are the engine's
     /// manners, which clients put in the player's words and do not offer to report.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,
 }
 

@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 
-use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Game, GameResult, Phase};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
@@ -27,7 +26,7 @@ pub use super::types::{ActError, ActParts, Record, Watch};
 use tengen_core::domain::clock::Clock;
 use tengen_core::game::{Action, ActionError, Actor, Event, LiveGame, Proposal};
 use tengen_core::player::Player;
-use tengen_core::view;
+use tengen_core::view::{self, ClocksView, PresenceView, Sides, Snapshot};
 use tengen_store::commit::{Append, Finish};
 use tengen_store::games::{now_ms, PromotionOutcome};
 use tengen_store::ratings::{self, RatedGame};
@@ -51,7 +50,7 @@ enum Cmd {
         user: i64,
     },
     Snapshot {
-        reply: oneshot::Sender<serde_json::Value>,
+        reply: oneshot::Sender<Snapshot>,
     },
     /// A player's connections on another node of the cluster (`count` now, refreshed).
     Presence {
@@ -197,7 +196,7 @@ impl GameHandle {
     }
 
     /// The current state.
-    pub async fn snapshot(&self) -> Option<serde_json::Value> {
+    pub async fn snapshot(&self) -> Option<Snapshot> {
         let tx = match &self.to {
             To::Local(tx) => tx,
             To::Remote(r) => return r.snapshot().await,
@@ -785,53 +784,57 @@ impl GameActor {
         }
     }
 
-    fn snapshot(&self) -> serde_json::Value {
+    fn snapshot(&self) -> Snapshot {
         let mut v = view::snapshot(self.id, &self.live, &self.players, self.log.len() as u64);
-        v["clocks"] = self.clock_view();
-        v["presence"] = self.presence_view();
+        v.clocks = self.clock_view();
+        v.presence = Some(self.presence_view());
         v
     }
 
     /// Each player's connection to the game: `connected`, and, while they are away, `until`
     /// (ms since the epoch: when the grace period ends) and whether they ever `arrived`.
-    fn presence_view(&self) -> serde_json::Value {
+    fn presence_view(&self) -> Sides<PresenceView> {
         let one = |c: Color| {
             let i = c.index();
             // The deadline as told, so that the event and the snapshot say the same: an
             // absence not yet told (a reload, a player on their way) shows no countdown.
             let until = self.deadline[i].and(self.told_away[i]);
-            serde_json::json!({
-                "connected": self.players[i].bot || self.present_total(c) > 0,
-                "until": until,
-                "arrived": self.arrived[i] || self.present_total(c) > 0 || self.players[i].bot,
-            })
+            PresenceView {
+                connected: self.players[i].bot || self.present_total(c) > 0,
+                until,
+                arrived: self.arrived[i] || self.present_total(c) > 0 || self.players[i].bot,
+            }
         };
-        serde_json::json!({ "black": one(Color::Black), "white": one(Color::White) })
+        Sides {
+            black: one(Color::Black),
+            white: one(Color::White),
+        }
     }
 
-    /// Both clocks now, which one runs, and the server's time, for clients' ticking displays.
-    fn clock_view(&self) -> serde_json::Value {
+    /// Both clocks now, which one runs, and the server's time, for clients' ticking displays
+    /// (none for an untimed game).
+    fn clock_view(&self) -> Option<ClocksView> {
         if self.live.terms.time.is_untimed() {
-            return serde_json::Value::Null;
+            return None;
         }
         let c = self.clocks_now();
-        let running = self.turn_start.map(|_| match self.live.game.to_move() {
-            Color::Black => "black",
-            Color::White => "white",
-        });
+        let running = self.turn_start.map(|_| self.live.game.to_move().into());
         let now = now_ms();
         // Vacations still running (correspondence), ms since the epoch.
         let away = |c: Color| {
             let until = self.live.vacation[c.index()];
             (until > now).then_some(until)
         };
-        serde_json::json!({
-            "black": c[0],
-            "white": c[1],
-            "running": running,
-            "server_ms": now,
-            "correspondence": self.live.terms.time.is_correspondence(),
-            "vacation": { "black": away(Color::Black), "white": away(Color::White) },
+        Some(ClocksView {
+            black: c[0],
+            white: c[1],
+            running,
+            server_ms: now,
+            correspondence: self.live.terms.time.is_correspondence(),
+            vacation: Sides {
+                black: away(Color::Black),
+                white: away(Color::White),
+            },
         })
     }
 
@@ -1144,8 +1147,9 @@ impl GameActor {
         // A move that cannot end the game (nearly every one) needs no copy: it is applied after
         // its commit.
         let quiet = match events {
-            [Event::Move { point, .. }] => gtp::parse_point(self.live.game.size(), point)
-                .is_ok_and(|p| !self.live.game.play_may_end(tengen_rules::Move::Play(p))),
+            [Event::Move { point, .. }] => point
+                .point(self.live.game.size())
+                .is_some_and(|p| !self.live.game.play_may_end(tengen_rules::Move::Play(p))),
             [Event::Chat { .. }] => true,
             _ => false,
         };

@@ -20,6 +20,7 @@ use tokio::sync::{broadcast, Mutex};
 use super::types::{ActError, ActParts, Record, Watch};
 use tengen_core::domain::clock::Clock;
 use tengen_core::game::{Action, Event};
+use tengen_core::view::Snapshot;
 use tengen_store::Store;
 
 /// The version of the formats nodes exchange (requests, replies, relayed events, the online
@@ -265,7 +266,7 @@ pub enum Reply {
     /// A watch's answer: the state or the events missed (as sent to clients).
     Watched {
         /// The state, when no `since` was given.
-        snapshot: Option<Value>,
+        snapshot: Option<Box<Snapshot>>,
         /// The events after `since`, as their `event` messages.
         missed: Vec<String>,
         /// The last seq covered.
@@ -274,7 +275,7 @@ pub enum Reply {
     /// The state.
     State {
         /// It.
-        state: Value,
+        state: Box<Snapshot>,
     },
     /// Done.
     Done,
@@ -653,7 +654,7 @@ impl RemoteGame {
             self.peers.present(self.id, u, 1).await;
         }
         Some(Watch {
-            snapshot,
+            snapshot: snapshot.map(|s| *s),
             missed: missed
                 .iter()
                 .filter_map(|w| Record::from_wire(w).map(Arc::new))
@@ -667,9 +668,9 @@ impl RemoteGame {
         self.peers.present(self.id, user, -1).await;
     }
 
-    pub(super) async fn snapshot(&self) -> Option<Value> {
+    pub(super) async fn snapshot(&self) -> Option<Snapshot> {
         match self.ask(&Request::Snapshot { game: self.id }).await {
-            Ok(Reply::State { state }) => Some(state),
+            Ok(Reply::State { state }) => Some(*state),
             _ => None,
         }
     }

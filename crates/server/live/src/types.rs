@@ -148,7 +148,7 @@ impl ActError {
 /// What a watcher gets: either the whole state or the events it missed, and the live stream.
 pub struct Watch {
     /// The state now, when the watcher did not say what it has seen.
-    pub snapshot: Option<serde_json::Value>,
+    pub snapshot: Option<tengen_core::view::Snapshot>,
     /// Events after the watcher's `since`.
     pub missed: Vec<Arc<Record>>,
     /// Everything from now on (records up to `seq` may come again through a cluster's relay:
@@ -168,4 +168,32 @@ pub struct ActParts {
     pub action: Action,
     /// Their connection's round trip, ms.
     pub rtt_ms: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A row written before points were typed reads back, and its watchers' message carries the
+    /// stored text unchanged.
+    #[test]
+    fn an_old_stored_move_row_reads_back() {
+        let row = tengen_store::games::EventRow {
+            seq: 1,
+            event: r#"{"type":"move","color":"black","point":"Q16"}"#.into(),
+            at_ms: 5,
+            clocks: None,
+        };
+        let r = Record::from_row(3, &row).unwrap();
+        match &r.event {
+            Event::Move { point, .. } => assert_eq!(point.to_string(), "Q16"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            r.wire.to_string(),
+            r#"{"type":"event","game":3,"seq":1,"at":5,"event":{"type":"move","color":"black","point":"Q16"},"clocks":null}"#
+        );
+    }
 }

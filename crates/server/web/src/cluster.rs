@@ -285,14 +285,16 @@ async fn answer(state: &AppState, req: Request) -> Reply {
         }
         Request::Watch { since, .. } => match h.watch(None, since).await {
             Some(w) => Reply::Watched {
-                snapshot: w.snapshot,
+                snapshot: w.snapshot.map(Box::new),
                 missed: w.missed.iter().map(|r| r.wire.to_string()).collect(),
                 seq: w.seq,
             },
             None => Reply::Moved,
         },
         Request::Snapshot { .. } => match h.snapshot().await {
-            Some(state) => Reply::State { state },
+            Some(state) => Reply::State {
+                state: Box::new(state),
+            },
             None => Reply::Moved,
         },
         Request::Presence {

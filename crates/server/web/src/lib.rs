@@ -33,6 +33,7 @@ pub mod state;
 pub mod throttle;
 pub mod web;
 pub mod ws;
+pub mod ws_msg;
 
 use std::future::Future;
 use std::time::Duration;

@@ -14,8 +14,7 @@ use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tengen_rules::coord::gtp;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
@@ -25,6 +24,7 @@ use crate::error::{ApiError, HttpError};
 use crate::session::SignedIn;
 use crate::state::AppState;
 use crate::throttle::ClientAddr;
+use crate::ws_msg::{tournament_changed, ClientMsg, ServerMsg, TYPES};
 use tengen_app::accounts::User;
 use tengen_core::game::Action;
 use tengen_live::actor::{GameHandle, Record};
@@ -93,108 +93,27 @@ pub async fn upgrade(
         })
 }
 
-/// What clients send. Every message may carry an `id`, echoed as `ref` in the reply.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum ClientMsg {
-    Ping,
-    Watch {
-        game: i64,
-        #[serde(default)]
-        since: Option<u64>,
-    },
-    Unwatch {
-        game: i64,
-    },
-    Move {
-        game: i64,
-        point: String,
-    },
-    Pass {
-        game: i64,
-    },
-    Resign {
-        game: i64,
-    },
-    Leave {
-        game: i64,
-    },
-    Takeback {
-        game: i64,
-    },
-    TakebackAnswer {
-        game: i64,
-        accept: bool,
-    },
-    ScoreRequest {
-        game: i64,
-    },
-    ToggleDead {
-        game: i64,
-        point: String,
-    },
-    Dispute {
-        game: i64,
-        point: String,
-    },
-    AcceptScore {
-        game: i64,
-    },
-    Resume {
-        game: i64,
-    },
-    Chat {
-        game: i64,
-        text: String,
-    },
-    TimeSync {
-        game: i64,
-    },
-    /// Quick match: a request (the fields of `POST /api/match`).
-    Match(tengen_app::quick_match::MatchRequest),
-    MatchCancel,
-    /// A tournament's pairings and standings, now and at each change.
-    WatchTournament {
-        tournament: i64,
-    },
-    UnwatchTournament {
-        tournament: i64,
-    },
-    /// A line in the lobby's chat.
-    LobbyChat {
-        text: String,
-    },
-    /// The lobby's last lines, to one who comes into the lobby.
-    LobbyJoin,
+/// An `ack` of a message about `game`.
+fn ack_game(reference: &Value, game: i64) -> String {
+    ServerMsg::Ack {
+        reference,
+        game: Some(game),
+        seq: None,
+        lobby_chat: None,
+        tournament: None,
+    }
+    .text()
 }
 
-const TYPES: &[&str] = &[
-    "ping",
-    "watch",
-    "unwatch",
-    "move",
-    "pass",
-    "resign",
-    "leave",
-    "takeback",
-    "takeback_answer",
-    "score_request",
-    "toggle_dead",
-    "dispute",
-    "accept_score",
-    "resume",
-    "chat",
-    "time_sync",
-    "match",
-    "match_cancel",
-    "watch_tournament",
-    "unwatch_tournament",
-    "lobby_chat",
-    "lobby_join",
-];
-
+/// An `error` message: `code` and `message`, in answer to `reference`.
 fn error(reference: &Value, code: &str, message: &str) -> String {
-    json!({ "type": "error", "ref": reference, "code": code, "message": message }).to_string()
+    ServerMsg::Error {
+        reference,
+        game: None,
+        code,
+        message,
+    }
+    .text()
 }
 
 struct Conn {
@@ -251,7 +170,7 @@ async fn connection(
     let mut conn = Conn::new(state, user, out, epoch);
     // A bot's session: its own games and nothing else (see `dispatch` and app's `game_chat`).
     conn.bot_only = bot_only;
-    conn.send(json!({ "type": "welcome", "user": conn.user }).to_string())
+    conn.send(ServerMsg::Welcome { user: &conn.user }.text())
         .await;
     loop {
         let msg = tokio::select! {
@@ -397,7 +316,8 @@ impl Conn {
     }
 
     /// A tournament changed (`changed`: its id and its state): sent on if this connection
-    /// follows it.
+    /// follows it. Changes missed (this connection fell behind the channel) are not skipped
+    /// silently: every tournament it follows is sent afresh, as `watch_tournament` sends it.
     async fn on_tournament(
         &self,
         changed: Result<(i64, Arc<str>), broadcast::error::RecvError>,
@@ -405,17 +325,26 @@ impl Conn {
     ) {
         match changed {
             Ok((id, state)) if self.tournaments.contains(&id) => {
-                let msg = format!(r#"{{"type":"tournament","tournament":{state}}}"#);
-                self.send(msg).await
+                self.send(tournament_changed(&state)).await
             }
             Err(broadcast::error::RecvError::Closed) => {
                 *events = self.state.services.tournaments.notify.subscribe();
             }
-            _ => {}
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::debug!(user = self.user.id, missed, "tournament changes lagged");
+                let mut ids: Vec<i64> = self.tournaments.iter().copied().collect();
+                ids.sort_unstable();
+                for id in ids {
+                    self.send_tournament(id, &Value::Null).await;
+                }
+            }
+            Ok(_) => {}
         }
     }
 
     /// A line of the lobby's chat: passed on unless this player has a block with its writer.
+    /// Lines missed (this connection fell behind the channel) are not skipped silently: the
+    /// lobby's last lines are sent afresh, as `lobby_join` sends them.
     async fn on_lobby_line(
         &mut self,
         line: Result<Arc<tengen_app::lobby_chat::Line>, broadcast::error::RecvError>,
@@ -432,7 +361,10 @@ impl Conn {
             Err(broadcast::error::RecvError::Closed) => {
                 *lobby = self.state.services.lobby_chat.lines.subscribe();
             }
-            Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::debug!(user = self.user.id, missed, "lobby lines lagged");
+                self.lobby_join(Value::Null).await
+            }
         }
     }
 
@@ -457,8 +389,14 @@ impl Conn {
         match tengen_app::lobby_chat::say(&s.store, &s.games, &s.lobby_chat, &self.user, text).await
         {
             Ok(line) => {
-                let ack = json!({ "type": "ack", "ref": reference, "lobby_chat": line.id });
-                self.send(ack.to_string()).await
+                let ack = ServerMsg::Ack {
+                    reference: &reference,
+                    game: None,
+                    seq: None,
+                    lobby_chat: Some(line.id),
+                    tournament: None,
+                };
+                self.send(ack.text()).await
             }
             Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
         }
@@ -474,19 +412,36 @@ impl Conn {
                 lines.push(line.msg.clone());
             }
         }
-        let msg = json!({ "type": "lobby", "ref": reference, "lines": lines });
-        self.send(msg.to_string()).await
+        let msg = ServerMsg::Lobby {
+            reference: &reference,
+            lines: &lines,
+        };
+        self.send(msg.text()).await
     }
 
     /// Follows tournament `id`: its state now, then at each change.
     async fn watch_tournament(&mut self, id: i64, reference: Value) {
+        if self.send_tournament(id, &reference).await {
+            self.tournaments.insert(id);
+        }
+    }
+
+    /// Sends tournament `id`'s state now, in answer to `reference`; false (and an error sent)
+    /// when it cannot be read.
+    async fn send_tournament(&self, id: i64, reference: &Value) -> bool {
         match tengen_app::tournaments::get(&self.state.services.store, id).await {
             Ok(state) => {
-                self.tournaments.insert(id);
-                let msg = json!({ "type": "tournament", "ref": reference, "tournament": state });
-                self.send(msg.to_string()).await
+                let msg = ServerMsg::Tournament {
+                    reference,
+                    tournament: &state,
+                };
+                self.send(msg.text()).await;
+                true
             }
-            Err(e) => self.send(error(&reference, e.code(), &e.to_string())).await,
+            Err(e) => {
+                self.send(error(reference, e.code(), &e.to_string())).await;
+                false
+            }
         }
     }
 
@@ -691,7 +646,12 @@ impl Conn {
             ClientMsg::MatchCancel => return self.cancel_match(reference).await,
             ClientMsg::Ping => {
                 return self
-                    .send(json!({ "type": "pong", "ref": reference }).to_string())
+                    .send(
+                        ServerMsg::Pong {
+                            reference: &reference,
+                        }
+                        .text(),
+                    )
                     .await
             }
             ClientMsg::Watch { game, since } => return self.watch(game, since, reference).await,
@@ -703,8 +663,14 @@ impl Conn {
             ClientMsg::LobbyJoin => return self.lobby_join(reference).await,
             ClientMsg::UnwatchTournament { tournament } => {
                 self.tournaments.remove(&tournament);
-                let msg = json!({ "type": "ack", "ref": reference, "tournament": tournament });
-                return self.send(msg.to_string()).await;
+                let msg = ServerMsg::Ack {
+                    reference: &reference,
+                    game: None,
+                    seq: None,
+                    lobby_chat: None,
+                    tournament: Some(tournament),
+                };
+                return self.send(msg.text()).await;
             }
             ClientMsg::Move { game, point } => (game, ActionArg::Point(point, Action::Move)),
             ClientMsg::ToggleDead { game, point } => {
@@ -734,10 +700,15 @@ impl Conn {
             match tengen_app::quick_match::request(&s.bot_games(), &s.quick_match, &self.user, req)
                 .await
             {
-                Ok(status) => json!({ "type": "match", "ref": reference, "match": status }),
+                Ok(status) => ServerMsg::Match {
+                    reference: &reference,
+                    cancelled: None,
+                    status: &status,
+                }
+                .text(),
                 Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
             };
-        self.send(reply.to_string()).await
+        self.send(reply).await
     }
 
     /// Quick match: the player withdraws; the reply says whether a request was withdrawn, and
@@ -752,18 +723,18 @@ impl Conn {
             Ok(a) => a,
             Err(e) => return self.send(error(&reference, e.code(), &e.to_string())).await,
         };
-        self.send(
-            json!({ "type": "match", "ref": reference, "cancelled": cancelled, "match": status })
-                .to_string(),
-        )
-        .await
+        let msg = ServerMsg::Match {
+            reference: &reference,
+            cancelled: Some(cancelled),
+            status: &status,
+        };
+        self.send(msg.text()).await
     }
 
     /// Stops watching `game` (if watched), then acknowledges.
     async fn unwatch(&mut self, game: i64, reference: Value) {
         self.stop_watching(game).await;
-        self.send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
-            .await
+        self.send(ack_game(&reference, game)).await
     }
 
     /// Both clocks of `game` now, for a client to set its display right.
@@ -773,16 +744,13 @@ impl Conn {
                 .send(error(&reference, "no_such_game", "no such game"))
                 .await;
         };
-        let clocks = h
-            .snapshot()
-            .await
-            .map(|s| s["clocks"].clone())
-            .unwrap_or(Value::Null);
-        self.send(
-            json!({ "type": "time_sync", "ref": reference, "game": game, "clocks": clocks })
-                .to_string(),
-        )
-        .await
+        let clocks = h.snapshot().await.and_then(|s| s.clocks);
+        let msg = ServerMsg::TimeSync {
+            reference: &reference,
+            game,
+            clocks: clocks.as_ref(),
+        };
+        self.send(msg.text()).await
     }
 
     /// The player's `action` in `game`, acknowledged with its seq once the game has stored it.
@@ -820,8 +788,14 @@ impl Conn {
                     self.tell_turn(game).await;
                 }
                 self.send(
-                    json!({ "type": "ack", "ref": reference, "game": game, "seq": seq })
-                        .to_string(),
+                    ServerMsg::Ack {
+                        reference: &reference,
+                        game: Some(game),
+                        seq: Some(seq),
+                        lobby_chat: None,
+                        tournament: None,
+                    }
+                    .text(),
                 )
                 .await
             }
@@ -892,19 +866,26 @@ impl Conn {
         else {
             // The game names the watch that failed, so that a client that sent it without an
             // id knows which board is behind and watches it again.
-            let e = json!({ "type": "error", "ref": reference, "game": game,
-                "code": "game_unavailable", "message": "the game is not available" });
-            return self.send(e.to_string()).await;
+            let e = ServerMsg::Error {
+                reference: &reference,
+                game: Some(game),
+                code: "game_unavailable",
+                message: "the game is not available",
+            };
+            return self.send(e.text()).await;
         };
         if let Some(s) = w.snapshot {
             self.send(
-                json!({ "type": "snapshot", "ref": reference, "game": game, "state": s })
-                    .to_string(),
+                ServerMsg::Snapshot {
+                    reference: &reference,
+                    game,
+                    state: &s,
+                }
+                .text(),
             )
             .await;
         } else {
-            self.send(json!({ "type": "ack", "ref": reference, "game": game }).to_string())
-                .await;
+            self.send(ack_game(&reference, game)).await;
         }
         for r in &w.missed {
             let _ = self.out.send(Message::Text(text_of(&r.wire))).await;
@@ -940,7 +921,7 @@ async fn forward(
 ) {
     // Too slow to keep up, a gap, or the game moved to another node (its stream closed): tell
     // the client to watch again from its last seq.
-    let resync = || Message::Text(json!({ "type": "resync", "game": game }).to_string().into());
+    let resync = || Message::Text(ServerMsg::Resync { game }.text().into());
     loop {
         match live.recv().await {
             Ok(r) => {

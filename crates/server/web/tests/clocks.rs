@@ -34,7 +34,7 @@ fn mv(v: &str) -> Action {
 }
 
 async fn clocks(h: &GameHandle) -> Value {
-    h.snapshot().await.unwrap()["clocks"].clone()
+    serde_json::to_value(h.snapshot().await.unwrap()).unwrap()["clocks"].clone()
 }
 
 const S: u64 = 1000;
@@ -45,7 +45,7 @@ async fn a_game_is_lost_on_time() {
     s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
     // White thinks past the flag (and past the lag allowance the server waits for).
     think(Duration::from_millis(60 * S + lag::PER_MOVE + 10)).await;
-    let snap = s.handle.snapshot().await.unwrap();
+    let snap = serde_json::to_value(s.handle.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["result"], "B+T");
     assert_eq!(snap["end_reason"], "time");
     assert_eq!(snap["clocks"]["white"]["main_ms"], 0);
@@ -87,7 +87,7 @@ async fn a_move_at_0_05_s_left_in_the_last_period_keeps_it() {
         "the move re-armed the period"
     );
     assert_eq!(c["running"], "white");
-    assert!(s.handle.snapshot().await.unwrap()["result"].is_null());
+    assert!(serde_json::to_value(s.handle.snapshot().await.unwrap()).unwrap()["result"].is_null());
 }
 
 #[tokio::test]
@@ -162,7 +162,7 @@ async fn canadian_periods_and_the_dead_stone_phase_pause() {
         "no clock runs while dead stones are marked"
     );
     think(Duration::from_secs(3600)).await;
-    assert!(s.handle.snapshot().await.unwrap()["result"].is_null());
+    assert!(serde_json::to_value(s.handle.snapshot().await.unwrap()).unwrap()["result"].is_null());
     s.handle
         .act(s.white, "bob", Action::Resume, 0)
         .await

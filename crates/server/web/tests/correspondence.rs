@@ -30,7 +30,7 @@ fn mv(v: &str) -> Action {
 }
 
 async fn clocks(h: &GameHandle) -> Value {
-    h.snapshot().await.unwrap()["clocks"].clone()
+    serde_json::to_value(h.snapshot().await.unwrap()).unwrap()["clocks"].clone()
 }
 
 fn main_ms(c: &Value, side: &str) -> i64 {
@@ -82,7 +82,10 @@ async fn a_restart_charges_the_calendar_time_exactly() {
     age(&t, 4 * DAY).await;
     let again = restored(&t).await;
     think(Duration::from_secs(3)).await;
-    assert_eq!(again.snapshot().await.unwrap()["result"], "B+T");
+    assert_eq!(
+        serde_json::to_value(again.snapshot().await.unwrap()).unwrap()["result"],
+        "B+T"
+    );
 }
 
 #[tokio::test]
@@ -92,7 +95,7 @@ async fn leaving_a_correspondence_game_forfeits_nothing() {
     s.handle.watch(Some(s.white), None).await.unwrap();
     s.handle.gone(s.white).await;
     think(Duration::from_secs(3600)).await;
-    let snap = s.handle.snapshot().await.unwrap();
+    let snap = serde_json::to_value(s.handle.snapshot().await.unwrap()).unwrap();
     assert!(snap["result"].is_null(), "{snap}");
     s.handle.act(s.black, "ann", mv("D4"), 0).await.unwrap();
 }

@@ -24,7 +24,7 @@ async fn game(grace: Duration) -> (tengen_live::actor::GameHandle, i64, i64) {
 }
 
 async fn result(h: &tengen_live::actor::GameHandle) -> serde_json::Value {
-    h.snapshot().await.unwrap()["result"].clone()
+    serde_json::to_value(h.snapshot().await.unwrap()).unwrap()["result"].clone()
 }
 
 /// Reports a closed connection and waits until the actor has taken it in (it handles messages
@@ -59,7 +59,7 @@ async fn a_player_who_does_not_come_back_loses_when_the_grace_period_ends() {
     common::think(Duration::from_millis(29_999)).await;
     assert!(result(&h).await.is_null());
     common::think(Duration::from_millis(2)).await;
-    let snap = h.snapshot().await.unwrap();
+    let snap = serde_json::to_value(h.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["result"], "W+F");
     assert_eq!(snap["end_reason"], "disconnected");
 }
@@ -106,7 +106,7 @@ async fn leaving_an_untimed_bot_game_keeps_it_waiting_a_while_and_a_timed_one_fo
     common::think(Duration::from_secs(15 * 60 - 1)).await;
     assert!(result(&h).await.is_null());
     common::think(Duration::from_secs(2)).await;
-    let snap = h.snapshot().await.unwrap();
+    let snap = serde_json::to_value(h.snapshot().await.unwrap()).unwrap();
     assert_eq!(
         (&snap["result"], &snap["end_reason"], &snap["annulled"]),
         (&json!("W+F"), &json!("disconnected"), &json!("no_show")),
@@ -127,7 +127,7 @@ async fn leaving_an_untimed_bot_game_keeps_it_waiting_a_while_and_a_timed_one_fo
     gone(&h, timed.black).await;
     tokio::time::advance(Duration::from_secs(31)).await;
     tokio::time::resume();
-    let snap = h.snapshot().await.unwrap();
+    let snap = serde_json::to_value(h.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["result"], "W+F", "{snap}");
 }
 
@@ -140,7 +140,7 @@ async fn a_player_who_never_connects_loses_when_the_grace_period_ends() {
     common::think(Duration::from_secs(39)).await;
     assert!(result(&h).await.is_null(), "the grace period runs");
     common::think(Duration::from_secs(2)).await;
-    let snap = h.snapshot().await.unwrap();
+    let snap = serde_json::to_value(h.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["result"], "B+F", "White never came");
     assert_eq!(snap["end_reason"], "disconnected");
 }

@@ -25,7 +25,7 @@ async fn a_finished_game_retires_once_no_one_watches_it() {
     let h = &g.handle;
     let watcher = h.watch(Some(g.black), None).await.unwrap();
     h.act(g.black, "ann", Action::Resign, 0).await.unwrap();
-    assert!(!h.snapshot().await.unwrap()["result"].is_null());
+    assert!(!serde_json::to_value(h.snapshot().await.unwrap()).unwrap()["result"].is_null());
     // Watched: it stays however long.
     common::think(RETIRE_AFTER + Duration::from_secs(1)).await;
     settle(h).await;
@@ -99,6 +99,6 @@ async fn the_registry_lets_retired_games_go_and_serves_them_from_their_log() {
     let (old, _) = handles[0];
     let again = games.get(old).await.unwrap().unwrap();
     assert!(!again.is_closed());
-    let snap = again.snapshot().await.unwrap();
+    let snap = serde_json::to_value(again.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["result"], "W+R", "{snap}");
 }

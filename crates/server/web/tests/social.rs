@@ -371,3 +371,42 @@ async fn lobby_chat(url: &str) {
     assert_eq!(status, StatusCode::CREATED, "{v}");
     common::err(&b.call(say("hi")).await, "muted");
 }
+
+/// More lobby lines than a connection's backlog, said between two reads of Ann's: the lines she
+/// missed are not skipped silently; the lobby's last lines come afresh (a `lobby` message), the
+/// one said before the flood among them.
+#[tokio::test]
+async fn a_lagging_socket_gets_the_lobby_afresh() {
+    use std::sync::Arc;
+    use tengen_app::lobby_chat::{Line, LobbyLine};
+    let server = TestServer::start(&common::sqlite_url("lobby-lagging")).await;
+    let ann = server.register("ann", "4k").await;
+    let bob = server.register("bob", "4k").await;
+    let mut a = ann.socket().await;
+    let v = a.call(json!({"type": "lobby_join"})).await;
+    assert_eq!(v["lines"], json!([]), "{v}");
+    let line = |text: &str| LobbyLine {
+        at: 1,
+        from: "bob".into(),
+        id: 1,
+        text: text.into(),
+        kind: "lobby_chat".into(),
+    };
+    // Sent without a pause, so Ann's connection reads none of them before the channel (256
+    // deep) overflows; only the first is kept in the lobby's history.
+    let lobby = &server.state.services.lobby_chat;
+    lobby.heard(bob.id(), line("missed me?"));
+    for i in 0..1_000 {
+        let _ = lobby.lines.send(Arc::new(Line {
+            from_id: bob.id(),
+            msg: line(&format!("flood {i}")),
+        }));
+    }
+    // (Bounded: without the resync nothing comes, and pings would keep the wait alive.)
+    let wait = std::time::Duration::from_secs(20);
+    let afresh = tokio::time::timeout(wait, a.next_of_type("lobby"))
+        .await
+        .expect("the lobby sent afresh");
+    assert_eq!(afresh["ref"], serde_json::Value::Null, "{afresh}");
+    assert_eq!(afresh["lines"][0]["text"], "missed me?", "{afresh}");
+}

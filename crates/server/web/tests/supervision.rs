@@ -44,7 +44,7 @@ async fn a_game_whose_actor_panics_comes_back_from_its_log_and_goes_on() {
     )
     .await
     .unwrap();
-    let snap = back.snapshot().await.unwrap();
+    let snap = serde_json::to_value(back.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["moves"].as_array().unwrap().len(), 2, "{snap}");
     // The node serves on, and says what happened.
     let (st, _) = server.get(&format!("/api/games/{id}")).await;

@@ -1142,3 +1142,31 @@ async fn an_opengotha_event_is_imported_with_the_same_standings() {
     // All 19 players: nine games and a bye.
     assert_eq!(boards.len(), 10, "{t}");
 }
+
+/// More changes of other events than a connection's backlog: the watcher's event is sent afresh
+/// rather than its changes being skipped silently (they were, while a lagging receiver's
+/// `Lagged` was ignored).
+#[tokio::test]
+async fn a_lagging_watcher_gets_its_tournament_afresh() {
+    let server = TestServer::start(&common::sqlite_url("tournament-lagging")).await;
+    let org = server.register("org", "1d").await;
+    let id = organise(&org, json!({"name": "Club cup", "system": "swiss"})).await;
+    let mut watcher = server.register("watcher", "5k").await.socket().await;
+    let now = watcher
+        .call(json!({"type": "watch_tournament", "tournament": id}))
+        .await;
+    assert_eq!(now["tournament"]["id"], id, "{now}");
+    // Sent without a pause, so the watcher's connection reads none of them before the channel
+    // (256 deep) overflows.
+    let notify = &server.state.services.tournaments.notify;
+    for _ in 0..1_000 {
+        let _ = notify.send((id + 1, r#"{"id":0}"#.into()));
+    }
+    // (Bounded: without the resync nothing comes, and pings would keep the wait alive.)
+    let wait = std::time::Duration::from_secs(20);
+    let again = tokio::time::timeout(wait, watcher.next_of_type("tournament"))
+        .await
+        .expect("the event sent afresh");
+    assert_eq!(again["tournament"]["id"], id, "{again}");
+    assert_eq!(again["ref"], Value::Null, "{again}");
+}

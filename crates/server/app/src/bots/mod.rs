@@ -3,18 +3,20 @@
 //! the events, and computes moves on the engine pool ([`crate::engines`]: low priority, bounded)
 //! so that the server's other games never wait for an engine.
 
+mod error;
 pub mod gtp;
 /// The manners every engine of Tengen's follows ([`tengen_ai::manners`]).
 pub use tengen_ai::manners;
 mod player;
 
+pub use error::BotError;
 pub use player::Player;
 
 use std::sync::Arc;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 use tengen_rules::{Color, Komi, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -61,23 +63,26 @@ pub struct BotSpec {
 /// Reads `NAME=COMMAND` or `NAME@RANK=COMMAND` (as `--bot` takes it); the command
 /// `builtin:LEVEL` is Tengen's own engine at that level (1 to 10), and `remote` a bot whose
 /// engine connects from elsewhere (`tengen bot --server`).
-pub fn parse_spec(s: &str) -> Result<BotSpec, String> {
-    let (head, command) = s
-        .split_once('=')
-        .ok_or("use NAME=COMMAND or NAME@RANK=COMMAND")?;
+pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
+    let usage = || BotError::Spec("use NAME=COMMAND or NAME@RANK=COMMAND".into());
+    let (head, command) = s.split_once('=').ok_or_else(usage)?;
     let (name, rank) = match head.split_once('@') {
         Some((n, r)) => (n, r),
         None => (head, "10k"),
     };
     rank.parse::<tengen_core::domain::rank::Rank>()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BotError::Spec(e.to_string()))?;
     if command.trim().is_empty() || name.is_empty() {
-        return Err("use NAME=COMMAND or NAME@RANK=COMMAND".into());
+        return Err(usage());
     }
     let engine = match command.trim().strip_prefix("builtin:") {
         Some(level) => match level.trim().parse::<u8>() {
             Ok(l) if (1..=10).contains(&l) => Engine::Builtin(l),
-            _ => return Err("builtin:LEVEL takes a level from 1 to 10".into()),
+            _ => {
+                return Err(BotError::Spec(
+                    "builtin:LEVEL takes a level from 1 to 10".into(),
+                ))
+            }
         },
         None if command.trim() == "remote" => Engine::Remote,
         None => Engine::Gtp(command.trim().to_string()),
@@ -275,7 +280,7 @@ impl BotGames {
 #[derive(Debug, Serialize)]
 pub struct BotGameStarted {
     /// The game as a watcher's first snapshot shows it.
-    pub game: Value,
+    pub game: tengen_core::view::Snapshot,
     /// Its id.
     pub game_id: i64,
 }
@@ -480,7 +485,7 @@ async fn drive(
     terms: Terms,
     engine: Engine,
     notices: TurnNotices,
-) -> Result<(), String> {
+) -> Result<(), BotError> {
     let tell = match terms.time.is_correspondence() {
         true => notices.opponent(handle.id, bot.id).await,
         false => None,
@@ -488,8 +493,8 @@ async fn drive(
     let watch = handle
         .watch(Some(bot.id), Some(0))
         .await
-        .ok_or("game unavailable")?;
-    let mut live = LiveGame::new(terms.clone())?;
+        .ok_or(BotError::GameUnavailable)?;
+    let mut live = LiveGame::new(terms.clone()).map_err(BotError::Terms)?;
     let mut player = Player::start(engine, terms, color, 0xB07 ^ handle.id as u64).await?;
     for r in &watch.missed {
         live.apply(&r.event);
@@ -513,7 +518,7 @@ async fn drive(
                 live.apply(&r.event);
                 player.followed(&r.event).await?;
             }
-            Err(RecvError::Lagged(_)) => return Err("fell behind the game".into()),
+            Err(RecvError::Lagged(_)) => return Err(BotError::FellBehind),
             Err(RecvError::Closed) => return Ok(()),
         }
     }
@@ -526,7 +531,7 @@ async fn act_or_pass(
     bot: &User,
     player: &mut Player,
     a: Action,
-) -> Result<(), String> {
+) -> Result<(), BotError> {
     if let Err(e) = handle.act(bot.id, &bot.username, a.clone(), 0).await {
         tracing::warn!(game = handle.id, error = %e, ?a, "bot action refused");
         if matches!(a, Action::Move(_)) {
@@ -534,7 +539,7 @@ async fn act_or_pass(
             handle
                 .act(bot.id, &bot.username, Action::Pass, 0)
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| BotError::PassRefused(e.to_string()))?;
             player.passed_instead().await?;
         }
     }
@@ -626,7 +631,7 @@ mod tests {
         });
         let mut declined = None;
         let a = answer_count_request(&live, Color::Black, &mut declined).await;
-        assert_eq!(a, Ok(Some(Action::RequestScoring)));
+        assert_eq!(a.ok(), Some(Some(Action::RequestScoring)));
         let mut open = ["........."; 9];
         open[2] = "..X...O..";
         open[6] = "..O...X..";
@@ -635,10 +640,13 @@ mod tests {
             color: Color::White.into(),
         });
         let a = answer_count_request(&live, Color::Black, &mut declined).await;
-        assert_eq!(a, Ok(Some(Action::Chat(manners::NOT_SETTLED.into()))));
+        assert_eq!(
+            a.ok(),
+            Some(Some(Action::Chat(manners::NOT_SETTLED.into())))
+        );
         // Declined once: the same request gets no second answer.
         let a = answer_count_request(&live, Color::Black, &mut declined).await;
-        assert_eq!(a, Ok(None));
+        assert_eq!(a.ok(), Some(None));
     }
 
     #[test]
@@ -661,8 +669,8 @@ mod tests {
             }
             last = Some((level, rank.level()));
             assert_eq!(
-                parse_spec(&format!("{}@{}=builtin:{level}", b.name, b.rank)),
-                Ok(b.clone())
+                parse_spec(&format!("{}@{}=builtin:{level}", b.name, b.rank)).ok(),
+                Some(b.clone())
             );
         }
     }

@@ -14,6 +14,7 @@ use tengen_rules::playout::Rng;
 use tengen_rules::{Color, Move, Phase, Preset};
 
 use super::gtp::Controller;
+use super::BotError;
 use super::{manners, Engine};
 
 /// One bot's side of one game.
@@ -38,11 +39,11 @@ impl Player {
         terms: Terms,
         color: Color,
         seed: u64,
-    ) -> Result<Player, String> {
+    ) -> Result<Player, BotError> {
         let gtp = match &engine {
             Engine::Gtp(cmd) => Some(start_gtp(cmd, &terms).await?),
             Engine::Builtin(_) => None,
-            Engine::Remote => return Err("a remote bot plays from its own process".into()),
+            Engine::Remote => return Err(BotError::Remote),
         };
         Ok(Player {
             color,
@@ -56,7 +57,7 @@ impl Player {
     }
 
     /// An event of the game's past, replayed on the GTP engine's board.
-    pub async fn replayed(&mut self, event: &Event) -> Result<(), String> {
+    pub async fn replayed(&mut self, event: &Event) -> Result<(), BotError> {
         match &self.gtp {
             Some(e) => sync(e, event, None).await,
             None => Ok(()),
@@ -65,7 +66,7 @@ impl Player {
 
     /// An event as the game goes on: the GTP engine hears the opponent's moves (its own are
     /// on its board from `genmove`) and accepted take-backs.
-    pub async fn followed(&mut self, event: &Event) -> Result<(), String> {
+    pub async fn followed(&mut self, event: &Event) -> Result<(), BotError> {
         match &self.gtp {
             Some(e) => sync(e, event, Some(self.color)).await,
             None => Ok(()),
@@ -74,7 +75,7 @@ impl Player {
 
     /// What the bot does now in `live`, if anything: answer a request to count, agree to a
     /// take-back, move on its turn, accept the count. `None` once the game is over.
-    pub async fn decide(&mut self, live: &LiveGame) -> Result<Option<Action>, String> {
+    pub async fn decide(&mut self, live: &LiveGame) -> Result<Option<Action>, BotError> {
         if live.game.phase() == Phase::Finished {
             return Ok(None);
         }
@@ -100,7 +101,7 @@ impl Player {
     }
 
     /// The player passed in place of a refused move: the GTP engine hears it.
-    pub async fn passed_instead(&mut self) -> Result<(), String> {
+    pub async fn passed_instead(&mut self) -> Result<(), BotError> {
         match &self.gtp {
             Some(g) => gtp_call(g, format!("play {} pass", self.color.letter()))
                 .await
@@ -298,27 +299,28 @@ fn builtin_time(time: &TimeControl, c: &Clock, game: &tengen_rules::Game) -> Opt
 type SharedEngine = Arc<Mutex<Controller>>;
 
 /// Runs a GTP command on the blocking pool.
-async fn gtp_call(engine: &SharedEngine, line: String) -> Result<String, String> {
+async fn gtp_call(engine: &SharedEngine, line: String) -> Result<String, BotError> {
     let engine = engine.clone();
     tokio::task::spawn_blocking(move || {
         let mut c = engine
             .lock()
-            .map_err(|_| "engine lock poisoned".to_string())?;
-        match c.send(&line, GTP_TIMEOUT) {
-            Ok(tengen_gtp::Response::Success(s)) => Ok(s),
-            Ok(tengen_gtp::Response::Failure(m)) => Err(format!("{line:?}: {m}")),
-            Err(e) => Err(e.to_string()),
+            .map_err(|_| BotError::Task("engine lock poisoned".into()))?;
+        match c.send(&line, GTP_TIMEOUT)? {
+            tengen_gtp::Response::Success(s) => Ok(s),
+            tengen_gtp::Response::Failure(message) => Err(BotError::Refused {
+                command: line,
+                message,
+            }),
         }
     })
-    .await
-    .map_err(|e| e.to_string())?
+    .await?
 }
 
 /// Tells a GTP engine the game's rules before the board is set up, in the first dialect it
 /// knows: Tengen's `tengen-rules PRESET`, or KGS's `kgs-rules` for the four rule sets it names.
 /// An engine started for other rules (`tengen gtp --rules wga` on a 9x9 board) is then on the
 /// right rules before `boardsize`; one that knows neither plays as it was started.
-async fn tell_rules(engine: &SharedEngine, rules: Preset) -> Result<(), String> {
+async fn tell_rules(engine: &SharedEngine, rules: Preset) -> Result<(), BotError> {
     let knows = |name: &str| {
         let line = format!("known_command {name}");
         async move {
@@ -344,12 +346,9 @@ async fn tell_rules(engine: &SharedEngine, rules: Preset) -> Result<(), String> 
 
 /// Starts the GTP engine `cmd` on the blocking pool and sets it up for the game: rules, board
 /// size, an empty board, komi and the clock.
-async fn start_gtp(cmd: &str, terms: &Terms) -> Result<SharedEngine, String> {
+async fn start_gtp(cmd: &str, terms: &Terms) -> Result<SharedEngine, BotError> {
     let cmd = cmd.to_string();
-    let c = tokio::task::spawn_blocking(move || Controller::spawn(&cmd))
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
+    let c = tokio::task::spawn_blocking(move || Controller::spawn(&cmd)).await??;
     let shared: SharedEngine = Arc::new(Mutex::new(c));
     tell_rules(&shared, terms.rules).await?;
     gtp_call(&shared, format!("boardsize {}", terms.size)).await?;
@@ -368,7 +367,7 @@ pub(super) async fn next_action(
     engine: &Engine,
     gtp: Option<&SharedEngine>,
     state: (&mut Rng, &mut manners::Streak),
-) -> Result<Option<Action>, String> {
+) -> Result<Option<Action>, BotError> {
     Ok(match live.game.phase() {
         // A good opponent lets a player take a slip back (the room allows it, or the
         // request could not have been made).
@@ -399,7 +398,7 @@ pub(super) async fn answer_count_request(
     live: &LiveGame,
     color: Color,
     declined: &mut Option<usize>,
-) -> Result<Option<Action>, String> {
+) -> Result<Option<Action>, BotError> {
     let asked =
         live.scoring_requests[color.opponent().index()] && !live.scoring_requests[color.index()];
     let ply = live.game.moves().count();
@@ -410,7 +409,7 @@ pub(super) async fn answer_count_request(
     let judged = crate::engines::pool()
         .run(move || manners::judge(&game, color))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(BotError::Pool)?;
     if judged.settled() {
         return Ok(Some(Action::RequestScoring));
     }
@@ -421,7 +420,7 @@ pub(super) async fn answer_count_request(
 /// What manners decide before the engine is asked, at every level and for every engine
 /// ([`manners::before_search`], on the engine pool): resign a game clearly lost, pass back
 /// after the partner's pass when no move can change the winner. `None`: the engine plays.
-async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, String> {
+async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, BotError> {
     let game = &live.game;
     let passed = manners::opponent_passed(game, color);
     if !manners::counted(game) || !(passed || manners::past_opening(game)) {
@@ -431,7 +430,7 @@ async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, S
     let decided = crate::engines::pool()
         .run(move || manners::before_search(&game, color))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(BotError::Pool)?;
     Ok(decided.map(|d| match d {
         search::Decision::Resign => Action::Resign,
         search::Decision::Move(Move::Play(p)) => Action::Move(p),
@@ -448,13 +447,13 @@ async fn engine_move(
     gtp: Option<&SharedEngine>,
     terms: &Terms,
     state: (&mut Rng, &mut manners::Streak),
-) -> Result<Action, String> {
+) -> Result<Action, BotError> {
     let started = std::time::Instant::now();
     crate::metrics::ENGINES_BUSY.inc();
     let a = match gtp {
         None => match *engine {
             Engine::Builtin(level) => builtin_move(live, color, level, terms, state).await,
-            _ => Err("no engine".into()),
+            _ => Err(BotError::NoEngine),
         },
         Some(e) => gtp_move(e, live, color, terms).await,
     };
@@ -477,7 +476,7 @@ async fn builtin_move(
     level: u8,
     terms: &Terms,
     (rng, streak): (&mut Rng, &mut manners::Streak),
-) -> Result<Action, String> {
+) -> Result<Action, BotError> {
     let game = live.game.clone();
     let ply = game.ply_count();
     let time = builtin_time(&terms.time, &live.clocks[color.index()], &game);
@@ -488,7 +487,7 @@ async fn builtin_move(
             let (d, a) = match net_level(&game, level) {
                 Some((eval, rules, l)) => {
                     tengen_ai::nn::levels::genmove(&eval, &game, color, rules, l, seed, time)
-                        .map_err(|e| e.to_string())?
+                        .map_err(|e| BotError::Net(e.to_string()))?
                 }
                 None => {
                     let budget = search::Budget {
@@ -503,10 +502,10 @@ async fn builtin_move(
             };
             // The move played: the level's sampled move is first.
             let instead = a.moves.first().map_or(Move::Pass, |m| m.mv);
-            Ok::<_, String>((d, search::is_settled(&game, color, &a), instead))
+            Ok::<_, BotError>((d, search::is_settled(&game, color, &a), instead))
         })
         .await
-        .map_err(|e| e.to_string())??;
+        .map_err(BotError::Pool)??;
     // The manners before the search ran in `manners_move`; the search's resignation stands on
     // the streak, as in every engine.
     let decision = streak.confirm(ply, color, decision, instead);
@@ -546,7 +545,7 @@ async fn gtp_move(
     live: &LiveGame,
     color: Color,
     terms: &Terms,
-) -> Result<Action, String> {
+) -> Result<Action, BotError> {
     let clock = live.clocks[color.index()];
     if let Some(cmd) = time_left_command(&terms.time, &clock, color) {
         // An engine that refuses time_left still plays.
@@ -555,7 +554,7 @@ async fn gtp_move(
     let answer = gtp_call(engine, format!("genmove {}", color.letter())).await?;
     Ok(match answer.trim().to_ascii_lowercase().as_str() {
         "resign" => Action::Resign,
-        v => match coord::parse_move(terms.size, v).map_err(|e| e.to_string())? {
+        v => match coord::parse_move(terms.size, v).map_err(|_| BotError::BadMove(v.into()))? {
             Move::Play(p) => Action::Move(p),
             Move::Pass => Action::Pass,
         },
@@ -564,7 +563,7 @@ async fn gtp_move(
 
 /// Tells a GTP engine what happened. `own` is the bot's colour in a live game (its own moves came
 /// from `genmove` and are on the engine's board already); `None` while replaying the log.
-async fn sync(engine: &SharedEngine, event: &Event, own: Option<Color>) -> Result<(), String> {
+async fn sync(engine: &SharedEngine, event: &Event, own: Option<Color>) -> Result<(), BotError> {
     match event {
         Event::Move { color, point } => {
             let c = Color::from(*color);

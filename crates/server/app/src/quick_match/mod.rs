@@ -528,7 +528,7 @@ async fn bot_fallback(state: &BotGames, qm: &QuickMatch, me: Waiting) {
                 me.user.id,
                 MatchState::Matched {
                     game: v.game_id,
-                    game_type: v.game["terms"]["game_type"].as_str().map(str::to_string),
+                    game_type: Some(v.game.terms.game_type.name().to_string()),
                     opponent: Opponent {
                         bot: true,
                         rank: None,

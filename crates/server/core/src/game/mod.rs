@@ -15,8 +15,10 @@ use crate::domain::game_type::GameType;
 
 mod dispute;
 mod text;
+mod vertex;
 
 pub use dispute::DisputeRule;
+pub use vertex::{BadVertex, Vertex};
 
 /// Moves (passes included) each player must have made for a game that ends by resignation,
 /// time, leaving or disconnection to count: fewer, and it is annulled (OGS annuls games of a
@@ -120,8 +122,8 @@ pub enum Event {
     Move {
         /// Who played.
         color: Side,
-        /// Where.
-        point: String,
+        /// Where, written as GTP's vertex (`D4`).
+        point: Vertex,
     },
     /// A pass.
     Pass {
@@ -437,7 +439,7 @@ impl LiveGame {
         self.game.check(me, m)?;
         let mut events = vec![Event::Move {
             color: Side::from(me),
-            point: vertex(self.game.size(), p),
+            point: Vertex::of(self.game.size(), p),
         }];
         // Only a move that may end the game is played on a copy to learn its result:
         // copying the game for every move was a measurable part of the server's CPU.
@@ -614,7 +616,7 @@ impl LiveGame {
         let size = self.game.size();
         let pt = |v: &str| gtp::parse_point(size, v).ok();
         let outcome: Result<(), GameError> = match event {
-            Event::Move { color, point } => match pt(point) {
+            Event::Move { color, point } => match point.point(size) {
                 Some(p) => {
                     self.clear_requests();
                     self.game.play((*color).into(), Move::Play(p))

@@ -578,3 +578,30 @@ fn terms_write_the_dispute_rule_only_when_it_is_the_engine() {
     let back: Terms = serde_json::from_value(engine).unwrap();
     assert_eq!(back.disputes, DisputeRule::Engine);
 }
+
+/// A move stored as text before points were typed (`"point":"D4"`) reads into a vertex, writes
+/// back byte for byte and replays; a stored point off the board is skipped by `apply`, and text
+/// that is no vertex at all is an error of the reading, not a panic.
+#[test]
+fn a_stored_move_reads_back_as_a_vertex_and_replays() {
+    let old = r#"{"type":"move","color":"black","point":"D4"}"#;
+    let e: Event = serde_json::from_str(old).unwrap();
+    assert_eq!(
+        e,
+        Event::Move {
+            color: Side::Black,
+            point: "D4".parse().unwrap(),
+        }
+    );
+    assert_eq!(serde_json::to_string(&e).unwrap(), old);
+    let mut g = LiveGame::new(terms(false)).unwrap();
+    g.apply(&e);
+    assert_eq!(g.game.board().get(pt("D4")), Some(Color::Black));
+    // On a 9x9 board T19 is a vertex but no point: the event is skipped, the game unchanged.
+    let off: Event =
+        serde_json::from_str(r#"{"type":"move","color":"white","point":"T19"}"#).unwrap();
+    g.apply(&off);
+    assert_eq!(g.game.moves().count(), 1);
+    let bad = serde_json::from_str::<Event>(r#"{"type":"move","color":"white","point":"I9"}"#);
+    assert!(bad.is_err());
+}

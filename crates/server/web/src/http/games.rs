@@ -42,7 +42,7 @@ pub(super) async fn list_games(
 pub(super) async fn get_game(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Json<tengen_core::view::Snapshot>, HttpError> {
     let h = state
         .services
         .games
