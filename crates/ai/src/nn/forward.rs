@@ -213,13 +213,13 @@ fn exp(x: f32) -> f32 {
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
     let x = x.clamp(-87.0, 88.0);
     let k = (x * std::f32::consts::LOG2_E + ROUND) - ROUND;
-    let r = x - k * 0.693_359_375 + k * 2.121_944_4e-4;
+    let r = x - k * 0.693_359_4 + k * 2.121_944_4e-4;
     let p = 1.987_569_2e-4;
     let p = p * r + 1.398_2e-3;
     let p = p * r + 8.333_452e-3;
     let p = p * r + 4.166_579_6e-2;
     let p = p * r + 1.666_666_5e-1;
-    let p = p * r + 5.000_000_1e-1;
+    let p = p * r + 0.5;
     let y = p * r * r + r + 1.0;
     y * f32::from_bits(((k as i32 + 127) as u32) << 23)
 }
