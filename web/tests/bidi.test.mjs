@@ -70,17 +70,21 @@ test('an override in a message, a tournament name or a chat line does not reorde
 
   // On the event's page, the name is in an isolating element of its own.
   await line.locator('a').click();
-  const title = org.locator('#t-h bdi');
-  assert.equal(await title.textContent(), NAME);
-  assert.equal(await title.evaluate((e) => getComputedStyle(e).unicodeBidi), 'isolate');
+  // The page is drawn again on every live change of the event, which can replace the element
+  // between two steps of a locator; one check in the page reads one element.
+  await org.waitForFunction((name) => {
+    const e = document.querySelector('#t-h bdi');
+    return e && e.textContent === name && getComputedStyle(e).unicodeBidi === 'isolate';
+  }, NAME, { timeout: 10_000 });
 
   // A lobby chat line: the text after it (the next line's name) is not pulled into it.
   await org.goto(`${server.url}/#/`);
   const say = org.locator('#lobby-say input[name=text]');
   await say.fill('hello \u202edlrow');
   await say.press('Enter');
-  const chat = org.locator('#lobby-chat li bdi').first();
-  await chat.waitFor();
-  assert.equal(await chat.evaluate((e) => getComputedStyle(e).unicodeBidi), 'isolate');
+  await org.waitForFunction(() => {
+    const e = document.querySelector('#lobby-chat li bdi');
+    return e && getComputedStyle(e).unicodeBidi === 'isolate';
+  }, null, { timeout: 10_000 });
   assert.ok(await org.evaluate(() => document.documentElement.scrollWidth <= 360), 'fits 360 px');
 });
