@@ -9,10 +9,13 @@
 //! the rules or the board size (First Capture, boards under 7 or over 19 lines), the Monte
 //! Carlo engine analyses instead, as `tengen gtp --engine` falls back.
 //!
-//! Each position's search is a job on the server's engine pool (`crate::engines`: a bounded
-//! queue, worker threads at low scheduling priority), one position at a time per review, so
-//! that live games, on the async runtime's threads, keep the processor first, and many
-//! reviews share the pool's few workers rather than each taking a thread. Outside a runtime
+//! The search is the whole-game analyser's ([`tengen_ai::analysis`], as `tengen analyze` runs
+//! it): each position's leaves evaluated in batches, every position through the process's one
+//! evaluator and its cache. Each position's search is a job on the server's engine pool
+//! (`crate::engines`: a bounded queue, worker threads at low scheduling priority), as many
+//! positions of a review at once as the pool has workers, so that live games, on the async
+//! runtime's threads, keep the processor first, and many reviews share the pool's few workers
+//! rather than each taking a thread. Outside a runtime
 //! (a tool, a test) the positions are searched on a thread of their own at the lowest
 //! priority. Searches are single-threaded with a fixed seed: the same review gives the same
 //! figures.
@@ -25,10 +28,10 @@
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use tengen_ai::nn::{Evaluator, KataRules};
-use tengen_ai::search::{analyze, Analysis, Budget};
+use tengen_ai::analysis::{Engine, Position, Settings};
+use tengen_ai::nn::Evaluator;
 use tengen_rules::coord::gtp;
-use tengen_rules::{Color, Game, Phase, Point};
+use tengen_rules::{Color, Game, Point};
 
 /// Visits (the net) or playouts (the Monte Carlo engine) per position by default.
 pub const DEFAULT_VISITS: u32 = 100;
@@ -146,88 +149,12 @@ fn evaluator() -> Option<Arc<Evaluator>> {
     tengen_ai::nn::builtin()
 }
 
-/// The rules the net is told for `game`, where it plays ([`tengen_ai::nn::plays`]).
-fn net_rules(game: &Game) -> Option<KataRules> {
-    tengen_ai::nn::plays(game)
-}
-
 /// `net` where the net analyses `game`, else `mcts`.
 pub fn engine_for(game: &Game) -> &'static str {
-    if net_rules(game).is_some() && evaluator().is_some() {
+    if tengen_ai::nn::plays(game).is_some() && evaluator().is_some() {
         "net"
     } else {
         "mcts"
-    }
-}
-
-/// A search's findings with the lead of each move and of the position, for the player to
-/// move (the Monte Carlo engine has no score head: its moves' leads are `None`, the
-/// position's is its ownership's count).
-struct Found {
-    engine: &'static str,
-    analysis: Analysis,
-    lead: f64,
-    move_leads: Vec<Option<f64>>,
-    /// Ownership as [`ownership_text`] writes it.
-    ownership: String,
-}
-
-fn search(game: &Game, visits: u32) -> Found {
-    let color = game.to_move();
-    if let (Some(rules), Some(eval)) = (net_rules(game), evaluator()) {
-        let mut puct = tengen_ai::nn::search::Puct::new(game, color, rules, SEED);
-        match puct.run(&eval, game, Some(visits), None) {
-            Ok(()) => {
-                let analysis = puct.analysis();
-                // The report's figures are KataGo's kata-analyze's: each move's lead, and the
-                // ownership averaged over the search's tree rather than the root's alone.
-                let report = puct.report();
-                let move_leads = analysis
-                    .moves
-                    .iter()
-                    .map(|m| {
-                        let r = report.moves.iter().find(|r| r.mv == m.mv)?;
-                        (r.visits > 0).then_some(r.lead)
-                    })
-                    .collect();
-                let ownership = if report.ownership.is_empty() {
-                    ownership_text(game.size(), &analysis.ownership)
-                } else {
-                    let for_black = if color == Color::Black { 1.0 } else { -1.0 };
-                    letters(report.ownership.iter().map(|&o| (o * for_black) as f32))
-                };
-                return Found {
-                    engine: "net",
-                    analysis,
-                    lead: report.root.lead,
-                    move_leads,
-                    ownership,
-                };
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "the net failed; the Monte Carlo engine analyses")
-            }
-        }
-    }
-    let analysis = analyze(game, color, &Budget::playouts(visits, SEED));
-    let move_leads = vec![None; analysis.moves.len()];
-    // Area counted from the playouts' ownership, komi off: Black's lead.
-    let size = game.size();
-    let owned: f64 = (0..size)
-        .flat_map(|row| (0..size).filter_map(move |col| Point::new(size, col, row)))
-        .map(|p| analysis.owner(p) as f64)
-        .sum();
-    let black_lead = owned - game.rules().komi.as_f64();
-    Found {
-        engine: "mcts",
-        ownership: ownership_text(size, &analysis.ownership),
-        analysis,
-        lead: if color == Color::Black {
-            black_lead
-        } else {
-            -black_lead
-        },
-        move_leads,
     }
 }
 
@@ -260,61 +187,72 @@ fn letters(values: impl Iterator<Item = f32>) -> String {
         .collect()
 }
 
+/// The engine's settings for `visits` a position: the whole game's analyser's
+/// ([`tengen_ai::analysis`]), leaves evaluated four to a forward pass.
+fn settings(visits: u32) -> Settings {
+    Settings {
+        visits,
+        threads: 1,
+        candidates: CANDIDATES,
+        seed: SEED,
+        ..Settings::default()
+    }
+}
+
 /// The analysis of one position, `null` once the game is over: `{ "to_move", "engine",
 /// "black_winrate", "black_lead", "visits", "best": [{ "move", "visits", "winrate",
 /// "black_winrate", "black_lead", "pv" }], "ownership" }`, win rates 0 to 1, leads in points
 /// (`null` from the Monte Carlo engine), moves and variations as GTP vertices (`D4`).
+///
+/// The search is [`tengen_ai::analysis::position`]'s, the one `tengen analyze` runs: the net's
+/// PUCT search with its leaves batched (the Monte Carlo engine where the net does not play),
+/// its figures KataGo's kata-analyze's (each move's lead, the ownership averaged over the
+/// tree), through the process's one evaluator and its cache.
 pub fn position(game: &Game, visits: u32) -> Option<PositionAnalysis> {
-    if game.phase() != Phase::Play {
-        return None;
-    }
-    let color = game.to_move();
-    let size = game.size();
-    let found = search(game, visits);
-    let a = &found.analysis;
-    let for_black = |w: f64| if color == Color::Black { w } else { 1.0 - w };
-    let lead_for_black = |l: f64| if color == Color::Black { l } else { -l };
-    let best = a
-        .moves
+    let eval = evaluator();
+    let found = tengen_ai::analysis::position(eval.as_deref(), game, &settings(visits), SEED)?;
+    Some(view(game.size(), &found))
+}
+
+/// The engine's findings as the API shows them.
+fn view(size: u8, p: &Position) -> PositionAnalysis {
+    let mover = |black: f64| match p.to_move {
+        Color::Black => black,
+        Color::White => 1.0 - black,
+    };
+    let best = p
+        .best
         .iter()
-        .zip(&found.move_leads)
-        .filter(|(m, _)| m.visits > 0)
-        .take(CANDIDATES)
-        .map(|(m, lead)| Candidate {
-            black_lead: lead.map(|l| round(lead_for_black(l), 1)),
-            black_winrate: round(for_black(m.winrate as f64), 3),
-            at: gtp::format_move(size, m.mv),
-            pv: m
+        .map(|c| Candidate {
+            black_lead: c.black_lead.map(|l| round(l, 1)),
+            black_winrate: round(c.black_winrate, 3),
+            at: gtp::format_move(size, c.mv),
+            pv: c
                 .pv
                 .iter()
                 .take(PV_MOVES)
                 .map(|&mv| gtp::format_move(size, mv))
                 .collect(),
-            visits: m.visits,
-            winrate: round(m.winrate as f64, 3),
+            visits: c.visits,
+            winrate: round(mover(c.black_winrate), 3),
         })
         .collect();
-    // A search that visited no move (the Monte Carlo engine's tree has no pass: in a settled
-    // position, every empty point an eye, it may have nothing) is valued by its count, not as
-    // an even game, as it was before.
-    let lead = lead_for_black(found.lead);
-    let winrate = a
-        .best()
-        .map_or(0.5 + 0.5 * lead.signum(), |m| for_black(m.winrate as f64));
-    Some(PositionAnalysis {
+    PositionAnalysis {
         best,
-        black_lead: round(lead, 1),
-        black_winrate: round(winrate, 3),
-        engine: found.engine,
-        ownership: found.ownership,
-        playouts: a.playouts,
-        to_move: if color == Color::Black {
-            "black"
-        } else {
-            "white"
+        black_lead: round(p.black_lead, 1),
+        black_winrate: round(p.black_winrate, 3),
+        engine: match p.engine {
+            Engine::Net => "net",
+            Engine::MonteCarlo => "mcts",
         },
-        visits: a.playouts,
-    })
+        ownership: letters(p.black_ownership.iter().copied()),
+        playouts: p.visits,
+        to_move: match p.to_move {
+            Color::Black => "black",
+            Color::White => "white",
+        },
+        visits: p.visits,
+    }
 }
 
 /// Lowers the calling thread's scheduling priority as far as it goes (Linux: `renice` on the
@@ -354,17 +292,11 @@ pub fn spawn(
     }
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
         runtime.spawn(async move {
-            let pool = crate::engines::pool();
-            for g in positions {
-                // `run` waits for a place in the queue: an analysis is never refused, it
-                // waits behind the games' engine work.
-                let Ok(v) = pool.run(move || position(&g, visits)).await else {
-                    failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
-                    return;
-                };
-                record(&progress, v, &step);
+            if in_order_on_the_pool(positions, visits, &progress, step).await {
+                done(finish(&progress));
+            } else {
+                failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
             }
-            done(finish(&progress));
         });
         return;
     }
@@ -381,6 +313,39 @@ pub fn spawn(
         tracing::error!(error = %e, "could not start a review analysis");
         // Not left "running" for ever: another request may try again.
         failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
+    }
+}
+
+/// Searches `positions` on the engine pool, as many at once as it has workers (each search is
+/// single-threaded: the game's positions are searched side by side, as `tengen analyze
+/// --threads` does), and records them in order as they finish. A review holds at most a job a
+/// worker, so that a bot's move queued behind it waits for one search, not the whole game.
+/// `false` if the pool went away.
+async fn in_order_on_the_pool(
+    positions: Vec<Game>,
+    visits: u32,
+    progress: &Mutex<Progress>,
+    step: impl Fn() + Send,
+) -> bool {
+    let pool = crate::engines::pool();
+    let ahead = pool.threads().max(1);
+    let mut positions = positions.into_iter();
+    let mut running = std::collections::VecDeque::with_capacity(ahead);
+    loop {
+        while running.len() < ahead {
+            let Some(g) = positions.next() else { break };
+            // `run` waits for a place in the queue: an analysis is never refused, it waits
+            // behind the games' engine work.
+            running.push_back(tokio::spawn(pool.run(move || position(&g, visits))));
+        }
+        let Some(next) = running.pop_front() else {
+            return true;
+        };
+        let Ok(Ok(v)) = next.await else {
+            running.iter().for_each(|r| r.abort());
+            return false;
+        };
+        record(progress, v, &step);
     }
 }
 
@@ -403,7 +368,7 @@ fn finish(progress: &Mutex<Progress>) -> ProgressView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_rules::{Handicap, Move, Preset};
+    use tengen_rules::{Handicap, Move, Phase, Preset};
 
     fn point(size: u8, v: &str) -> Move {
         if v == "pass" {
