@@ -292,7 +292,8 @@ pub fn spawn(
     }
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
         runtime.spawn(async move {
-            if in_order_on_the_pool(positions, visits, &progress, step).await {
+            let pool = crate::engines::pool();
+            if in_order_on_the_pool(pool, positions, visits, &progress, step).await {
                 done(finish(&progress));
             } else {
                 failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
@@ -322,12 +323,12 @@ pub fn spawn(
 /// worker, so that a bot's move queued behind it waits for one search, not the whole game.
 /// `false` if the pool went away.
 async fn in_order_on_the_pool(
+    pool: &'static crate::engines::EnginePool,
     positions: Vec<Game>,
     visits: u32,
     progress: &Mutex<Progress>,
     step: impl Fn() + Send,
 ) -> bool {
-    let pool = crate::engines::pool();
     let ahead = pool.threads().max(1);
     let mut positions = positions.into_iter();
     let mut running = std::collections::VecDeque::with_capacity(ahead);
@@ -511,6 +512,49 @@ mod tests {
         for b in best {
             replay(&g, b["pv"].as_array().unwrap());
         }
+    }
+
+    /// Three workers search a game's positions side by side; they are recorded in the line's
+    /// order, each with the figures a search of its own gives it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn positions_searched_side_by_side_are_told_in_order() {
+        let pool: &'static _ = Box::leak(Box::new(crate::engines::EnginePool::new(3, 12)));
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let mut line = vec![g.clone()];
+        for v in ["E5", "C3", "G7", "C6", "D3", "pass", "pass"] {
+            let c = g.to_move();
+            g.play(c, point(9, v)).unwrap();
+            line.push(g.clone());
+        }
+        let progress = Mutex::new(Progress::default());
+        let told = std::sync::atomic::AtomicUsize::new(0);
+        let step = || {
+            told.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        assert!(in_order_on_the_pool(pool, line.clone(), 12, &progress, step).await);
+        let p = progress.into_inner().unwrap();
+        assert_eq!((p.done, told.into_inner()), (8, 8));
+        // The same figures as each searched alone (to the last digit but for a forward pass
+        // batched with other leaves, which the cache may hold).
+        for (i, g) in line.iter().enumerate() {
+            let (Some(side), Some(alone)) = (&p.positions[i], position(g, 12)) else {
+                assert!(p.positions[i].is_none() && i == 7, "position {i}");
+                continue;
+            };
+            let moves =
+                |a: &PositionAnalysis| a.best.iter().map(|c| c.at.clone()).collect::<Vec<_>>();
+            assert_eq!(moves(side), moves(&alone), "position {i}");
+            assert!(
+                (side.black_winrate - alone.black_winrate).abs() < 2e-3,
+                "position {i}"
+            );
+            assert_eq!(side.to_move, alone.to_move);
+        }
+        assert!(
+            p.positions[7].is_none(),
+            "the game is over after two passes"
+        );
+        assert_eq!(p.positions[1].as_ref().unwrap().to_move, "white");
     }
 
     #[test]
