@@ -2,7 +2,9 @@
 //! loses when the grace period ends, and not if a connection comes back before.
 //!
 //! The clock is advanced by hand and real time resumed before the database is awaited (sqlx has
-//! timers of its own that paused time would fire early).
+//! timers of its own that paused time would fire early). Real time then runs on, so a check
+//! that a deadline has not passed yet stops five seconds short of it: a loaded machine may take
+//! a second to answer (one run in seven failed with a margin of a millisecond).
 
 #![allow(clippy::unwrap_used)]
 
@@ -41,11 +43,13 @@ async fn a_player_who_does_not_come_back_loses_when_the_grace_period_ends() {
     let _other = h.watch(Some(white), None).await.unwrap();
     tokio::time::pause();
     gone(&h, black).await;
-    tokio::time::advance(Duration::from_secs(29)).await;
+    // Real time runs again from here: the checks before the grace period's end leave five
+    // seconds of it, so that a loaded machine does not reach the deadline while asking.
+    tokio::time::advance(Duration::from_secs(25)).await;
     tokio::time::resume();
     assert!(
         result(&h).await.is_null(),
-        "29 s after the drop the game goes on"
+        "25 s after the drop the game goes on"
     );
     // The connection comes back: the countdown stops.
     let _again = h.watch(Some(black), None).await.unwrap();
@@ -56,9 +60,9 @@ async fn a_player_who_does_not_come_back_loses_when_the_grace_period_ends() {
     );
     // Dropped again, and this time for good.
     gone(&h, black).await;
-    common::think(Duration::from_millis(29_999)).await;
+    common::think(Duration::from_secs(25)).await;
     assert!(result(&h).await.is_null());
-    common::think(Duration::from_millis(2)).await;
+    common::think(Duration::from_millis(5_001)).await;
     let snap = serde_json::to_value(h.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["result"], "W+F");
     assert_eq!(snap["end_reason"], "disconnected");
@@ -103,9 +107,9 @@ async fn leaving_an_untimed_bot_game_keeps_it_waiting_a_while_and_a_timed_one_fo
     // since no move was played. A casual one ends `Void` (tests/quick_match.rs).
     drop(again);
     gone(&h, untimed.black).await;
-    common::think(Duration::from_secs(15 * 60 - 1)).await;
+    common::think(Duration::from_secs(15 * 60 - 5)).await;
     assert!(result(&h).await.is_null());
-    common::think(Duration::from_secs(2)).await;
+    common::think(Duration::from_secs(6)).await;
     let snap = serde_json::to_value(h.snapshot().await.unwrap()).unwrap();
     assert_eq!(
         (&snap["result"], &snap["end_reason"], &snap["annulled"]),
@@ -137,9 +141,9 @@ async fn a_player_who_never_connects_loses_when_the_grace_period_ends() {
     // restart with nobody coming back): it must still end.
     let (h, black, _white) = game(Duration::from_secs(40)).await;
     let _b = h.watch(Some(black), None).await.unwrap();
-    common::think(Duration::from_secs(39)).await;
+    common::think(Duration::from_secs(35)).await;
     assert!(result(&h).await.is_null(), "the grace period runs");
-    common::think(Duration::from_secs(2)).await;
+    common::think(Duration::from_secs(6)).await;
     let snap = serde_json::to_value(h.snapshot().await.unwrap()).unwrap();
     assert_eq!(snap["result"], "B+F", "White never came");
     assert_eq!(snap["end_reason"], "disconnected");
