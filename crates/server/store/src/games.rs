@@ -4,7 +4,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 use tengen_core::game::Terms;
 
-use super::{read_list, Store, StoreError};
+use super::{parsed, read_list, Store, StoreError};
 
 /// Seconds since the epoch.
 pub fn now() -> i64 {
@@ -103,20 +103,11 @@ pub struct PromotionOutcome {
 
 fn room_from(r: &AnyRow) -> Result<RoomRow, StoreError> {
     let id: i64 = r.try_get("id")?;
-    let status: String = r.try_get("status")?;
-    let status = status
-        .parse()
-        .map_err(|e: UnknownRoomStatus| StoreError::Malformed {
-            table: "rooms",
-            id,
-            column: "status",
-            why: e.to_string(),
-        })?;
     Ok(RoomRow {
         id,
         owner_id: r.try_get("owner_id")?,
         terms: r.try_get("terms")?,
-        status,
+        status: parsed(r, "rooms", id, "status")?,
         game_id: r.try_get("game_id")?,
     })
 }
@@ -150,18 +141,14 @@ fn listed_from(r: &AnyRow) -> Result<ListedGame, StoreError> {
 /// panic and never a string handed up for the app to parse again.
 fn game_from(r: &AnyRow) -> Result<GameRow, StoreError> {
     let id: i64 = r.try_get("id")?;
-    let bad = |column, why: String| StoreError::Malformed {
+    let terms: String = r.try_get("terms")?;
+    let terms = serde_json::from_str(&terms).map_err(|e| StoreError::Malformed {
         table: "games",
         id,
-        column,
-        why,
-    };
-    let terms: String = r.try_get("terms")?;
-    let terms = serde_json::from_str(&terms).map_err(|e| bad("terms", e.to_string()))?;
-    let status: String = r.try_get("status")?;
-    let status = status
-        .parse()
-        .map_err(|e: UnknownGameStatus| bad("status", e.to_string()))?;
+        column: "terms",
+        why: e.to_string(),
+    })?;
+    let status = parsed(r, "games", id, "status")?;
     Ok(GameRow {
         id,
         black_id: r.try_get("black_id")?,

@@ -101,6 +101,27 @@ pub enum StoreError {
     },
 }
 
+/// Column `column` of `table`'s row `id`, its text read as a `T` ([`std::str::FromStr`]): a
+/// status, a rank. Text that does not read is [`StoreError::Malformed`].
+pub(crate) fn parsed<T>(
+    r: &AnyRow,
+    table: &'static str,
+    id: i64,
+    column: &'static str,
+) -> Result<T, StoreError>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    let text: String = r.try_get(column)?;
+    text.parse().map_err(|e: T::Err| StoreError::Malformed {
+        table,
+        id,
+        column,
+        why: e.to_string(),
+    })
+}
+
 /// A list's rows read one by one: a [`StoreError::Malformed`] row is left out with a
 /// `tracing::warn!` (the games list must not fail whole for one row a bug or a hand edit left
 /// unreadable), any other error fails the list.

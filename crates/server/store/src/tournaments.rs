@@ -9,7 +9,7 @@
 use sqlx::Row;
 
 use super::games::now;
-use super::{read_list, Store, StoreError};
+use super::{parsed, read_list, Store, StoreError};
 
 status_enum! {
     /// Where a tournament is, as the `tournaments.status` column holds it.
@@ -472,15 +472,7 @@ async fn insert_game(
 
 fn tournament_from(r: &sqlx::any::AnyRow) -> Result<TournamentRow, StoreError> {
     let id: i64 = r.try_get("id")?;
-    let status: String = r.try_get("status")?;
-    let status = status
-        .parse()
-        .map_err(|e: UnknownTournamentStatus| StoreError::Malformed {
-            table: "tournaments",
-            id,
-            column: "status",
-            why: e.to_string(),
-        })?;
+    let status = parsed(r, "tournaments", id, "status")?;
     Ok(TournamentRow {
         id,
         owner_id: r.try_get("owner_id")?,
