@@ -8,7 +8,7 @@ use crate::accounts::User;
 use crate::error::ApiError;
 use crate::notices::Notices;
 use tengen_core::domain::clock::DAY;
-use tengen_core::game::{Action, Terms};
+use tengen_core::game::Action;
 use tengen_core::view::{PhaseName, Side, Sides, Snapshot};
 use tengen_live::registry::Games;
 use tengen_store::games::{now_ms, GameStatus};
@@ -31,8 +31,7 @@ pub async fn check_cap(store: &Store, user: &User) -> Result<(), ApiError> {
     }
     let mut live = 0;
     for row in store.games_of(user.id, MAX_LIVE).await? {
-        let correspondence =
-            serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
+        let correspondence = row.terms.time.is_correspondence();
         if row.status == GameStatus::Live && correspondence {
             live += 1;
         }
@@ -182,8 +181,7 @@ async fn set_vacation(
 ) -> Result<Vacation, ApiError> {
     let mut stopped = Vec::new();
     for row in store.games_of(user.id, MAX_LIVE).await? {
-        let correspondence =
-            serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
+        let correspondence = row.terms.time.is_correspondence();
         if row.status != GameStatus::Live || !correspondence {
             continue;
         }
@@ -230,8 +228,7 @@ pub async fn opponent_to_tell(
     let Some(row) = store.game(game).await? else {
         return Ok(None);
     };
-    let correspondence =
-        serde_json::from_str::<Terms>(&row.terms).is_ok_and(|t| t.time.is_correspondence());
+    let correspondence = row.terms.time.is_correspondence();
     if !correspondence || row.status != GameStatus::Live {
         return Ok(None);
     }

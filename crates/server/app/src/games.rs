@@ -62,8 +62,9 @@ pub struct Listing {
     pub black: Option<String>,
     /// White's name.
     pub white: Option<String>,
-    /// Its terms as stored (null if they cannot be read).
-    pub terms: serde_json::Value,
+    /// Its terms (keys sorted, as `json!` wrote them).
+    #[serde(serialize_with = "crate::wire::sorted")]
+    pub terms: Terms,
     /// `live` or `finished`.
     pub status: &'static str,
     /// Its SGF result, once finished.
@@ -83,7 +84,7 @@ impl From<tengen_store::games::ListedGame> for Listing {
             id: row.id,
             black: g.black,
             white: g.white,
-            terms: serde_json::from_str(&row.terms).unwrap_or(serde_json::Value::Null),
+            terms: row.terms,
             status: row.status.as_str(),
             result: row.result,
             annulled: row.annulled,

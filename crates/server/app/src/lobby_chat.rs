@@ -4,7 +4,7 @@
 //! one player (`rate_limited`), and when empty or over [`MAX_CHARS`] (`bad_chat`); a line is not
 //! shown to a player who blocks its writer or whom its writer blocks (the connection filters).
 //!
-//! In a cluster a line is published on [`SUBJECT`] and every node (the writer's too) keeps it
+//! In a cluster a line is published on [`LOBBY`] and every node (the writer's too) keeps it
 //! and sends it to its connections ([`LobbyChat::heard`]): one lobby, whichever node a player
 //! is connected to. The rate limit counts on the writer's node.
 
@@ -21,8 +21,7 @@ use crate::error::ApiError;
 use tengen_live::registry::Games;
 use tengen_store::Store;
 
-/// The cluster's subject for lobby lines: `(writer's id, the line)` as JSON.
-pub const SUBJECT: &str = "tengen.lobby";
+use tengen_live::subjects::LOBBY;
 
 /// Lines kept for newcomers.
 pub const KEEP: usize = 50;
@@ -171,10 +170,7 @@ async fn publish(bus: &async_nats::Client, line: &Line) {
         return;
     };
     let headers = tengen_live::remote::protocol_headers(tengen_live::remote::V1);
-    if let Err(e) = bus
-        .publish_with_headers(SUBJECT, headers, bytes.into())
-        .await
-    {
+    if let Err(e) = bus.publish_with_headers(LOBBY, headers, bytes.into()).await {
         tracing::warn!(error = %e, "could not publish a lobby line");
     }
 }

@@ -6,7 +6,7 @@
 //! Each connection has its own mailbox, filled with its player's messages only: another
 //! player's traffic never pushes a message out, and a connection that falls [`BACKLOG`]
 //! messages behind is told (its mailbox ends) rather than skipped over. Alone, a message goes
-//! straight into the mailboxes; in a cluster it is published on [`SUBJECT`], and every node
+//! straight into the mailboxes; in a cluster it is published on [`NOTICES`], and every node
 //! (this one included) relays what it hears there into its own ([`Notices::relay`]), so that a
 //! player hears it wherever they are connected.
 
@@ -15,8 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
-/// Where messages to players go to every node: `(user id, message)` as JSON.
-pub const SUBJECT: &str = "tengen.match";
+use tengen_live::subjects::NOTICES;
 
 /// How many messages to one connection may wait unread before it counts as lagging: its
 /// mailbox is then closed, and the connection, seeing it closed, tells its client and closes
@@ -32,7 +31,7 @@ pub type Notice = Arc<str>;
 pub struct Notices {
     /// Each player's connections on this node: one mailbox each.
     boxes: Arc<Mutex<HashMap<i64, Vec<mpsc::Sender<Notice>>>>>,
-    /// In a cluster, the bus every node hears [`SUBJECT`] on.
+    /// In a cluster, the bus every node hears [`NOTICES`] on.
     bus: Option<async_nats::Client>,
 }
 
@@ -79,7 +78,7 @@ impl Notices {
         };
         let published = bus
             .publish_with_headers(
-                SUBJECT,
+                NOTICES,
                 tengen_live::remote::protocol_headers(tengen_live::remote::V1),
                 bytes.into(),
             )
@@ -89,7 +88,7 @@ impl Notices {
         }
     }
 
-    /// Hands `msg` to this node's connections of `user_id` (a message heard on [`SUBJECT`]).
+    /// Hands `msg` to this node's connections of `user_id` (a message heard on [`NOTICES`]).
     /// A connection whose mailbox is full loses its mailbox, and learns so from it.
     pub fn relay(&self, user_id: i64, msg: String) {
         let msg: Notice = msg.into();

@@ -4,7 +4,6 @@
 //! Each asks for the password again: a session left open on a shared computer is not enough.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::accounts::{self, Device, User};
 use crate::error::ApiError;
@@ -93,8 +92,8 @@ pub async fn export(store: &Store, user: &User) -> Result<Export, ApiError> {
             result: g.result,
             sgf: format!("/api/games/{}/sgf", g.id),
             status: g.status.as_str(),
-            // The terms as stored: an export gives back what the server keeps.
-            terms: serde_json::from_str(&g.terms).unwrap_or(Value::Null),
+            // The terms the server keeps, as the store read them.
+            terms: g.terms,
         })
         .collect();
     Ok(Export {
@@ -140,8 +139,9 @@ pub struct ExportedGame {
     pub sgf: String,
     /// `live`, `finished`...
     pub status: &'static str,
-    /// Its terms, as stored.
-    pub terms: Value,
+    /// Its terms (keys sorted, as `json!` wrote them).
+    #[serde(serialize_with = "crate::wire::sorted")]
+    pub terms: tengen_core::game::Terms,
 }
 
 /// Deletes `user`'s account: their live games are resigned and their quick-match request

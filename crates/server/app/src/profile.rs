@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::Value;
 use tengen_store::ratings::RatingPoint;
 
 use crate::accounts;
@@ -121,12 +120,8 @@ pub async fn record(store: &Store, name: &str) -> Result<PlayerRecord, ApiError>
         if g.annulled.is_some() {
             continue;
         }
-        let size = serde_json::from_str::<Value>(&g.terms)
-            .ok()
-            .and_then(|t| t["size"].as_u64())
-            .unwrap_or(19) as u8;
         rec.add(
-            size,
+            g.terms.size,
             g.black_id == u.id,
             g.result.as_deref().unwrap_or("Void"),
         );

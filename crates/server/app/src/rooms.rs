@@ -24,6 +24,7 @@ use tengen_core::domain::game_type::{
 use tengen_core::domain::rank::Rank;
 use tengen_core::game::{DisputeRule, Terms};
 use tengen_live::registry::Games;
+use tengen_store::games::RoomStatus;
 use tengen_store::Store;
 
 /// What the owner asks for when opening a room.
@@ -145,7 +146,7 @@ pub async fn list(store: &Store, online: &Online) -> Result<Rooms, ApiError> {
             .ok_or(ApiError::NotFound)?;
         let t: RoomTerms =
             serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-        let mut room = public(r.id, &owner, &t, &r.status, r.game_id);
+        let mut room = public(r.id, &owner, &t, r.status, r.game_id);
         room.owner.here = Some(online.connections(owner.id) > 0);
         out.push(room);
     }
@@ -166,7 +167,7 @@ pub async fn open(store: &Store, owner: &User, terms: RoomTerms) -> Result<Room,
     let text = serde_json::to_string(&t).map_err(|e| ApiError::Internal(e.to_string()))?;
     crate::sanctions::check_may_play(store, owner.id).await?;
     let id = store.create_room(owner.id, &text).await?;
-    let mut room = public(id, owner, &t, "open", None);
+    let mut room = public(id, owner, &t, RoomStatus::Open, None);
     room.parity = Some(t.parity.clone());
     Ok(room)
 }
@@ -179,7 +180,7 @@ pub async fn get(store: &Store, id: i64) -> Result<Room, ApiError> {
         .ok_or(ApiError::NotFound)?;
     let t: RoomTerms =
         serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(public(r.id, &owner, &t, &r.status, r.game_id))
+    Ok(public(r.id, &owner, &t, r.status, r.game_id))
 }
 
 /// `user` closes their open room `id`: `not_owner` for anyone else, `room_closed` when it is
@@ -274,7 +275,13 @@ pub fn validate(mut t: RoomTerms) -> Result<RoomTerms, ApiError> {
 }
 
 /// A room as listed: the owner's parity stays secret.
-pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Option<i64>) -> Room {
+pub fn public(
+    id: i64,
+    owner: &User,
+    t: &RoomTerms,
+    status: RoomStatus,
+    game_id: Option<i64>,
+) -> Room {
     Room {
         disputes: t.disputes,
         estimate: t.estimate,
@@ -290,7 +297,7 @@ pub fn public(id: i64, owner: &User, t: &RoomTerms, status: &str, game_id: Optio
         parity: None,
         rules: t.rules.clone(),
         size: t.size,
-        status: status.to_string(),
+        status,
         take_back: t.take_back,
         time: t.time,
     }
@@ -330,8 +337,8 @@ pub struct Room {
     pub rules: String,
     /// The board's size.
     pub size: u8,
-    /// `open`, `playing`...
-    pub status: String,
+    /// Open, started or cancelled (the column's word).
+    pub status: RoomStatus,
     /// Whether take-backs are allowed.
     pub take_back: bool,
     /// The clock.
@@ -377,7 +384,7 @@ pub async fn join(
     j: JoinTerms,
 ) -> Result<Started, ApiError> {
     let room = store.room(id).await?.ok_or(ApiError::NotFound)?;
-    if room.status != "open" {
+    if room.status != RoomStatus::Open {
         return Err(ApiError::Conflict(
             "room_closed",
             "this room is no longer open".into(),

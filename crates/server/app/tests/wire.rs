@@ -297,7 +297,7 @@ fn rooms_keep_their_absent_fields_absent() {
         parity: None,
         rules: "japanese".into(),
         size: 19,
-        status: "open".into(),
+        status: tengen_store::games::RoomStatus::Open,
         take_back: false,
         time: Some(TimeControl::Byoyomi {
             main_ms: 1,
@@ -408,7 +408,7 @@ fn a_tournament_s_answers_are_in_json_order() {
             round: 0,
             size: None,
             starts_at: None,
-            status: "open".into(),
+            status: tengen_store::tournaments::TournamentStatus::Open,
             system: Some("swiss".into()),
         }],
     });

@@ -679,7 +679,7 @@ impl GameActor {
 
     /// Publishes `record` on the game's subject, for the watchers on other nodes.
     async fn publish(&self, o: &Owner, record: &Record) {
-        let subject = crate::remote::events_subject(self.id);
+        let subject = crate::subjects::events_subject(self.id);
         let bytes = record.wire.bytes().clone();
         let headers = crate::remote::protocol_headers(crate::remote::V1);
         if let Err(e) = o.bus.publish_with_headers(subject, headers, bytes).await {

@@ -8,6 +8,7 @@
 //!   [`actor::GameHandle`] reaches it here or on its owner.
 //! - [`remote`]: a game owned by another node (forwarded requests, relayed events) and the
 //!   messages between nodes.
+//! - [`subjects`]: every NATS subject of a cluster, with its message and handler.
 //! - [`types`]: what a game hands out, whoever runs it: records, watches, action errors, and the
 //!   shared WebSocket frame of each event.
 //! - [`error`]: why a game could not be had; [`metrics`]: actors, moves, broadcast latency,
@@ -18,6 +19,7 @@ pub mod error;
 pub mod metrics;
 pub mod registry;
 pub mod remote;
+pub mod subjects;
 pub mod types;
 
 pub use error::LiveError;

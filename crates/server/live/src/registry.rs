@@ -193,13 +193,12 @@ impl Games {
         peers: &Arc<Peers>,
         row: &GameRow,
     ) -> Result<GameHandle, LiveError> {
-        let terms: Terms =
-            serde_json::from_str(&row.terms).map_err(|e| LiveError::Internal(e.to_string()))?;
+        let size = row.terms.size;
         for _ in 0..3 {
             match self.store.owner(row.id).await? {
                 Some(l) if l.node != peers.node => {
-                    let remote = RemoteGame::new(row.id, terms.size, Arc::clone(peers));
-                    return Ok(GameHandle::remote(row.id, terms.size, Arc::new(remote)));
+                    let remote = RemoteGame::new(row.id, size, Arc::clone(peers));
+                    return Ok(GameHandle::remote(row.id, size, Arc::new(remote)));
                 }
                 _ => {
                     if let Some(h) = self.take(row).await? {
@@ -440,9 +439,7 @@ pub async fn replay(
     store: &Store,
     row: &GameRow,
 ) -> Result<(LiveGame, [Player; 2], Vec<Record>), LiveError> {
-    let terms: Terms =
-        serde_json::from_str(&row.terms).map_err(|e| LiveError::Internal(e.to_string()))?;
-    let mut live = LiveGame::new(terms).map_err(LiveError::Internal)?;
+    let mut live = LiveGame::new(row.terms.clone()).map_err(LiveError::Internal)?;
     let mut log = Vec::new();
     for e in store.events(row.id).await? {
         let record =

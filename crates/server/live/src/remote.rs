@@ -1,10 +1,11 @@
 //! Games owned by another node of a cluster: the requests forwarded to the owner over NATS, the
 //! relay of its events to this node's watchers, and this node's players' presence reported to it.
 //!
-//! The owner answers on its node subject (`tengen.node.NODE`, see `crate::cluster`); it publishes
-//! every event after its commit on `tengen.game.ID.events`. A node relays a game's events to its
-//! own watchers from one subscription; a gap in the seqs (a message lost, a new owner) is filled
-//! from the database, which holds every event before anyone hears of it.
+//! The owner answers on its node subject ([`node_subject`]); it publishes every event after its
+//! commit on the game's ([`events_subject`]); [`crate::subjects`] lists every subject. A node
+//! relays a game's events to its own watchers from one subscription; a gap in the seqs (a
+//! message lost, a new owner) is filled from the database, which holds every event before
+//! anyone hears of it.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,7 @@ use tengen_rules::coord::gtp;
 use tokio::sync::{broadcast, Mutex};
 
 use super::types::{ActError, ActParts, Record, Watch};
+use crate::subjects::{events_subject, node_subject};
 use tengen_core::domain::clock::Clock;
 use tengen_core::game::{Action, Event};
 use tengen_core::view::Snapshot;
@@ -60,16 +62,6 @@ pub fn readable(headers: Option<&async_nats::HeaderMap>) -> Result<u32, u32> {
         Ok(v) => Err(v),
         Err(_) => Err(u32::MAX),
     }
-}
-
-/// The subject a game's events are published on.
-pub fn events_subject(game: i64) -> String {
-    format!("tengen.game.{game}.events")
-}
-
-/// The subject a node answers requests on.
-pub fn node_subject(node: &str) -> String {
-    format!("tengen.node.{node}")
 }
 
 /// How often a relay looks whether anyone still listens.

@@ -1,11 +1,10 @@
 //! Rooms, games and their event logs.
 
-use std::fmt;
-use std::str::FromStr;
-
+use sqlx::any::AnyRow;
 use sqlx::Row;
+use tengen_core::game::Terms;
 
-use super::{Store, StoreError};
+use super::{parsed, read_list, Store, StoreError};
 
 /// Seconds since the epoch.
 pub fn now() -> i64 {
@@ -28,55 +27,34 @@ pub struct RoomRow {
     pub id: i64,
     /// Who opened it.
     pub owner_id: i64,
-    /// The terms as JSON.
+    /// The terms as JSON (the app's `RoomTerms`, which this floor does not know).
     pub terms: String,
-    /// `open`, `started` or `cancelled`.
-    pub status: String,
+    /// Open, started or cancelled.
+    pub status: RoomStatus,
     /// The game, once started.
     pub game_id: Option<i64>,
 }
 
-/// Where a game is, as the `games.status` column holds it (the SQL here writes and compares the
-/// same words: `'live'` when a game starts, `'finished'` when it ends).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameStatus {
-    /// Being played.
-    Live,
-    /// Over, with its result.
-    Finished,
-}
-
-impl GameStatus {
-    /// The column's word, which the API sends too: `live` or `finished`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Live => "live",
-            GameStatus::Finished => "finished",
-        }
+status_enum! {
+    /// Where a game is, as the `games.status` column holds it (the SQL here writes and compares
+    /// the same words: `'live'` when a game starts, `'finished'` when it ends).
+    GameStatus, UnknownGameStatus, "game status" {
+        /// Being played.
+        Live = "live",
+        /// Over, with its result.
+        Finished = "finished",
     }
 }
 
-impl fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A game status other than `live` or `finished`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game status {0:?}; known: live, finished")]
-pub struct UnknownGameStatus(pub String);
-
-impl FromStr for GameStatus {
-    type Err = UnknownGameStatus;
-
-    /// Reads [`GameStatus::as_str`], exactly.
-    fn from_str(s: &str) -> Result<GameStatus, UnknownGameStatus> {
-        match s {
-            "live" => Ok(GameStatus::Live),
-            "finished" => Ok(GameStatus::Finished),
-            _ => Err(UnknownGameStatus(s.to_string())),
-        }
+status_enum! {
+    /// Where a room is, as the `rooms.status` column holds it.
+    RoomStatus, UnknownRoomStatus, "room status" {
+        /// Waiting for a partner.
+        Open = "open",
+        /// Its game started.
+        Started = "started",
+        /// Closed by its owner (or the server) before a game.
+        Cancelled = "cancelled",
     }
 }
 
@@ -89,8 +67,8 @@ pub struct GameRow {
     pub black_id: i64,
     /// White's account.
     pub white_id: i64,
-    /// The terms as JSON.
-    pub terms: String,
+    /// The terms, read from the row's JSON.
+    pub terms: Terms,
     /// Live or finished.
     pub status: GameStatus,
     /// SGF result once finished.
@@ -123,12 +101,13 @@ pub struct PromotionOutcome {
     pub won: bool,
 }
 
-fn room_from(r: &sqlx::any::AnyRow) -> Result<RoomRow, sqlx::Error> {
+fn room_from(r: &AnyRow) -> Result<RoomRow, StoreError> {
+    let id: i64 = r.try_get("id")?;
     Ok(RoomRow {
-        id: r.try_get("id")?,
+        id,
         owner_id: r.try_get("owner_id")?,
         terms: r.try_get("terms")?,
-        status: r.try_get("status")?,
+        status: parsed(r, "rooms", id, "status")?,
         game_id: r.try_get("game_id")?,
     })
 }
@@ -149,7 +128,7 @@ const LISTED: &str = "SELECT g.id, g.black_id, g.white_id, g.terms, g.status, g.
      g.created_at, g.annulled, g.annul_reason, b.username AS black_name, w.username AS white_name \
      FROM games g LEFT JOIN users b ON b.id = g.black_id LEFT JOIN users w ON w.id = g.white_id";
 
-fn listed_from(r: &sqlx::any::AnyRow) -> Result<ListedGame, sqlx::Error> {
+fn listed_from(r: &AnyRow) -> Result<ListedGame, StoreError> {
     Ok(ListedGame {
         row: game_from(r)?,
         black: r.try_get("black_name")?,
@@ -157,19 +136,25 @@ fn listed_from(r: &sqlx::any::AnyRow) -> Result<ListedGame, sqlx::Error> {
     })
 }
 
-fn game_from(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
+/// A game row, its text read once into types: terms or a status that do not read are
+/// [`StoreError::Malformed`] (a typed error for one game, a skipped row in a list), never a
+/// panic and never a string handed up for the app to parse again.
+fn game_from(r: &AnyRow) -> Result<GameRow, StoreError> {
+    let id: i64 = r.try_get("id")?;
+    let terms: String = r.try_get("terms")?;
+    let terms = serde_json::from_str(&terms).map_err(|e| StoreError::Malformed {
+        table: "games",
+        id,
+        column: "terms",
+        why: e.to_string(),
+    })?;
+    let status = parsed(r, "games", id, "status")?;
     Ok(GameRow {
-        id: r.try_get("id")?,
+        id,
         black_id: r.try_get("black_id")?,
         white_id: r.try_get("white_id")?,
-        terms: r.try_get("terms")?,
-        status: r
-            .try_get::<String, _>("status")?
-            .parse()
-            .map_err(|e: UnknownGameStatus| sqlx::Error::ColumnDecode {
-                index: "status".into(),
-                source: Box::new(e),
-            })?,
+        terms,
+        status,
         result: r.try_get("result")?,
         created_at: r.try_get("created_at")?,
         // Moderation's flag, with fair play's reason (a moderator's annulment has its own).
@@ -215,7 +200,7 @@ impl Store {
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
-        Ok(r.as_ref().map(room_from).transpose()?)
+        r.as_ref().map(room_from).transpose()
     }
 
     /// Open rooms, newest first.
@@ -223,7 +208,7 @@ impl Store {
         let rows = sqlx::query("SELECT id, owner_id, terms, status, game_id FROM rooms WHERE status = 'open' ORDER BY id DESC LIMIT 200")
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(room_from).collect::<Result<_, _>>()?)
+        read_list(&rows, room_from)
     }
 
     /// Every open room as (room id, owner id), for the check that owners are still here.
@@ -297,7 +282,7 @@ impl Store {
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
-        Ok(r.as_ref().map(game_from).transpose()?)
+        r.as_ref().map(game_from).transpose()
     }
 
     /// Games by status, newest first.
@@ -311,7 +296,7 @@ impl Store {
             .bind(limit)
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+        read_list(&rows, game_from)
     }
 
     /// The newest `limit` games in `status` with their players' names, in one query (the
@@ -327,7 +312,7 @@ impl Store {
             .bind(limit)
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(listed_from).collect::<Result<_, _>>()?)
+        read_list(&rows, listed_from)
     }
 
     /// A player's newest `limit` games with both players' names, in one query.
@@ -344,7 +329,7 @@ impl Store {
             .bind(limit)
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(listed_from).collect::<Result<_, _>>()?)
+        read_list(&rows, listed_from)
     }
 
     /// A player's games, newest first.
@@ -354,7 +339,7 @@ impl Store {
             .bind(limit)
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+        read_list(&rows, game_from)
     }
 
     /// A player's finished games that count, all of them (for their record): annulled ones
@@ -364,7 +349,7 @@ impl Store {
             .bind(user_id)
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
+        read_list(&rows, game_from)
     }
 
     /// A game's whole log, in order.
@@ -406,5 +391,58 @@ mod tests {
             e.to_string(),
             "unknown game status \"Live\"; known: live, finished"
         );
+    }
+
+    const TERMS: &str = r#"{"size":9,"rules":"japanese","komi":"6.5","handicap":0,"take_back":false,"game_type":"ho_sun"}"#;
+
+    /// What a malformed stored game does: its own read is a typed error, a list leaves it out
+    /// (with a warning) and shows the rest.
+    #[tokio::test]
+    async fn a_malformed_game_row_fails_alone_and_lists_skip_it() {
+        let path =
+            std::env::temp_dir().join(format!("tengen-store-malformed-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let store = Store::open(&format!("sqlite:{}", path.display()))
+            .await
+            .unwrap();
+        store
+            .execute(
+                "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \
+                 VALUES ('a', NULL, '18k', 0, 0, NULL, 0)",
+            )
+            .await
+            .unwrap();
+        let good = TERMS;
+        for (terms, status) in [(good, "live"), ("{\"size\":", "live"), (good, "paused")] {
+            sqlx::query(
+                "INSERT INTO games (room_id, black_id, white_id, terms, status, created_at) \
+                 VALUES (0, 1, 1, $1, $2, 0)",
+            )
+            .bind(terms)
+            .bind(status)
+            .execute(store.pool())
+            .await
+            .unwrap();
+        }
+        let read = store.game(1).await.unwrap().unwrap();
+        assert_eq!(read.terms.size, 9);
+        assert_eq!(read.status, GameStatus::Live);
+        for (id, column) in [(2, "terms"), (3, "status")] {
+            match store.game(id).await {
+                Err(StoreError::Malformed {
+                    table: "games",
+                    id: i,
+                    column: c,
+                    ..
+                }) => assert_eq!((i, c), (id, column)),
+                other => panic!("game {id}: {other:?}"),
+            }
+        }
+        let ids = |games: Vec<GameRow>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(ids(store.games_of(1, 10).await.unwrap()), [1]);
+        let listed = store.listed_games(GameStatus::Live, 10).await.unwrap();
+        assert_eq!(listed.iter().map(|g| g.row.id).collect::<Vec<_>>(), [1]);
+        drop(store);
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -20,6 +20,8 @@
 //! as numbered parameters); only the schema differs, in [`migrations`]. Each migration runs once,
 //! in order, recorded in `schema_version`.
 
+#[macro_use]
+mod words;
 pub mod accounts;
 mod append;
 pub mod blocks;
@@ -83,6 +85,59 @@ pub enum StoreError {
     /// Something this database or this call does not do.
     #[error("{0}")]
     Unsupported(&'static str),
+    /// A stored row whose text does not read as its type (terms that are not `Terms`, a
+    /// status or rank no version wrote). A read of that one row fails with this; a list skips
+    /// the row with a warning instead (`read_list`), so one bad row cannot hide the rest.
+    #[error("{table} row {id}: malformed {column}: {why}")]
+    Malformed {
+        /// The table.
+        table: &'static str,
+        /// The row's id.
+        id: i64,
+        /// The column that does not read.
+        column: &'static str,
+        /// What the parser said.
+        why: String,
+    },
+}
+
+/// Column `column` of `table`'s row `id`, its text read as a `T` ([`std::str::FromStr`]): a
+/// status, a rank. Text that does not read is [`StoreError::Malformed`].
+pub(crate) fn parsed<T>(
+    r: &AnyRow,
+    table: &'static str,
+    id: i64,
+    column: &'static str,
+) -> Result<T, StoreError>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    let text: String = r.try_get(column)?;
+    text.parse().map_err(|e: T::Err| StoreError::Malformed {
+        table,
+        id,
+        column,
+        why: e.to_string(),
+    })
+}
+
+/// A list's rows read one by one: a [`StoreError::Malformed`] row is left out with a
+/// `tracing::warn!` (the games list must not fail whole for one row a bug or a hand edit left
+/// unreadable), any other error fails the list.
+pub(crate) fn read_list<T>(
+    rows: &[AnyRow],
+    read: impl Fn(&AnyRow) -> Result<T, StoreError>,
+) -> Result<Vec<T>, StoreError> {
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        match read(row) {
+            Ok(item) => out.push(item),
+            Err(e @ StoreError::Malformed { .. }) => tracing::warn!("skipped a stored row: {e}"),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(out)
 }
 
 impl StoreError {

@@ -9,7 +9,19 @@
 use sqlx::Row;
 
 use super::games::now;
-use super::{Store, StoreError};
+use super::{parsed, read_list, Store, StoreError};
+
+status_enum! {
+    /// Where a tournament is, as the `tournaments.status` column holds it.
+    TournamentStatus, UnknownTournamentStatus, "tournament status" {
+        /// Registering.
+        Open = "open",
+        /// Its rounds are played.
+        Running = "running",
+        /// Over.
+        Finished = "finished",
+    }
+}
 
 /// A tournament's row.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,8 +34,8 @@ pub struct TournamentRow {
     pub name: String,
     /// Its terms, as JSON (the app's `EventTerms`).
     pub terms: String,
-    /// `open` (registering), `running` or `finished`.
-    pub status: String,
+    /// Open (registering), running or finished.
+    pub status: TournamentStatus,
     /// The rounds paired so far (0 before the first).
     pub round: i64,
     /// When the first round starts (seconds since the epoch), if set.
@@ -168,17 +180,17 @@ impl Store {
     /// Tournaments, newest first: `status` only when given.
     pub async fn tournaments(
         &self,
-        status: Option<&str>,
+        status: Option<TournamentStatus>,
         limit: i64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, owner_id, name, terms, status, round, starts_at FROM tournaments WHERE ($1 IS NULL OR status = $1) ORDER BY id DESC LIMIT $2",
         )
-        .bind(status)
+        .bind(status.map(TournamentStatus::as_str))
         .bind(limit)
         .fetch_all(self.pool())
         .await?;
-        rows.iter().map(tournament_from).collect()
+        read_list(&rows, tournament_from)
     }
 
     /// Registers `user_id` (with the rank they have now); false if already registered.
@@ -459,12 +471,14 @@ async fn insert_game(
 }
 
 fn tournament_from(r: &sqlx::any::AnyRow) -> Result<TournamentRow, StoreError> {
+    let id: i64 = r.try_get("id")?;
+    let status = parsed(r, "tournaments", id, "status")?;
     Ok(TournamentRow {
-        id: r.try_get("id")?,
+        id,
         owner_id: r.try_get("owner_id")?,
         name: r.try_get("name")?,
         terms: r.try_get("terms")?,
-        status: r.try_get("status")?,
+        status,
         round: r.try_get("round")?,
         starts_at: r.try_get("starts_at")?,
     })

@@ -16,12 +16,8 @@ use std::sync::Arc;
 use futures_util::StreamExt;
 
 use tengen_live::registry::RENEW_EVERY;
-use tengen_live::remote::{
-    node_subject, protocol_headers, readable, Peers, Reply, Request, PROTOCOL, V1,
-};
-
-/// Where the nodes tell each other who is connected to them.
-const ONLINE_SUBJECT: &str = "tengen.online";
+use tengen_live::remote::{protocol_headers, readable, Peers, Reply, Request, PROTOCOL, V1};
+use tengen_live::subjects::{node_subject, LOBBY, NOTICES, ONLINE};
 
 /// How often a node reports its players' connections to the owners of their games (the owners
 /// forget a report after `PRESENCE_TTL`, 15 s).
@@ -128,7 +124,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     // every node; a silent node's players drop out after `online::NODE_SILENCE`).
     let mut lists = peers
         .bus
-        .subscribe(ONLINE_SUBJECT)
+        .subscribe(ONLINE)
         .await
         .map_err(|e| format!("cannot subscribe: {e}"))?;
     let online = state.services.online.clone();
@@ -160,7 +156,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
         async move {
             if let Ok(bytes) = serde_json::to_vec(&(&me, online.local())) {
                 let _ = bus
-                    .publish_with_headers(ONLINE_SUBJECT, protocol_headers(V1), bytes.into())
+                    .publish_with_headers(ONLINE, protocol_headers(V1), bytes.into())
                     .await;
             }
         }
@@ -169,7 +165,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     // and requests whose node died get their bot game.
     let mut outcomes = peers
         .bus
-        .subscribe(tengen_app::notices::SUBJECT)
+        .subscribe(NOTICES)
         .await
         .map_err(|e| format!("cannot subscribe: {e}"))?;
     let notices = state.services.notices.clone();
@@ -188,7 +184,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
     // connections.
     let mut lobby = peers
         .bus
-        .subscribe(tengen_app::lobby_chat::SUBJECT)
+        .subscribe(LOBBY)
         .await
         .map_err(|e| format!("cannot subscribe: {e}"))?;
     let chat = state.services.lobby_chat.clone();

@@ -24,7 +24,7 @@ use crate::error::{ApiError, HttpError};
 use crate::session::SignedIn;
 use crate::state::AppState;
 use crate::throttle::ClientAddr;
-use crate::ws_msg::{tournament_changed, ClientMsg, ServerMsg, TYPES};
+use crate::ws_msg::{ClientMsg, ServerMsg, TYPES};
 use tengen_app::accounts::User;
 use tengen_core::game::Action;
 use tengen_live::actor::{GameHandle, Record};
@@ -325,7 +325,14 @@ impl Conn {
     ) {
         match changed {
             Ok((id, state)) if self.tournaments.contains(&id) => {
-                self.send(tournament_changed(&state)).await
+                // Always JSON (app writes it with serde); checked, not trusted, all the same.
+                match serde_json::from_str(&state) {
+                    Ok(tournament) => {
+                        self.send(ServerMsg::TournamentChanged { tournament }.text())
+                            .await
+                    }
+                    Err(e) => tracing::warn!(tournament = id, error = %e, "a state not JSON"),
+                }
             }
             Err(broadcast::error::RecvError::Closed) => {
                 *events = self.state.services.tournaments.notify.subscribe();

@@ -2,11 +2,14 @@
 //! what the server sends ([`ServerMsg`]), each written in one place.
 //!
 //! A [`ServerMsg`] is written with its keys in alphabetical order (`type` among them), as the
-//! `json!` objects it replaced wrote them: the wire is byte for byte the same. Two frames are
-//! written once for every socket instead: a game's `event` (its `Record`, in `live`) and a
-//! tournament's change ([`tournament_changed`]).
+//! `json!` objects it replaced wrote them: the wire is byte for byte the same. A tournament's
+//! change ([`ServerMsg::TournamentChanged`]) carries its state as the text written once for
+//! every follower, and keeps serde's own order (`type` first), as the frame always had. A game's
+//! `event` frame is written once in `live` (its `Record`, also what nodes relay to each other)
+//! and a player's notices in `app` (they cross the cluster as text): neither is here yet.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use tengen_app::accounts::User;
 use tengen_app::lobby_chat::LobbyLine;
@@ -115,8 +118,8 @@ pub(crate) const TYPES: &[&str] = &[
     "lobby_join",
 ];
 
-/// What the server sends on a socket, besides game events, tournament changes, lobby lines and
-/// a player's notices (each written once for every socket that gets it). `ref` echoes the `id`
+/// What the server sends on a socket, besides game events, lobby lines and a player's notices
+/// (each written once for every socket that gets it, below this floor). `ref` echoes the `id`
 /// of the client's message it answers (`null` if it had none).
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -216,21 +219,27 @@ pub(crate) enum ServerMsg<'a> {
         /// The game.
         game: i64,
     },
+    /// A tournament followed changed: its state now, unasked.
+    #[serde(rename = "tournament")]
+    TournamentChanged {
+        /// Its state, as written once for every socket that follows it.
+        tournament: &'a RawValue,
+    },
 }
 
 impl ServerMsg<'_> {
     /// The message as it goes on the wire, keys in alphabetical order.
     pub(crate) fn text(&self) -> String {
-        // Through a `Value`, whose map is sorted: the bytes the `json!` objects wrote.
-        serde_json::to_value(self)
-            .map(|v| v.to_string())
-            .unwrap_or_default()
+        match self {
+            // Its state is text already: in declared order (the tag first), as the `format!`
+            // it replaced wrote it, and not parsed again for every socket.
+            ServerMsg::TournamentChanged { .. } => serde_json::to_string(self).unwrap_or_default(),
+            // Through a `Value`, whose map is sorted: the bytes the `json!` objects wrote.
+            _ => serde_json::to_value(self)
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        }
     }
-}
-
-/// A tournament's change, as every socket following it gets it: `state` is written once.
-pub(crate) fn tournament_changed(state: &str) -> String {
-    format!(r#"{{"type":"tournament","tournament":{state}}}"#)
 }
 
 #[cfg(test)]
@@ -369,10 +378,21 @@ mod tests {
         for (msg, text) in cases {
             assert_eq!(msg.text(), text);
         }
-        assert_eq!(
-            tournament_changed(r#"{"id":2}"#),
-            r#"{"type":"tournament","tournament":{"id":2}}"#
-        );
+        // The bytes `tournament_changed`'s `format!` wrote, and the state as it was written,
+        // its own order kept.
+        for (state, frame) in [
+            (
+                r#"{"id":2}"#,
+                r#"{"type":"tournament","tournament":{"id":2}}"#,
+            ),
+            (
+                r#"{"id":2,"b":[1],"a":null}"#,
+                r#"{"type":"tournament","tournament":{"id":2,"b":[1],"a":null}}"#,
+            ),
+        ] {
+            let tournament: &RawValue = serde_json::from_str(state).unwrap();
+            assert_eq!(ServerMsg::TournamentChanged { tournament }.text(), frame);
+        }
     }
 
     /// The snapshot, inside its message, keeps its own bytes (`state` sorted as before).

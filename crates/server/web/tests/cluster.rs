@@ -265,7 +265,8 @@ async fn a_bot_game_goes_on_with_the_bot_driven_by_the_node_that_took_it_over() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
 async fn a_request_in_a_newer_protocol_is_refused_with_its_code() {
-    use tengen_live::remote::{node_subject, PROTOCOL, PROTOCOL_HEADER};
+    use tengen_live::remote::{PROTOCOL, PROTOCOL_HEADER};
+    use tengen_live::subjects::node_subject;
     let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };
@@ -425,7 +426,8 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
 #[ignore = "needs PostgreSQL on 127.0.0.1:5432 and NATS on 127.0.0.1:4222; run by .ci/run"]
 async fn presence_is_refreshed_with_one_request_to_each_owner() {
     use futures_util::StreamExt;
-    use tengen_live::remote::{node_subject, PROTOCOL_HEADER};
+    use tengen_live::remote::PROTOCOL_HEADER;
+    use tengen_live::subjects::node_subject;
     let (Some(url), Some(nats)) = (common::postgres_url().await, common::nats_url().await) else {
         return;
     };

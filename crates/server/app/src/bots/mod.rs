@@ -445,8 +445,7 @@ fn resume(state: &BotGames, row: &GameRow, handle: GameHandle) -> Result<(), Api
                 // Its own process comes back to it (`tengen bot --server` watches its games).
                 continue;
             }
-            let terms: Terms =
-                serde_json::from_str(&row.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+            let terms: Terms = row.terms.clone();
             let notices = state.turn_notices();
             spawn_driver(handle.clone(), bot, color, terms, spec.engine, notices);
         }

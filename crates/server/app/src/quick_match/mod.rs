@@ -301,10 +301,8 @@ async fn in_live_game(state: &BotGames, user: &User) -> Result<bool, ApiError> {
         if row.status != GameStatus::Live {
             continue;
         }
-        // Terms this version cannot read: a live game, to be safe.
-        let Ok(terms) = serde_json::from_str::<tengen_core::game::Terms>(&row.terms) else {
-            return Ok(true);
-        };
+        // (A game whose terms do not read is not in the list: the store leaves it out.)
+        let terms = &row.terms;
         let opponent = if row.black_id == user.id {
             row.white_id
         } else {

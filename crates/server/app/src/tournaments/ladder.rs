@@ -13,7 +13,7 @@ use super::{load, organiser_only, outcome, start_game, Loaded, StandingLine, Sta
 use crate::accounts::User;
 use crate::error::ApiError;
 use tengen_live::registry::Games;
-use tengen_store::tournaments::NewBoard;
+use tengen_store::tournaments::{NewBoard, TournamentStatus};
 use tengen_store::Store;
 
 /// The body of a challenge.
@@ -83,7 +83,7 @@ pub async fn challenge(
     body: Challenge,
 ) -> Result<Challenged, ApiError> {
     let t = load(store, id).await?;
-    if !t.terms.is_ladder() || t.row.status != "running" {
+    if !t.terms.is_ladder() || t.row.status != TournamentStatus::Running {
         return Err(ApiError::Conflict(
             "no_running_ladder",
             "challenges are for a running ladder".into(),

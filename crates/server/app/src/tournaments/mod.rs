@@ -21,7 +21,9 @@ use tengen_core::domain::game_type::default_komi;
 use tengen_core::domain::game_type::GameType;
 use tengen_core::game::Terms;
 use tengen_rules::{Komi, Preset};
-use tengen_store::tournaments::{EntrantRow, NewBoard, PairingRow, TournamentRow};
+use tengen_store::tournaments::{
+    EntrantRow, NewBoard, PairingRow, TournamentRow, TournamentStatus,
+};
 use tengen_store::Store;
 use tengen_tournament::pairing::{self, HandicapPolicy, System};
 use tengen_tournament::standings::{Criterion, Entrant, Event, Game, Outcome, ABSENT, BYE};
@@ -482,11 +484,14 @@ pub async fn create(
 
 /// `GET /api/tournaments?status=`: events, newest first.
 pub async fn list(store: &Store, status: Option<&str>) -> Result<Tournaments, ApiError> {
-    if let Some(s) = status.filter(|s| !["open", "running", "finished"].contains(s)) {
-        return Err(bad(format!(
-            "unknown status {s:?}; known: open, running, finished"
-        )));
-    }
+    let status = match status {
+        None => None,
+        Some(s) => Some(s.parse::<TournamentStatus>().map_err(|_| {
+            bad(format!(
+                "unknown status {s:?}; known: open, running, finished"
+            ))
+        })?),
+    };
     let rows = store.tournaments(status, 200).await?;
     let tournaments = rows
         .into_iter()
@@ -579,7 +584,7 @@ pub async fn get(store: &Store, id: i64) -> Result<Tournament, ApiError> {
         round: t.row.round,
         rounds: t.terms.total_rounds(t.entrants.len()),
         standings: standings_of(&t)?,
-        status: t.row.status.clone(),
+        status: t.row.status,
         terms: t.terms.clone(),
     })
 }
@@ -650,8 +655,8 @@ pub struct Listed {
     pub size: Option<u64>,
     /// When it starts, seconds since 1970.
     pub starts_at: Option<i64>,
-    /// `open`, `running` or `finished`.
-    pub status: String,
+    /// Open, running or finished (the column's word).
+    pub status: TournamentStatus,
     /// The pairing system.
     pub system: Option<String>,
 }
@@ -677,8 +682,8 @@ pub struct Tournament {
     pub rounds: usize,
     /// The standings after the last round played.
     pub standings: Standings,
-    /// `open`, `running` or `finished`.
-    pub status: String,
+    /// Open, running or finished (the column's word).
+    pub status: TournamentStatus,
     /// Its terms.
     #[serde(serialize_with = "crate::wire::sorted")]
     pub terms: EventTerms,
@@ -820,7 +825,8 @@ pub async fn h9_file(store: &Store, id: i64) -> Result<String, ApiError> {
 /// `POST /api/tournaments/{id}/register`.
 pub async fn register(store: &Store, user: &User, id: i64) -> Result<Registered, ApiError> {
     let t = load(store, id).await?;
-    let open = t.row.status == "open" || (t.terms.late_entries() && t.row.status == "running");
+    let open = t.row.status == TournamentStatus::Open
+        || (t.terms.late_entries() && t.row.status == TournamentStatus::Running);
     if !open {
         return Err(ApiError::Conflict(
             "registration_closed",
@@ -863,10 +869,10 @@ pub async fn register(store: &Store, user: &User, id: i64) -> Result<Registered,
 /// the player is absent from the next round on.
 pub async fn withdraw(store: &Store, user: &User, id: i64) -> Result<Withdrawn, ApiError> {
     let t = load(store, id).await?;
-    let done = match t.row.status.as_str() {
-        "open" => store.unregister_entrant(id, user.id).await?,
-        "running" => store.withdraw_entrant(id, user.id, t.row.round).await?,
-        _ => false,
+    let done = match t.row.status {
+        TournamentStatus::Open => store.unregister_entrant(id, user.id).await?,
+        TournamentStatus::Running => store.withdraw_entrant(id, user.id, t.row.round).await?,
+        TournamentStatus::Finished => false,
     };
     if !done {
         return Err(ApiError::Conflict(
@@ -886,7 +892,7 @@ pub async fn start(
 ) -> Result<Tournament, ApiError> {
     let t = load(store, id).await?;
     organiser_only(&t, user)?;
-    if t.row.status != "open" {
+    if t.row.status != TournamentStatus::Open {
         return Err(ApiError::Conflict(
             "already_started",
             "the tournament has started".into(),
@@ -1082,10 +1088,10 @@ pub(crate) async fn start_game(
 /// to repeat, here or on another node.
 pub async fn tick(store: &Store, games: &Games, hub: &Hub) -> Result<(), ApiError> {
     let now = tengen_store::games::now();
-    for status in ["open", "running"] {
+    for status in [TournamentStatus::Open, TournamentStatus::Running] {
         let rows = store.tournaments(Some(status), 1000).await?;
         let gauge = match status {
-            "open" => &crate::metrics::TOURNAMENTS_OPEN,
+            TournamentStatus::Open => &crate::metrics::TOURNAMENTS_OPEN,
             _ => &crate::metrics::TOURNAMENTS_RUNNING,
         };
         gauge.set(rows.len() as i64);
@@ -1097,14 +1103,14 @@ pub async fn tick(store: &Store, games: &Games, hub: &Hub) -> Result<(), ApiErro
             // The event as loaded now, not as listed: another node may have paired its first
             // round in between, and the listing's "open" would pair the second at once (seen
             // under load by `a_round_is_paired_once_by_two_nodes`).
-            let due = match t.row.status.as_str() {
+            let due = match t.row.status {
                 _ if t.terms.is_ladder() => false,
-                "open" => {
+                TournamentStatus::Open => {
                     let start = row.starts_at.or(next_time);
                     start.is_some_and(|s| s <= now) && time_come && t.entrants.len() >= 2
                 }
-                "running" => t.round_over() && time_come,
-                _ => false,
+                TournamentStatus::Running => t.round_over() && time_come,
+                TournamentStatus::Finished => false,
             };
             if due {
                 // Boxed: a round's start is a deep future, kept off the caller's stack.

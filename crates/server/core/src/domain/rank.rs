@@ -101,6 +101,22 @@ impl FromStr for Rank {
     }
 }
 
+/// Written as its text (`3k`, `5d [P]`), the string the `users.rank` column and every answer
+/// held before ranks were typed, so the wire does not change.
+impl serde::Serialize for Rank {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Read as [`FromStr`] reads it.
+impl<'de> serde::Deserialize<'de> for Rank {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rank, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +132,16 @@ mod tests {
         for bad in ["0k", "31k", "10d", "10p", "k", "3x", "", "-1k"] {
             assert!(bad.parse::<Rank>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn serde_writes_and_reads_the_text() {
+        for r in [Rank::Kyu(3), Rank::Dan(2), Rank::Pro(5)] {
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(json, format!("\"{r}\""));
+            assert_eq!(serde_json::from_str::<Rank>(&json).unwrap(), r);
+        }
+        assert!(serde_json::from_str::<Rank>("\"31k\"").is_err());
     }
 
     #[test]

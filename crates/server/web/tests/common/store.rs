@@ -36,10 +36,12 @@ pub async fn two_guests(store: &Store) -> [i64; 2] {
     [ann.id, bob.id]
 }
 
-/// A new game between `ids` with empty terms (`{}`), for tests of the store alone; its id.
+/// A new game between `ids` on the plainest terms that read (9x9, untimed), for tests of the
+/// store alone; its id. (Terms that do not read make a malformed row, which the store refuses.)
 pub async fn bare_game(store: &Store, ids: [i64; 2]) -> i64 {
+    let terms = r#"{"size":9,"rules":"japanese","komi":"6.5","handicap":0,"take_back":false,"game_type":"ho_sun"}"#;
     store
-        .start_game(0, ids[0], ids[1], "{}")
+        .start_game(0, ids[0], ids[1], terms)
         .await
         .unwrap()
         .unwrap()
