@@ -358,6 +358,9 @@ mod tests {
     fn results(games: &[(&str, &str, u32)]) -> Results {
         let mut r = Results::default();
         for &(winner, loser, n) in games {
+            // Players take their indices in the order the list names them.
+            r.index(winner);
+            r.index(loser);
             for _ in 0..n {
                 let win = GameResult::Resign(Color::White);
                 r.add(loser, winner, win);
