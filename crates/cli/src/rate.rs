@@ -127,10 +127,10 @@ pub fn fit(r: &Results, anchor: usize, prior: f64) -> anyhow::Result<Vec<Rating>
 /// The wins with `prior` added each way to every pairing that was played.
 fn with_prior(r: &Results, prior: f64) -> Vec<Vec<f64>> {
     let mut w = r.wins.clone();
-    for i in 0..w.len() {
-        for j in 0..w.len() {
+    for (i, row) in w.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
             if i != j && r.wins[i][j] + r.wins[j][i] > 0.0 {
-                w[i][j] += prior;
+                *v += prior;
             }
         }
     }
@@ -191,11 +191,12 @@ fn solve(m: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
             return None;
         }
         a.swap(c, p);
-        for r in 0..n {
+        let pivot = a[c].clone();
+        for (r, row) in a.iter_mut().enumerate() {
             if r != c {
-                let f = a[r][c] / a[c][c];
-                for k in c..=n {
-                    a[r][k] -= f * a[c][k];
+                let f = row[c] / pivot[c];
+                for (v, pv) in row.iter_mut().zip(&pivot).skip(c) {
+                    *v -= f * pv;
                 }
             }
         }
