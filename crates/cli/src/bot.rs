@@ -19,7 +19,7 @@ use tengen_rules::{Color, Game, Handicap, Komi, Move, Preset};
 #[derive(Args, Debug)]
 pub struct BotOpt {
     /// Strength 1 (a beginner: the policy sampled at temperature 4) to 10 (1,600 visits a move), the
-    /// server's `builtin:LEVEL`.
+    /// server's `builtin:LEVEL`; 11 to 13 are human-like beginners below level 1, 13 the weakest.
     #[arg(long, default_value_t = 5, conflicts_with = "visits")]
     pub level: u8,
     /// A fixed number of visits a move instead of a level (the most visited move is played).
@@ -104,7 +104,7 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
         return Ok(Engine::Gtp(cmd.clone()));
     }
     if opt.visits.is_none() && opt.model.is_none() {
-        levels::level(opt.level).context("--level takes 1 to 10")?;
+        levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 13")?;
         return Ok(Engine::Builtin(opt.level));
     }
     let exe = std::env::current_exe()?;
@@ -116,7 +116,8 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
     match opt.visits {
         Some(v) => cmd += &format!(" --visits {v}"),
         None => {
-            let l = levels::level(opt.level).context("--level takes 1 to 10")?;
+            let l = levels::level(opt.level)
+                .context("--level takes 1 to 10, or a beginner's 11 to 13")?;
             cmd += &format!(" --visits {}", l.visits.max(1));
         }
     }
@@ -136,6 +137,9 @@ struct Bot {
     size: u8,
     komi: Komi,
     seed: u64,
+    /// The GTP name: the level in it, so that a match's records tell the levels apart
+    /// (`tengen rate` reads them).
+    name: String,
 }
 
 fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
@@ -144,8 +148,11 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
             visits: v.max(1),
             temperature: 0.0,
             floor: levels::ABSURD_SHARE,
+            human: None,
         },
-        None => levels::level(opt.level).context("--level takes 1 to 10")?,
+        None => {
+            levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 13")?
+        }
     };
     let level = match opt.temperature {
         Some(t) if t >= 0.0 => Level {
@@ -173,6 +180,10 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
         size: 9,
         komi,
         seed: opt.seed,
+        name: match opt.visits {
+            Some(v) => format!("Tengen bot {v} visits"),
+            None => format!("Tengen bot level {}", opt.level),
+        },
     };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
@@ -218,7 +229,7 @@ impl Bot {
         let arg = |i: usize| cmd.args.get(i).map(String::as_str).unwrap_or("");
         match cmd.name.as_str() {
             "protocol_version" => Response::success("2"),
-            "name" => Response::success("Tengen bot"),
+            "name" => Response::success(&self.name),
             "version" => Response::success(env!("CARGO_PKG_VERSION")),
             "known_command" => Response::success(COMMANDS.contains(&arg(0)).to_string()),
             "list_commands" => Response::success(COMMANDS.join("\n")),

@@ -15,6 +15,7 @@ mod gtp;
 mod loadtest;
 mod loadtest_bots;
 mod match_cmd;
+mod rate;
 mod serve;
 mod sgf_cmd;
 mod sgf_compare;
@@ -57,6 +58,9 @@ enum Command {
     /// Referee games between two GTP engines, write each as SGF and print the win rate with a
     /// 95% confidence interval.
     Match(match_cmd::MatchOpt),
+    /// Fit Bradley-Terry strengths, with 95% intervals, to the games of `tengen match` folders:
+    /// each player's log2 odds against an anchor, and the rank it gives.
+    Rate(rate::RateOpt),
     /// List the rule presets and what each one means.
     Rules,
     /// Tournament files: recompute an h9 results file's standings.
@@ -80,6 +84,7 @@ fn main() -> std::process::ExitCode {
         Command::Sgf(cmd) => sgf_cmd::run(cmd),
         Command::Analyze(opt) => analyze_cmd::run(opt),
         Command::Match(opt) => match_cmd::run(opt),
+        Command::Rate(opt) => rate::run(opt),
         Command::Admin(cmd) => admin::run(cmd),
         Command::Tournament(cmd) => tournament_cmd::run(cmd),
         Command::Rules => {

@@ -11,13 +11,21 @@
 //! the net does not like best. The strong levels
 //! search: more visits, the most visited move.
 //!
+//! Below level 1 the beginners' levels ([`BEGINNERS`], levels 11 to 13) are weak the way
+//! people new to the game are weak, not by playing more random moves: the sample's weights are
+//! shaped by a [`Human`] eye, as KaTrain's "local" strategy weights moves near the last one
+//! (KaTrain, `katrain/core/ai.py`, by Sander Land). A beginner answers near the last moves
+//! and rarely plays elsewhere, and does not see ataris: a move that captures, or that saves its
+//! own stones in atari, keeps only a share of its weight. It still never fills its own eye nor
+//! plays a first-line move that touches no stone.
+//!
 //! With a fixed seed a level plays the same move in the same position: the search's
 //! symmetries and the sample are both drawn from the seed.
 
 use std::time::Duration;
 
 use tengen_rules::playout::Rng;
-use tengen_rules::{Color, Game, Move};
+use tengen_rules::{Board, Color, Game, Move, Point};
 
 use super::search::Puct;
 use super::{Evaluator, KataRules, NnError};
@@ -32,7 +40,24 @@ pub struct Level {
     pub temperature: f64,
     /// A move whose prior is below this share of the best move's is never sampled.
     pub floor: f32,
+    /// A beginner's eye on the sample (the levels below level 1); `None`: the policy alone.
+    pub human: Option<Human>,
 }
+
+/// How a beginner's attention bends the policy sample: the factors a move's weight is
+/// multiplied by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Human {
+    /// For a move within [`NEAR`] lines of one of the last two moves: a beginner plays where
+    /// the action is, answering contact, and seldom tenukis.
+    pub local: f64,
+    /// For a move that captures, or that gives its own stones in atari a liberty (0 to 1): the
+    /// ataris a beginner does not see.
+    pub atari_sight: f64,
+}
+
+/// Lines (in either direction) within which a move is "near" a last move.
+pub const NEAR: u8 = 2;
 
 /// Levels 1 (index 0) to 10. Levels 1-4 sample the policy at falling temperatures (level 1,
 /// the beginner, from nearly every move: temperature 4 above [`BEGINNER_FLOOR`]); level 5
@@ -43,51 +68,61 @@ pub const LADDER: [Level; 10] = [
         visits: 1,
         temperature: 4.0,
         floor: BEGINNER_FLOOR,
+        human: None,
     },
     Level {
         visits: 1,
         temperature: 1.0,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 1,
         temperature: 0.45,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 4,
         temperature: 0.25,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 1,
         temperature: 0.0,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 8,
         temperature: 0.0,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 32,
         temperature: 0.0,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 100,
         temperature: 0.0,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 400,
         temperature: 0.0,
         floor: ABSURD_SHARE,
+        human: None,
     },
     Level {
         visits: 1600,
         temperature: 0.0,
         floor: ABSURD_SHARE,
+        human: None,
     },
 ];
 
@@ -103,9 +138,41 @@ pub const ABSURD_SHARE: f32 = 0.02;
 /// above 0.02% none, a random player).
 pub const BEGINNER_FLOOR: f32 = 0.001;
 
-/// Level `n` (1 to 10), if there is one.
+/// The beginners' levels 11 to 13, each weaker than the one before and all below level 1:
+/// level `10 + k` is `k` steps below level 1. New numbers after the ten, not a renumbering, so
+/// that `tengen bot --level N` and the server's stored `builtin:N` keep their meaning. Each
+/// samples level 1's policy (temperature 4 above [`BEGINNER_FLOOR`]) through a [`Human`] eye
+/// that looks more locally and sees fewer ataris a step down.
+pub const BEGINNERS: [Level; 3] = [
+    beginner(4.0, 0.3),
+    beginner(10.0, 0.1),
+    beginner(25.0, 0.02),
+];
+
+const fn beginner(local: f64, atari_sight: f64) -> Level {
+    Level {
+        visits: 1,
+        temperature: 4.0,
+        floor: BEGINNER_FLOOR,
+        human: Some(Human { local, atari_sight }),
+    }
+}
+
+/// Level `n` (1 to 10, and the beginners' 11 to 13), if there is one.
 pub fn level(n: u8) -> Option<Level> {
-    LADDER.get(usize::from(n).checked_sub(1)?).copied()
+    let i = usize::from(n).checked_sub(1)?;
+    LADDER
+        .get(i)
+        .or_else(|| BEGINNERS.get(i.checked_sub(LADDER.len())?))
+        .copied()
+}
+
+/// Level `n`'s place in the order of strength (higher is stronger): `n` for levels 1 to 10,
+/// and `1 - k` for the beginners' level `10 + k`; `None` for no level.
+pub fn strength_order(n: u8) -> Option<i16> {
+    level(n)?;
+    let n = i16::from(n);
+    Some(if n <= 10 { n } else { 10 - n + 1 })
 }
 
 /// The level's move for `color` in `game`, the net told `rules`: a search of `level.visits`,
@@ -125,7 +192,11 @@ pub fn genmove(
     puct.run(eval, game, Some(level.visits.max(1)), time)?;
     let mut a = puct.analysis();
     if level.temperature > 0.0 {
-        if let Some(i) = sample(&a, level.temperature, level.floor, &mut rng) {
+        let drawn = match level.human {
+            Some(h) => sample_human(&a, game, color, level, h, &mut rng),
+            None => sample(&a, level.temperature, level.floor, &mut rng),
+        };
+        if let Some(i) = drawn {
             // The chosen move first: `judge` then plays it unless passing or resigning wins.
             let chosen = a.moves.remove(i);
             a.moves.insert(0, chosen);
@@ -143,24 +214,83 @@ pub fn genmove(
 /// Index into `a.moves` of a move drawn with weight `prior^(1/temperature)` among those whose
 /// prior is at least `floor` of the best one's; `None` when there is nothing to draw from.
 pub fn sample(a: &Analysis, temperature: f64, floor: f32, rng: &mut Rng) -> Option<usize> {
+    draw(&policy_weights(a, temperature, floor)?, rng)
+}
+
+/// The weights of [`sample`]: `prior^(1/temperature)` relative to the best move's, 0 under the
+/// floor and for a pass the net does not like best; `None` when no move has a prior.
+fn policy_weights(a: &Analysis, temperature: f64, floor: f32) -> Option<Vec<f64>> {
     let best = a.moves.iter().map(|m| m.prior).fold(0.0f32, f32::max);
     if best <= 0.0 {
         return None;
     }
-    let weights: Vec<f64> = a
-        .moves
-        .iter()
-        .map(|m| {
-            // A pass only where the net likes it best: a beginner does not pass mid-game.
-            let pass_ok = m.mv != Move::Pass || m.prior >= best;
-            if pass_ok && m.prior >= best * floor {
-                (m.prior as f64 / best as f64).powf(1.0 / temperature)
-            } else {
-                0.0
-            }
+    let weights = a.moves.iter().map(|m| {
+        // A pass only where the net likes it best: a beginner does not pass mid-game.
+        let pass_ok = m.mv != Move::Pass || m.prior >= best;
+        if pass_ok && m.prior >= best * floor {
+            (m.prior as f64 / best as f64).powf(1.0 / temperature)
+        } else {
+            0.0
+        }
+    });
+    Some(weights.collect())
+}
+
+/// Index into `a.moves` of a beginner's move for `color` in `game`: [`sample`]'s weights bent
+/// by the [`Human`] eye `h` (see [`human_factor`]).
+pub fn sample_human(
+    a: &Analysis,
+    game: &Game,
+    color: Color,
+    level: Level,
+    h: Human,
+    rng: &mut Rng,
+) -> Option<usize> {
+    let mut weights = policy_weights(a, level.temperature, level.floor)?;
+    let last: Vec<Point> = game
+        .moves()
+        .rev()
+        .take(2)
+        .filter_map(|(_, m)| match m {
+            Move::Play(p) => Some(p),
+            _ => None,
         })
         .collect();
+    for (w, m) in weights.iter_mut().zip(&a.moves) {
+        if let Move::Play(p) = m.mv {
+            *w *= human_factor(game.board(), color, p, &last, h);
+        }
+    }
+    draw(&weights, rng)
+}
+
+/// The factor a beginner's eye puts on `color`'s move at `p`, the last moves being `last`: 0
+/// for filling its own eye or a first-line move touching no stone (absurd at any level); else
+/// `h.local` if near a last move, times `h.atari_sight` if it captures or saves stones in atari.
+pub fn human_factor(board: &Board, color: Color, p: Point, last: &[Point], h: Human) -> f64 {
+    let size = board.size();
+    let edge = |v: u8| v == 0 || v + 1 == size;
+    let first_line = edge(p.col(size)) || edge(p.row(size));
+    let touches = board.neighbors(p).any(|q| board.get(q).is_some());
+    if board.is_eye(p, color) || (first_line && !touches) {
+        return 0.0;
+    }
+    let near = last.iter().any(|&q| {
+        p.col(size).abs_diff(q.col(size)) <= NEAR && p.row(size).abs_diff(q.row(size)) <= NEAR
+    });
+    let saves = board
+        .neighbors(p)
+        .any(|q| board.get(q) == Some(color) && board.atari_liberty(q) == Some(p));
+    let sees_atari = saves || board.would_capture(p, color);
+    (if near { h.local } else { 1.0 }) * (if sees_atari { h.atari_sight } else { 1.0 })
+}
+
+/// An index drawn with the given weights; `None` when they are all 0.
+fn draw(weights: &[f64], rng: &mut Rng) -> Option<usize> {
     let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return None;
+    }
     let mut x = unit(rng) * total;
     for (i, w) in weights.iter().enumerate() {
         if *w > 0.0 && x < *w {
@@ -206,9 +336,9 @@ mod tests {
     }
 
     #[test]
-    fn levels_are_one_to_ten() {
+    fn levels_are_one_to_ten_and_the_beginners_after() {
         assert_eq!(level(0), None);
-        assert_eq!(level(11), None);
+        assert!(level(10).unwrap().human.is_none() && level(11).unwrap().human.is_some());
         assert_eq!(level(1).unwrap().temperature, 4.0);
         assert!(level(1).unwrap().floor < level(2).unwrap().floor);
         assert_eq!(level(10).unwrap().visits, 1600);
@@ -261,5 +391,136 @@ mod tests {
         // Level 1 samples: twelve seeds do not all open on one point, and never pass.
         assert!(moves.len() > 1, "{moves:?}");
         assert!(!moves.contains(&Move::Pass));
+    }
+
+    /// A 9x9 game with the stones set up (rows top to bottom, `X` Black, `O` White) and
+    /// `last` played by White just before Black moves.
+    fn position(rows: [&str; 9], last: (u8, u8)) -> Game {
+        let mut game = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let mut stones = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let p = Point::new(9, x as u8, y as u8).unwrap();
+                match ch {
+                    'X' => stones.push((p, Some(Color::Black))),
+                    'O' => stones.push((p, Some(Color::White))),
+                    _ => {}
+                }
+            }
+        }
+        game.edit(&stones, Color::White).unwrap();
+        let Move::Play(p) = at(last.0, last.1) else {
+            unreachable!()
+        };
+        game.play(Color::White, Move::Play(p)).unwrap();
+        game
+    }
+
+    /// Black's stone at (2, 4) left in atari by White's last move (3, 4), its one liberty
+    /// (2, 5); Black's eye at (0, 0).
+    const ATARI: [&str; 9] = [
+        ".X.......",
+        "XX.......",
+        ".........",
+        "..O......",
+        ".OX......",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ];
+
+    fn count_picks(lvl: Level, game: &Game, a: &Analysis, pick: usize, n: u64) -> usize {
+        (0..n)
+            .filter(|&seed| {
+                let mut rng = Rng::new(seed);
+                let drawn = match lvl.human {
+                    Some(h) => sample_human(a, game, Color::Black, lvl, h, &mut rng),
+                    None => sample(a, lvl.temperature, lvl.floor, &mut rng),
+                };
+                drawn == Some(pick)
+            })
+            .count()
+    }
+
+    #[test]
+    fn the_beginners_are_levels_eleven_to_thirteen_below_level_one() {
+        assert_eq!(level(14), None);
+        assert_eq!(strength_order(1), Some(1));
+        assert_eq!(strength_order(11), Some(0));
+        assert_eq!(strength_order(13), Some(-2));
+        assert_eq!(strength_order(0), None);
+        let sight = |n| level(n).unwrap().human.unwrap().atari_sight;
+        assert!(sight(11) > sight(12) && sight(12) > sight(13));
+        assert!(level(1).unwrap().human.is_none());
+    }
+
+    #[test]
+    fn the_weakest_beginner_often_leaves_its_stone_in_atari_and_level_one_saves_it() {
+        let game = position(ATARI, (3, 4));
+        // The saving move (2, 5) and a quiet move, both near White's last move, equally liked.
+        let a = analysis(&[(at(2, 5), 0.3), (at(4, 6), 0.3)]);
+        let saved = |n| count_picks(level(n).unwrap(), &game, &a, 0, 400);
+        // Level 1 picks the two alike; the beginner mostly misses the atari (2% of the weight).
+        assert!(saved(1) > 150, "{}", saved(1));
+        assert!(saved(13) < 40 && saved(13) > 0, "{}", saved(13));
+    }
+
+    #[test]
+    fn a_beginner_misses_captures_more_than_level_one() {
+        let mut rows = ATARI;
+        // White's stone at (3, 4) in atari: (4, 4) captures it. Neither move is near White's
+        // last move (1, 4).
+        rows[3] = "..OX.....";
+        rows[4] = "..XO.....";
+        rows[5] = "...X.....";
+        let game = position(rows, (1, 4));
+        let capture = at(4, 4);
+        let a = analysis(&[(capture, 0.3), (at(5, 6), 0.3)]);
+        let took = |n| count_picks(level(n).unwrap(), &game, &a, 0, 400);
+        assert!(took(12) * 2 < took(1), "{} {}", took(12), took(1));
+    }
+
+    #[test]
+    fn a_beginner_answers_near_the_last_move_far_more_than_level_one() {
+        let game = position(ATARI, (3, 4));
+        // (5, 5) near White's last move (3, 4) against (7, 7) far away, equally liked.
+        let a = analysis(&[(at(5, 5), 0.3), (at(7, 7), 0.3)]);
+        let near = |n| count_picks(level(n).unwrap(), &game, &a, 0, 400);
+        assert!(near(13) > 350 && near(1) < 250, "{} {}", near(13), near(1));
+    }
+
+    #[test]
+    fn a_beginner_never_fills_its_own_eye_nor_plays_a_lonely_first_line_move() {
+        let game = position(ATARI, (3, 4));
+        // (0, 0) is Black's eye; (8, 8) a first-line move touching nothing; both liked best.
+        let a = analysis(&[(at(0, 0), 0.5), (at(8, 8), 0.5), (at(6, 6), 0.01)]);
+        for n in 11..=13 {
+            let lvl = level(n).unwrap();
+            assert_eq!(count_picks(lvl, &game, &a, 0, 300), 0, "level {n}: eye");
+            assert_eq!(count_picks(lvl, &game, &a, 1, 300), 0, "level {n}: edge");
+        }
+    }
+
+    #[test]
+    fn a_beginner_plays_the_same_move_from_the_same_seed() {
+        let eval = Evaluator::new(super::super::Model::builtin().unwrap());
+        let game = position(ATARI, (3, 4));
+        let rules = KataRules::parse("chinese").unwrap();
+        let play = |seed| match genmove(
+            &eval,
+            &game,
+            Color::Black,
+            rules,
+            level(13).unwrap(),
+            seed,
+            None,
+        ) {
+            Ok((Decision::Move(m), _)) => m,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(play(5), play(5));
+        let moves: std::collections::HashSet<Move> = (0..12).map(play).collect();
+        assert!(moves.len() > 1, "{moves:?}");
     }
 }
