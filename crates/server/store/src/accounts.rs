@@ -353,7 +353,7 @@ impl Store {
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
-        Ok(row.as_ref().map(user_row).transpose()?)
+        row.as_ref().map(user_row).transpose()
     }
 
     async fn user_where(&self, filter: &str, value: &str) -> Result<Option<UserRow>, StoreError> {
@@ -361,7 +361,7 @@ impl Store {
             .bind(value)
             .fetch_optional(self.pool())
             .await?;
-        Ok(row.as_ref().map(user_row).transpose()?)
+        row.as_ref().map(user_row).transpose()
     }
 
     /// Sets the rank and points of the account called `name`; `false` when there is none.
