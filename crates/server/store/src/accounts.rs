@@ -4,6 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::Row;
 use tengen_core::domain::glicko::Rating;
+use tengen_core::domain::rank::Rank;
 use tengen_core::moderation::{Role, Sanctions, UnknownRole};
 use tengen_core::names::name_key;
 
@@ -16,8 +17,9 @@ pub struct UserRow {
     pub id: i64,
     /// Unique name.
     pub username: String,
-    /// Rank as written (`18k`, `3d`, `5d [P]`).
-    pub rank: String,
+    /// Rank, read once here from its text (`18k`, `3d`, `5d [P]`) so that no layer above
+    /// parses it again; a row whose text does not read is `Malformed`.
+    pub rank: Rank,
     /// Promotion points.
     pub points: i64,
     /// A guest account.
@@ -152,7 +154,7 @@ const USER_COLUMNS: &str =
     "id, username, rank, points, guest, bot, rating, deviation, volatility, \
                             role, muted_until, suspended_until, banned_until";
 
-fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
+fn user_row(row: &AnyRow) -> Result<UserRow, StoreError> {
     let rating = match (
         row.try_get::<Option<f64>, _>("rating")?,
         row.try_get::<Option<f64>, _>("deviation")?,
@@ -165,10 +167,11 @@ fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         }),
         _ => None,
     };
+    let id: i64 = row.try_get("id")?;
     Ok(UserRow {
-        id: row.try_get("id")?,
+        id,
         username: row.try_get("username")?,
-        rank: row.try_get("rank")?,
+        rank: super::parsed(row, "users", id, "rank")?,
         points: row.try_get("points")?,
         guest: row.try_get::<i64, _>("guest")? != 0,
         bot: row.try_get::<Option<String>, _>("bot")?.is_some(),
@@ -350,7 +353,7 @@ impl Store {
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
-        Ok(row.as_ref().map(user_row).transpose()?)
+        row.as_ref().map(user_row).transpose()
     }
 
     async fn user_where(&self, filter: &str, value: &str) -> Result<Option<UserRow>, StoreError> {
@@ -358,7 +361,7 @@ impl Store {
             .bind(value)
             .fetch_optional(self.pool())
             .await?;
-        Ok(row.as_ref().map(user_row).transpose()?)
+        row.as_ref().map(user_row).transpose()
     }
 
     /// Sets the rank and points of the account called `name`; `false` when there is none.
@@ -498,4 +501,41 @@ pub(super) async fn add_name_keys(conn: &mut sqlx::AnyConnection) -> Result<(), 
 /// The `token` column of session rows (token digests).
 fn tokens(rows: &[sqlx::any::AnyRow]) -> Result<Vec<String>, sqlx::Error> {
     rows.iter().map(|r| r.try_get("token")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rank is read once, here: a well-formed row carries a `Rank`, and text no version
+    /// wrote is a typed `Malformed` for that row (never a panic, never a guess above).
+    #[tokio::test]
+    async fn a_users_rank_is_read_once_and_bad_text_is_malformed() {
+        let path =
+            std::env::temp_dir().join(format!("tengen-store-rank-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let store = Store::open(&format!("sqlite:{}", path.display()))
+            .await
+            .unwrap();
+        store
+            .execute(
+                "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \
+                 VALUES ('a', NULL, '3k', 0, 0, NULL, 0), ('b', NULL, 'strong', 0, 0, NULL, 0)",
+            )
+            .await
+            .unwrap();
+        let a = store.user_by_id(1).await.unwrap().unwrap();
+        assert_eq!(a.rank, Rank::Kyu(3));
+        match store.user_by_id(2).await {
+            Err(StoreError::Malformed {
+                table: "users",
+                id: 2,
+                column: "rank",
+                ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+        drop(store);
+        let _ = std::fs::remove_file(&path);
+    }
 }
