@@ -11,7 +11,7 @@
 //! the net does not like best. The strong levels
 //! search: more visits, the most visited move.
 //!
-//! Below level 1 the beginners' levels ([`BEGINNERS`], levels 11 to 13) are weak the way
+//! Below level 1 the beginners' levels ([`BEGINNERS`], levels 11 to 15) are weak the way
 //! people new to the game are weak, not by playing more random moves: the sample's weights are
 //! shaped by a [`Human`] eye, as KaTrain's "local" strategy weights moves near the last one
 //! (KaTrain, `katrain/core/ai.py`, by Sander Land). A beginner answers near the last moves
@@ -138,27 +138,33 @@ pub const ABSURD_SHARE: f32 = 0.02;
 /// above 0.02% none, a random player).
 pub const BEGINNER_FLOOR: f32 = 0.001;
 
-/// The beginners' levels 11 to 13, each weaker than the one before and all below level 1:
+/// The beginners' levels 11 to 15, each weaker than the one before and all below level 1:
 /// level `10 + k` is `k` steps below level 1. New numbers after the ten, not a renumbering, so
 /// that `tengen bot --level N` and the server's stored `builtin:N` keep their meaning. Each
-/// samples level 1's policy (temperature 4 above [`BEGINNER_FLOOR`]) through a [`Human`] eye
-/// that looks more locally and sees fewer ataris a step down.
-pub const BEGINNERS: [Level; 3] = [
-    beginner(4.0, 0.3),
-    beginner(10.0, 0.1),
-    beginner(25.0, 0.02),
+/// samples the policy through a [`Human`] eye that looks more locally and sees fewer ataris a
+/// step down: levels 11 to 13 at level 1's temperature 4 above [`BEGINNER_FLOOR`], 14 and 15 with
+/// the weakest eye and a flatter sample (temperature 8 above 0.02% of the best prior, then 16
+/// above 0.005%), so that nearly any local move is as likely as another, the way a player in
+/// their first games chooses (BENCHMARKS.md, "Beginners below level 1": 13 is 1.25 ranks below
+/// level 1, the flatter ones further).
+pub const BEGINNERS: [Level; 5] = [
+    beginner(4.0, 0.3, 4.0, BEGINNER_FLOOR),
+    beginner(10.0, 0.1, 4.0, BEGINNER_FLOOR),
+    beginner(25.0, 0.02, 4.0, BEGINNER_FLOOR),
+    beginner(25.0, 0.02, 8.0, 0.0002),
+    beginner(25.0, 0.02, 16.0, 0.00005),
 ];
 
-const fn beginner(local: f64, atari_sight: f64) -> Level {
+const fn beginner(local: f64, atari_sight: f64, temperature: f64, floor: f32) -> Level {
     Level {
         visits: 1,
-        temperature: 4.0,
-        floor: BEGINNER_FLOOR,
+        temperature,
+        floor,
         human: Some(Human { local, atari_sight }),
     }
 }
 
-/// Level `n` (1 to 10, and the beginners' 11 to 13), if there is one.
+/// Level `n` (1 to 10, and the beginners' 11 to 15), if there is one.
 pub fn level(n: u8) -> Option<Level> {
     let i = usize::from(n).checked_sub(1)?;
     LADDER
@@ -444,11 +450,16 @@ mod tests {
     }
 
     #[test]
-    fn the_beginners_are_levels_eleven_to_thirteen_below_level_one() {
-        assert_eq!(level(14), None);
+    fn the_beginners_are_levels_eleven_to_fifteen_below_level_one() {
+        assert_eq!(level(16), None);
         assert_eq!(strength_order(1), Some(1));
         assert_eq!(strength_order(11), Some(0));
         assert_eq!(strength_order(13), Some(-2));
+        assert_eq!(strength_order(15), Some(-4));
+        // The flatter beginners sample more evenly, from more moves.
+        let (l13, l14, l15) = (level(13).unwrap(), level(14).unwrap(), level(15).unwrap());
+        assert!(l13.temperature < l14.temperature && l14.temperature < l15.temperature);
+        assert!(l13.floor > l14.floor && l14.floor > l15.floor);
         assert_eq!(strength_order(0), None);
         let sight = |n| level(n).unwrap().human.unwrap().atari_sight;
         assert!(sight(11) > sight(12) && sight(12) > sight(13));
@@ -495,7 +506,7 @@ mod tests {
         let game = position(ATARI, (3, 4));
         // (0, 0) is Black's eye; (8, 8) a first-line move touching nothing; both liked best.
         let a = analysis(&[(at(0, 0), 0.5), (at(8, 8), 0.5), (at(6, 6), 0.01)]);
-        for n in 11..=13 {
+        for n in 11..=15 {
             let lvl = level(n).unwrap();
             assert_eq!(count_picks(lvl, &game, &a, 0, 300), 0, "level {n}: eye");
             assert_eq!(count_picks(lvl, &game, &a, 1, 300), 0, "level {n}: edge");
