@@ -511,12 +511,7 @@ mod tests {
     /// wrote is a typed `Malformed` for that row (never a panic, never a guess above).
     #[tokio::test]
     async fn a_users_rank_is_read_once_and_bad_text_is_malformed() {
-        let path =
-            std::env::temp_dir().join(format!("tengen-store-rank-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        let store = Store::open(&format!("sqlite:{}", path.display()))
-            .await
-            .unwrap();
+        let (store, path) = crate::test_store("rank").await;
         store
             .execute(
                 "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \

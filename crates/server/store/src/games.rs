@@ -399,12 +399,7 @@ mod tests {
     /// (with a warning) and shows the rest.
     #[tokio::test]
     async fn a_malformed_game_row_fails_alone_and_lists_skip_it() {
-        let path =
-            std::env::temp_dir().join(format!("tengen-store-malformed-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        let store = Store::open(&format!("sqlite:{}", path.display()))
-            .await
-            .unwrap();
+        let (store, path) = crate::test_store("malformed").await;
         store
             .execute(
                 "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \

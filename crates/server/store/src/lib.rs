@@ -337,6 +337,19 @@ impl Store {
     }
 }
 
+/// A fresh store in a SQLite file of its own under the temporary folder, for this crate's
+/// tests that write rows by hand (`name` tells the files apart), and the file's path, for the
+/// test to remove.
+#[cfg(test)]
+pub(crate) async fn test_store(name: &str) -> (Store, std::path::PathBuf) {
+    let path = std::env::temp_dir().join(format!("tengen-store-{name}-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let store = Store::open(&format!("sqlite:{}", path.display()))
+        .await
+        .expect("a test store");
+    (store, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
