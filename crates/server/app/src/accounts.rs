@@ -304,7 +304,7 @@ pub async fn by_id(store: &Store, id: i64) -> Result<Option<User>, ApiError> {
 pub async fn ensure_bot(
     store: &Store,
     name: &str,
-    rank: &str,
+    rank: Rank,
     kind: &str,
 ) -> Result<User, ApiError> {
     if let Some(u) = by_name(store, name).await? {
@@ -320,16 +320,13 @@ pub async fn ensure_bot(
         // The configured rank is the bot's declared one (the built-in bots' follow their
         // measured strength, which a new version may move).
         store.set_bot_rank(u.id, rank).await?;
-        return Ok(User {
-            rank: rank.to_string(),
-            ..u
-        });
+        return Ok(User { rank, ..u });
     }
     let inserted = store
         .insert_user(NewUser {
             username: name,
             password_hash: None,
-            rank,
+            rank: &rank.to_string(),
             points: tengen_core::domain::promotion::START as i64,
             guest: false,
             bot: Some(kind),

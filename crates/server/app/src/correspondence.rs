@@ -2,7 +2,6 @@
 //! their move, across all of them, and a vacation that stops their correspondence clocks.
 
 use serde::Serialize;
-use serde_json::json;
 
 use crate::accounts::User;
 use crate::error::ApiError;
@@ -244,8 +243,30 @@ pub async fn opponent_to_tell(
 /// Tells every connection of `opponent`'s (on every node) that it is their move in `game`,
 /// which `mover` just played: `{"type": "your_turn", "game", "opponent"}`.
 pub async fn tell_turn(notices: &Notices, game: i64, opponent: i64, mover: &str) {
-    let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
-    notices.say(opponent, msg.to_string()).await;
+    notices.say(opponent, &YourTurn::new(game, mover)).await;
+}
+
+/// A correspondence player's notice that it is their move: `{"type": "your_turn", "game",
+/// "opponent"}`.
+#[derive(Serialize)]
+pub struct YourTurn {
+    /// The game's id.
+    pub game: i64,
+    /// Who just played.
+    pub opponent: String,
+}
+
+impl YourTurn {
+    fn new(game: i64, mover: &str) -> YourTurn {
+        YourTurn {
+            game,
+            opponent: mover.to_string(),
+        }
+    }
+}
+
+impl crate::notices::Notice for YourTurn {
+    const KIND: &'static str = "your_turn";
 }
 
 /// What tells a correspondence player that it is their move when the mover is not on a socket
@@ -273,9 +294,9 @@ impl TurnNotices {
 
     /// Tells `opponent` on every connection that `mover` played in `game` and it is their move.
     pub fn tell(&self, game: i64, opponent: i64, mover: &str) {
-        let msg = json!({ "type": "your_turn", "game": game, "opponent": mover });
+        let turn = YourTurn::new(game, mover);
         let notices = self.notices.clone();
         // The driver goes on playing while the notice is published.
-        tokio::spawn(async move { notices.say(opponent, msg.to_string()).await });
+        tokio::spawn(async move { notices.say(opponent, &turn).await });
     }
 }

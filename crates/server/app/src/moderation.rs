@@ -8,7 +8,6 @@
 //! per-player channel, which a cluster relays to every node).
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use tengen_core::game::Action;
 use tengen_core::moderation::{ActionKind, Role};
 use tengen_store::moderation::NewEntry;
@@ -94,6 +93,26 @@ pub async fn set_role(store: &Store, name: &str, role: &str) -> Result<User, Api
     accounts::named(store, name).await
 }
 
+/// What a player is told of a moderator's action on them: `{"type": "moderation", "action",
+/// "reason", "until"}`. Their connections close after a ban.
+#[derive(Serialize)]
+pub struct ModeratorsNotice {
+    /// What was done.
+    pub action: ActionKind,
+    /// Why, as the moderator wrote it.
+    pub reason: String,
+    /// Until when, in seconds since 1970 (`null`: for good, or not timed).
+    pub until: Option<i64>,
+}
+
+impl crate::notices::Notice for ModeratorsNotice {
+    const KIND: &'static str = "moderation";
+
+    fn ends_connections(&self) -> bool {
+        self.action == ActionKind::Ban
+    }
+}
+
 /// `moderator` acts on a player; the log entry's id. The player must rank below the moderator
 /// (a moderator acts on players, an admin on moderators too).
 pub async fn act(
@@ -128,19 +147,18 @@ pub async fn act(
         at: now,
     };
     let log_id = store.sanction(req.action, entry).await?;
-    let notice = json!({
-        "type": "moderation",
-        "action": req.action,
-        "until": until,
-        "reason": reason,
-    });
+    let notice = ModeratorsNotice {
+        action: req.action,
+        reason: reason.to_string(),
+        until,
+    };
     match req.action {
         ActionKind::Ban => end_play(store, games, quick_match, &target).await,
         ActionKind::Suspend => withdraw_request(quick_match, &target).await,
         _ => {}
     }
     // Told last: a banned player's sockets close on this message, after their games ended.
-    notices.say(target.id, notice.to_string()).await;
+    notices.say(target.id, &notice).await;
     Ok(Acted {
         action: req.action,
         id: log_id,

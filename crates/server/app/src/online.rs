@@ -146,7 +146,7 @@ mod tests {
         User {
             id,
             username: name.into(),
-            rank: "5k".into(),
+            rank: "5k".parse().unwrap(),
             points: 50,
             guest: false,
             bot: false,

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use tengen_core::domain::rank::Rank;
 use tengen_store::ratings::RatingPoint;
 
 use crate::accounts;
@@ -41,7 +42,7 @@ pub struct Ratings {
     /// Promotion points.
     pub points: i64,
     /// The rank now.
-    pub rank: String,
+    pub rank: Rank,
     /// The rating now.
     pub rating: f64,
     /// The player's name.

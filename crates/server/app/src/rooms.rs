@@ -291,7 +291,7 @@ pub fn public(
         komi: t.komi.clone(),
         owner: RoomOwner {
             here: None,
-            rank: owner.rank.clone(),
+            rank: owner.rank,
             username: owner.username.clone(),
         },
         parity: None,
@@ -353,7 +353,7 @@ pub struct RoomOwner {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub here: Option<bool>,
     /// Their rank.
-    pub rank: String,
+    pub rank: Rank,
     /// Their name.
     pub username: String,
 }
@@ -440,7 +440,7 @@ pub async fn start_paired(
         .rules
         .parse()
         .map_err(|_| ApiError::Internal("bad rules in a room".into()))?;
-    let (or, pr): (Rank, Rank) = (owner.standing()?.rank, partner.standing()?.rank);
+    let (or, pr): (Rank, Rank) = (owner.rank, partner.rank);
     let kind = GameType::for_ranks(or, pr);
     let owner_parity = parse_parity(t.parity.as_deref().unwrap_or("odd"))?;
     let guess = match (kind, &j.guess) {

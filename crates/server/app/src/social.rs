@@ -7,7 +7,6 @@
 //! sender (`rate_limited`, 429; counted in the store, so on every node at once).
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use tengen_store::social::MessageRow;
 
 use crate::accounts::{self, User};
@@ -52,6 +51,11 @@ pub struct Message {
     pub text: String,
     /// To whom.
     pub to: String,
+}
+
+/// A private message is told to its recipient as it is shown, with `"type": "message"`.
+impl crate::notices::Notice for Message {
+    const KIND: &'static str = "message";
 }
 
 impl Message {
@@ -163,9 +167,7 @@ pub async fn send(
     }
     let m = store.send_message(user.id, to.id, text, now).await?;
     let body = Message::of(&m);
-    let mut live = json!(body);
-    live["type"] = json!("message");
-    notices.say(to.id, live.to_string()).await;
+    notices.say(to.id, &body).await;
     Ok(body)
 }
 

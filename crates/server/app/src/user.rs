@@ -6,7 +6,6 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::error::ApiError;
 use tengen_core::domain::promotion::Standing;
 use tengen_core::domain::rank::Rank;
 use tengen_core::player::Player;
@@ -19,8 +18,8 @@ pub struct User {
     pub id: i64,
     /// Unique name.
     pub username: String,
-    /// Rank, as `18k`, `3d` or `5d [P]`.
-    pub rank: String,
+    /// Rank, written `18k`, `3d` or `5d [P]`.
+    pub rank: Rank,
     /// Promotion points (seed 002); guests keep 50.
     pub points: i64,
     /// Guest accounts have no password and do not move promotion points.
@@ -40,19 +39,15 @@ pub struct User {
 impl User {
     /// The account as a game knows its player.
     pub fn player(&self) -> Player {
-        Player::of_account(self.id, &self.username, &self.rank, self.guest, self.bot)
+        Player::of_account(self.id, &self.username, self.rank, self.guest, self.bot)
     }
 
-    /// The rank, parsed.
-    pub fn standing(&self) -> Result<Standing, ApiError> {
-        let rank: Rank = self
-            .rank
-            .parse()
-            .map_err(|_| ApiError::Internal(format!("bad rank in database: {}", self.rank)))?;
-        Ok(Standing {
-            rank,
+    /// The rank and promotion points.
+    pub fn standing(&self) -> Standing {
+        Standing {
+            rank: self.rank,
             points: self.points as i32,
-        })
+        }
     }
 }
 
@@ -64,9 +59,7 @@ impl From<UserRow> for User {
         User {
             id: row.id,
             username: row.username,
-            // Text again while `bots::BotListed` copies it as a `String` (issue 42's next step
-            // types it here too); the store has read it, so `standing` finds it well formed.
-            rank: row.rank.to_string(),
+            rank: row.rank,
             points: row.points,
             guest: row.guest,
             bot: row.bot,

@@ -155,7 +155,7 @@ fn the_other_answers_are_in_json_order() {
             rating: 4.0,
         }],
         points: 0,
-        rank: "3k".into(),
+        rank: "3k".parse().unwrap(),
         rating: 1500.0,
         user: "ann".into(),
     });
@@ -240,7 +240,7 @@ fn quick_match_states_read_and_write_as_before() {
         game_type: Some("even".into()),
         opponent: Opponent {
             bot: false,
-            rank: Some("3k".into()),
+            rank: Some("3k".parse().unwrap()),
             username: "bob".into(),
         },
         size: 19,
@@ -273,7 +273,7 @@ fn quick_match_states_read_and_write_as_before() {
         json!({"state": "waiting", "ticket": 3, "since": 5, "request": null}).to_string()
     );
     assert_eq!(
-        matched.message(),
+        &*tengen_app::notices::Told::of(&tengen_app::quick_match::Told { outcome: &matched }).text,
         json!({"type": "matched", "match": old_matched()}).to_string()
     );
 }
@@ -291,7 +291,7 @@ fn rooms_keep_their_absent_fields_absent() {
         komi: None,
         owner: RoomOwner {
             here: None,
-            rank: "1d".into(),
+            rank: "1d".parse().unwrap(),
             username: "ann".into(),
         },
         parity: None,
@@ -654,8 +654,8 @@ fn a_game_s_snapshot_reads_as_before_in_play_at_the_count_and_with_its_clocks() 
         disputes: Default::default(),
     };
     let players = [
-        Player::of_account(1, "ann", "3k", false, false),
-        Player::of_account(2, "gnugo", "5k", false, true),
+        Player::of_account(1, "ann", "3k".parse().unwrap(), false, false),
+        Player::of_account(2, "gnugo", "5k".parse().unwrap(), false, true),
     ];
     let mut g = LiveGame::new(terms).unwrap();
     let act = |g: &mut LiveGame, who: Color, a: Action| {

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::rank::Rank;
+
 /// A player as a game knows them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
@@ -23,7 +25,7 @@ pub struct Player {
 
 impl Player {
     /// The player of an account: a bot's games, like a guest's, move no promotion points.
-    pub fn of_account(id: i64, username: &str, rank: &str, guest: bool, bot: bool) -> Player {
+    pub fn of_account(id: i64, username: &str, rank: Rank, guest: bool, bot: bool) -> Player {
         Player {
             id,
             username: username.to_string(),

@@ -458,7 +458,7 @@ pub async fn replay(
         Ok::<Player, LiveError>(Player::of_account(
             u.id,
             &u.username,
-            &u.rank.to_string(),
+            u.rank,
             u.guest,
             u.bot,
         ))

@@ -7,7 +7,7 @@
 //! | [`node_subject`] `tengen.node.NODE` | a [`crate::remote::Request`], answered with a [`crate::remote::Reply`] | `remote::Peers::request` (a game owned elsewhere) | `tengen_server::cluster::start`'s request loop (`answer`) |
 //! | [`events_subject`] `tengen.game.ID.events` | a game's event frame (`types::Record::wire`), after its commit | `actor::GameActor::publish` | `remote::Peers::relay` (to this node's watchers) |
 //! | [`ONLINE`] `tengen.online` | `(node, [(User, connections)])`, every 2 s | `tengen_server::cluster::start` | the same loop: `app::online::Online::heard` |
-//! | [`NOTICES`] `tengen.match` | `(user id, notice text)` | `app::notices::Notices::say` | `tengen_server::cluster::start`: `Notices::relay` |
+//! | [`NOTICES`] `tengen.match` | `(user id, notice text, closes)` | `app::notices::Notices::say` | `tengen_server::cluster::start`: `Notices::relay_heard` |
 //! | [`LOBBY`] `tengen.lobby` | `(writer's id, lobby line)` | `app::lobby_chat::say` | `tengen_server::cluster::start`: `LobbyChat::heard` |
 //!
 //! The names are the wire: a node of another version must find the same ones, so they do not

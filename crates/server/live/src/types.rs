@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use tokio::sync::broadcast;
 
 use tengen_core::domain::clock::Clock;
@@ -70,12 +71,7 @@ impl Record {
         event_json: &str,
         clocks_json: Option<&str>,
     ) -> Record {
-        // The WebSocket protocol's `event` message (docs/protocol.md): both clocks right after
-        // the event in timed games, `null` in untimed ones.
-        let wire = format!(
-            r#"{{"type":"event","game":{game},"seq":{seq},"at":{at_ms},"event":{event_json},"clocks":{}}}"#,
-            clocks_json.unwrap_or("null")
-        );
+        let wire = EventMsg::frame(game, seq, at_ms, event_json, clocks_json);
         Record {
             seq,
             at_ms,
@@ -105,6 +101,41 @@ impl Record {
             e.clocks.as_deref(),
         ))
     }
+}
+
+/// The WebSocket protocol's `event` message (docs/protocol.md): the event and, in timed games,
+/// both clocks right after it (`null` in untimed ones), each as the JSON text it was stored as.
+#[derive(Serialize)]
+struct EventMsg<'a> {
+    /// Always `event`.
+    r#type: &'static str,
+    game: i64,
+    seq: u64,
+    at: i64,
+    event: Option<&'a RawValue>,
+    clocks: Option<&'a RawValue>,
+}
+
+impl EventMsg<'_> {
+    /// The message's frame. The texts were written by serde (or read back from the log, where
+    /// serde wrote them): were one not JSON, the frame says `null` for it rather than send
+    /// broken JSON.
+    fn frame(game: i64, seq: u64, at: i64, event_json: &str, clocks_json: Option<&str>) -> Frame {
+        let msg = EventMsg {
+            r#type: "event",
+            game,
+            seq,
+            at,
+            event: raw(event_json),
+            clocks: clocks_json.and_then(raw),
+        };
+        serde_json::to_string(&msg).unwrap_or_default().into()
+    }
+}
+
+/// `text` as raw JSON, if it is JSON.
+fn raw(text: &str) -> Option<&RawValue> {
+    serde_json::from_str(text).ok()
 }
 
 /// Why an action got no events.
@@ -194,6 +225,23 @@ mod tests {
         assert_eq!(
             r.wire.to_string(),
             r#"{"type":"event","game":3,"seq":1,"at":5,"event":{"type":"move","color":"black","point":"Q16"},"clocks":null}"#
+        );
+    }
+
+    /// The frame carries the stored clocks as they were written, and never broken JSON.
+    #[test]
+    fn the_event_frame_carries_the_stored_texts() {
+        let event = r#"{"type":"pass","color":"white"}"#;
+        let clocks = r#"[{"main_ms":1},{"main_ms":2}]"#;
+        let f = EventMsg::frame(9, 2, 7, event, Some(clocks));
+        assert_eq!(
+            f.as_str(),
+            r#"{"type":"event","game":9,"seq":2,"at":7,"event":{"type":"pass","color":"white"},"clocks":[{"main_ms":1},{"main_ms":2}]}"#
+        );
+        let f = EventMsg::frame(9, 2, 7, "{broken", Some("[1,"));
+        assert_eq!(
+            f.as_str(),
+            r#"{"type":"event","game":9,"seq":2,"at":7,"event":null,"clocks":null}"#
         );
     }
 }

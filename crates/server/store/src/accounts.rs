@@ -458,9 +458,9 @@ impl Store {
     }
 
     /// Sets a bot's rank (its points stay).
-    pub async fn set_bot_rank(&self, id: i64, rank: &str) -> Result<(), StoreError> {
+    pub async fn set_bot_rank(&self, id: i64, rank: Rank) -> Result<(), StoreError> {
         sqlx::query("UPDATE users SET rank = $1 WHERE id = $2")
-            .bind(rank)
+            .bind(rank.to_string())
             .bind(id)
             .execute(self.pool())
             .await?;

@@ -175,9 +175,7 @@ pub async fn start(state: &AppState) -> Result<(), String> {
                 tracing::warn!(version = v, "a quick-match outcome in a newer protocol");
                 continue;
             }
-            if let Ok((user, text)) = serde_json::from_slice::<(i64, String)>(&msg.payload) {
-                notices.relay(user, text);
-            }
+            notices.relay_heard(&msg.payload);
         }
     });
     // The lobby chat: every node's lines, this node's too, kept here and sent to its

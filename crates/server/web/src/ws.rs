@@ -213,12 +213,6 @@ async fn connection(
     crate::metrics::CONNECTIONS.dec();
 }
 
-/// Whether a message to a player is a moderator's ban (their connections close on it).
-fn is_ban(msg: &str) -> bool {
-    serde_json::from_str::<Value>(msg)
-        .is_ok_and(|v| v["type"] == "moderation" && v["action"] == "ban")
-}
-
 /// Writes what is queued for one connection, and pings it.
 ///
 /// What is queued goes out in one write: before writing, the writer lets the tasks that are
@@ -300,15 +294,15 @@ impl Conn {
     /// (the connection lagged its player's messages) is told to the client, and the connection
     /// closes so that the client comes back and reads its state afresh: nothing is skipped
     /// silently.
-    async fn on_told(&self, told: Option<tengen_app::notices::Notice>) -> ControlFlow<()> {
-        let Some(msg) = told else {
+    async fn on_told(&self, told: Option<tengen_app::notices::Told>) -> ControlFlow<()> {
+        let Some(told) = told else {
             let lagged = "this connection fell behind its messages; reconnect";
             self.send(error(&Value::Null, "lagging", lagged)).await;
             self.close(4008, "lagging").await;
             return ControlFlow::Break(());
         };
-        self.send(msg.to_string()).await;
-        if is_ban(&msg) {
+        self.send(told.text.to_string()).await;
+        if told.closes {
             self.close(4003, "banned").await;
             return ControlFlow::Break(());
         }

@@ -256,7 +256,7 @@ mod tests {
         let user = User {
             id: 1,
             username: "ann".into(),
-            rank: "3k".into(),
+            rank: "3k".parse().unwrap(),
             points: 0,
             guest: false,
             bot: false,
@@ -406,8 +406,8 @@ mod tests {
         .unwrap();
         let g = LiveGame::new(terms).unwrap();
         let players = [
-            Player::of_account(1, "ann", "3k", false, false),
-            Player::of_account(2, "bob", "2k", false, false),
+            Player::of_account(1, "ann", "3k".parse().unwrap(), false, false),
+            Player::of_account(2, "bob", "2k".parse().unwrap(), false, false),
         ];
         let s = tengen_core::view::snapshot(3, &g, &players, 0);
         let msg = ServerMsg::Snapshot {

@@ -141,7 +141,13 @@ async fn gnu_go_over_gtp_never_loses_on_time() {
 
 #[test]
 fn bot_specs() {
-    assert_eq!(parse_spec("g@3d=gnugo --mode gtp").unwrap().rank, "3d");
+    assert_eq!(
+        parse_spec("g@3d=gnugo --mode gtp")
+            .unwrap()
+            .rank
+            .to_string(),
+        "3d"
+    );
     assert!(parse_spec("nothing").is_err());
     assert!(parse_spec("g@99k=x").is_err());
     assert!(parse_spec("g=").is_err());

@@ -351,7 +351,7 @@ async fn quick_match_pairs_requests_made_on_different_nodes() {
     })
     .await
     .expect("b's connections of Ann hear of the pairing");
-    let told: serde_json::Value = serde_json::from_str(&told).unwrap();
+    let told: serde_json::Value = serde_json::from_str(&told.text).unwrap();
     assert_eq!(told["match"]["game"], game);
 
     // Both requests left the queue: Carol, asking next on a, waits (nobody is paired twice);

@@ -134,7 +134,7 @@ async fn names_rules_and_ranks() {
     let u = accounts::set_rank(server.store(), "alice", "1p")
         .await
         .unwrap();
-    assert_eq!(u.rank, "1d [P]");
+    assert_eq!(u.rank.to_string(), "1d [P]");
     assert!(matches!(
         accounts::set_rank(server.store(), "nobody", "1p").await,
         Err(tengen_server::error::ApiError::NotFound)

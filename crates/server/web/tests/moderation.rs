@@ -647,11 +647,11 @@ async fn lagging_socket(url: &str) {
     let flood = || {
         for i in 0..1_000 {
             let notice = json!({"type": "message", "text": format!("to cyd {i}")});
-            server
-                .state
-                .services
-                .notices
-                .relay(cyd.id(), notice.to_string());
+            let told = tengen_app::notices::Told {
+                text: notice.to_string().into(),
+                closes: false,
+            };
+            server.state.services.notices.relay(cyd.id(), told);
         }
     };
     let ask = json!({"sizes": [9], "speed": "live", "rules": "chinese"});

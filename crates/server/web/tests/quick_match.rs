@@ -120,7 +120,7 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
         .await
         .unwrap()
         .unwrap();
-    let msg: Value = serde_json::from_str(&msg).unwrap();
+    let msg: Value = serde_json::from_str(&msg.text).unwrap();
     assert_eq!(msg["type"], "matched");
     let (_, status) = ann.get("/api/match").await;
     assert_eq!(status, msg["match"]);

@@ -216,7 +216,7 @@ async fn the_only_rank_shown_is_the_seeds_rank_whatever_the_rating_does() {
     let after = tengen_app::accounts::named(&store, "ann").await.unwrap();
     assert!(after.rating > seeded_from("10k").rating, "{after:?}");
     // Promotion points: 50 + 5 - 15; the rank has not moved.
-    assert_eq!((after.rank.as_str(), after.points), ("10k", 40));
+    assert_eq!((after.rank.to_string().as_str(), after.points), ("10k", 40));
     let shown = serde_json::to_value(&after).unwrap();
     assert_eq!(shown["rank"], "10k");
     let ranks: Vec<&str> = shown

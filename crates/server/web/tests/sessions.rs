@@ -227,7 +227,7 @@ async fn listing(url: &str) {
 /// A remote bot's account with its password, as `tengen admin bot-password` makes it.
 async fn remote_bot(server: &TestServer, name: &str) -> String {
     let store = server.store();
-    tengen_app::accounts::ensure_bot(store, name, "5k", "remote")
+    tengen_app::accounts::ensure_bot(store, name, "5k".parse().unwrap(), "remote")
         .await
         .unwrap();
     let (_, password) = tengen_app::accounts::new_bot_password(store, name)

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use tengen_core::domain::rank::Rank;
 use tengen_rules::{Color, Komi, Phase, Preset};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -58,7 +58,7 @@ pub struct BotSpec {
     /// Account name.
     pub name: String,
     /// Declared rank.
-    pub rank: String,
+    pub rank: Rank,
     /// Its engine.
     pub engine: Engine,
 }
@@ -73,7 +73,8 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
         Some((n, r)) => (n, r),
         None => (head, "10k"),
     };
-    rank.parse::<tengen_core::domain::rank::Rank>()
+    let rank = rank
+        .parse::<Rank>()
         .map_err(|e| BotError::Spec(e.to_string()))?;
     if command.trim().is_empty() || name.is_empty() {
         return Err(usage());
@@ -92,7 +93,7 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
     };
     Ok(BotSpec {
         name: name.to_string(),
-        rank: rank.to_string(),
+        rank,
         engine,
     })
 }
@@ -110,19 +111,19 @@ pub fn builtins() -> Vec<BotSpec> {
         .iter()
         .map(|&(name, level, rank)| BotSpec {
             name: name.into(),
-            rank: rank.into(),
+            rank,
             engine: Engine::Builtin(level),
         })
         .collect()
 }
 
 /// Name, level and declared rank of each built-in bot.
-const BUILTIN_RANKS: [(&str, u8, &str); 5] = [
-    ("tengen-bot", 1, "13k"),
-    ("tengen-3", 3, "6k"),
-    ("tengen-5", 5, "5k"),
-    ("tengen-7", 7, "2k"),
-    ("tengen-9", 9, "1d"),
+const BUILTIN_RANKS: [(&str, u8, Rank); 5] = [
+    ("tengen-bot", 1, Rank::Kyu(13)),
+    ("tengen-3", 3, Rank::Kyu(6)),
+    ("tengen-5", 5, Rank::Kyu(5)),
+    ("tengen-7", 7, Rank::Kyu(2)),
+    ("tengen-9", 9, Rank::Dan(1)),
 ];
 
 pub use tengen_ai::search::level_playouts;
@@ -146,7 +147,7 @@ impl Bots {
                 Engine::Gtp(cmd) => format!("gtp:{cmd}"),
                 Engine::Remote => "remote".into(),
             };
-            let user = accounts::ensure_bot(store, &spec.name, &spec.rank, &kind).await?;
+            let user = accounts::ensure_bot(store, &spec.name, spec.rank, &kind).await?;
             list.push((spec, user));
         }
         Ok(Bots {
@@ -190,12 +191,26 @@ impl Bots {
                     available: available(s, u, online),
                     engine,
                     name: s.name.clone(),
-                    rank: u.rank.clone(),
+                    rank: u.rank,
                 }
             })
             .collect();
         BotList { bots }
     }
+}
+
+/// A remote bot's game offer: `{"type": "bot_game", "color", "game"}`, told to each of the
+/// bot's engine connections.
+#[derive(Serialize)]
+pub struct GameOffer {
+    /// The bot's colour: `black` or `white`.
+    pub color: String,
+    /// The game's id.
+    pub game: i64,
+}
+
+impl crate::notices::Notice for GameOffer {
+    const KIND: &'static str = "bot_game";
 }
 
 /// The bots one can play (fields in alphabetical order, as the `json!` object it replaces
@@ -216,7 +231,7 @@ pub struct BotListed {
     /// Its name.
     pub name: String,
     /// Its rank.
-    pub rank: String,
+    pub rank: Rank,
 }
 
 /// Whether the bot can start a game now: a remote bot's engine must be connected (on any node).
@@ -383,8 +398,11 @@ pub async fn start_game(
     let (game_id, handle) = (started.game_id, started.handle);
     if spec.engine == Engine::Remote {
         // The bot's engine hears of the game on each of its connections, on any node.
-        let msg = json!({ "type": "bot_game", "game": game_id, "color": user_color.opponent().to_string() });
-        state.notices.say(bot.id, msg.to_string()).await;
+        let offer = GameOffer {
+            color: user_color.opponent().to_string(),
+            game: game_id,
+        };
+        state.notices.say(bot.id, &offer).await;
     } else if handle.is_local() {
         // In a cluster another node may have taken the new game first: its driver runs there.
         spawn_driver(
@@ -553,7 +571,6 @@ mod tests {
     use super::player::{answer_count_request, next_action};
     use super::*;
     use tengen_core::domain::clock::TimeControl;
-    use tengen_core::domain::rank::Rank;
     use tengen_core::game::Event;
     use tengen_rules::coord::gtp as coord;
     use tengen_rules::playout::Rng;
@@ -663,7 +680,7 @@ mod tests {
             let Engine::Builtin(level) = b.engine else {
                 panic!("{b:?}")
             };
-            let rank: Rank = b.rank.parse().expect("a rank");
+            let rank = b.rank;
             // Ranks never fall as the level's strength rises (the beginners' 11-15 are below
             // level 1); they may stay equal, where the matches that set them (against GNU Go,
             // BENCHMARKS.md) could not tell two levels apart.

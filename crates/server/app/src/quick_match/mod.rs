@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::accounts::User;
 use crate::bots::BotGames;
@@ -287,9 +286,10 @@ impl QuickMatch {
         if let Some(shared) = &self.shared {
             return shared.tell(user_id, outcome).await;
         }
-        let msg = outcome.message();
+        // Kept before it is told: a client told reads it back with `GET /api/match`.
+        let told = outcome.clone();
         lock(&self.inner).outcomes.insert(user_id, outcome);
-        self.notices.say(user_id, msg).await;
+        self.notices.say(user_id, &Told { outcome: &told }).await;
     }
 }
 
@@ -334,7 +334,7 @@ pub async fn request(
             "finish your live game first (correspondence games may be asked for beside it)".into(),
         ));
     }
-    let level = user.standing()?.rank.level();
+    let level = user.rank.level();
     let avoid = state.store.blocks_either_way(user.id).await?;
     let (me, partner) = if let Some(shared) = &qm.shared {
         let me = Waiting {
@@ -429,7 +429,7 @@ async fn pair(
             for (me, them) in [(&older, &newer), (&newer, &older)] {
                 let opponent = Opponent {
                     bot: false,
-                    rank: Some(them.user.rank.clone()),
+                    rank: Some(them.user.rank),
                     username: them.user.username.clone(),
                 };
                 let game_type = Some(v.game_type.to_string());
@@ -466,7 +466,7 @@ fn nearest_bot(
     bots.all()
         .filter(|(spec, u)| crate::bots::available(spec, u, online))
         .filter_map(|(spec, u)| {
-            let l = u.rank.parse::<Rank>().ok()?.level();
+            let l = u.rank.level();
             Some((spec.name.clone(), l))
         })
         .min_by_key(|(_, l)| ((l - level).abs(), *l))
@@ -670,7 +670,7 @@ pub struct Opponent {
     pub bot: bool,
     /// A person's rank (absent for a bot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rank: Option<String>,
+    pub rank: Option<Rank>,
     /// The name.
     pub username: String,
 }
@@ -693,11 +693,18 @@ impl MatchState {
             MatchState::Withdrawn { .. } => "withdrawn",
         }
     }
+}
 
-    /// The message that tells a player's connections of this outcome.
-    pub fn message(&self) -> String {
-        json!({ "type": "matched", "match": self }).to_string()
-    }
+/// A player's notice of their request's outcome: `{"type": "matched", "match": ...}`.
+#[derive(Serialize)]
+pub struct Told<'a> {
+    /// The outcome.
+    #[serde(rename = "match")]
+    pub outcome: &'a MatchState,
+}
+
+impl crate::notices::Notice for Told<'_> {
+    const KIND: &'static str = "matched";
 }
 
 impl Serialize for MatchState {
@@ -765,7 +772,7 @@ mod tests {
             user: User {
                 id,
                 username: format!("p{id}"),
-                rank: rank.into(),
+                rank: rank.parse().unwrap(),
                 points: 50,
                 guest: false,
                 bot: false,

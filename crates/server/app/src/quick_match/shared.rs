@@ -136,7 +136,8 @@ impl Shared {
         if let Err(e) = kept {
             tracing::warn!(error = %e, user_id, "could not keep a quick-match outcome");
         }
-        self.notices.say(user_id, outcome.message()).await;
+        let told = super::Told { outcome: &outcome };
+        self.notices.say(user_id, &told).await;
     }
 }
 

@@ -840,7 +840,7 @@ pub async fn register(store: &Store, user: &User, id: i64) -> Result<Registered,
         ));
     }
     crate::sanctions::check_may(store, user.id, crate::sanctions::Activity::Tournament).await?;
-    let rank = rank_of(&user.rank);
+    let rank = rank_of(&user.rank.to_string());
     let limit = |r: &Option<String>| r.as_deref().map(parse_rank).transpose();
     if limit(&t.terms.min_rank)?.is_some_and(|min| rank < min)
         || limit(&t.terms.max_rank)?.is_some_and(|max| rank > max)
@@ -856,7 +856,10 @@ pub async fn register(store: &Store, user: &User, id: i64) -> Result<Registered,
             "the tournament is full".into(),
         ));
     }
-    if !store.register_entrant(id, user.id, &user.rank).await? {
+    if !store
+        .register_entrant(id, user.id, &user.rank.to_string())
+        .await?
+    {
         return Err(ApiError::Conflict(
             "already_registered",
             "you are already registered".into(),

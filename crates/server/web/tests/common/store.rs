@@ -8,7 +8,7 @@ use tengen_store::Store;
 pub async fn ann_and_bob(store: &Store) -> [i64; 2] {
     let mut ids = [0; 2];
     for (id, name) in ids.iter_mut().zip(["ann", "bob"]) {
-        *id = tengen_app::accounts::ensure_bot(store, name, "3k", "test")
+        *id = tengen_app::accounts::ensure_bot(store, name, "3k".parse().unwrap(), "test")
             .await
             .unwrap()
             .id;
