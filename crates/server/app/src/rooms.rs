@@ -27,36 +27,7 @@ use tengen_live::registry::Games;
 use tengen_store::games::RoomStatus;
 use tengen_store::Store;
 
-/// What the owner asks for when opening a room.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RoomTerms {
-    /// 9, 13 or 19 (5 to 19 for First Capture; 9 for WGA).
-    pub size: u8,
-    /// A rule preset name.
-    pub rules: String,
-    /// Komi; the game type's default when absent.
-    #[serde(default)]
-    pub komi: Option<String>,
-    /// Whether take-backs may be requested (default: no).
-    #[serde(default)]
-    pub take_back: bool,
-    /// Whether the players may ask for a score estimate during the game (default: no;
-    /// spectators always may).
-    #[serde(default)]
-    pub estimate: bool,
-    /// Handicap stones for a HANDICAP game; from the rank difference when absent.
-    #[serde(default)]
-    pub handicap: Option<u8>,
-    /// The owner's secret choice for HO-SUN, `odd` or `even`; the server picks when absent.
-    #[serde(default)]
-    pub parity: Option<String>,
-    /// The clock; seed 002's default (30 minutes, no extra timers) when absent.
-    #[serde(default)]
-    pub time: Option<TimeControl>,
-    /// How a group disputed at the count is settled: `play` (default) or `engine`.
-    #[serde(default)]
-    pub disputes: DisputeRule,
-}
+pub use tengen_core::room::RoomTerms;
 
 /// Rooms one player may have open at once.
 pub const MAX_OPEN_PER_USER: i64 = 5;
@@ -144,9 +115,7 @@ pub async fn list(store: &Store, online: &Online) -> Result<Rooms, ApiError> {
         let owner = accounts::by_id(store, r.owner_id)
             .await?
             .ok_or(ApiError::NotFound)?;
-        let t: RoomTerms =
-            serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-        let mut room = public(r.id, &owner, &t, r.status, r.game_id);
+        let mut room = public(r.id, &owner, &r.terms, r.status, r.game_id);
         room.owner.here = Some(online.connections(owner.id) > 0);
         out.push(room);
     }
@@ -164,9 +133,8 @@ pub async fn open(store: &Store, owner: &User, terms: RoomTerms) -> Result<Room,
             format!("at most {MAX_OPEN_PER_USER} open rooms a player: close one first"),
         ));
     }
-    let text = serde_json::to_string(&t).map_err(|e| ApiError::Internal(e.to_string()))?;
     crate::sanctions::check_may_play(store, owner.id).await?;
-    let id = store.create_room(owner.id, &text).await?;
+    let id = store.create_room(owner.id, &t).await?;
     let mut room = public(id, owner, &t, RoomStatus::Open, None);
     room.parity = Some(t.parity.clone());
     Ok(room)
@@ -178,9 +146,7 @@ pub async fn get(store: &Store, id: i64) -> Result<Room, ApiError> {
     let owner = accounts::by_id(store, r.owner_id)
         .await?
         .ok_or(ApiError::NotFound)?;
-    let t: RoomTerms =
-        serde_json::from_str(&r.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(public(r.id, &owner, &t, r.status, r.game_id))
+    Ok(public(r.id, &owner, &r.terms, r.status, r.game_id))
 }
 
 /// `user` closes their open room `id`: `not_owner` for anyone else, `room_closed` when it is
@@ -418,9 +384,7 @@ pub async fn join(
         ));
     }
     crate::blocks::check_may_meet(store, owner.id, partner.id).await?;
-    let t: RoomTerms =
-        serde_json::from_str(&room.terms).map_err(|e| ApiError::Internal(e.to_string()))?;
-    start_paired(store, games, id, &owner, partner, &t, j).await
+    start_paired(store, games, id, &owner, partner, &room.terms, j).await
 }
 
 /// Starts a game between `owner` (of room `room_id`, or 0 for none, as quick match pairs) and

@@ -21,4 +21,5 @@ pub mod names;
 pub mod player;
 pub mod rating;
 pub mod review_tree;
+pub mod room;
 pub mod view;

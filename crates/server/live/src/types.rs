@@ -77,7 +77,7 @@ impl Record {
             at_ms,
             event,
             clocks,
-            wire: wire.into(),
+            wire,
         }
     }
 

@@ -3,8 +3,9 @@
 use sqlx::any::AnyRow;
 use sqlx::Row;
 use tengen_core::game::Terms;
+use tengen_core::room::RoomTerms;
 
-use super::{parsed, read_list, Store, StoreError};
+use super::{from_json, parsed, read_list, Store, StoreError};
 
 /// Seconds since the epoch.
 pub fn now() -> i64 {
@@ -27,8 +28,8 @@ pub struct RoomRow {
     pub id: i64,
     /// Who opened it.
     pub owner_id: i64,
-    /// The terms as JSON (the app's `RoomTerms`, which this floor does not know).
-    pub terms: String,
+    /// The terms the owner asked for (kept as JSON).
+    pub terms: RoomTerms,
     /// Open, started or cancelled.
     pub status: RoomStatus,
     /// The game, once started.
@@ -106,7 +107,7 @@ fn room_from(r: &AnyRow) -> Result<RoomRow, StoreError> {
     Ok(RoomRow {
         id,
         owner_id: r.try_get("owner_id")?,
-        terms: r.try_get("terms")?,
+        terms: from_json(r, "rooms", id, "terms")?,
         status: parsed(r, "rooms", id, "status")?,
         game_id: r.try_get("game_id")?,
     })
@@ -141,13 +142,7 @@ fn listed_from(r: &AnyRow) -> Result<ListedGame, StoreError> {
 /// panic and never a string handed up for the app to parse again.
 fn game_from(r: &AnyRow) -> Result<GameRow, StoreError> {
     let id: i64 = r.try_get("id")?;
-    let terms: String = r.try_get("terms")?;
-    let terms = serde_json::from_str(&terms).map_err(|e| StoreError::Malformed {
-        table: "games",
-        id,
-        column: "terms",
-        why: e.to_string(),
-    })?;
+    let terms = from_json(r, "games", id, "terms")?;
     let status = parsed(r, "games", id, "status")?;
     Ok(GameRow {
         id,
@@ -179,7 +174,13 @@ impl Store {
     }
 
     /// Opens a room.
-    pub async fn create_room(&self, owner_id: i64, terms: &str) -> Result<i64, StoreError> {
+    pub async fn create_room(&self, owner_id: i64, terms: &RoomTerms) -> Result<i64, StoreError> {
+        let terms = serde_json::to_string(terms).map_err(|e| StoreError::Malformed {
+            table: "rooms",
+            id: 0,
+            column: "terms",
+            why: e.to_string(),
+        })?;
         let row = sqlx::query(
             "INSERT INTO rooms (owner_id, terms, status, game_id, created_at) VALUES ($1, $2, 'open', NULL, $3) RETURNING id",
         )
@@ -437,6 +438,45 @@ mod tests {
         assert_eq!(ids(store.games_of(1, 10).await.unwrap()), [1]);
         let listed = store.listed_games(GameStatus::Live, 10).await.unwrap();
         assert_eq!(listed.iter().map(|g| g.row.id).collect::<Vec<_>>(), [1]);
+        drop(store);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// A room's terms are read back typed; a row whose terms do not read fails alone, and the
+    /// list of open rooms leaves it out.
+    #[tokio::test]
+    async fn a_room_s_terms_read_back_typed_and_a_malformed_one_fails_alone() {
+        let (store, path) = crate::test_store("rooms").await;
+        store
+            .execute(
+                "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \
+                 VALUES ('a', NULL, '18k', 0, 0, NULL, 0)",
+            )
+            .await
+            .unwrap();
+        let terms: RoomTerms =
+            serde_json::from_str(r#"{"size":13,"rules":"korean","take_back":true}"#).unwrap();
+        let id = store.create_room(1, &terms).await.unwrap();
+        let read = store.room(id).await.unwrap().unwrap();
+        assert_eq!((read.terms.size, read.terms.rules.as_str()), (13, "korean"));
+        assert!(read.terms.take_back && !read.terms.estimate);
+        sqlx::query(
+            "INSERT INTO rooms (owner_id, terms, status, game_id, created_at) \
+             VALUES (1, '{\"size\": 9', 'open', NULL, 0)",
+        )
+        .execute(store.pool())
+        .await
+        .unwrap();
+        match store.room(id + 1).await {
+            Err(StoreError::Malformed {
+                table: "rooms",
+                column: "terms",
+                ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+        let open = store.open_rooms().await.unwrap();
+        assert_eq!(open.iter().map(|r| r.id).collect::<Vec<_>>(), [id]);
         drop(store);
         let _ = std::fs::remove_file(&path);
     }

@@ -122,6 +122,23 @@ where
     })
 }
 
+/// Column `column` of `table`'s row `id`, its JSON text read as a `T` (a game's or a room's
+/// terms). Text that does not read is [`StoreError::Malformed`].
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
+    r: &AnyRow,
+    table: &'static str,
+    id: i64,
+    column: &'static str,
+) -> Result<T, StoreError> {
+    let text: String = r.try_get(column)?;
+    serde_json::from_str(&text).map_err(|e| StoreError::Malformed {
+        table,
+        id,
+        column,
+        why: e.to_string(),
+    })
+}
+
 /// A list's rows read one by one: a [`StoreError::Malformed`] row is left out with a
 /// `tracing::warn!` (the games list must not fail whole for one row a bug or a hand edit left
 /// unreadable), any other error fails the list.

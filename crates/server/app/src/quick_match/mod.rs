@@ -465,10 +465,7 @@ fn nearest_bot(
 ) -> Option<(String, i32)> {
     bots.all()
         .filter(|(spec, u)| crate::bots::available(spec, u, online))
-        .filter_map(|(spec, u)| {
-            let l = u.rank.level();
-            Some((spec.name.clone(), l))
-        })
+        .map(|(spec, u)| (spec.name.clone(), u.rank.level()))
         .min_by_key(|(_, l)| ((l - level).abs(), *l))
 }
 
