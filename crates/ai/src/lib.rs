@@ -24,6 +24,8 @@
 //!   for GTP, the levels and the server's bots.
 //! - [`estimate`]: ownership by light playouts, dead stones, a scored estimate; [`chains`]: the
 //!   chains an ownership map calls dead (shared by the estimate and the search).
+//! - [`Engine`]: the net a server evaluates with, passed in as a value, and the count's and the
+//!   manners' judgements made with it.
 //! - [`analysis`]: a whole game's positions analysed together (win rate, lead, best moves),
 //!   on several threads through one evaluator, for `tengen analyze` and reviews.
 //! - [`policy`]: the simple move policy (captures, escapes, no eye filling, no self-atari), kept
@@ -35,6 +37,7 @@ pub mod analysis;
 pub mod chains;
 #[cfg(test)]
 mod diagram;
+pub mod engine;
 pub mod estimate;
 pub mod ladder;
 pub mod manners;
@@ -47,3 +50,5 @@ pub mod priors;
 pub mod search;
 pub mod time;
 pub mod tree;
+
+pub use engine::Engine;

@@ -12,6 +12,7 @@
 //!   `resignConsecTurns`): one bad reading does not end a game.
 
 use crate::estimate::{self, Estimate};
+use crate::nn::Evaluator;
 use crate::search::Decision;
 use tengen_rules::{Color, Game, Move};
 
@@ -46,9 +47,15 @@ pub struct Judgement {
     pub late: bool,
 }
 
-/// Judges `game` for the bot playing `color`.
+/// Judges `game` for the bot playing `color`, with the process's shared net.
 pub fn judge(game: &Game, color: Color) -> Judgement {
-    let e = estimate::estimate(game);
+    judge_by(crate::nn::builtin().as_deref(), game, color)
+}
+
+/// Judges `game` for the bot playing `color`, the estimate judging by `net` where it applies.
+pub fn judge_by(net: Option<&Evaluator>, game: &Game, color: Color) -> Judgement {
+    let settings = estimate::Settings::for_size(game.size());
+    let e = estimate::estimate_by(net, game, &settings);
     judgement(game, color, &e)
 }
 
@@ -120,22 +127,27 @@ pub const NOT_SETTLED: &str =
 /// winner ([`Judgement::decided`]). `None`: the engine plays. Only past the opening or after a
 /// pass, and never in First Capture Go, where no count decides.
 pub fn before_search(game: &Game, color: Color) -> Option<Decision> {
+    before_search_by(crate::nn::builtin().as_deref(), game, color)
+}
+
+/// [`before_search`] with `net` for the net's look and the estimate.
+pub fn before_search_by(net: Option<&Evaluator>, game: &Game, color: Color) -> Option<Decision> {
     let passed = opponent_passed(game, color);
     if !counted(game) || !(passed || past_opening(game)) {
         return None;
     }
     // The estimator costs a fifth of a second on 19x19: asked only when the net's one look
     // (a few milliseconds) does not find the mover ahead.
-    let net = net_view(game, color);
-    if !passed && net.is_some_and(|(win, _)| win > HOPEFUL) {
+    let view = net.and_then(|eval| net_view(eval, game, color));
+    if !passed && view.is_some_and(|(win, _)| win > HOPEFUL) {
         return None;
     }
     // The estimator reads a fight's groups as dead or alive too soon (in a 9x9 game against
     // KataGo it put a player 13.5 points down at best where the net saw 1.7): the net must
     // also see the mover behind by half the margin before the game is resigned.
     let size = game.size();
-    let net_agrees = net.is_none_or(|(_, lead)| lead <= -resign_margin(size) / 2.0);
-    let judged = judge(game, color);
+    let net_agrees = view.is_none_or(|(_, lead)| lead <= -resign_margin(size) / 2.0);
+    let judged = judge_by(net, game, color);
     if judged.hopeless(size) && net_agrees {
         Some(Decision::Resign)
     } else if passed && judged.decided() {
@@ -150,11 +162,10 @@ pub fn before_search(game: &Game, color: Color) -> Option<Decision> {
 /// 9x9 board, counting on an invasion the estimator rightly discounts.)
 const HOPEFUL: f64 = 0.5;
 
-/// The built-in net's win rate and lead for `color` to move in `game` (one evaluation), where
+/// The net's win rate and lead for `color` to move in `game` (one evaluation), where
 /// the net plays it.
-fn net_view(game: &Game, color: Color) -> Option<(f64, f32)> {
+fn net_view(eval: &Evaluator, game: &Game, color: Color) -> Option<(f64, f32)> {
     let rules = crate::nn::plays(game)?;
-    let eval = crate::nn::builtin()?;
     let mut g = game.clone();
     g.set_to_move(color);
     let e = eval.evaluate(&crate::nn::History::new(&g, rules), 0).ok()?;

@@ -211,9 +211,15 @@ async fn play_game(
     let mut game = Game {
         id,
         live: LiveGame::new(terms.clone()).map_err(anyhow::Error::msg)?,
-        player: Player::start(ctx.engine.clone(), terms, color, 0xB07 ^ id as u64)
-            .await
-            .map_err(engine_failed)?,
+        player: Player::start(
+            tengen_app::engines::Engines::process(),
+            ctx.engine.clone(),
+            terms,
+            color,
+            0xB07 ^ id as u64,
+        )
+        .await
+        .map_err(engine_failed)?,
         seq: 0,
         // Events up to the snapshot's are the past: the engine replays them, and decides
         // nothing until it has them all.

@@ -55,6 +55,7 @@ use tengen_rules::{
     Board, Color, DeadStones, Game, GameResult, Komi, Point, PointSet, Score, SuicideRule,
 };
 
+use crate::nn::Evaluator;
 use crate::search::{Knowledge, Search};
 
 /// Where a chain's mean ownership (from its own side, -1 to 1) puts it.
@@ -221,20 +222,28 @@ impl Estimate {
     }
 }
 
-/// Estimates `game`'s current position under its rules with the default settings for its size.
+/// Estimates `game`'s current position under its rules with the default settings for its size,
+/// with the process's shared net ([`crate::Engine::shared`]; a server holds its own
+/// [`crate::Engine`]).
 pub fn estimate(game: &Game) -> Estimate {
     estimate_with(game, &Settings::for_size(game.size()))
 }
 
 /// Judges `game`'s position for a count ([`Settings::for_count`]): the dead stones a server
 /// proposes and GTP's `final_status_list` and `final_score` report, and the engine's verdict on
-/// a disputed group.
+/// a disputed group. With the process's shared net, as [`estimate`].
 pub fn count_estimate(game: &Game) -> Estimate {
     estimate_with(game, &Settings::for_count(game.size()))
 }
 
-/// Estimates `game`'s current position under its rules.
+/// Estimates `game`'s current position under its rules, with the process's shared net.
 pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
+    estimate_by(crate::nn::builtin().as_deref(), game, settings)
+}
+
+/// Estimates `game`'s current position under its rules, judging by `net`'s ownership where it
+/// applies and `settings.network` asks for it (the playouts elsewhere, and with no net).
+pub fn estimate_by(net: Option<&Evaluator>, game: &Game, settings: &Settings) -> Estimate {
     let board = game.board();
     let rules = game.rules();
     let chains = crate::chains::chains_of(board);
@@ -290,15 +299,16 @@ pub fn estimate_with(game: &Game, settings: &Settings) -> Estimate {
         });
     let mut first = [vec![0.0f32; cells], vec![0.0f32; cells]];
     let mut black_winrate = None;
-    let by_net = if open && settings.network && settings.visits > 0 {
-        net::searched(game, cells, settings.visits, settings.seed).map(|s| {
-            black_winrate = Some(s.black_winrate);
-            s.ownership
-        })
-    } else if open && settings.network {
-        net::ownership(game, cells)
-    } else {
-        None
+    let eval = net.filter(|_| open && settings.network);
+    let by_net = match eval {
+        Some(eval) if settings.visits > 0 => {
+            net::searched(eval, game, cells, settings.visits, settings.seed).map(|s| {
+                black_winrate = Some(s.black_winrate);
+                s.ownership
+            })
+        }
+        Some(eval) => net::ownership(eval, game, cells),
+        None => None,
     };
     let margins = if by_net.is_some() { NET } else { PLAYOUTS };
     if let Some(own) = by_net {

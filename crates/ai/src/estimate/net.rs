@@ -12,7 +12,7 @@
 use tengen_rules::{Color, Game, Point};
 
 use crate::nn::search::Puct;
-use crate::nn::{History, KataRules};
+use crate::nn::{Evaluator, History, KataRules};
 
 /// Smallest and largest board sides the net is used on. On the OGS 19x19 records the net
 /// judged worse than the playouts (BENCHMARKS.md, 2026-11-27: 336 exact and one wrong winner
@@ -22,12 +22,11 @@ const SIZES: std::ops::RangeInclusive<u8> = 5..=13;
 /// Black's ownership of every point (+1 Black's to -1 White's, indexed by [`Point::index`],
 /// `cells` long), with Black to move and with White to move, each the mean of the 8
 /// symmetries. `None` where the net does not apply.
-pub(super) fn ownership(game: &Game, cells: usize) -> Option<[Vec<f32>; 2]> {
+pub(super) fn ownership(eval: &Evaluator, game: &Game, cells: usize) -> Option<[Vec<f32>; 2]> {
     if !SIZES.contains(&game.size()) {
         return None;
     }
     let rules = KataRules::nearest(game.rules())?;
-    let eval = crate::nn::builtin()?;
     let base = History::new(game, rules);
     let sides = [Color::Black, Color::White].map(|c| {
         let mut h = base.clone();
@@ -70,12 +69,17 @@ pub(super) struct Searched {
 /// analysis reports it. One evaluation sees shape; a search sees what the side in trouble can
 /// do about it (a dead group's owner tries its moves and fails). One thread, a fixed seed:
 /// the same position gives the same answer.
-pub(super) fn searched(game: &Game, cells: usize, visits: u32, seed: u64) -> Option<Searched> {
+pub(super) fn searched(
+    eval: &Evaluator,
+    game: &Game,
+    cells: usize,
+    visits: u32,
+    seed: u64,
+) -> Option<Searched> {
     if !SIZES.contains(&game.size()) {
         return None;
     }
     let rules = KataRules::nearest(game.rules())?;
-    let eval = crate::nn::builtin()?;
     let n = game.size() as usize;
     let board = game.board();
     let mut ownership = [vec![0.0f32; cells], vec![0.0f32; cells]];
@@ -84,7 +88,7 @@ pub(super) fn searched(game: &Game, cells: usize, visits: u32, seed: u64) -> Opt
         // The position alone: a game that ended with two passes is a position to play on.
         let g = Game::from_board(board.clone(), c, *game.rules()).ok()?;
         let mut search = Puct::new(&g, c, rules, seed + side as u64);
-        search.run(&eval, &g, Some(visits), None).ok()?;
+        search.run(eval, &g, Some(visits), None).ok()?;
         let r = search.report();
         if r.ownership.len() != n * n {
             return None;

@@ -8,7 +8,8 @@
 //! pool, where they cost no CPU.
 //!
 //! One pool a process ([`configure`] before the first use; `tengen serve --engine-threads N`),
-//! default: the machine's cores less one, at least one.
+//! default: the machine's cores less one, at least one. The use cases do not reach for it: they
+//! take an [`Engines`], the pool and the engine (its net) the server was started with.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -27,6 +28,7 @@ const QUEUE_PER_THREAD: usize = 16;
 type Job = Box<dyn FnOnce() + Send>;
 
 /// Worker threads and their bounded queue.
+#[derive(Debug)]
 pub struct EnginePool {
     jobs: Mutex<mpsc::Sender<Job>>,
     /// One permit a job running or waiting: the bound of the queue.
@@ -34,7 +36,28 @@ pub struct EnginePool {
     threads: usize,
 }
 
-static POOL: OnceLock<EnginePool> = OnceLock::new();
+static POOL: OnceLock<Arc<EnginePool>> = OnceLock::new();
+
+/// What the server's searches run on and with: the pool of workers, and the engine whose net
+/// they evaluate with. Held by the services, handed to each use case that searches.
+#[derive(Clone, Debug)]
+pub struct Engines {
+    /// The workers.
+    pub pool: Arc<EnginePool>,
+    /// The net the searches evaluate with (and the judgements made with it).
+    pub engine: tengen_ai::Engine,
+}
+
+impl Engines {
+    /// The process's: its pool ([`configure`]d, or the default) and its shared net
+    /// ([`tengen_ai::Engine::shared`]: the built-in one, or `serve --model`'s).
+    pub fn process() -> Engines {
+        Engines {
+            pool: pool(),
+            engine: tengen_ai::Engine::shared(),
+        }
+    }
+}
 
 /// Sets the process's pool: `threads` workers (0: the default) and room for `queue` waiting
 /// jobs beyond them (0: [`QUEUE_PER_THREAD`] a worker). Returns false when the pool already
@@ -48,15 +71,16 @@ pub fn configure(threads: usize, queue: usize) -> bool {
         0 => threads * QUEUE_PER_THREAD,
         n => n,
     };
-    POOL.set(EnginePool::new(threads, queue)).is_ok()
+    POOL.set(Arc::new(EnginePool::new(threads, queue))).is_ok()
 }
 
 /// The process's pool.
-pub fn pool() -> &'static EnginePool {
+fn pool() -> Arc<EnginePool> {
     POOL.get_or_init(|| {
         let threads = default_threads();
-        EnginePool::new(threads, threads * QUEUE_PER_THREAD)
+        Arc::new(EnginePool::new(threads, threads * QUEUE_PER_THREAD))
     })
+    .clone()
 }
 
 /// The machine's cores less one (for the async threads), at least one.
@@ -119,6 +143,22 @@ impl EnginePool {
         self.submit(slot, f)?.await.map_err(|_| lost())
     }
 
+    /// Runs `f` on a worker and waits for it on this thread, or `None` at once when the queue
+    /// is full (or the job panicked). For a caller that cannot await: the live actor's
+    /// dead-stone proposal, inside `block_in_place`.
+    pub fn try_run_blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let slot = self.slots.clone().try_acquire_owned().ok()?;
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.enqueue(slot, f, move |r| {
+            let _ = tx.send(r);
+        })
+        .ok()?;
+        rx.recv().ok()
+    }
+
     /// Queues `f` holding `slot` until it has run; its result comes on the receiver.
     fn submit<T: Send + 'static>(
         &self,
@@ -126,18 +166,30 @@ impl EnginePool {
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<oneshot::Receiver<T>, ApiError> {
         let (tx, rx) = oneshot::channel();
+        self.enqueue(slot, f, move |r| {
+            let _ = tx.send(r);
+        })?;
+        Ok(rx)
+    }
+
+    /// Queues `f` holding `slot` until it has run; `deliver` gets its result.
+    fn enqueue<T: Send + 'static>(
+        &self,
+        slot: OwnedSemaphorePermit,
+        f: impl FnOnce() -> T + Send + 'static,
+        deliver: impl FnOnce(T) + Send + 'static,
+    ) -> Result<(), ApiError> {
         let job: Job = Box::new(move || {
             // The place is free before the result is out, so that the caller finds it free;
             // a job that panics loses its result (its caller gets an internal error).
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
             drop(slot);
             if let Ok(r) = result {
-                let _ = tx.send(r);
+                deliver(r);
             }
         });
         let jobs = self.jobs.lock().map_err(|_| lost())?;
-        jobs.send(job).map_err(|_| lost())?;
-        Ok(rx)
+        jobs.send(job).map_err(|_| lost())
     }
 }
 

@@ -10,11 +10,17 @@ use tengen_rules::coord::gtp as coord;
 use tengen_rules::{Phase, Point, PointSet};
 
 use crate::accounts::User;
+use crate::engines::Engines;
 use crate::error::ApiError;
 use tengen_store::Store;
 
 /// The estimate of game `id`'s position, as `user` (logged in or not) may see it.
-pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Estimate, ApiError> {
+pub async fn estimate(
+    store: &Store,
+    engines: &Engines,
+    id: i64,
+    user: Option<User>,
+) -> Result<Estimate, ApiError> {
     let row = store.game(id).await?.ok_or(ApiError::NotFound)?;
     let (live, _, _) = tengen_live::registry::replay(store, &row).await?;
     let player = user.is_some_and(|u| u.id == row.black_id || u.id == row.white_id);
@@ -27,8 +33,10 @@ pub async fn estimate(store: &Store, id: i64, user: Option<User>) -> Result<Esti
     }
     let game = live.game.clone();
     // The network's searches, up to a second: on the engine pool (busy: `engine_busy`).
-    let e = crate::engines::pool()
-        .try_run(move || tengen_ai::estimate::count_estimate(&game))
+    let engine = engines.engine.clone();
+    let e = engines
+        .pool
+        .try_run(move || engine.count_estimate(&game))
         .await?;
     let verdict = verdict(&live.game, &e);
     let size = live.game.size();
@@ -118,20 +126,83 @@ fn verdict(game: &tengen_rules::Game, e: &tengen_ai::estimate::Estimate) -> &'st
 /// The leader's chance of winning, by the network's search, that makes the winner clear.
 const CLEAR_WINRATE: f32 = 0.9;
 
-/// The dead stones the count proposes when a game's players ask to count (the live registry's
-/// counter, `Games::with_counter`): only what the estimator is sure of is marked; what it
-/// doubts is shown to the players, who decide it together (the count needs both to accept).
-pub fn propose_dead(g: &tengen_rules::Game) -> tengen_core::game::Proposal {
-    // Two searches of the network, up to a second on 13x13, on the actor's own task: tell a
-    // multi-threaded runtime, so that the other tasks on this worker move elsewhere meanwhile.
+/// The counter of the live registry (`Games::with_counter`): proposes the dead stones when a
+/// game's players ask to count, with [`propose_dead`] on `engines`.
+pub fn counter(engines: Engines) -> tengen_live::actor::Counter {
+    std::sync::Arc::new(move |g: &tengen_rules::Game| propose_dead(&engines, g))
+}
+
+/// The dead stones the count proposes when a game's players ask to count: only what the
+/// estimator is sure of is marked; what it doubts is shown to the players, who decide it
+/// together (the count needs both to accept).
+///
+/// Two searches of the network, up to a second on 13x13, on the engine pool like every other
+/// search (at its low priority, within its bound); the game's actor waits for them, having told
+/// a multi-threaded runtime, so that the other tasks on its worker move elsewhere meanwhile.
+/// Where the pool's queue is full the actor searches itself rather than leave the players
+/// without a proposal.
+pub fn propose_dead(engines: &Engines, g: &tengen_rules::Game) -> tengen_core::game::Proposal {
+    let search = || {
+        let (engine, game) = (engines.engine.clone(), g.clone());
+        engines
+            .pool
+            .try_run_blocking(move || engine.count_estimate(&game))
+            .unwrap_or_else(|| engines.engine.count_estimate(g))
+    };
     let e = match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
-        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => {
-            tokio::task::block_in_place(|| tengen_ai::estimate::count_estimate(g))
-        }
-        _ => tengen_ai::estimate::count_estimate(g),
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(search),
+        _ => search(),
     };
     tengen_core::game::Proposal {
         dead: e.sure_dead().iter().collect(),
         unsure: e.unsure.iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use tengen_rules::{Color, Game, Handicap, Move, Preset};
+
+    /// A finished 9x9 game with a dead White stone in Black's area (the estimator's sure).
+    fn counted_game() -> Game {
+        let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        let at = |v: &str| Move::Play(coord::parse_point(9, v).unwrap());
+        // Black walls off the left five columns, White the right three; White's stone at B8
+        // sits alone in Black's area.
+        for row in 1..=9 {
+            g.play(Color::Black, at(&format!("E{row}"))).unwrap();
+            g.play(Color::White, at(&format!("F{row}"))).unwrap();
+        }
+        g.play(Color::Black, Move::Pass).unwrap();
+        g.play(Color::White, at("B8")).unwrap();
+        g
+    }
+
+    /// The proposal is the pool's search; with the pool's one place taken, the actor searches
+    /// itself and proposes the same stones.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_dead_stones_are_proposed_through_the_pool_or_by_the_actor_when_it_is_full() {
+        let engines = Engines {
+            pool: Arc::new(crate::engines::EnginePool::new(1, 0)),
+            engine: tengen_ai::Engine::shared(),
+        };
+        let g = counted_game();
+        let b8 = coord::parse_point(9, "B8").unwrap();
+        let by_pool = tokio::task::block_in_place(|| propose_dead(&engines, &g));
+        assert!(by_pool.dead.contains(&b8), "{:?}", by_pool);
+        // A job holds the pool's only place until it is let go.
+        let (hold, held) = std::sync::mpsc::channel::<()>();
+        let pool = engines.pool.clone();
+        let busy = tokio::spawn(async move { pool.run(move || held.recv()).await });
+        while engines.pool.try_run_blocking(|| ()).is_some() {
+            tokio::task::yield_now().await;
+        }
+        let by_actor = tokio::task::block_in_place(|| propose_dead(&engines, &g));
+        assert_eq!(by_actor.dead, by_pool.dead);
+        assert_eq!(by_actor.unsure, by_pool.unsure);
+        hold.send(()).unwrap();
+        busy.await.unwrap().unwrap().unwrap();
     }
 }

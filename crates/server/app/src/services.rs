@@ -10,6 +10,7 @@ use tengen_live::remote::Peers;
 use tengen_store::Store;
 
 use crate::bots::{self, BotGames};
+use crate::engines::Engines;
 use crate::error::ApiError;
 use crate::lobby_chat::LobbyChat;
 use crate::notices::Notices;
@@ -41,6 +42,9 @@ pub struct Services {
     pub lobby_chat: LobbyChat,
     /// Whether open rooms' owners are here.
     pub room_attendance: rooms::Attendance,
+    /// What the searches run on and with: the engine pool and the net (the process's:
+    /// `serve --engine-threads`, `serve --model`).
+    pub engines: Engines,
     /// Whether a bot account's session may do what players do (`serve --bots-as-players`);
     /// by default it only plays its own games ([`crate::sessions::require_player`]).
     pub bots_as_players: bool,
@@ -71,11 +75,12 @@ impl Services {
             }
         };
         let clustered = peers.is_some();
+        let engines = Engines::process();
         let games = match peers {
             Some(p) => Games::clustered(store.clone(), grace, p),
             None => Games::new(store.clone(), grace),
         }
-        .with_counter(Arc::new(estimate::propose_dead));
+        .with_counter(estimate::counter(engines.clone()));
         // Subscribed before the first takeover (restoring is one, in a cluster).
         let taken = games.taken();
         let restored = games.restore_all().await?;
@@ -84,7 +89,7 @@ impl Services {
         }
         let online = Online::default();
         let services = Services {
-            reviews: Reviews::new(store.clone(), clustered),
+            reviews: Reviews::new(store.clone(), engines.clone(), clustered),
             room_attendance: rooms::Attendance::new(online.clone()),
             store,
             games,
@@ -94,6 +99,7 @@ impl Services {
             quick_match,
             tournaments: Default::default(),
             lobby_chat: Default::default(),
+            engines,
             bots_as_players: false,
         };
         match taken.filter(|_| clustered) {
@@ -114,6 +120,7 @@ impl Services {
             bots: self.bots.clone(),
             online: self.online.clone(),
             notices: self.notices.clone(),
+            engines: self.engines.clone(),
         }
     }
 }

@@ -511,11 +511,14 @@ async fn learning_answers_read_as_before() {
     let old =
         json!({"lessons": {"done": {}, "wins": {}}, "rating": null, "attempts": 2, "solved": 1});
     assert_eq!(wire(&learning), old.to_string());
-    let turn = first_capture::turn(first_capture::Turn {
-        size: 5,
-        moves: vec!["C3".into()],
-        level: 0,
-    })
+    let turn = first_capture::turn(
+        &tengen_app::engines::Engines::process(),
+        first_capture::Turn {
+            size: 5,
+            moves: vec!["C3".into()],
+            level: 0,
+        },
+    )
     .await
     .unwrap();
     let text = wire(&turn);

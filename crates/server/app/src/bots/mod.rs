@@ -22,6 +22,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{self, User};
 use crate::correspondence::TurnNotices;
+use crate::engines::Engines;
 use crate::error::ApiError;
 use crate::notices::Notices;
 use crate::online::Online;
@@ -286,6 +287,8 @@ pub struct BotGames {
     pub online: Online,
     /// The way to a player's connections.
     pub notices: Notices,
+    /// What the built-in bots search with.
+    pub engines: Engines,
 }
 
 impl BotGames {
@@ -405,12 +408,13 @@ pub async fn start_game(
         state.notices.say(bot.id, &offer).await;
     } else if handle.is_local() {
         // In a cluster another node may have taken the new game first: its driver runs there.
+        let player = (spec.engine, state.engines.clone());
         spawn_driver(
             handle.clone(),
             bot.clone(),
             user_color.opponent(),
             terms,
-            spec.engine,
+            player,
             state.turn_notices(),
         );
     }
@@ -468,23 +472,26 @@ fn resume(state: &BotGames, row: &GameRow, handle: GameHandle) -> Result<(), Api
             }
             let terms: Terms = row.terms.clone();
             let notices = state.turn_notices();
-            spawn_driver(handle.clone(), bot, color, terms, spec.engine, notices);
+            let player = (spec.engine, state.engines.clone());
+            spawn_driver(handle.clone(), bot, color, terms, player, notices);
         }
     }
     Ok(())
 }
 
+/// Starts the driver of `bot`'s side (`color`) of the game behind `handle`, played by
+/// `player`: its engine, and the engines the built-in one searches with.
 fn spawn_driver(
     handle: GameHandle,
     bot: User,
     color: Color,
     terms: Terms,
-    engine: Engine,
+    player: (Engine, Engines),
     notices: TurnNotices,
 ) {
     tokio::spawn(async move {
         crate::metrics::BOT_GAMES.inc();
-        let driven = drive(&handle, &bot, color, terms, engine, notices).await;
+        let driven = drive(&handle, &bot, color, terms, player, notices).await;
         crate::metrics::BOT_GAMES.dec();
         if let Err(e) = driven {
             tracing::warn!(game = handle.id, bot = %bot.username, error = %e, "bot stopped");
@@ -503,7 +510,7 @@ async fn drive(
     bot: &User,
     color: Color,
     terms: Terms,
-    engine: Engine,
+    (engine, engines): (Engine, Engines),
     notices: TurnNotices,
 ) -> Result<(), BotError> {
     let tell = match terms.time.is_correspondence() {
@@ -515,7 +522,8 @@ async fn drive(
         .await
         .ok_or(BotError::GameUnavailable)?;
     let mut live = LiveGame::new(terms.clone()).map_err(BotError::Terms)?;
-    let mut player = Player::start(engine, terms, color, 0xB07 ^ handle.id as u64).await?;
+    let seed = 0xB07 ^ handle.id as u64;
+    let mut player = Player::start(engines, engine, terms, color, seed).await?;
     for r in &watch.missed {
         live.apply(&r.event);
         player.replayed(&r.event).await?;
@@ -614,9 +622,17 @@ mod tests {
         let mut rng = Rng::new(7);
         let engine = Engine::Builtin(level);
         let mut streak = manners::Streak::default();
-        next_action(live, color, terms, &engine, None, (&mut rng, &mut streak))
-            .await
-            .expect("an action")
+        next_action(
+            &Engines::process(),
+            live,
+            color,
+            terms,
+            &engine,
+            None,
+            (&mut rng, &mut streak),
+        )
+        .await
+        .expect("an action")
     }
 
     // Regression (issue 29, item 4): the weakest bot never searched the playouts its own
@@ -649,7 +665,7 @@ mod tests {
             color: Color::White.into(),
         });
         let mut declined = None;
-        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        let a = answer_count_request(&Engines::process(), &live, Color::Black, &mut declined).await;
         assert_eq!(a.ok(), Some(Some(Action::RequestScoring)));
         let mut open = ["........."; 9];
         open[2] = "..X...O..";
@@ -658,13 +674,13 @@ mod tests {
         live.apply(&Event::ScoringRequested {
             color: Color::White.into(),
         });
-        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        let a = answer_count_request(&Engines::process(), &live, Color::Black, &mut declined).await;
         assert_eq!(
             a.ok(),
             Some(Some(Action::Chat(manners::NOT_SETTLED.into())))
         );
         // Declined once: the same request gets no second answer.
-        let a = answer_count_request(&live, Color::Black, &mut declined).await;
+        let a = answer_count_request(&Engines::process(), &live, Color::Black, &mut declined).await;
         assert_eq!(a.ok(), Some(None));
     }
 

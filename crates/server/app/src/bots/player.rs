@@ -16,9 +16,12 @@ use tengen_rules::{Color, Move, Phase, Preset};
 use super::gtp::Controller;
 use super::BotError;
 use super::{manners, Engine};
+use crate::engines::Engines;
 
 /// One bot's side of one game.
 pub struct Player {
+    /// What the built-in engine and the manners search with.
+    engines: Engines,
     color: Color,
     terms: Terms,
     engine: Engine,
@@ -35,6 +38,7 @@ impl Player {
     /// The player of `color` in a game on `terms`, its GTP engine started and set up for the
     /// game (rules, board, komi, clock); `seed` seeds the built-in engine's choices.
     pub async fn start(
+        engines: Engines,
         engine: Engine,
         terms: Terms,
         color: Color,
@@ -46,6 +50,7 @@ impl Player {
             Engine::Remote => return Err(BotError::Remote),
         };
         Ok(Player {
+            engines,
             color,
             terms,
             engine,
@@ -79,10 +84,13 @@ impl Player {
         if live.game.phase() == Phase::Finished {
             return Ok(None);
         }
-        if let Some(a) = answer_count_request(live, self.color, &mut self.declined).await? {
+        let engines = &self.engines;
+        if let Some(a) = answer_count_request(engines, live, self.color, &mut self.declined).await?
+        {
             return Ok(Some(a));
         }
         next_action(
+            engines,
             live,
             self.color,
             &self.terms,
@@ -361,6 +369,7 @@ async fn start_gtp(cmd: &str, terms: &Terms) -> Result<SharedEngine, BotError> {
 /// What the bot does now, if anything: agree to a take-back, play its move when it is its
 /// turn (from the built-in engine, or `gtp` when it has one), or accept the count.
 pub(super) async fn next_action(
+    engines: &Engines,
     live: &LiveGame,
     color: Color,
     terms: &Terms,
@@ -375,7 +384,7 @@ pub(super) async fn next_action(
             Some(Action::AnswerTakeback(true))
         }
         Phase::Play if live.game.to_move() == color => {
-            Some(match manners_move(live, color).await? {
+            Some(match manners_move(engines, live, color).await? {
                 Some(a) => {
                     // A GTP engine's board follows the bot's own moves from `genmove`: a pass
                     // decided here is told to it.
@@ -384,7 +393,7 @@ pub(super) async fn next_action(
                     }
                     a
                 }
-                None => engine_move(live, color, engine, gtp, terms, state).await?,
+                None => engine_move(engines, live, color, engine, gtp, terms, state).await?,
             })
         }
         Phase::Scoring if !live.accepted[color.index()] => Some(Action::AcceptScore),
@@ -395,6 +404,7 @@ pub(super) async fn next_action(
 /// The partner asked to count during play: agreed to when the game is settled (the estimator
 /// doubts nothing and no move can change the winner), else declined once, with a chat line.
 pub(super) async fn answer_count_request(
+    engines: &Engines,
     live: &LiveGame,
     color: Color,
     declined: &mut Option<usize>,
@@ -405,9 +415,10 @@ pub(super) async fn answer_count_request(
     if live.game.phase() != Phase::Play || !asked || *declined == Some(ply) {
         return Ok(None);
     }
-    let game = live.game.clone();
-    let judged = crate::engines::pool()
-        .run(move || manners::judge(&game, color))
+    let (game, engine) = (live.game.clone(), engines.engine.clone());
+    let judged = engines
+        .pool
+        .run(move || engine.judge(&game, color))
         .await
         .map_err(BotError::Pool)?;
     if judged.settled() {
@@ -420,15 +431,20 @@ pub(super) async fn answer_count_request(
 /// What manners decide before the engine is asked, at every level and for every engine
 /// ([`manners::before_search`], on the engine pool): resign a game clearly lost, pass back
 /// after the partner's pass when no move can change the winner. `None`: the engine plays.
-async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, BotError> {
+async fn manners_move(
+    engines: &Engines,
+    live: &LiveGame,
+    color: Color,
+) -> Result<Option<Action>, BotError> {
     let game = &live.game;
     let passed = manners::opponent_passed(game, color);
     if !manners::counted(game) || !(passed || manners::past_opening(game)) {
         return Ok(None);
     }
-    let game = game.clone();
-    let decided = crate::engines::pool()
-        .run(move || manners::before_search(&game, color))
+    let (game, engine) = (game.clone(), engines.engine.clone());
+    let decided = engines
+        .pool
+        .run(move || engine.before_search(&game, color))
         .await
         .map_err(BotError::Pool)?;
     Ok(decided.map(|d| match d {
@@ -441,6 +457,7 @@ async fn manners_move(live: &LiveGame, color: Color) -> Result<Option<Action>, B
 /// The engine's move: the built-in engine at its level, or the GTP engine's `genmove`, with
 /// the time it took and the engines busy counted for the metrics.
 async fn engine_move(
+    engines: &Engines,
     live: &LiveGame,
     color: Color,
     engine: &Engine,
@@ -452,7 +469,7 @@ async fn engine_move(
     crate::metrics::ENGINES_BUSY.inc();
     let a = match gtp {
         None => match *engine {
-            Engine::Builtin(level) => builtin_move(live, color, level, terms, state).await,
+            Engine::Builtin(level) => builtin_move(engines, live, color, level, terms, state).await,
             _ => Err(BotError::NoEngine),
         },
         Some(e) => gtp_move(e, live, color, terms).await,
@@ -471,6 +488,7 @@ async fn engine_move(
 /// and the board, else the Monte Carlo engine at the level's playouts (First Capture, boards
 /// the net does not know). A request to count is agreed to once nothing is left to play.
 async fn builtin_move(
+    engines: &Engines,
     live: &LiveGame,
     color: Color,
     level: u8,
@@ -482,11 +500,13 @@ async fn builtin_move(
     let time = builtin_time(&terms.time, &live.clocks[color.index()], &game);
     let seed = rng.next_u64();
     let asked_to_count = live.scoring_requests[color.opponent().index()];
-    let (decision, settled, instead) = crate::engines::pool()
+    let engine = engines.engine.clone();
+    let (decision, settled, instead) = engines
+        .pool
         .run(move || {
-            let (d, a) = match net_level(&game, level) {
+            let (d, a) = match net_level(&engine, &game, level) {
                 Some((eval, rules, l)) => {
-                    tengen_ai::nn::levels::genmove(&eval, &game, color, rules, l, seed, time)
+                    tengen_ai::nn::levels::genmove(eval, &game, color, rules, l, seed, time)
                         .map_err(|e| BotError::Net(e.to_string()))?
                 }
                 None => {
@@ -518,24 +538,24 @@ async fn builtin_move(
     })
 }
 
-/// The net, the rules it is told and the level's settings, where the net plays `game`
-/// ([`tengen_ai::nn::plays`]; the process's one built-in net, its cache shared: positions repeat
+/// The net, the rules it is told and the level's settings, where `engine`'s net plays `game`
+/// ([`tengen_ai::Engine::plays`]; the server's one net, its cache shared: positions repeat
 /// across games' openings).
-fn net_level(
+fn net_level<'e>(
+    engine: &'e tengen_ai::Engine,
     game: &tengen_rules::Game,
     level: u8,
 ) -> Option<(
-    Arc<tengen_ai::nn::Evaluator>,
+    &'e tengen_ai::nn::Evaluator,
     tengen_ai::nn::KataRules,
     tengen_ai::nn::levels::Level,
 )> {
-    let rules = tengen_ai::nn::plays(game)?;
     let l = tengen_ai::nn::levels::level(level)?;
-    let eval = tengen_ai::nn::builtin();
-    if eval.is_none() {
-        tracing::error!("the built-in net did not load; bots play Monte Carlo");
+    if engine.net().is_none() {
+        tracing::error!("the server has no net; bots play Monte Carlo");
     }
-    Some((eval?, rules, l))
+    let (eval, rules) = engine.plays(game)?;
+    Some((eval, rules, l))
 }
 
 /// A GTP engine's move for `color`: it is told the time left on the bot's clock, then asked

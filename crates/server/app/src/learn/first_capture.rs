@@ -13,7 +13,7 @@ use tengen_rules::coord::gtp;
 use tengen_rules::playout::Rng;
 use tengen_rules::{Color, Game, GameResult, Handicap, Move, Point, Preset};
 
-use crate::engines;
+use crate::engines::Engines;
 use crate::error::ApiError;
 
 /// The highest level: a search of 4^4 = 256 playouts, strong enough at First Capture to make a
@@ -45,13 +45,14 @@ pub struct Answered {
 }
 
 /// The game after the learner's move and, unless it ended, the bot's answer.
-pub async fn turn(t: Turn) -> Result<Answered, ApiError> {
+pub async fn turn(engines: &Engines, t: Turn) -> Result<Answered, ApiError> {
     let mut game = replay(&t)?;
     let mut reply = None;
     if game.result().is_none() {
         let (level, seed) = (t.level.min(MAX_LEVEL), seed(&t.moves));
         let position = game.clone();
-        let m = engines::pool()
+        let m = engines
+            .pool
             .try_run(move || bot_move(&position, level, seed))
             .await?;
         game.play(Color::White, m)

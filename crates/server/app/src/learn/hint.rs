@@ -17,6 +17,7 @@ use tengen_rules::{Color, Game, Move, Phase};
 use tengen_store::Store;
 
 use crate::accounts::User;
+use crate::engines::Engines;
 use crate::error::ApiError;
 
 /// Hints a learner may ask for in one game.
@@ -48,7 +49,12 @@ fn used() -> &'static Mutex<HashMap<(i64, i64), u8>> {
 
 /// A hint for `user` in game `id`: a player of a 9x9 game against [`HINT_BOT`], in play, with
 /// the move theirs and a hint left.
-pub async fn hint(store: &Store, id: i64, user: &User) -> Result<Hint, ApiError> {
+pub async fn hint(
+    store: &Store,
+    engines: &Engines,
+    id: i64,
+    user: &User,
+) -> Result<Hint, ApiError> {
     let row = store.game(id).await?.ok_or(ApiError::NotFound)?;
     let (live, players, _) = tengen_live::registry::replay(store, &row).await?;
     let me = [Color::Black, Color::White]
@@ -79,8 +85,10 @@ pub async fn hint(store: &Store, id: i64, user: &User) -> Result<Hint, ApiError>
     let left = take(key)
         .ok_or_else(|| ApiError::Conflict("no_hints_left", format!("{MOST_HINTS} hints a game")))?;
     let game = live.game.clone();
-    let mv = match crate::engines::pool()
-        .try_run(move || best_move(&game, me))
+    let engine = engines.engine.clone();
+    let mv = match engines
+        .pool
+        .try_run(move || best_move(&engine, &game, me))
         .await
     {
         Ok(mv) => mv,
@@ -119,11 +127,11 @@ fn give_back(key: (i64, i64)) {
 
 /// The engine's best move for `color`: the net's most visited after a short search, else the
 /// Monte Carlo engine's. Deterministic: the seed is the position's.
-pub fn best_move(game: &Game, color: Color) -> Move {
+pub fn best_move(engine: &tengen_ai::Engine, game: &Game, color: Color) -> Move {
     let seed = game.board().hash() ^ game.ply_count() as u64;
-    if let (Some(rules), Some(eval)) = (tengen_ai::nn::plays(game), tengen_ai::nn::builtin()) {
+    if let Some((eval, rules)) = engine.plays(game) {
         let mut puct = tengen_ai::nn::search::Puct::new(game, color, rules, seed);
-        if puct.run(&eval, game, Some(HINT_VISITS), None).is_ok() {
+        if puct.run(eval, game, Some(HINT_VISITS), None).is_ok() {
             if let Some(best) = puct.analysis().moves.first() {
                 return best.mv;
             }
@@ -169,8 +177,9 @@ mod tests {
             let m = gtp::parse_move(9, v).expect("a vertex");
             game.play(c, m).expect("legal");
         }
-        let hint = best_move(&game, Color::Black);
-        assert_eq!(hint, best_move(&game, Color::Black));
+        let engine = tengen_ai::Engine::shared();
+        let hint = best_move(&engine, &game, Color::Black);
+        assert_eq!(hint, best_move(&engine, &game, Color::Black));
         let Move::Play(p) = hint else {
             panic!("a move, not a pass, this early")
         };

@@ -29,7 +29,8 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use tengen_ai::analysis::{Engine, Position, Settings};
-use tengen_ai::nn::Evaluator;
+
+use crate::engines::Engines;
 use tengen_rules::coord::gtp;
 use tengen_rules::{Color, Game, Point};
 
@@ -143,15 +144,9 @@ pub struct Candidate {
     pub winrate: f64,
 }
 
-/// The built-in net, shared with the process's other users ([`tengen_ai::nn::builtin`]); `None`
-/// if it cannot be read (then the Monte Carlo engine analyses).
-fn evaluator() -> Option<Arc<Evaluator>> {
-    tengen_ai::nn::builtin()
-}
-
-/// `net` where the net analyses `game`, else `mcts`.
-pub fn engine_for(game: &Game) -> &'static str {
-    if tengen_ai::nn::plays(game).is_some() && evaluator().is_some() {
+/// `net` where `engine`'s net analyses `game`, else `mcts`.
+pub fn engine_for(engine: &tengen_ai::Engine, game: &Game) -> &'static str {
+    if engine.plays(game).is_some() {
         "net"
     } else {
         "mcts"
@@ -207,10 +202,10 @@ fn settings(visits: u32) -> Settings {
 /// The search is [`tengen_ai::analysis::position`]'s, the one `tengen analyze` runs: the net's
 /// PUCT search with its leaves batched (the Monte Carlo engine where the net does not play),
 /// its figures KataGo's kata-analyze's (each move's lead, the ownership averaged over the
-/// tree), through the process's one evaluator and its cache.
-pub fn position(game: &Game, visits: u32) -> Option<PositionAnalysis> {
-    let eval = evaluator();
-    let found = tengen_ai::analysis::position(eval.as_deref(), game, &settings(visits), SEED)?;
+/// tree), through the server's one evaluator and its cache.
+pub fn position(engine: &tengen_ai::Engine, game: &Game, visits: u32) -> Option<PositionAnalysis> {
+    let eval = engine.net().map(|e| &**e);
+    let found = tengen_ai::analysis::position(eval, game, &settings(visits), SEED)?;
     Some(view(game.size(), &found))
 }
 
@@ -271,9 +266,11 @@ fn lowest_priority() {
         .status();
 }
 
-/// Analyses `positions` on a background thread, writing into `progress` as it goes and calling
-/// `step` after each position (to tell followers), then `done`.
+/// Analyses `positions` with `engines` (on their pool; on a background thread outside a
+/// runtime), writing into `progress` as it goes and calling `step` after each position (to tell
+/// followers), then `done`.
 pub fn spawn(
+    engines: &Engines,
     positions: Vec<Game>,
     visits: u32,
     progress: Arc<Mutex<Progress>>,
@@ -286,14 +283,16 @@ pub fn spawn(
         *p = Progress {
             total: positions.len(),
             visits,
-            engine: positions.first().map_or("net", engine_for),
+            engine: positions
+                .first()
+                .map_or("net", |g| engine_for(&engines.engine, g)),
             ..Progress::default()
         };
     }
+    let engines = engines.clone();
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
         runtime.spawn(async move {
-            let pool = crate::engines::pool();
-            if in_order_on_the_pool(pool, positions, visits, &progress, step).await {
+            if in_order_on_the_pool(&engines, positions, visits, &progress, step).await {
                 done(finish(&progress));
             } else {
                 failed.lock().unwrap_or_else(|e| e.into_inner()).finished = true;
@@ -306,7 +305,7 @@ pub fn spawn(
         .spawn(move || {
             lowest_priority();
             for g in &positions {
-                record(&progress, position(g, visits), &step);
+                record(&progress, position(&engines.engine, g, visits), &step);
             }
             done(finish(&progress));
         });
@@ -323,13 +322,13 @@ pub fn spawn(
 /// worker, so that a bot's move queued behind it waits for one search, not the whole game.
 /// `false` if the pool went away.
 async fn in_order_on_the_pool(
-    pool: &'static crate::engines::EnginePool,
+    engines: &Engines,
     positions: Vec<Game>,
     visits: u32,
     progress: &Mutex<Progress>,
     step: impl Fn() + Send,
 ) -> bool {
-    let ahead = pool.threads().max(1);
+    let ahead = engines.pool.threads().max(1);
     let mut positions = positions.into_iter();
     let mut running = std::collections::VecDeque::with_capacity(ahead);
     loop {
@@ -337,7 +336,9 @@ async fn in_order_on_the_pool(
             let Some(g) = positions.next() else { break };
             // `run` waits for a place in the queue: an analysis is never refused, it waits
             // behind the games' engine work.
-            running.push_back(tokio::spawn(pool.run(move || position(&g, visits))));
+            let (pool, engine) = (engines.pool.clone(), engines.engine.clone());
+            let search = async move { pool.run(move || position(&engine, &g, visits)).await };
+            running.push_back(tokio::spawn(search));
         }
         let Some(next) = running.pop_front() else {
             return true;
@@ -415,7 +416,7 @@ mod tests {
     #[test]
     fn the_net_gives_win_rate_lead_candidates_variations_and_ownership() {
         let g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
-        let v = serde_json::to_value(position(&g, 40)).unwrap();
+        let v = serde_json::to_value(position(&tengen_ai::Engine::shared(), &g, 40)).unwrap();
         assert_eq!(v["to_move"], "black");
         assert_eq!(v["engine"], "net");
         assert_eq!(v["visits"], 40);
@@ -446,13 +447,16 @@ mod tests {
         assert_eq!(own.len(), 81);
         assert!(own.bytes().all(|b| (b'a'..=b'u').contains(&b)));
         // The same position and visits give the same figures.
-        assert_eq!(serde_json::to_value(position(&g, 40)).unwrap(), v);
+        assert_eq!(
+            serde_json::to_value(position(&tengen_ai::Engine::shared(), &g, 40)).unwrap(),
+            v
+        );
     }
 
     #[test]
     fn a_won_position_is_won_and_the_final_passes_keep_it_won() {
         let mut g = black_far_ahead();
-        let v = serde_json::to_value(position(&g, 40)).unwrap();
+        let v = serde_json::to_value(position(&tengen_ai::Engine::shared(), &g, 40)).unwrap();
         assert!(v["black_winrate"].as_f64().unwrap() > 0.9, "{v}");
         assert!(v["black_lead"].as_f64().unwrap() > 5.0, "{v}");
         // Black's side of the wall is Black's, White's is White's.
@@ -461,13 +465,17 @@ mod tests {
         assert!(own[8] < b'f', "J9 is White's: {}", own[8] as char);
         // Black passes; White to move, whose pass would end the game: still Black's game.
         g.play(Color::Black, Move::Pass).unwrap();
-        let v = serde_json::to_value(position(&g, 40)).unwrap();
+        let v = serde_json::to_value(position(&tengen_ai::Engine::shared(), &g, 40)).unwrap();
         assert_eq!(v["to_move"], "white");
         assert!(v["black_winrate"].as_f64().unwrap() > 0.9, "{v}");
         assert!(v["black_lead"].as_f64().unwrap() > 5.0, "{v}");
         // White passes too: over, nothing to analyse (the graph skips it).
         g.play(Color::White, Move::Pass).unwrap();
-        assert!(serde_json::to_value(position(&g, 40)).unwrap().is_null());
+        assert!(
+            serde_json::to_value(position(&tengen_ai::Engine::shared(), &g, 40))
+                .unwrap()
+                .is_null()
+        );
     }
 
     /// 5x5 (too small for the net), settled: Black's wall on the B and C lines with eyes on
@@ -490,8 +498,9 @@ mod tests {
     #[test]
     fn a_settled_position_after_a_pass_is_valued_by_the_count_not_as_even() {
         let g = settled_after_a_pass();
-        assert_eq!(engine_for(&g), "mcts");
-        let v = serde_json::to_value(position(&g, 200)).unwrap();
+        let engine = tengen_ai::Engine::shared();
+        assert_eq!(engine_for(&engine, &g), "mcts");
+        let v = serde_json::to_value(position(&engine, &g, 200)).unwrap();
         let w = v["black_winrate"].as_f64().unwrap();
         let lead = v["black_lead"].as_f64().unwrap();
         // Black 15 points, White 10 and the komi: White's game, whichever way it is valued.
@@ -502,8 +511,9 @@ mod tests {
     #[test]
     fn rules_the_net_does_not_play_fall_back_to_the_monte_carlo_engine() {
         let g = Game::new(9, Preset::FirstCapture.rules(9), Handicap::None).unwrap();
-        assert_eq!(engine_for(&g), "mcts");
-        let v = serde_json::to_value(position(&g, 100)).unwrap();
+        let engine = tengen_ai::Engine::shared();
+        assert_eq!(engine_for(&engine, &g), "mcts");
+        let v = serde_json::to_value(position(&engine, &g, 100)).unwrap();
         assert_eq!(v["engine"], "mcts");
         assert!(v["black_lead"].is_number());
         assert!(v["best"][0]["black_lead"].is_null());
@@ -518,7 +528,10 @@ mod tests {
     /// order, each with the figures a search of its own gives it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn positions_searched_side_by_side_are_told_in_order() {
-        let pool: &'static _ = Box::leak(Box::new(crate::engines::EnginePool::new(3, 12)));
+        let engines = Engines {
+            pool: Arc::new(crate::engines::EnginePool::new(3, 12)),
+            engine: tengen_ai::Engine::shared(),
+        };
         let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
         let mut line = vec![g.clone()];
         for v in ["E5", "C3", "G7", "C6", "D3", "pass", "pass"] {
@@ -531,13 +544,14 @@ mod tests {
         let step = || {
             told.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
-        assert!(in_order_on_the_pool(pool, line.clone(), 12, &progress, step).await);
+        assert!(in_order_on_the_pool(&engines, line.clone(), 12, &progress, step).await);
         let p = progress.into_inner().unwrap();
         assert_eq!((p.done, told.into_inner()), (8, 8));
         // The same figures as each searched alone (to the last digit but for a forward pass
         // batched with other leaves, which the cache may hold).
         for (i, g) in line.iter().enumerate() {
-            let (Some(side), Some(alone)) = (&p.positions[i], position(g, 12)) else {
+            let alone = position(&engines.engine, g, 12);
+            let (Some(side), Some(alone)) = (&p.positions[i], alone) else {
                 assert!(p.positions[i].is_none() && i == 7, "position {i}");
                 continue;
             };

@@ -27,6 +27,7 @@ use tokio::sync::watch;
 
 use crate::accounts;
 use crate::accounts::User;
+use crate::engines::Engines;
 use crate::error::ApiError;
 use tengen_core::review_tree::{EditError, ReviewTree};
 
@@ -103,6 +104,8 @@ struct Review {
 pub struct Reviews {
     live: Arc<Mutex<HashMap<i64, Arc<Live>>>>,
     store: Store,
+    /// What the analyses search with.
+    engines: Engines,
     /// In a cluster another node may change a review: the stored version is read again.
     clustered: bool,
 }
@@ -112,11 +115,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Reviews {
-    /// No review loaded yet; `clustered` when other nodes share `store`.
-    pub fn new(store: Store, clustered: bool) -> Reviews {
+    /// No review loaded yet, analysed with `engines`; `clustered` when other nodes share
+    /// `store`.
+    pub fn new(store: Store, engines: Engines, clustered: bool) -> Reviews {
         Reviews {
             live: Arc::default(),
             store,
+            engines,
             clustered,
         }
     }
@@ -518,6 +523,7 @@ pub async fn analyse(
     let store = reviews.store.clone();
     let rt = tokio::runtime::Handle::current();
     analysis::spawn(
+        &reviews.engines,
         positions,
         visits,
         live.progress.clone(),

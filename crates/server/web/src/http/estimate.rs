@@ -20,6 +20,6 @@ pub(super) async fn estimate(
         None => None,
     };
     Ok(Json(
-        estimate::estimate(&state.services.store, id, user).await?,
+        estimate::estimate(&state.services.store, &state.services.engines, id, user).await?,
     ))
 }

@@ -104,9 +104,13 @@ pub(super) async fn merge_learning(
 
 /// `POST /api/learn/first-capture`.
 pub(super) async fn first_capture(
+    State(state): State<AppState>,
     body: Result<Json<first_capture::Turn>, JsonRejection>,
 ) -> Result<Json<first_capture::Answered>, HttpError> {
-    Ok(Json(first_capture::turn(json_body(body)?).await?))
+    let turn = json_body(body)?;
+    Ok(Json(
+        first_capture::turn(&state.services.engines, turn).await?,
+    ))
 }
 
 /// `GET /api/games/{id}/hint`: the engine's move for the learner in their first game against
@@ -116,7 +120,9 @@ pub(super) async fn hint(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<hints::Hint>, HttpError> {
-    Ok(Json(hints::hint(&state.services.store, id, &user).await?))
+    Ok(Json(
+        hints::hint(&state.services.store, &state.services.engines, id, &user).await?,
+    ))
 }
 
 /// `GET /api/rules`: the rule presets' parameters, for the rules page.
