@@ -143,12 +143,14 @@ impl EnginePool {
         self.submit(slot, f)?.await.map_err(|_| lost())
     }
 
-    /// Runs `f` on a worker and waits for it on this thread, or `None` at once when the queue
-    /// is full (or the job panicked). For a caller that cannot await: the live actor's
-    /// dead-stone proposal, inside `block_in_place`.
+    /// Runs `f` on a worker and waits for it on this thread up to `wait`, or `None`: at once
+    /// when the queue is full, after `wait` when the job has not run by then (it still runs,
+    /// its result dropped), or when it panicked. For a caller that cannot await: the live
+    /// actor's dead-stone proposal, inside `block_in_place`.
     pub fn try_run_blocking<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
+        wait: std::time::Duration,
     ) -> Option<T> {
         let slot = self.slots.clone().try_acquire_owned().ok()?;
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
@@ -156,7 +158,7 @@ impl EnginePool {
             let _ = tx.send(r);
         })
         .ok()?;
-        rx.recv().ok()
+        rx.recv_timeout(wait).ok()
     }
 
     /// Queues `f` holding `slot` until it has run; its result comes on the receiver.

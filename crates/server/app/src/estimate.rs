@@ -126,6 +126,10 @@ fn verdict(game: &tengen_rules::Game, e: &tengen_ai::estimate::Estimate) -> &'st
 /// The leader's chance of winning, by the network's search, that makes the winner clear.
 const CLEAR_WINRATE: f32 = 0.9;
 
+/// How long a game's actor waits for the pool's dead-stone proposal before it searches itself:
+/// the proposal's two searches take up to a second on 13x13.
+const PROPOSAL_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The counter of the live registry (`Games::with_counter`): proposes the dead stones when a
 /// game's players ask to count, with [`propose_dead`] on `engines`.
 pub fn counter(engines: Engines) -> tengen_live::actor::Counter {
@@ -139,14 +143,15 @@ pub fn counter(engines: Engines) -> tengen_live::actor::Counter {
 /// Two searches of the network, up to a second on 13x13, on the engine pool like every other
 /// search (at its low priority, within its bound); the game's actor waits for them, having told
 /// a multi-threaded runtime, so that the other tasks on its worker move elsewhere meanwhile.
-/// Where the pool's queue is full the actor searches itself rather than leave the players
-/// without a proposal.
+/// Where the pool's queue is full, or the search has not come back within [`PROPOSAL_WAIT`]
+/// (the workers busy with bots' long moves), the actor searches itself rather than keep the
+/// players, and its game, waiting.
 pub fn propose_dead(engines: &Engines, g: &tengen_rules::Game) -> tengen_core::game::Proposal {
     let search = || {
         let (engine, game) = (engines.engine.clone(), g.clone());
         engines
             .pool
-            .try_run_blocking(move || engine.count_estimate(&game))
+            .try_run_blocking(move || engine.count_estimate(&game), PROPOSAL_WAIT)
             .unwrap_or_else(|| engines.engine.count_estimate(g))
     };
     let e = match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
@@ -196,7 +201,8 @@ mod tests {
         let (hold, held) = std::sync::mpsc::channel::<()>();
         let pool = engines.pool.clone();
         let busy = tokio::spawn(async move { pool.run(move || held.recv()).await });
-        while engines.pool.try_run_blocking(|| ()).is_some() {
+        let wait = std::time::Duration::from_secs(1);
+        while engines.pool.try_run_blocking(|| (), wait).is_some() {
             tokio::task::yield_now().await;
         }
         let by_actor = tokio::task::block_in_place(|| propose_dead(&engines, &g));
