@@ -101,7 +101,8 @@ test('a lone quick-match request plays the bot after the chosen wait', { timeout
   await page.waitForURL(/#\/game\/\d+/, { timeout: 30_000 });
   const id = Number(page.url().match(/#\/game\/(\d+)/)[1]);
   const game = await page.evaluate(async (id) => (await fetch(`/api/games/${id}`)).json(), id);
-  assert.ok([game.black.username, game.white.username].includes('tengen-bot'));
+  // The built-in bot nearest a 20k player: the beginner (21k).
+  assert.ok([game.black.username, game.white.username].includes('tengen-beginner'));
   assert.equal(game.terms.size, 9);
 });
 

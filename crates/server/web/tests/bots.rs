@@ -269,9 +269,19 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     // The built-in bots are there beside it, weakest first.
     let names: Vec<&str> = listed.iter().filter_map(|b| b["name"].as_str()).collect();
     assert_eq!(
-        &names[..5],
-        ["tengen-bot", "tengen-3", "tengen-5", "tengen-7", "tengen-9"]
+        &names[..7],
+        [
+            "tengen-beginner",
+            "tengen-novice",
+            "tengen-bot",
+            "tengen-3",
+            "tengen-5",
+            "tengen-7",
+            "tengen-9"
+        ]
     );
+    let ranks: Vec<&str> = listed.iter().filter_map(|b| b["rank"].as_str()).collect();
+    assert_eq!(&ranks[..3], ["21k", "17k", "13k"]);
 }
 
 // Regression (issue 29, item 4): the weakest bot, far ahead, went on throwing stones into its

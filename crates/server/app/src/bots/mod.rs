@@ -104,7 +104,10 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
 /// measured, a rank the log2 of the odds, and the one anchor, GNU Go 3.8 at level 10 taken as 8
 /// kyu): level 3 against GNU Go, levels 5, 7 and 9 each against the level below it (a level
 /// that won every game placed at the lower end of its interval); level 1, the beginner, through
-/// the Monte Carlo engine's level 1 as well.
+/// the Monte Carlo engine's level 1 as well. Below it, the human-like beginners of levels 15 and
+/// 14 (a beginner's eye and a flatter sample), placed by a Bradley-Terry fit of their games with
+/// levels 1 and 11-13, anchored at level 1 = 13k ("Beginners below level 1": 20.3k and 16.9k,
+/// declared on the weaker side). Weakest first, as the lobby lists them.
 /// The declared rank sets the game type and handicap (seed 002) and seeds the bot's rating,
 /// which its games then move.
 pub fn builtins() -> Vec<BotSpec> {
@@ -119,7 +122,9 @@ pub fn builtins() -> Vec<BotSpec> {
 }
 
 /// Name, level and declared rank of each built-in bot.
-const BUILTIN_RANKS: [(&str, u8, Rank); 5] = [
+const BUILTIN_RANKS: [(&str, u8, Rank); 7] = [
+    ("tengen-beginner", 15, Rank::Kyu(21)),
+    ("tengen-novice", 14, Rank::Kyu(17)),
     ("tengen-bot", 1, Rank::Kyu(13)),
     ("tengen-3", 3, Rank::Kyu(6)),
     ("tengen-5", 5, Rank::Kyu(5)),
@@ -687,9 +692,10 @@ mod tests {
     #[test]
     fn the_built_in_bots_are_ranked_by_their_level() {
         let bots = builtins();
-        assert_eq!(
-            bots[0].name, "tengen-bot",
-            "the name existing games and links use"
+        assert!(
+            bots.iter()
+                .any(|b| b.name == "tengen-bot" && b.engine == Engine::Builtin(1)),
+            "the name existing games, links and the first game's hints use"
         );
         let mut last = None;
         for b in &bots {
