@@ -157,12 +157,16 @@ fn bot_specs() {
         Engine::Builtin(9)
     );
     assert!(parse_spec("s=builtin:0").is_err());
-    // The beginners below level 1 are levels 11 to 15; there is no 16.
+    // The beginners below level 1 are levels 11 to 16; there is no 17.
     assert_eq!(
         parse_spec("novice@20k=builtin:15").unwrap().engine,
         Engine::Builtin(15)
     );
-    assert!(parse_spec("s=builtin:16").is_err());
+    assert_eq!(
+        parse_spec("novice@25k=builtin:16").unwrap().engine,
+        Engine::Builtin(16)
+    );
+    assert!(parse_spec("s=builtin:17").is_err());
     assert!(parse_spec("s=builtin:x").is_err());
     assert_eq!(tengen_app::bots::level_playouts(1), 100);
     assert_eq!(tengen_app::bots::level_playouts(10), 51_200);

@@ -39,8 +39,8 @@ pub enum Engine {
     /// ([`tengen_ai::nn::levels`]: 1-4 sample the policy at a temperature, 5 plays the policy's
     /// best move, 6-10 search 8 to 1,600 visits) where the net plays the rules and the board;
     /// elsewhere (First Capture, boards outside 7x7-19x19) the Monte Carlo engine at 100
-    /// playouts (level 1) to 51,200 (level 10). Levels 11 to 15 are the human-like beginners
-    /// below level 1 ([`tengen_ai::nn::levels::BEGINNERS`], 13 the weakest; Monte Carlo at
+    /// playouts (level 1) to 51,200 (level 10). Levels 11 to 16 are the human-like beginners
+    /// below level 1 ([`tengen_ai::nn::levels::BEGINNERS`], 16 the weakest; Monte Carlo at
     /// level 1's playouts where the net does not play): new numbers, so that stored
     /// `builtin:N` keep their meaning.
     Builtin(u8),
@@ -64,7 +64,7 @@ pub struct BotSpec {
 }
 
 /// Reads `NAME=COMMAND` or `NAME@RANK=COMMAND` (as `--bot` takes it); the command
-/// `builtin:LEVEL` is Tengen's own engine at that level (1 to 15), and `remote` a bot whose
+/// `builtin:LEVEL` is Tengen's own engine at that level (1 to 16), and `remote` a bot whose
 /// engine connects from elsewhere (`tengen bot --server`).
 pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
     let usage = || BotError::Spec("use NAME=COMMAND or NAME@RANK=COMMAND".into());
@@ -84,7 +84,7 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
             Ok(l) if tengen_ai::nn::levels::level(l).is_some() => Engine::Builtin(l),
             _ => {
                 return Err(BotError::Spec(
-                    "builtin:LEVEL takes a level from 1 to 15".into(),
+                    "builtin:LEVEL takes a level from 1 to 16".into(),
                 ))
             }
         },
@@ -681,7 +681,7 @@ mod tests {
                 panic!("{b:?}")
             };
             let rank = b.rank;
-            // Ranks never fall as the level's strength rises (the beginners' 11-15 are below
+            // Ranks never fall as the level's strength rises (the beginners' 11-16 are below
             // level 1); they may stay equal, where the matches that set them (against GNU Go,
             // BENCHMARKS.md) could not tell two levels apart.
             let order = tengen_ai::nn::levels::strength_order(level).expect("a level");
