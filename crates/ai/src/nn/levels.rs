@@ -496,6 +496,11 @@ mod tests {
         let eye = |n| level(n).unwrap().human.unwrap();
         assert!(eye(16).near < eye(15).near && eye(16).recent < eye(15).recent);
         assert!(eye(16).local > eye(15).local);
+        // Levels 11 to 15 look as they did before level 16: two lines around the last two
+        // moves (stored `builtin:N` keep their meaning).
+        for n in 11..=15 {
+            assert_eq!((eye(n).near, eye(n).recent), (NEAR, 2), "level {n}");
+        }
         assert!(level(1).unwrap().human.is_none());
     }
 
