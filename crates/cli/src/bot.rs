@@ -19,7 +19,7 @@ use tengen_rules::{Color, Game, Handicap, Komi, Move, Preset};
 #[derive(Args, Debug)]
 pub struct BotOpt {
     /// Strength 1 (a beginner: the policy sampled at temperature 4) to 10 (1,600 visits a move), the
-    /// server's `builtin:LEVEL`; 11 to 15 are human-like beginners below level 1, 15 the weakest.
+    /// server's `builtin:LEVEL`; 11 to 16 are human-like beginners below level 1, 16 the weakest.
     #[arg(long, default_value_t = 5, conflicts_with = "visits")]
     pub level: u8,
     /// A fixed number of visits a move instead of a level (the most visited move is played).
@@ -104,7 +104,7 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
         return Ok(Engine::Gtp(cmd.clone()));
     }
     if opt.visits.is_none() && opt.model.is_none() {
-        levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 15")?;
+        levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 16")?;
         return Ok(Engine::Builtin(opt.level));
     }
     let exe = std::env::current_exe()?;
@@ -117,7 +117,7 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
         Some(v) => cmd += &format!(" --visits {v}"),
         None => {
             let l = levels::level(opt.level)
-                .context("--level takes 1 to 10, or a beginner's 11 to 15")?;
+                .context("--level takes 1 to 10, or a beginner's 11 to 16")?;
             cmd += &format!(" --visits {}", l.visits.max(1));
         }
     }
@@ -151,7 +151,7 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
             human: None,
         },
         None => {
-            levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 15")?
+            levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 16")?
         }
     };
     let level = match opt.temperature {

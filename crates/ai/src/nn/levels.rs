@@ -11,7 +11,7 @@
 //! the net does not like best. The strong levels
 //! search: more visits, the most visited move.
 //!
-//! Below level 1 the beginners' levels ([`BEGINNERS`], levels 11 to 15) are weak the way
+//! Below level 1 the beginners' levels ([`BEGINNERS`], levels 11 to 16) are weak the way
 //! people new to the game are weak, not by playing more random moves: the sample's weights are
 //! shaped by a [`Human`] eye, as KaTrain's "local" strategy weights moves near the last one
 //! (KaTrain, `katrain/core/ai.py`, by Sander Land). A beginner answers near the last moves
@@ -48,15 +48,21 @@ pub struct Level {
 /// multiplied by.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Human {
-    /// For a move within [`NEAR`] lines of one of the last two moves: a beginner plays where
-    /// the action is, answering contact, and seldom tenukis.
+    /// For a move within `near` lines of one of the last `recent` moves: a beginner plays
+    /// where the action is, answering contact, and seldom tenukis.
     pub local: f64,
     /// For a move that captures, or that gives its own stones in atari a liberty (0 to 1): the
     /// ataris a beginner does not see.
     pub atari_sight: f64,
+    /// Lines (in either direction) within which a move is near a last move: [`NEAR`] for
+    /// levels 11 to 15, 1 (the eight points around it) for the weakest, level 16.
+    pub near: u8,
+    /// How many of the last moves the beginner looks at: 2 (the opponent's and its own) for
+    /// levels 11 to 15, 1 (only the opponent's) for level 16.
+    pub recent: usize,
 }
 
-/// Lines (in either direction) within which a move is "near" a last move.
+/// Lines (in either direction) within which a move is "near" a last move for levels 11 to 15.
 pub const NEAR: u8 = 2;
 
 /// Levels 1 (index 0) to 10. Levels 1-4 sample the policy at falling temperatures (level 1,
@@ -138,7 +144,7 @@ pub const ABSURD_SHARE: f32 = 0.02;
 /// above 0.02% none, a random player).
 pub const BEGINNER_FLOOR: f32 = 0.001;
 
-/// The beginners' levels 11 to 15, each weaker than the one before and all below level 1:
+/// The beginners' levels 11 to 16, each weaker than the one before and all below level 1:
 /// level `10 + k` is `k` steps below level 1. New numbers after the ten, not a renumbering, so
 /// that `tengen bot --level N` and the server's stored `builtin:N` keep their meaning. Each
 /// samples the policy through a [`Human`] eye that looks more locally and sees fewer ataris a
@@ -146,13 +152,28 @@ pub const BEGINNER_FLOOR: f32 = 0.001;
 /// the weakest eye and a flatter sample (temperature 8 above 0.02% of the best prior, then 16
 /// above 0.005%), so that nearly any local move is as likely as another, the way a player in
 /// their first games chooses (BENCHMARKS.md, "Beginners below level 1": 13 is 1.25 ranks below
-/// level 1, the flatter ones further).
-pub const BEGINNERS: [Level; 5] = [
+/// level 1, the flatter ones further). Level 16, the weakest, narrows the eye: it looks only
+/// at the opponent's last move, weights the eight points around it 50 times, and sees a
+/// capture or a save at 0.005 of its weight; and it flattens the sample again (temperature 64
+/// above 0.0001% of the best prior), so that among those points nearly any is as likely: a
+/// player who follows the opponent around in contact and does not notice stones in atari.
+pub const BEGINNERS: [Level; 6] = [
     beginner(4.0, 0.3, 4.0, BEGINNER_FLOOR),
     beginner(10.0, 0.1, 4.0, BEGINNER_FLOOR),
     beginner(25.0, 0.02, 4.0, BEGINNER_FLOOR),
     beginner(25.0, 0.02, 8.0, 0.0002),
     beginner(25.0, 0.02, 16.0, 0.00005),
+    Level {
+        visits: 1,
+        temperature: 64.0,
+        floor: 0.000001,
+        human: Some(Human {
+            local: 50.0,
+            atari_sight: 0.005,
+            near: 1,
+            recent: 1,
+        }),
+    },
 ];
 
 const fn beginner(local: f64, atari_sight: f64, temperature: f64, floor: f32) -> Level {
@@ -160,11 +181,16 @@ const fn beginner(local: f64, atari_sight: f64, temperature: f64, floor: f32) ->
         visits: 1,
         temperature,
         floor,
-        human: Some(Human { local, atari_sight }),
+        human: Some(Human {
+            local,
+            atari_sight,
+            near: NEAR,
+            recent: 2,
+        }),
     }
 }
 
-/// Level `n` (1 to 10, and the beginners' 11 to 15), if there is one.
+/// Level `n` (1 to 10, and the beginners' 11 to 16), if there is one.
 pub fn level(n: u8) -> Option<Level> {
     let i = usize::from(n).checked_sub(1)?;
     LADDER
@@ -256,7 +282,7 @@ pub fn sample_human(
     let last: Vec<Point> = game
         .moves()
         .rev()
-        .take(2)
+        .take(h.recent)
         .filter_map(|(_, m)| match m {
             Move::Play(p) => Some(p),
             _ => None,
@@ -272,7 +298,8 @@ pub fn sample_human(
 
 /// The factor a beginner's eye puts on `color`'s move at `p`, the last moves being `last`: 0
 /// for filling its own eye or a first-line move touching no stone (absurd at any level); else
-/// `h.local` if near a last move, times `h.atari_sight` if it captures or saves stones in atari.
+/// `h.local` if within `h.near` lines of a last move, times `h.atari_sight` if it captures or
+/// saves stones in atari.
 pub fn human_factor(board: &Board, color: Color, p: Point, last: &[Point], h: Human) -> f64 {
     let size = board.size();
     let edge = |v: u8| v == 0 || v + 1 == size;
@@ -282,7 +309,7 @@ pub fn human_factor(board: &Board, color: Color, p: Point, last: &[Point], h: Hu
         return 0.0;
     }
     let near = last.iter().any(|&q| {
-        p.col(size).abs_diff(q.col(size)) <= NEAR && p.row(size).abs_diff(q.row(size)) <= NEAR
+        p.col(size).abs_diff(q.col(size)) <= h.near && p.row(size).abs_diff(q.row(size)) <= h.near
     });
     let saves = board
         .neighbors(p)
@@ -450,12 +477,13 @@ mod tests {
     }
 
     #[test]
-    fn the_beginners_are_levels_eleven_to_fifteen_below_level_one() {
-        assert_eq!(level(16), None);
+    fn the_beginners_are_levels_eleven_to_sixteen_below_level_one() {
+        assert_eq!(level(17), None);
         assert_eq!(strength_order(1), Some(1));
         assert_eq!(strength_order(11), Some(0));
         assert_eq!(strength_order(13), Some(-2));
         assert_eq!(strength_order(15), Some(-4));
+        assert_eq!(strength_order(16), Some(-5));
         // The flatter beginners sample more evenly, from more moves.
         let (l13, l14, l15) = (level(13).unwrap(), level(14).unwrap(), level(15).unwrap());
         assert!(l13.temperature < l14.temperature && l14.temperature < l15.temperature);
@@ -463,7 +491,58 @@ mod tests {
         assert_eq!(strength_order(0), None);
         let sight = |n| level(n).unwrap().human.unwrap().atari_sight;
         assert!(sight(11) > sight(12) && sight(12) > sight(13));
+        // The weakest sees fewer ataris still, looks closer, and at the opponent's move alone.
+        assert!(sight(16) < sight(15));
+        let eye = |n| level(n).unwrap().human.unwrap();
+        assert!(eye(16).near < eye(15).near && eye(16).recent < eye(15).recent);
+        assert!(eye(16).local > eye(15).local);
+        // Levels 11 to 15 look as they did before level 16: two lines around the last two
+        // moves (stored `builtin:N` keep their meaning).
+        for n in 11..=15 {
+            assert_eq!((eye(n).near, eye(n).recent), (NEAR, 2), "level {n}");
+        }
         assert!(level(1).unwrap().human.is_none());
+    }
+
+    #[test]
+    fn level_sixteen_misses_an_atari_in_contact_more_than_level_thirteen() {
+        let game = position(ATARI, (3, 4));
+        // The saving move (2, 5) and a quiet move (4, 5), both touching White's last move
+        // (3, 4), equally liked.
+        let a = analysis(&[(at(2, 5), 0.3), (at(4, 5), 0.3)]);
+        let saved = |n| count_picks(level(n).unwrap(), &game, &a, 0, 400);
+        assert!(saved(1) > 150, "{}", saved(1));
+        // 2% of the quiet move's weight for level 13, 0.5% for level 16.
+        assert!(
+            saved(13) < 20 && saved(16) < 8,
+            "{} {}",
+            saved(13),
+            saved(16)
+        );
+        assert!(saved(16) <= saved(13), "{} {}", saved(16), saved(13));
+    }
+
+    #[test]
+    fn level_sixteen_answers_only_around_the_opponents_last_move() {
+        let game = position(ATARI, (3, 4));
+        // (4, 5) touches White's last move (3, 4); (5, 5) is two lines away: near for level
+        // 13, not for level 16.
+        let a = analysis(&[(at(4, 5), 0.3), (at(5, 5), 0.3)]);
+        let touching = |n| count_picks(level(n).unwrap(), &game, &a, 0, 400);
+        assert!(touching(16) > 370, "{}", touching(16));
+        assert!(touching(13) > 120 && touching(13) < 280, "{}", touching(13));
+
+        // Black's own last move (6, 6), then White's (3, 4): level 15 also looks near its own
+        // move, level 16 only at White's.
+        let mut game = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
+        for (color, (x, y)) in [(Color::Black, (6, 6)), (Color::White, (3, 4))] {
+            game.play(color, at(x, y)).unwrap();
+        }
+        // (7, 7) next to Black's move, (1, 7) far from both.
+        let a = analysis(&[(at(7, 7), 0.3), (at(1, 7), 0.3)]);
+        let by_own = |n| count_picks(level(n).unwrap(), &game, &a, 0, 400);
+        assert!(by_own(15) > 350, "{}", by_own(15));
+        assert!(by_own(16) > 120 && by_own(16) < 280, "{}", by_own(16));
     }
 
     #[test]
@@ -506,7 +585,7 @@ mod tests {
         let game = position(ATARI, (3, 4));
         // (0, 0) is Black's eye; (8, 8) a first-line move touching nothing; both liked best.
         let a = analysis(&[(at(0, 0), 0.5), (at(8, 8), 0.5), (at(6, 6), 0.01)]);
-        for n in 11..=15 {
+        for n in 11..=16 {
             let lvl = level(n).unwrap();
             assert_eq!(count_picks(lvl, &game, &a, 0, 300), 0, "level {n}: eye");
             assert_eq!(count_picks(lvl, &game, &a, 1, 300), 0, "level {n}: edge");
@@ -518,20 +597,22 @@ mod tests {
         let eval = Evaluator::new(super::super::Model::builtin().unwrap());
         let game = position(ATARI, (3, 4));
         let rules = KataRules::parse("chinese").unwrap();
-        let play = |seed| match genmove(
-            &eval,
-            &game,
-            Color::Black,
-            rules,
-            level(13).unwrap(),
-            seed,
-            None,
-        ) {
-            Ok((Decision::Move(m), _)) => m,
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(play(5), play(5));
-        let moves: std::collections::HashSet<Move> = (0..12).map(play).collect();
-        assert!(moves.len() > 1, "{moves:?}");
+        for n in [13, 16] {
+            let play = |seed| match genmove(
+                &eval,
+                &game,
+                Color::Black,
+                rules,
+                level(n).unwrap(),
+                seed,
+                None,
+            ) {
+                Ok((Decision::Move(m), _)) => m,
+                other => panic!("level {n}: {other:?}"),
+            };
+            assert_eq!(play(5), play(5), "level {n}");
+            let moves: std::collections::HashSet<Move> = (0..12).map(play).collect();
+            assert!(moves.len() > 1, "level {n}: {moves:?}");
+        }
     }
 }

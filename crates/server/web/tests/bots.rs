@@ -157,12 +157,16 @@ fn bot_specs() {
         Engine::Builtin(9)
     );
     assert!(parse_spec("s=builtin:0").is_err());
-    // The beginners below level 1 are levels 11 to 15; there is no 16.
+    // The beginners below level 1 are levels 11 to 16; there is no 17.
     assert_eq!(
         parse_spec("novice@20k=builtin:15").unwrap().engine,
         Engine::Builtin(15)
     );
-    assert!(parse_spec("s=builtin:16").is_err());
+    assert_eq!(
+        parse_spec("novice@25k=builtin:16").unwrap().engine,
+        Engine::Builtin(16)
+    );
+    assert!(parse_spec("s=builtin:17").is_err());
     assert!(parse_spec("s=builtin:x").is_err());
     assert_eq!(tengen_app::bots::level_playouts(1), 100);
     assert_eq!(tengen_app::bots::level_playouts(10), 51_200);
@@ -269,8 +273,9 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     // The built-in bots are there beside it, weakest first.
     let names: Vec<&str> = listed.iter().filter_map(|b| b["name"].as_str()).collect();
     assert_eq!(
-        &names[..7],
+        &names[..8],
         [
+            "tengen-newcomer",
             "tengen-beginner",
             "tengen-novice",
             "tengen-bot",
@@ -281,7 +286,7 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
         ]
     );
     let ranks: Vec<&str> = listed.iter().filter_map(|b| b["rank"].as_str()).collect();
-    assert_eq!(&ranks[..3], ["21k", "17k", "13k"]);
+    assert_eq!(&ranks[..4], ["24k", "21k", "18k", "13k"]);
 }
 
 // Regression (issue 29, item 4): the weakest bot, far ahead, went on throwing stones into its
