@@ -394,13 +394,8 @@ mod tests {
         );
     }
 
-    const TERMS: &str = r#"{"size":9,"rules":"japanese","komi":"6.5","handicap":0,"take_back":false,"game_type":"ho_sun"}"#;
-
-    /// What a malformed stored game does: its own read is a typed error, a list leaves it out
-    /// (with a warning) and shows the rest.
-    #[tokio::test]
-    async fn a_malformed_game_row_fails_alone_and_lists_skip_it() {
-        let (store, path) = crate::test_store("malformed").await;
+    /// A player (id 1) for the rows that need one.
+    async fn with_a_player(store: &Store) {
         store
             .execute(
                 "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \
@@ -408,6 +403,16 @@ mod tests {
             )
             .await
             .unwrap();
+    }
+
+    const TERMS: &str = r#"{"size":9,"rules":"japanese","komi":"6.5","handicap":0,"take_back":false,"game_type":"ho_sun"}"#;
+
+    /// What a malformed stored game does: its own read is a typed error, a list leaves it out
+    /// (with a warning) and shows the rest.
+    #[tokio::test]
+    async fn a_malformed_game_row_fails_alone_and_lists_skip_it() {
+        let (store, path) = crate::test_store("malformed").await;
+        with_a_player(&store).await;
         let good = TERMS;
         for (terms, status) in [(good, "live"), ("{\"size\":", "live"), (good, "paused")] {
             sqlx::query(
@@ -447,13 +452,7 @@ mod tests {
     #[tokio::test]
     async fn a_room_s_terms_read_back_typed_and_a_malformed_one_fails_alone() {
         let (store, path) = crate::test_store("rooms").await;
-        store
-            .execute(
-                "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \
-                 VALUES ('a', NULL, '18k', 0, 0, NULL, 0)",
-            )
-            .await
-            .unwrap();
+        with_a_player(&store).await;
         let terms: RoomTerms =
             serde_json::from_str(r#"{"size":13,"rules":"korean","take_back":true}"#).unwrap();
         let id = store.create_room(1, &terms).await.unwrap();
