@@ -110,12 +110,24 @@ fn abandoned(attendance: &Attendance, id: i64, owner: i64) -> bool {
 
 /// The open rooms, newest first, each with whether its owner is connected now.
 pub async fn list(store: &Store, online: &Online) -> Result<Rooms, ApiError> {
-    let mut out = Vec::new();
-    for r in store.open_rooms().await? {
-        let owner = accounts::by_id(store, r.owner_id)
-            .await?
-            .ok_or(ApiError::NotFound)?;
-        let mut room = public(r.id, &owner, &r.terms, r.status, r.game_id);
+    let rooms = store.open_rooms().await?;
+    // Two queries, not one a room: the rooms, then their owners together.
+    let mut ids: Vec<i64> = rooms.iter().map(|r| r.owner_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let owners: HashMap<i64, User> = store
+        .users_by_ids(&ids)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, User::from(u)))
+        .collect();
+    let mut out = Vec::with_capacity(rooms.len());
+    for r in rooms {
+        // A room whose owner's account is gone is not listed.
+        let Some(owner) = owners.get(&r.owner_id) else {
+            continue;
+        };
+        let mut room = public(r.id, owner, &r.terms, r.status, r.game_id);
         room.owner.here = Some(online.connections(owner.id) > 0);
         out.push(room);
     }

@@ -356,6 +356,25 @@ impl Store {
         row.as_ref().map(user_row).transpose()
     }
 
+    /// The accounts with these ids, in one query (ids with no account are left out; a row
+    /// that does not read is left out with a warning).
+    pub async fn users_by_ids(&self, ids: &[i64]) -> Result<Vec<UserRow>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT {USER_COLUMNS} FROM users WHERE id IN ({})",
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for &id in ids {
+            query = query.bind(id);
+        }
+        let rows = query.fetch_all(self.pool()).await?;
+        super::read_list(&rows, user_row)
+    }
+
     async fn user_where(&self, filter: &str, value: &str) -> Result<Option<UserRow>, StoreError> {
         let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE {filter}"))
             .bind(value)
@@ -530,6 +549,32 @@ mod tests {
             }) => {}
             other => panic!("{other:?}"),
         }
+        drop(store);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// Several accounts in one query: those that exist and read, whatever the order asked.
+    #[tokio::test]
+    async fn accounts_by_ids_come_in_one_query_without_the_missing_or_malformed() {
+        let (store, path) = crate::test_store("by-ids").await;
+        store
+            .execute(
+                "INSERT INTO users (username, password_hash, rank, points, guest, bot, created_at) \
+                 VALUES ('a', NULL, '3k', 0, 0, NULL, 0), ('b', NULL, 'strong', 0, 0, NULL, 0), \
+                 ('c', NULL, '2d', 0, 0, NULL, 0)",
+            )
+            .await
+            .unwrap();
+        let mut got: Vec<(i64, String)> = store
+            .users_by_ids(&[3, 99, 1, 2])
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|u| (u.id, u.username))
+            .collect();
+        got.sort();
+        assert_eq!(got, [(1, "a".to_string()), (3, "c".to_string())]);
+        assert!(store.users_by_ids(&[]).await.unwrap().is_empty());
         drop(store);
         let _ = std::fs::remove_file(&path);
     }
