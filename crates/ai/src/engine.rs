@@ -34,6 +34,12 @@ impl Engine {
         Engine::new(crate::nn::builtin())
     }
 
+    /// An engine with the built-in net whatever model was shared ([`crate::nn::ladder`]): the
+    /// one the levels' ranks were measured on.
+    pub fn ladder() -> Engine {
+        Engine::new(crate::nn::ladder())
+    }
+
     /// Its net, if it has one.
     pub fn net(&self) -> Option<&Arc<Evaluator>> {
         self.net.as_ref()

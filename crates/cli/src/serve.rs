@@ -83,8 +83,11 @@ pub struct ServeOpt {
     /// cores less one, at least one.
     #[arg(long, env = "TENGEN_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
-    /// A KataGo network (`.bin.gz`) for the server's bots, reviews and dead-stone estimates in
-    /// place of the built-in one (docs/engine.md says where to get KataGo's nets).
+    /// A KataGo network (`.bin.gz`) for the server's reviews, dead-stone estimates and
+    /// `search:VISITS` bots in place of the built-in one (docs/engine.md says where to get
+    /// KataGo's nets). The built-in bots' levels keep the built-in net, on which their ranks
+    /// were measured; a net on which Tengen matched KataGo (KataGo's b18c384nbt) adds the
+    /// `tengen-superhuman` bot.
     #[arg(long, env = "TENGEN_MODEL")]
     pub model: Option<std::path::PathBuf>,
     /// How the log is written: `text` for people, `json` (one object a line) for a log

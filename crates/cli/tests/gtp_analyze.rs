@@ -322,3 +322,18 @@ fn kata_genmove_analyze_reports_then_plays_the_move_genmove_plays() {
     let plain = gtp(&args, "boardsize 9\ngenmove b\n");
     assert!(plain.contains(&format!("= {mv}\n")), "{mv}: {plain}");
 }
+
+/// `--visits` counts the root's visits as KataGo's `maxVisits` does: White's search goes on
+/// from the subtree of Black's move (most of Black's 30 visits), and stops when the root holds
+/// 30, not 30 more (before, it searched 30 more on top of the reused ones).
+#[test]
+fn visits_count_the_roots_visits_with_the_reused_ones() {
+    let args = ["--visits", "30", "--threads", "1", "--seed", "4"];
+    let out = gtp(
+        &args,
+        "boardsize 9\ngenmove b\n3 kata-genmove_analyze W 1 maxmoves 2 rootInfo true\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let play = lines.iter().position(|l| l.starts_with("play ")).unwrap();
+    assert!(lines[play - 1].contains("rootInfo visits 30 "), "{out}");
+}

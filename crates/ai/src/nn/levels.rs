@@ -237,8 +237,14 @@ pub fn genmove(
     let style = Style {
         resign_below: Some(0.1),
     };
+    // The searching levels (a temperature of 0) play the search's move, or its pass; the
+    // sampling ones pass once the board is settled, as people do.
+    let judge = match level.temperature > 0.0 {
+        true => search::judge,
+        false => search::judge_search,
+    };
     Ok((
-        search::judge(game, color, &a, &style, crate::manners::RESIGN_VISITS),
+        judge(game, color, &a, &style, crate::manners::RESIGN_VISITS),
         a,
     ))
 }

@@ -108,11 +108,33 @@ pub fn builtin() -> Option<Arc<Evaluator>> {
 /// The process's shared evaluator ([`builtin`]).
 static SHARED: OnceLock<Option<Arc<Evaluator>>> = OnceLock::new();
 
+/// The built-in net's own evaluator where another model was shared ([`ladder`]).
+static LADDER: OnceLock<Option<Arc<Evaluator>>> = OnceLock::new();
+
+/// Whether [`share`] replaced the built-in net.
+static REPLACED: OnceLock<()> = OnceLock::new();
+
 /// Makes `model` the process's shared net in place of the built-in one (`tengen serve
-/// --model`): the server's bots, reviews and estimator then evaluate with it. To be called
-/// before anything evaluates; `false` (and nothing changed) once the shared net was read.
+/// --model`): the server's reviews, estimator and strongest bots then evaluate with it. To be
+/// called before anything evaluates; `false` (and nothing changed) once the shared net was
+/// read.
 pub fn share(model: Model) -> bool {
+    // Marked first: a `ladder` between the two reads the built-in net afresh, never the model.
+    let _ = REPLACED.set(());
     SHARED.set(Some(Arc::new(Evaluator::new(model)))).is_ok()
+}
+
+/// The built-in net's evaluator, whatever [`share`] made the shared one: the levels' net
+/// ([`levels`]), whose ranks were measured on it. The shared evaluator itself (one cache)
+/// unless another model replaced it.
+pub fn ladder() -> Option<Arc<Evaluator>> {
+    let shared = builtin();
+    if REPLACED.get().is_none() {
+        return shared;
+    }
+    LADDER
+        .get_or_init(|| Model::builtin().ok().map(|m| Arc::new(Evaluator::new(m))))
+        .clone()
 }
 
 /// Board sides the network plays (KataGo's nets are trained on 7x7 to 19x19).

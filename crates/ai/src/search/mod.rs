@@ -312,6 +312,34 @@ pub fn judge(
     style: &Style,
     enough: (u32, u32),
 ) -> Decision {
+    judged(game, color, a, style, enough, true)
+}
+
+/// [`judge`] for the network's full search: it never passes because the board looks settled
+/// while its best move is a point. The net's ownership is what it expects after good play
+/// (the move it wants to play included: a cut both sides must answer reads as owned), so a
+/// board it reads as settled may still need that move; the search weighs the pass like any
+/// other move and plays it when it is best. After the opponent's pass it still passes where
+/// the count wins.
+pub fn judge_search(
+    game: &Game,
+    color: Color,
+    a: &Analysis,
+    style: &Style,
+    enough: (u32, u32),
+) -> Decision {
+    judged(game, color, a, style, enough, false)
+}
+
+/// [`judge`], with the pass on a settled board (`settled_pass`) or without it.
+fn judged(
+    game: &Game,
+    color: Color,
+    a: &Analysis,
+    style: &Style,
+    enough: (u32, u32),
+    settled_pass: bool,
+) -> Decision {
     let Some(best) = a.best().cloned() else {
         return Decision::Move(Move::Pass);
     };
@@ -333,7 +361,8 @@ pub fn judge(
     // Pass when it does not lose: after the opponent's pass if the count now wins, or when
     // nothing is left to play (every empty point settled, no own chain in atari) and the
     // count wins. Never pass after the opponent's pass while behind.
-    if (opponent_passed || is_settled(game, color, a)) && margin_if_passed(game, color, a) > 0.0 {
+    let settled = settled_pass && is_settled(game, color, a);
+    if (opponent_passed || settled) && margin_if_passed(game, color, a) > 0.0 {
         return Decision::Move(Move::Pass);
     }
     Decision::Move(best.mv)
@@ -460,6 +489,46 @@ fn analysis(tree: &Tree, walkers: &[Walker], color: Color, elapsed: Duration) ->
 mod tests {
     use super::*;
     use tengen_rules::{Handicap, Preset};
+
+    /// A board the net reads as settled (every empty point owned) where Black leads: the
+    /// Monte Carlo engine's judgement passes; the net's search plays its best move, which its
+    /// ownership may already count on (a b18c384nbt game against KataGo passed in the middle
+    /// of a fight this way, and lost).
+    #[test]
+    fn the_nets_search_plays_its_move_on_a_board_that_reads_settled() {
+        let rows = [". . . . X O . . ."; 9];
+        let b = crate::diagram::board(&rows);
+        let g = Game::from_board(b, Color::Black, Preset::Chinese.rules(9)).unwrap();
+        let mut ownership = vec![0.0; 1024];
+        for p in g.board().points() {
+            ownership[p.index()] = if p.col(9) <= 4 { 1.0 } else { -1.0 };
+        }
+        let a1 = tengen_rules::coord::gtp::parse_point(9, "A1").unwrap();
+        let a = Analysis {
+            color: Color::Black,
+            playouts: 10,
+            elapsed: Duration::ZERO,
+            moves: vec![MoveStats {
+                mv: Move::Play(a1),
+                visits: 10,
+                winrate: 0.9,
+                prior: 0.5,
+                pv: Vec::new(),
+            }],
+            ownership,
+        };
+        let style = Style { resign_below: None };
+        assert!(is_settled(&g, Color::Black, &a));
+        assert!(margin_if_passed(&g, Color::Black, &a) > 0.0);
+        assert_eq!(
+            judge(&g, Color::Black, &a, &style, (1, 1)),
+            Decision::Move(Move::Pass)
+        );
+        assert_eq!(
+            judge_search(&g, Color::Black, &a, &style, (1, 1)),
+            Decision::Move(Move::Play(a1))
+        );
+    }
 
     #[test]
     fn a_tree_stops_growing_at_its_capacity_and_the_search_goes_on() {

@@ -74,7 +74,8 @@ pub struct Strength {
     pub resign: bool,
     /// Which engine plays.
     pub engine: EngineKind,
-    /// Visits a move for the network's search (a fixed count, as `playouts` for the other).
+    /// Visits a move for the network's search (a fixed count, as `playouts` for the other):
+    /// the root's, reused ones included, as KataGo's `maxVisits`.
     pub visits: Option<u32>,
     /// Leaves each of the network search's threads evaluates in one forward pass.
     pub batch: usize,
@@ -105,6 +106,15 @@ impl Default for Strength {
 }
 
 pub use tengen_ai::search::level_playouts;
+
+/// Visits to add to a root that kept `reused` from the last move's tree, so that it holds
+/// `visits` in all: `--visits` counts as KataGo's `maxVisits` does (the root's visits, the
+/// reused ones included; `maxPlayouts` would count only the new), so that Tengen and KataGo at
+/// the same number search trees of the same size, and a fresh tree (the server's bots) gets
+/// the same. At least one, so that every move looks at its root.
+fn root_visits_left(visits: u32, reused: u32) -> u32 {
+    visits.saturating_sub(reused).max(1)
+}
 
 /// Seconds a move when nothing else is said.
 const DEFAULT_MOVE_TIME: f64 = 1.0;
@@ -529,7 +539,7 @@ impl Engine {
         };
         let (d, a) = if self.nn_plays() {
             let a = self.nn_search(color, reporter)?;
-            let d = search::judge(&self.game, color, &a, &style, manners::RESIGN_VISITS);
+            let d = search::judge_search(&self.game, color, &a, &style, manners::RESIGN_VISITS);
             (d, a)
         } else {
             let (budget, _) = self.budget(color);
@@ -560,13 +570,17 @@ impl Engine {
             .ok_or_else(|| fail("the network does not play these rules"))?;
         let eval = self.net.evaluator()?;
         let (budget, stop_early) = self.budget(color);
+        let mut p = Puct::reuse(self.puct.take(), &self.game, color, rules, budget.seed);
+        p.set_threads(self.strength.threads, self.strength.batch);
         let limits = Limits {
-            visits: self.strength.visits.or(budget.playouts),
+            visits: self
+                .strength
+                .visits
+                .map(|v| root_visits_left(v, p.reused()))
+                .or(budget.playouts),
             time: budget.time,
             stop_early,
         };
-        let mut p = Puct::reuse(self.puct.take(), &self.game, color, rules, budget.seed);
-        p.set_threads(self.strength.threads, self.strength.batch);
         match reporter {
             None => p.run_with(&eval, &self.game, &limits, &WallClock::start()),
             Some((every, report)) => {

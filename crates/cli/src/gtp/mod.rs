@@ -49,7 +49,8 @@ pub struct GtpOpt {
     #[arg(long, value_enum)]
     pub engine: Option<engine::EngineKind>,
     /// Visits a move for the network's search: a fixed count, for reproducible tests and
-    /// matches (with the controller's clock, whichever ends first).
+    /// matches (with the controller's clock, whichever ends first). Counted as KataGo's
+    /// `maxVisits`: the root's visits, those kept from the last move's tree included.
     #[arg(long)]
     pub visits: Option<u32>,
     /// Leaves each of the network search's threads gathers and evaluates in one forward pass

@@ -44,17 +44,28 @@ static POOL: OnceLock<Arc<EnginePool>> = OnceLock::new();
 pub struct Engines {
     /// The workers.
     pub pool: Arc<EnginePool>,
-    /// The net the searches evaluate with (and the judgements made with it).
+    /// The net the searches evaluate with (and the judgements made with it): the server's
+    /// model, reviews, estimates and the bots that search on it.
     pub engine: tengen_ai::Engine,
+    /// The built-in net, which the built-in bots' levels play on whatever the model: their
+    /// ranks were measured on it ([`tengen_ai::Engine::ladder`]).
+    pub ladder: tengen_ai::Engine,
 }
 
 impl Engines {
-    /// The process's: its pool ([`configure`]d, or the default) and its shared net
-    /// ([`tengen_ai::Engine::shared`]: the built-in one, or `serve --model`'s).
+    /// The process's: its pool ([`configure`]d, or the default), its shared net
+    /// ([`tengen_ai::Engine::shared`]: the built-in one, or `serve --model`'s) and the built-in
+    /// net for the levels.
     pub fn process() -> Engines {
+        Engines::on(pool())
+    }
+
+    /// The process's nets on `pool`.
+    pub fn on(pool: Arc<EnginePool>) -> Engines {
         Engines {
-            pool: pool(),
+            pool,
             engine: tengen_ai::Engine::shared(),
+            ladder: tengen_ai::Engine::ladder(),
         }
     }
 }

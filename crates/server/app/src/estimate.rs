@@ -189,10 +189,7 @@ mod tests {
     /// itself and proposes the same stones.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_dead_stones_are_proposed_through_the_pool_or_by_the_actor_when_it_is_full() {
-        let engines = Engines {
-            pool: Arc::new(crate::engines::EnginePool::new(1, 0)),
-            engine: tengen_ai::Engine::shared(),
-        };
+        let engines = Engines::on(Arc::new(crate::engines::EnginePool::new(1, 0)));
         let g = counted_game();
         let b8 = coord::parse_point(9, "B8").unwrap();
         let by_pool = tokio::task::block_in_place(|| propose_dead(&engines, &g));

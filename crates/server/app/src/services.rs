@@ -60,7 +60,9 @@ impl Services {
         extra_bots: Vec<bots::BotSpec>,
         peers: Option<Arc<Peers>>,
     ) -> Result<Services, ApiError> {
-        let mut specs = bots::builtins();
+        let engines = Engines::process();
+        let model = engines.engine.net().map(|e| e.model().name.as_str());
+        let mut specs = bots::builtins(model);
         specs.extend(extra_bots);
         let bots = bots::Bots::register(&store, specs).await?;
         let (notices, quick_match) = match &peers {
@@ -75,7 +77,6 @@ impl Services {
             }
         };
         let clustered = peers.is_some();
-        let engines = Engines::process();
         let games = match peers {
             Some(p) => Games::clustered(store.clone(), grace, p),
             None => Games::new(store.clone(), grace),

@@ -179,6 +179,15 @@ async fn a_built_in_bot_at_another_level_plays_to_the_end() {
     assert!(result.starts_with("W+"), "{result}");
 }
 
+/// A `search:VISITS` bot (the server's net searching a fixed count, as the bot a proven model
+/// adds) plays a game to its end.
+#[tokio::test]
+async fn a_search_bot_on_the_servers_net_plays_to_the_end() {
+    let spec = parse_spec("deep@3d=search:16").unwrap();
+    let result = play_against("deep", vec![spec], None).await;
+    assert!(result.starts_with("W+"), "{result}");
+}
+
 #[tokio::test]
 async fn a_bot_game_with_a_handicap_and_take_backs() {
     let server = serve("bots-handicap", Vec::new()).await;

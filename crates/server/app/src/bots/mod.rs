@@ -43,8 +43,14 @@ pub enum Engine {
     /// playouts (level 1) to 51,200 (level 10). Levels 11 to 16 are the human-like beginners
     /// below level 1 ([`tengen_ai::nn::levels::BEGINNERS`], 16 the weakest; Monte Carlo at
     /// level 1's playouts where the net does not play): new numbers, so that stored
-    /// `builtin:N` keep their meaning.
+    /// `builtin:N` keep their meaning. The levels play on the built-in net whatever the
+    /// server's model: their ranks were measured on it.
     Builtin(u8),
+    /// Tengen's own search on the server's net (`serve --model`, else the built-in one) at
+    /// this many visits a move, the most visited move played (`search:VISITS`): a bot as
+    /// strong as the operator's net; the Monte Carlo engine at level 10 where the net does not
+    /// play.
+    Search(u32),
     /// A GTP engine started with this command line.
     Gtp(String),
     /// An engine on another machine: `tengen bot --server URL --name NAME` signs in as the
@@ -65,8 +71,9 @@ pub struct BotSpec {
 }
 
 /// Reads `NAME=COMMAND` or `NAME@RANK=COMMAND` (as `--bot` takes it); the command
-/// `builtin:LEVEL` is Tengen's own engine at that level (1 to 16), and `remote` a bot whose
-/// engine connects from elsewhere (`tengen bot --server`).
+/// `builtin:LEVEL` is Tengen's own engine at that level (1 to 16), `search:VISITS` its search
+/// on the server's net at that many visits a move (1 to [`MAX_VISITS`]), and `remote` a bot
+/// whose engine connects from elsewhere (`tengen bot --server`).
 pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
     let usage = || BotError::Spec("use NAME=COMMAND or NAME@RANK=COMMAND".into());
     let (head, command) = s.split_once('=').ok_or_else(usage)?;
@@ -90,7 +97,17 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
             }
         },
         None if command.trim() == "remote" => Engine::Remote,
-        None => Engine::Gtp(command.trim().to_string()),
+        None => match command.trim().strip_prefix("search:") {
+            Some(visits) => match visits.trim().parse::<u32>() {
+                Ok(v) if (1..=MAX_VISITS).contains(&v) => Engine::Search(v),
+                _ => {
+                    return Err(BotError::Spec(format!(
+                        "search:VISITS takes 1 to {MAX_VISITS} visits"
+                    )))
+                }
+            },
+            None => Engine::Gtp(command.trim().to_string()),
+        },
     };
     Ok(BotSpec {
         name: name.to_string(),
@@ -98,6 +115,9 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
         engine,
     })
 }
+
+/// The most visits a move a `search:VISITS` bot may take (a game's moves must end).
+pub const MAX_VISITS: u32 = 100_000;
 
 /// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, each declared
 /// at the rank its results give (`BENCHMARKS.md`, "The built-in bots' ranks": the win rates
@@ -112,15 +132,48 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
 /// lists them.
 /// The declared rank sets the game type and handicap (seed 002) and seeds the bot's rating,
 /// which its games then move.
-pub fn builtins() -> Vec<BotSpec> {
-    BUILTIN_RANKS
+///
+/// Where the server's net (`serve --model`, named `model`) is one of [`PROVEN_NETS`], the
+/// strongest bot searches on it too, declared at the rank KataGo's strength on that net gives
+/// (Tengen matched KataGo there); on any other net no bot is declared above the levels' ranks
+/// (an operator declares one with `--bot NAME@RANK=search:VISITS`).
+pub fn builtins(model: Option<&str>) -> Vec<BotSpec> {
+    let levels = BUILTIN_RANKS.iter().map(|&(name, level, rank)| BotSpec {
+        name: name.into(),
+        rank,
+        engine: Engine::Builtin(level),
+    });
+    let proven = PROVEN_NETS
         .iter()
-        .map(|&(name, level, rank)| BotSpec {
-            name: name.into(),
-            rank,
-            engine: Engine::Builtin(level),
-        })
-        .collect()
+        .filter(|p| Some(p.model) == model)
+        .map(|p| BotSpec {
+            name: p.bot.into(),
+            rank: p.rank,
+            engine: Engine::Search(p.visits),
+        });
+    levels.chain(proven).collect()
+}
+
+/// The nets Tengen's search matched KataGo's on, at equal visits (BENCHMARKS.md, "Against
+/// KataGo on its b18c384nbt net"): KataGo with this net at these visits plays beyond any
+/// human, and Tengen at least nearly as well as it.
+const PROVEN_NETS: [ProvenNet; 1] = [ProvenNet {
+    model: "kata1-b18c384nbt-s6582191360-d3422816034",
+    bot: "tengen-superhuman",
+    visits: 100,
+    rank: Rank::Pro(9),
+}];
+
+/// A net on which Tengen's search matched KataGo's at equal visits.
+struct ProvenNet {
+    /// The model's name, as its file names it (`tengen_ai::nn::Model::name`).
+    model: &'static str,
+    /// The bot that searches on it.
+    bot: &'static str,
+    /// Visits a move.
+    visits: u32,
+    /// The rank declared.
+    rank: Rank,
 }
 
 /// Name, level and declared rank of each built-in bot.
@@ -153,6 +206,7 @@ impl Bots {
         for spec in specs {
             let kind = match &spec.engine {
                 Engine::Builtin(level) => format!("builtin:{level}"),
+                Engine::Search(visits) => format!("search:{visits}"),
                 Engine::Gtp(cmd) => format!("gtp:{cmd}"),
                 Engine::Remote => "remote".into(),
             };
@@ -192,7 +246,7 @@ impl Bots {
             .iter()
             .map(|(s, u)| {
                 let engine = match s.engine {
-                    Engine::Builtin(_) => "builtin",
+                    Engine::Builtin(_) | Engine::Search(_) => "builtin",
                     Engine::Gtp(_) => "gtp",
                     Engine::Remote => "remote",
                 };
@@ -694,7 +748,7 @@ mod tests {
 
     #[test]
     fn the_built_in_bots_are_ranked_by_their_level() {
-        let bots = builtins();
+        let bots = builtins(None);
         assert!(
             bots.iter()
                 .any(|b| b.name == "tengen-bot" && b.engine == Engine::Builtin(1)),
@@ -717,6 +771,41 @@ mod tests {
             assert_eq!(
                 parse_spec(&format!("{}@{}=builtin:{level}", b.name, b.rank)).ok(),
                 Some(b.clone())
+            );
+        }
+    }
+
+    #[test]
+    fn a_proven_net_adds_its_bot_above_the_levels_and_no_other_net_does() {
+        let levels = builtins(None);
+        assert_eq!(builtins(Some("g170-b6c96-s175395328-d26788732")), levels);
+        assert_eq!(builtins(Some("kata1-b18c384nbt-other")), levels);
+        let with = builtins(Some(PROVEN_NETS[0].model));
+        assert_eq!(with[..levels.len()], levels[..]);
+        let top = &with[levels.len()];
+        assert_eq!(top.engine, Engine::Search(PROVEN_NETS[0].visits));
+        assert!(top.rank.level() > levels.iter().map(|b| b.rank.level()).max().unwrap());
+        assert_eq!(
+            parse_spec(&format!(
+                "{}@{}=search:{}",
+                top.name, top.rank, PROVEN_NETS[0].visits
+            ))
+            .ok()
+            .as_ref(),
+            Some(top)
+        );
+    }
+
+    #[test]
+    fn a_search_bot_takes_a_count_of_visits() {
+        assert_eq!(
+            parse_spec("deep@3d=search:800").ok().map(|b| b.engine),
+            Some(Engine::Search(800))
+        );
+        for bad in ["search:0", "search:", "search:many", "search:100001"] {
+            assert!(
+                matches!(parse_spec(&format!("x={bad}")), Err(BotError::Spec(_))),
+                "{bad}"
             );
         }
     }

@@ -6,6 +6,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use tengen_ai::nn::levels::Level;
 use tengen_ai::search;
 use tengen_core::domain::clock::{Clock, TimeControl};
 use tengen_core::game::{Action, Event, LiveGame, Terms};
@@ -46,7 +47,7 @@ impl Player {
     ) -> Result<Player, BotError> {
         let gtp = match &engine {
             Engine::Gtp(cmd) => Some(start_gtp(cmd, &terms).await?),
-            Engine::Builtin(_) => None,
+            Engine::Builtin(_) | Engine::Search(_) => None,
             Engine::Remote => return Err(BotError::Remote),
         };
         Ok(Player {
@@ -469,7 +470,14 @@ async fn engine_move(
     crate::metrics::ENGINES_BUSY.inc();
     let a = match gtp {
         None => match *engine {
-            Engine::Builtin(level) => builtin_move(engines, live, color, level, terms, state).await,
+            Engine::Builtin(level) => {
+                let play = Builtin::level(engines, level).ok_or(BotError::NoEngine)?;
+                builtin_move(engines, live, color, play, terms, state).await
+            }
+            Engine::Search(visits) => {
+                let play = Builtin::search(engines, visits);
+                builtin_move(engines, live, color, play, terms, state).await
+            }
             _ => Err(BotError::NoEngine),
         },
         Some(e) => gtp_move(e, live, color, terms).await,
@@ -483,15 +491,52 @@ async fn engine_move(
     a
 }
 
-/// The built-in engine's move at `level` for `color`, on the engine pool within the time its
-/// clock allows: the network's level ([`tengen_ai::nn::levels`]) where the net plays the rules
-/// and the board, else the Monte Carlo engine at the level's playouts (First Capture, boards
+/// How the built-in engine plays a bot's moves: on which net, how on it, and how where the
+/// net does not play.
+struct Builtin {
+    /// The net's engine: the built-in net for the levels, the server's for a search.
+    engine: tengen_ai::Engine,
+    /// Visits and how the move is chosen from them.
+    level: Level,
+    /// The Monte Carlo engine's playouts where the net does not play.
+    playouts: u32,
+}
+
+impl Builtin {
+    /// Level `n` ([`tengen_ai::nn::levels`]) on the built-in net, whose ranks were measured on
+    /// it.
+    fn level(engines: &Engines, n: u8) -> Option<Builtin> {
+        Some(Builtin {
+            engine: engines.ladder.clone(),
+            level: tengen_ai::nn::levels::level(n)?,
+            playouts: search::level_playouts(n),
+        })
+    }
+
+    /// A search of `visits` on the server's net, the most visited move played.
+    fn search(engines: &Engines, visits: u32) -> Builtin {
+        Builtin {
+            engine: engines.engine.clone(),
+            level: Level {
+                visits,
+                temperature: 0.0,
+                floor: tengen_ai::nn::levels::ABSURD_SHARE,
+                human: None,
+            },
+            playouts: search::level_playouts(10),
+        }
+    }
+}
+
+/// The built-in engine's move for `color`, on the engine pool within the time its clock
+/// allows: the network's level ([`tengen_ai::nn::levels`]) or search where the net plays the
+/// rules and the board, else the Monte Carlo engine at `play`'s playouts (First Capture, boards
 /// the net does not know). A request to count is agreed to once nothing is left to play.
 async fn builtin_move(
     engines: &Engines,
     live: &LiveGame,
     color: Color,
-    level: u8,
+    play: Builtin,
     terms: &Terms,
     (rng, streak): (&mut Rng, &mut manners::Streak),
 ) -> Result<Action, BotError> {
@@ -500,18 +545,17 @@ async fn builtin_move(
     let time = builtin_time(&terms.time, &live.clocks[color.index()], &game);
     let seed = rng.next_u64();
     let asked_to_count = live.scoring_requests[color.opponent().index()];
-    let engine = engines.engine.clone();
     let (decision, settled, instead) = engines
         .pool
         .run(move || {
-            let (d, a) = match net_level(&engine, &game, level) {
-                Some((eval, rules, l)) => {
-                    tengen_ai::nn::levels::genmove(eval, &game, color, rules, l, seed, time)
-                        .map_err(|e| BotError::Net(e.to_string()))?
-                }
+            let (d, a) = match net_of(&play.engine, &game) {
+                Some((eval, rules)) => tengen_ai::nn::levels::genmove(
+                    eval, &game, color, rules, play.level, seed, time,
+                )
+                .map_err(|e| BotError::Net(e.to_string()))?,
                 None => {
                     let budget = search::Budget {
-                        playouts: Some(search::level_playouts(level)),
+                        playouts: Some(play.playouts),
                         time,
                         // One thread a bot game: the server's other games keep their cores.
                         threads: 1,
@@ -538,24 +582,18 @@ async fn builtin_move(
     })
 }
 
-/// The net, the rules it is told and the level's settings, where `engine`'s net plays `game`
-/// ([`tengen_ai::Engine::plays`]; the server's one net, its cache shared: positions repeat
+/// The net and the rules it is told, where `engine`'s net plays `game`
+/// ([`tengen_ai::Engine::plays`]; one net for every game, its cache shared: positions repeat
 /// across games' openings).
-fn net_level<'e>(
+fn net_of<'e>(
     engine: &'e tengen_ai::Engine,
     game: &tengen_rules::Game,
-    level: u8,
-) -> Option<(
-    &'e tengen_ai::nn::Evaluator,
-    tengen_ai::nn::KataRules,
-    tengen_ai::nn::levels::Level,
-)> {
-    let l = tengen_ai::nn::levels::level(level)?;
+) -> Option<(&'e tengen_ai::nn::Evaluator, tengen_ai::nn::KataRules)> {
     if engine.net().is_none() {
         tracing::error!("the server has no net; bots play Monte Carlo");
     }
     let (eval, rules) = engine.plays(game)?;
-    Some((eval, rules, l))
+    Some((eval, rules))
 }
 
 /// A GTP engine's move for `color`: it is told the time left on the bot's clock, then asked

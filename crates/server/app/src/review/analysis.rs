@@ -528,10 +528,7 @@ mod tests {
     /// order, each with the figures a search of its own gives it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn positions_searched_side_by_side_are_told_in_order() {
-        let engines = Engines {
-            pool: Arc::new(crate::engines::EnginePool::new(3, 12)),
-            engine: tengen_ai::Engine::shared(),
-        };
+        let engines = Engines::on(Arc::new(crate::engines::EnginePool::new(3, 12)));
         let mut g = Game::new(9, Preset::Chinese.rules(9), Handicap::None).unwrap();
         let mut line = vec![g.clone()];
         for v in ["E5", "C3", "G7", "C6", "D3", "pass", "pass"] {
