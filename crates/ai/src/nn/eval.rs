@@ -44,6 +44,12 @@ pub struct Evaluation {
     pub policy: Vec<f32>,
     /// Probability of passing.
     pub pass: f32,
+    /// The optimistic policy's move probabilities (as `policy`) and its pass, which the search
+    /// expands below its root with (KataGo's `policyOptimism` 1.0); empty where the model has
+    /// no optimistic policy, whose search then uses `policy` everywhere.
+    pub optimistic_policy: Vec<f32>,
+    /// The optimistic policy's pass.
+    pub optimistic_pass: f32,
     /// White's ownership, -1 (Black's) to 1 (White's), one a point.
     pub white_ownership: Vec<f32>,
 }
@@ -98,6 +104,13 @@ fn postprocess(model: &Model, h: &History, raw: &RawOutput, symmetry: u8) -> Eva
     let policy_raw = untransform(&raw.policy, n, symmetry);
     let own_raw = untransform(&raw.ownership, n, symmetry);
     let (policy, pass) = policy_probs(h, &policy_raw, raw.pass);
+    let (optimistic_policy, optimistic_pass) = match raw.optimistic_policy.is_empty() {
+        true => (Vec::new(), 0.0),
+        false => {
+            let logits = untransform(&raw.optimistic_policy, n, symmetry);
+            policy_probs(h, &logits, raw.optimistic_pass)
+        }
+    };
     let mut win = raw.value[0] as f64;
     let mut loss = raw.value[1] as f64;
     let mut nores = raw.value[2] as f64;
@@ -155,6 +168,8 @@ fn postprocess(model: &Model, h: &History, raw: &RawOutput, symmetry: u8) -> Eva
         shortterm_score_error: st_score,
         policy,
         pass,
+        optimistic_policy,
+        optimistic_pass,
         white_ownership: own_raw.iter().map(|&o| sign as f32 * o.tanh()).collect(),
     }
 }

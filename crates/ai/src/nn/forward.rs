@@ -16,8 +16,9 @@ use super::model::{
 
 /// How far the policy leans to the optimistic policy (version 12 on): KataGo's
 /// `rootPolicyOptimism` as its GTP engine sets it by default (`min(policyOptimism, 0.2)`),
-/// which `kata-raw-nn` applies. Tengen applies it at every node of its search, where KataGo
-/// uses `policyOptimism` (1.0) below the root.
+/// which `kata-raw-nn` applies, and the search at its root. Below the root the search takes
+/// the optimistic policy whole (KataGo's `policyOptimism`, 1.0 by default):
+/// [`RawOutput::optimistic_policy`].
 pub const POLICY_OPTIMISM: f32 = 0.2;
 
 /// What the network says about one position, raw (before KataGo's post-processing), from the
@@ -28,6 +29,11 @@ pub struct RawOutput {
     pub policy: Vec<f32>,
     /// Pass logit.
     pub pass: f32,
+    /// The optimistic policy's logits and its pass logit, where the model has one (KataGo's
+    /// two policy channels, or four from version 16); empty otherwise.
+    pub optimistic_policy: Vec<f32>,
+    /// Its pass logit (0 where there is none).
+    pub optimistic_pass: f32,
     /// Win, loss, no-result logits.
     pub value: [f32; 3],
     /// Score mean, its spread, lead, variance of time left, then (version 9 on) the two
@@ -528,16 +534,28 @@ pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> V
     SCRATCH.with(|s| *s.borrow_mut() = pass.scratch);
     let pc = model.policy.channels;
     let sc = model.value.sv3.out_c;
-    // Channel 1 (version 12 on) is the optimistic policy, mixed in as KataGo's backends do.
-    let logit = |v: &[f32], at: usize| match pc {
-        1 => v[at],
-        _ => v[at] + (v[at + 1] - v[at]) * POLICY_OPTIMISM,
+    // Channel 1 (version 12 on) is the optimistic policy, mixed in as KataGo's backends do
+    // (which read it with two channels, or four from version 16, else channel 0 alone).
+    let optimistic = pc == 2 || (pc == 4 && model.version >= 16);
+    let logit = |v: &[f32], at: usize| match optimistic {
+        false => v[at],
+        true => v[at] + (v[at + 1] - v[at]) * POLICY_OPTIMISM,
+    };
+    let optimistic_logits = |b: usize| match optimistic {
+        false => (Vec::new(), 0.0),
+        true => (
+            (0..area).map(|p| policy[(b * area + p) * pc + 1]).collect(),
+            pass_logits[b * pc + 1],
+        ),
     };
     (0..n)
         .map(|b| {
             let mut s = [0.0; 6];
             s[..sc].copy_from_slice(&score[b * sc..(b + 1) * sc]);
+            let (optimistic_policy, optimistic_pass) = optimistic_logits(b);
             RawOutput {
+                optimistic_policy,
+                optimistic_pass,
                 policy: (0..area)
                     .map(|p| logit(&policy, (b * area + p) * pc))
                     .collect(),

@@ -51,6 +51,17 @@ const CPUCT_BASE: f64 = 500.0;
 /// KataGo's `fpuReductionMax` and `rootFpuReductionMax`.
 const FPU_REDUCTION: f64 = 0.2;
 const ROOT_FPU_REDUCTION: f64 = 0.1;
+/// KataGo's `cpuctUtilityStdevPrior`, `cpuctUtilityStdevPriorWeight` and
+/// `cpuctUtilityStdevScale` (its GTP defaults): exploration grows where a node's utilities
+/// spread wide (a fight) and shrinks where they agree.
+const STDEV_PRIOR: f64 = 0.40;
+const STDEV_PRIOR_WEIGHT: f64 = 2.0;
+const STDEV_SCALE: f64 = 0.85;
+/// KataGo's `lcbStdevs` and `minVisitPropForLCB` for the move played (its GTP defaults): the
+/// move whose utility's lower confidence bound is best, among those with at least this share
+/// of the most visited move's visits.
+const PLAY_LCB_STDEVS: f64 = 5.0;
+const PLAY_LCB_MIN_SHARE: f64 = 0.15;
 /// Visits when neither a count nor a time is given.
 const DEFAULT_VISITS: u32 = 200;
 /// What a descent under way counts as until it is backed up: the worst utility there is.
@@ -199,6 +210,22 @@ impl Tree {
             ownership_sq: Vec::new(),
             owned: 0,
         }
+    }
+
+    /// The root's priors from `e`'s policy (the root's own evaluation), best first.
+    fn root_priors(&mut self, e: &Evaluation) {
+        let n = e.size;
+        let root = &mut self.nodes[0];
+        for edge in &mut root.edges {
+            edge.prior = match edge.mv {
+                Some(p) => {
+                    let (x, y) = (p.col(n as u8) as usize, p.row(n as u8) as usize);
+                    e.policy.get(y * n + x).copied().unwrap_or(0.0).max(0.0)
+                }
+                None => e.pass,
+            };
+        }
+        root.edges.sort_by(|a, b| b.prior.total_cmp(&a.prior));
     }
 
     fn own(&mut self, e: &Evaluation) {
@@ -393,6 +420,11 @@ impl Puct {
             let symmetry = self.rng.below(8) as u8;
             let e = eval.evaluate(&self.root, symmetry)?;
             self.tree.own(&e);
+            // Expanded below the old root, its moves had the optimistic priors: a root's are
+            // the policy's (KataGo's `rootPolicyOptimism`).
+            if !e.optimistic_policy.is_empty() {
+                self.tree.root_priors(&e);
+            }
             self.tree.root_eval = Some(e);
         }
         let run = Run {
@@ -484,6 +516,14 @@ impl Puct {
                 .then(b.winrate.total_cmp(&a.winrate))
                 .then(b.prior.total_cmp(&a.prior))
         });
+        // The move to play first: the best lower confidence bound, which is most often the
+        // most visited move.
+        if let Some(play) = self.lcb_move() {
+            if let Some(i) = moves.iter().position(|m| m.mv == play) {
+                let chosen = moves.remove(i);
+                moves.insert(0, chosen);
+            }
+        }
         Analysis {
             color: self.color,
             playouts: self.visits + self.reused,
@@ -491,6 +531,25 @@ impl Puct {
             moves,
             ownership: self.ownership(),
         }
+    }
+
+    /// The root move [`lcb_pick`] plays.
+    fn lcb_move(&self) -> Option<Move> {
+        let nodes = &self.tree.nodes;
+        let s = sign(self.color);
+        let stats: Vec<(u32, f64, f64)> = nodes[0]
+            .edges
+            .iter()
+            .map(|e| match e.child.map(|k| &nodes[k as usize]) {
+                Some(k) if k.visits > 0 => (
+                    k.visits,
+                    s * k.sum.utility / k.visits as f64,
+                    report::radius_at(k, PLAY_LCB_STDEVS),
+                ),
+                _ => (0, 0.0, 0.0),
+            })
+            .collect();
+        lcb_pick(&stats).map(|i| to_move(nodes[0].edges[i].mv))
     }
 
     /// The most visited line below `node`, with each move's visits.
@@ -770,8 +829,12 @@ impl Tree {
         }
         let n = e.size;
         let size = n as u8;
-        let mut edges: Vec<Edge> = e
-            .policy
+        // Below the root the optimistic policy, as KataGo's search (its `policyOptimism`).
+        let (policy, pass) = match node != 0 && !e.optimistic_policy.is_empty() {
+            true => (&e.optimistic_policy, e.optimistic_pass),
+            false => (&e.policy, e.pass),
+        };
+        let mut edges: Vec<Edge> = policy
             .iter()
             .enumerate()
             .filter(|(_, &p)| p >= 0.0)
@@ -786,7 +849,7 @@ impl Tree {
             .collect();
         edges.push(Edge {
             mv: None,
-            prior: e.pass,
+            prior: pass,
             child: None,
         });
         if node == 0 {
@@ -815,7 +878,7 @@ impl Tree {
         let fpu = parent_q - reduction * explored.sqrt();
         let total = (n.visits + n.in_flight) as f64;
         let cpuct = CPUCT + CPUCT_LOG * ((total + CPUCT_BASE) / CPUCT_BASE).ln();
-        let explore = cpuct * (total - 1.0).max(0.01).sqrt();
+        let explore = cpuct * (total - 1.0).max(0.01).sqrt() * stdev_factor(n);
         let mut best = (0, f64::NEG_INFINITY);
         for (i, e) in n.edges.iter().enumerate() {
             let (q, visits) = match e.child.map(|k| &self.nodes[k as usize]) {
@@ -833,6 +896,39 @@ impl Tree {
         }
         best.0
     }
+}
+
+/// How much wider than usual a node explores, by the spread of the utilities backed up
+/// through it (KataGo's `parentUtilityStdevFactor`): the sample's standard deviation, with a
+/// prior of [`STDEV_PRIOR`] weighing [`STDEV_PRIOR_WEIGHT`] visits, against the prior.
+fn stdev_factor(n: &Node) -> f64 {
+    let w = n.visits as f64;
+    let stdev = if w <= 1.0 {
+        STDEV_PRIOR
+    } else {
+        let mean = n.sum.utility / w;
+        let sq = (n.utility_sq / w).max(mean * mean);
+        let prior = (mean * mean + STDEV_PRIOR * STDEV_PRIOR) * STDEV_PRIOR_WEIGHT;
+        ((prior + sq * w) / (STDEV_PRIOR_WEIGHT + w - 1.0) - mean * mean)
+            .max(0.0)
+            .sqrt()
+    };
+    1.0 + STDEV_SCALE * (stdev / STDEV_PRIOR - 1.0)
+}
+
+/// Of `(visits, mean utility for the mover, confidence radius)` a root move each, the one to
+/// play (KataGo's `useLcbForSelection`): the best lower confidence bound among the moves with
+/// at least [`PLAY_LCB_MIN_SHARE`] of the most visits; `None` when nothing was visited. A
+/// move visited less than the most visited one is played only where the search is surer it
+/// is better, not where a few lucky visits say so.
+fn lcb_pick(moves: &[(u32, f64, f64)]) -> Option<usize> {
+    let most = moves.iter().map(|m| m.0).max().filter(|&v| v > 0)?;
+    moves
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.0 > 0 && m.0 as f64 >= PLAY_LCB_MIN_SHARE * most as f64)
+        .max_by(|(_, a), (_, b)| (a.1 - a.2).total_cmp(&(b.1 - b.2)))
+        .map(|(i, _)| i)
 }
 
 fn to_move(p: Option<Point>) -> Move {
@@ -894,6 +990,39 @@ mod tests {
         p.run(&evaluator(), game, Some(visits), None).unwrap();
         let a = p.analysis();
         (a.best().unwrap().mv, a)
+    }
+
+    #[test]
+    fn the_move_played_has_the_best_lower_bound_among_the_well_visited() {
+        // (visits, mean utility for the mover, radius)
+        // The most visited, when no other is surer.
+        assert_eq!(
+            lcb_pick(&[(100, 0.2, 0.1), (40, 0.25, 0.2), (0, 0.0, 0.0)]),
+            Some(0)
+        );
+        // A move with fewer visits but a better bound is played.
+        assert_eq!(lcb_pick(&[(100, 0.1, 0.1), (40, 0.35, 0.15)]), Some(1));
+        // Under 15% of the most visits, however good it looks.
+        assert_eq!(lcb_pick(&[(100, 0.1, 0.1), (14, 0.9, 0.01)]), Some(0));
+        assert_eq!(lcb_pick(&[(0, 0.0, 0.0), (0, 0.0, 0.0)]), None);
+    }
+
+    #[test]
+    fn exploration_widens_where_the_utilities_spread() {
+        let mut quiet = Node::new(Color::Black);
+        let mut fight = Node::new(Color::Black);
+        // A fresh node explores as usual.
+        assert_eq!(stdev_factor(&quiet), 1.0);
+        for i in 0..50 {
+            let v = |u: f64| Values {
+                utility: u,
+                ..Values::default()
+            };
+            quiet.add(&v(0.3));
+            fight.add(&v(if i % 2 == 0 { 0.9 } else { -0.9 }));
+        }
+        assert!(stdev_factor(&quiet) < 0.5, "{}", stdev_factor(&quiet));
+        assert!(stdev_factor(&fight) > 1.5, "{}", stdev_factor(&fight));
     }
 
     #[test]

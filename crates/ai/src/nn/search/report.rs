@@ -105,9 +105,14 @@ fn unvisited_radius() -> f64 {
 /// sample variance with a small prior that the variance is the largest the utility's range
 /// allows, so that a few visits get a wide bound (`getSelfUtilityLCBAndRadius`).
 fn radius(n: &Node) -> f64 {
+    radius_at(n, LCB_STDEVS)
+}
+
+/// [`radius`] at `stdevs` standard errors.
+pub(super) fn radius_at(n: &Node, stdevs: f64) -> f64 {
     let range = 1.0 + SCORE_UTILITY;
     if n.visits == 0 {
-        return unvisited_radius();
+        return 2.0 * range * stdevs;
     }
     let w = n.visits as f64;
     let mean = n.sum.utility / w;
@@ -115,7 +120,7 @@ fn radius(n: &Node) -> f64 {
     let sq = (n.utility_sq / w).max(mean * mean + 1e-8);
     let sq = (sq * w + (sq + range * range) * prior) / (w + prior);
     let ess = (w + prior) * (w + prior) / (w + prior * prior);
-    ((sq - mean * mean).max(0.0) / ess).sqrt() * LCB_STDEVS
+    ((sq - mean * mean).max(0.0) / ess).sqrt() * stdevs
 }
 
 impl Puct {
@@ -172,6 +177,13 @@ impl Puct {
                 .then(b.winrate.total_cmp(&a.winrate))
                 .then(b.prior.total_cmp(&a.prior))
         });
+        // Order 0 is the move the engine would play, as in KataGo's reports.
+        if let Some(play) = self.lcb_move() {
+            if let Some(i) = moves.iter().position(|m| m.mv == play) {
+                let chosen = moves.remove(i);
+                moves.insert(0, chosen);
+            }
+        }
         let root = means(&nodes[0], s);
         let t = &self.tree;
         let owned = t.owned.max(1) as f64;
