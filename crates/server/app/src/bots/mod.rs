@@ -780,20 +780,22 @@ mod tests {
         let levels = builtins(None);
         assert_eq!(builtins(Some("g170-b6c96-s175395328-d26788732")), levels);
         assert_eq!(builtins(Some("kata1-b18c384nbt-other")), levels);
-        let with = builtins(Some(PROVEN_NETS[0].model));
-        assert_eq!(with[..levels.len()], levels[..]);
-        let top = &with[levels.len()];
-        assert_eq!(top.engine, Engine::Search(PROVEN_NETS[0].visits));
-        assert!(top.rank.level() > levels.iter().map(|b| b.rank.level()).max().unwrap());
-        assert_eq!(
-            parse_spec(&format!(
-                "{}@{}=search:{}",
-                top.name, top.rank, PROVEN_NETS[0].visits
-            ))
-            .ok()
-            .as_ref(),
-            Some(top)
-        );
+        for proven in &PROVEN_NETS {
+            let with = builtins(Some(proven.model));
+            assert_eq!(with[..levels.len()], levels[..]);
+            let top = &with[levels.len()];
+            assert_eq!(top.engine, Engine::Search(proven.visits));
+            assert!(top.rank.level() > levels.iter().map(|b| b.rank.level()).max().unwrap());
+            assert_eq!(
+                parse_spec(&format!(
+                    "{}@{}=search:{}",
+                    top.name, top.rank, proven.visits
+                ))
+                .ok()
+                .as_ref(),
+                Some(top)
+            );
+        }
     }
 
     #[test]
