@@ -184,17 +184,20 @@ pub struct Streak {
 }
 
 impl Streak {
-    /// The whole policy around a search: [`before_search`]'s decision where it makes one,
-    /// else `search`'s (its decision and its move), a resignation standing on the streak.
-    /// With `resign` off the engine never resigns: it plays the search's move instead.
+    /// The whole policy around a search: [`before_search_by`]'s decision with `net` (the net
+    /// the engine searches with, so that a strong model's engine is not resigned by the
+    /// built-in net's look) where it makes one, else `search`'s (its decision and its move), a
+    /// resignation standing on the streak. With `resign` off the engine never resigns: it
+    /// plays the search's move instead.
     pub fn decide<E>(
         &mut self,
+        net: Option<&Evaluator>,
         game: &Game,
         color: Color,
         resign: bool,
         search: impl FnOnce() -> Result<(Decision, Move), E>,
     ) -> Result<Decision, E> {
-        match before_search(game, color) {
+        match before_search_by(net, game, color) {
             Some(Decision::Resign) if !resign => {}
             Some(d) => return Ok(d),
             None => {}

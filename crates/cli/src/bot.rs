@@ -283,10 +283,12 @@ impl Bot {
         self.seed = self.seed.wrapping_add(1);
         // The levels resign and pass by the manners every engine follows.
         let (eval, level) = (&self.eval, self.level);
-        let decided = self.streak.decide(&self.game, color, true, || {
-            levels::genmove(eval, &self.game, color, rules, level, seed, None)
-                .map(|(d, a)| (d, a.moves.first().map_or(Move::Pass, |m| m.mv)))
-        });
+        let decided = self
+            .streak
+            .decide(Some(eval.as_ref()), &self.game, color, true, || {
+                levels::genmove(eval, &self.game, color, rules, level, seed, None)
+                    .map(|(d, a)| (d, a.moves.first().map_or(Move::Pass, |m| m.mv)))
+            });
         match decided {
             Ok(Decision::Resign) => Response::success("resign"),
             Ok(Decision::Move(m)) => match self.game.play(color, m) {

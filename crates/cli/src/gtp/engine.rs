@@ -495,9 +495,12 @@ impl Engine {
             policy::Mode::Normal => {
                 let game = self.game.clone();
                 let mut streak = std::mem::take(&mut self.streak);
-                let decided = streak.decide(&game, color, self.strength.resign, || {
-                    self.search_move(color, reporter)
-                });
+                // The manners judge with the net the engine plays with (`--model`'s).
+                let net = self.net.evaluator().ok();
+                let decided =
+                    streak.decide(net.as_deref(), &game, color, self.strength.resign, || {
+                        self.search_move(color, reporter)
+                    });
                 self.streak = streak;
                 self.thinking_since = None;
                 match decided {

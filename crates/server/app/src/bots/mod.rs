@@ -47,7 +47,7 @@ pub enum Engine {
     /// server's model: their ranks were measured on it.
     Builtin(u8),
     /// Tengen's own search on the server's net (`serve --model`, else the built-in one) at
-    /// this many visits a move, the most visited move played (`search:VISITS`): a bot as
+    /// this many visits a move, the search's own move played (`search:VISITS`): a bot as
     /// strong as the operator's net; the Monte Carlo engine at level 10 where the net does not
     /// play.
     Search(u32),

@@ -513,7 +513,7 @@ impl Builtin {
         })
     }
 
-    /// A search of `visits` on the server's net, the most visited move played.
+    /// A search of `visits` on the server's net, the search's own move played.
     fn search(engines: &Engines, visits: u32) -> Builtin {
         Builtin {
             engine: engines.engine.clone(),
