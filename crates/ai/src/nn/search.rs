@@ -199,11 +199,14 @@ struct Tree {
     ownership: Vec<f64>,
     ownership_sq: Vec<f64>,
     owned: u32,
+    /// How much the spread of a node's utilities scales its exploration ([`stdev_factor`]).
+    stdev_scale: f64,
 }
 
 impl Tree {
     fn new(color: Color) -> Tree {
         Tree {
+            stdev_scale: STDEV_SCALE,
             nodes: vec![Node::new(color)],
             root_eval: None,
             ownership: Vec::new(),
@@ -382,6 +385,13 @@ impl Puct {
             .retain(|e| root_legal(game, color, e.mv));
         fresh.reused = fresh.tree.nodes[0].visits;
         fresh
+    }
+
+    /// Explores as plain PUCT, without scaling by the spread of the utilities (KataGo's
+    /// `cpuctUtilityStdevScale` 0, its default outside play): the count's searches, whose
+    /// averaged ownership its dead stones are read from and were measured with.
+    pub fn plain_exploration(&mut self) {
+        self.tree.stdev_scale = 0.0;
     }
 
     /// Visits kept from the previous search.
@@ -878,7 +888,7 @@ impl Tree {
         let fpu = parent_q - reduction * explored.sqrt();
         let total = (n.visits + n.in_flight) as f64;
         let cpuct = CPUCT + CPUCT_LOG * ((total + CPUCT_BASE) / CPUCT_BASE).ln();
-        let explore = cpuct * (total - 1.0).max(0.01).sqrt() * stdev_factor(n);
+        let explore = cpuct * (total - 1.0).max(0.01).sqrt() * stdev_factor(n, self.stdev_scale);
         let mut best = (0, f64::NEG_INFINITY);
         for (i, e) in n.edges.iter().enumerate() {
             let (q, visits) = match e.child.map(|k| &self.nodes[k as usize]) {
@@ -901,7 +911,7 @@ impl Tree {
 /// How much wider than usual a node explores, by the spread of the utilities backed up
 /// through it (KataGo's `parentUtilityStdevFactor`): the sample's standard deviation, with a
 /// prior of [`STDEV_PRIOR`] weighing [`STDEV_PRIOR_WEIGHT`] visits, against the prior.
-fn stdev_factor(n: &Node) -> f64 {
+fn stdev_factor(n: &Node, scale: f64) -> f64 {
     let w = n.visits as f64;
     let stdev = if w <= 1.0 {
         STDEV_PRIOR
@@ -913,7 +923,7 @@ fn stdev_factor(n: &Node) -> f64 {
             .max(0.0)
             .sqrt()
     };
-    1.0 + STDEV_SCALE * (stdev / STDEV_PRIOR - 1.0)
+    1.0 + scale * (stdev / STDEV_PRIOR - 1.0)
 }
 
 /// Of `(visits, mean utility for the mover, confidence radius)` a root move each, the one to
@@ -1012,7 +1022,7 @@ mod tests {
         let mut quiet = Node::new(Color::Black);
         let mut fight = Node::new(Color::Black);
         // A fresh node explores as usual.
-        assert_eq!(stdev_factor(&quiet), 1.0);
+        assert_eq!(stdev_factor(&quiet, STDEV_SCALE), 1.0);
         for i in 0..50 {
             let v = |u: f64| Values {
                 utility: u,
@@ -1021,8 +1031,10 @@ mod tests {
             quiet.add(&v(0.3));
             fight.add(&v(if i % 2 == 0 { 0.9 } else { -0.9 }));
         }
-        assert!(stdev_factor(&quiet) < 0.5, "{}", stdev_factor(&quiet));
-        assert!(stdev_factor(&fight) > 1.5, "{}", stdev_factor(&fight));
+        assert!(stdev_factor(&quiet, STDEV_SCALE) < 0.5);
+        assert!(stdev_factor(&fight, STDEV_SCALE) > 1.5);
+        // Without the scaling (the count's searches), the usual exploration.
+        assert_eq!(stdev_factor(&fight, 0.0), 1.0);
     }
 
     #[test]
