@@ -88,7 +88,7 @@ pub(super) fn searched(
         // The position alone: a game that ended with two passes is a position to play on.
         let g = Game::from_board(board.clone(), c, *game.rules()).ok()?;
         let mut search = Puct::new(&g, c, rules, seed + side as u64);
-        search.plain_exploration();
+        search.plain();
         search.run(eval, &g, Some(visits), None).ok()?;
         let r = search.report();
         if r.ownership.len() != n * n {

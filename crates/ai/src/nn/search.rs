@@ -201,12 +201,15 @@ struct Tree {
     owned: u32,
     /// How much the spread of a node's utilities scales its exploration ([`stdev_factor`]).
     stdev_scale: f64,
+    /// Whether the move played is [`lcb_pick`]'s (else the most visited).
+    lcb: bool,
 }
 
 impl Tree {
     fn new(color: Color) -> Tree {
         Tree {
             stdev_scale: STDEV_SCALE,
+            lcb: true,
             nodes: vec![Node::new(color)],
             root_eval: None,
             ownership: Vec::new(),
@@ -387,11 +390,14 @@ impl Puct {
         fresh
     }
 
-    /// Explores as plain PUCT, without scaling by the spread of the utilities (KataGo's
-    /// `cpuctUtilityStdevScale` 0, its default outside play): the count's searches, whose
-    /// averaged ownership its dead stones are read from and were measured with.
-    pub fn plain_exploration(&mut self) {
+    /// Searches as plain PUCT: no scaling of the exploration by the spread of the utilities
+    /// (KataGo's `cpuctUtilityStdevScale` 0, its default outside play) and the most visited
+    /// move first, not the best lower bound. For the searches that read the tree rather than
+    /// play from it, with figures measured on this search: the count's (its dead stones come
+    /// from the averaged ownership) and the puzzles' check.
+    pub fn plain(&mut self) {
         self.tree.stdev_scale = 0.0;
+        self.tree.lcb = false;
     }
 
     /// Visits kept from the previous search.
@@ -543,8 +549,11 @@ impl Puct {
         }
     }
 
-    /// The root move [`lcb_pick`] plays.
+    /// The root move [`lcb_pick`] plays (`None` for a [`Puct::plain`] search).
     fn lcb_move(&self) -> Option<Move> {
+        if !self.tree.lcb {
+            return None;
+        }
         let nodes = &self.tree.nodes;
         let s = sign(self.color);
         let stats: Vec<(u32, f64, f64)> = nodes[0]

@@ -32,6 +32,8 @@ pub fn kata_rules(game: &Game) -> KataRules {
 /// root's visits.
 pub fn best_move(eval: &Evaluator, game: &Game, color: Color) -> Result<(Move, f64), String> {
     let mut search = Puct::new(game, color, kata_rules(game), CHECK_SEED);
+    // The reference search the puzzles were checked with: plain PUCT, the most visited move.
+    search.plain();
     search
         .run(eval, game, Some(CHECK_VISITS), None)
         .map_err(|e| e.to_string())?;
