@@ -195,6 +195,24 @@ fn kata_raw_nn_matches_katago_on_the_b18c384nbt_net() {
     );
 }
 
+/// KataGo's later kata1 b18c384nbt net (model version 14; KaTrain 1.15.0 to 1.18.1's wheels).
+#[test]
+#[ignore = "needs KataGo's later b18c384nbt net in target/nets (.ci/run fetches it); slow unoptimised"]
+fn kata_raw_nn_matches_katago_on_the_later_b18c384nbt_net() {
+    check_public_net(
+        "kata1-b18c384nbt-s9996604416-d4316597426.bin.gz",
+        "tests/katago-raw-nn-b18s9996",
+    );
+}
+
+/// KaTrain's net from 1.19.0 on, b10c384h6nbttflrs (model version 15: nested bottlenecks of
+/// transformer attention with learned rotary frequencies and SwiGLU layers, an RMS-norm trunk).
+#[test]
+#[ignore = "needs KaTrain 1.20.0's b10c384h6nbttflrs net in target/nets (.ci/run fetches it); slow unoptimised"]
+fn kata_raw_nn_matches_katago_on_the_b10c384h6_transformer_net() {
+    check_public_net("b10c384h6nbttflrs.bin.gz", "tests/katago-raw-nn-b10tf");
+}
+
 /// Any net against KataGo's answers with it, made by `katago-raw-nn-v17/generate.py` into a
 /// directory of one's own: `TENGEN_PARITY_MODEL=NET.bin.gz TENGEN_PARITY_DIR=DIR cargo test -p
 /// tengen --test nn_parity net_named` (paths absolute). How the nets not kept here were checked.
