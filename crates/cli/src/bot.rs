@@ -4,16 +4,12 @@
 //! NAME` the same engine (or a GTP one) plays a server's bot account from this machine
 //! ([`crate::bot_remote`]).
 
-use std::io::{BufRead, Write};
-
 use anyhow::Context;
 use clap::Args;
 use tengen_ai::nn::levels::{self, Level};
-use tengen_ai::nn::{Evaluator, Model};
-use tengen_ai::search::Decision;
-use tengen_gtp::{Command, Response};
-use tengen_rules::coord::gtp as coord;
-use tengen_rules::{Color, Game, Handicap, Komi, Move, Preset};
+use tengen_rules::Preset;
+
+use crate::gtp::engine;
 
 /// Options of `tengen bot`.
 #[derive(Args, Debug)]
@@ -127,21 +123,10 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
     Ok(Engine::Gtp(cmd))
 }
 
-/// The bot's state between GTP commands: the level, the net and the game so far.
-struct Bot {
-    level: Level,
-    eval: std::sync::Arc<Evaluator>,
-    /// The search's hopeless moves in a row ([`tengen_ai::manners`]).
-    streak: tengen_ai::manners::Streak,
-    game: Game,
-    size: u8,
-    komi: Komi,
-    seed: u64,
-    /// The GTP name: the level in it, so that a match's records tell the levels apart
-    /// (`tengen rate` reads them).
-    name: String,
-}
-
+/// `tengen bot` over GTP: `tengen gtp`'s engine (every command it answers: set-up stones,
+/// handicaps, undo, rules, scoring, clocks) with the level's move choice, resignations and
+/// passes ([`engine::Strength::level`]), on a 9x9 board under Chinese rules until told
+/// otherwise.
 fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
     let level = match opt.visits {
         Some(v) => Level {
@@ -167,135 +152,19 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
         Some(_) => anyhow::bail!("--floor takes a share from 0 to 1"),
         None => level,
     };
-    let eval = match &opt.model {
-        Some(path) => std::sync::Arc::new(Evaluator::new(Model::from_gz(&std::fs::read(path)?)?)),
-        None => tengen_ai::nn::builtin().context("the built-in network cannot be read")?,
-    };
-    let komi: Komi = "7.5".parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut bot = Bot {
-        level,
-        eval,
-        streak: tengen_ai::manners::Streak::default(),
-        game: new_game(9, komi)?,
-        size: 9,
-        komi,
-        seed: opt.seed,
-        name: match opt.visits {
-            Some(v) => format!("Tengen bot {v} visits"),
-            None => format!("Tengen bot level {}", opt.level),
-        },
-    };
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout();
-    for line in stdin.lock().lines() {
-        let Ok(Some(cmd)) = Command::parse(&line?) else {
-            continue;
-        };
-        let quit = cmd.name == "quit";
-        out.write_all(bot.answer(&cmd).format(cmd.id).as_bytes())?;
-        out.flush()?;
-        if quit {
-            break;
-        }
+    let mut engine = engine::Engine::new(Preset::Chinese, Some(9), opt.seed)?;
+    if let Some(path) = &opt.model {
+        engine.set_model(path)?;
     }
-    Ok(())
-}
-
-fn new_game(size: u8, komi: Komi) -> anyhow::Result<Game> {
-    let mut g = Game::new(size, Preset::Chinese.rules(size), Handicap::None)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    g.set_komi(komi);
-    Ok(g)
-}
-
-const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "time_settings",
-    "time_left",
-    "quit",
-];
-
-impl Bot {
-    fn answer(&mut self, cmd: &Command) -> Response {
-        let arg = |i: usize| cmd.args.get(i).map(String::as_str).unwrap_or("");
-        match cmd.name.as_str() {
-            "protocol_version" => Response::success("2"),
-            "name" => Response::success(&self.name),
-            "version" => Response::success(env!("CARGO_PKG_VERSION")),
-            "known_command" => Response::success(COMMANDS.contains(&arg(0)).to_string()),
-            "list_commands" => Response::success(COMMANDS.join("\n")),
-            "quit" | "time_settings" | "time_left" => Response::success(""),
-            "boardsize" => match arg(0).parse::<u8>() {
-                Ok(n) if (7..=19).contains(&n) => {
-                    self.size = n;
-                    self.reset()
-                }
-                _ => Response::failure("unacceptable size"),
-            },
-            "clear_board" => self.reset(),
-            "komi" => match arg(0).parse::<Komi>() {
-                Ok(k) => {
-                    self.komi = k;
-                    self.game.set_komi(k);
-                    Response::success("")
-                }
-                Err(_) => Response::failure("syntax error"),
-            },
-            "play" => match tengen_gtp::args::color_and_move(self.size, &cmd.args) {
-                Ok((c, m)) => match self.game.play(c, m) {
-                    Ok(()) => Response::success(""),
-                    Err(_) => Response::failure("illegal move"),
-                },
-                Err(e) => Response::failure(e.to_string()),
-            },
-            "genmove" => match tengen_gtp::args::color(arg(0)) {
-                Ok(c) => self.genmove(c),
-                Err(e) => Response::failure(e.to_string()),
-            },
-            _ => Response::failure("unknown command"),
-        }
-    }
-
-    fn reset(&mut self) -> Response {
-        match new_game(self.size, self.komi) {
-            Ok(g) => {
-                self.game = g;
-                Response::success("")
-            }
-            Err(e) => Response::failure(e.to_string()),
-        }
-    }
-
-    fn genmove(&mut self, color: Color) -> Response {
-        let Some(rules) = tengen_ai::nn::plays(&self.game) else {
-            return Response::failure("the network does not play these rules");
-        };
-        let seed = self.seed;
-        self.seed = self.seed.wrapping_add(1);
-        // The levels resign and pass by the manners every engine follows.
-        let (eval, level) = (&self.eval, self.level);
-        let decided = self
-            .streak
-            .decide(Some(eval.as_ref()), &self.game, color, true, || {
-                levels::genmove(eval, &self.game, color, rules, level, seed, None)
-                    .map(|(d, a)| (d, a.moves.first().map_or(Move::Pass, |m| m.mv)))
-            });
-        match decided {
-            Ok(Decision::Resign) => Response::success("resign"),
-            Ok(Decision::Move(m)) => match self.game.play(color, m) {
-                Ok(()) => Response::success(coord::format_move(self.size, m)),
-                Err(e) => Response::failure(e.to_string()),
-            },
-            Err(e) => Response::failure(e.to_string()),
-        }
-    }
+    engine.set_strength(engine::Strength {
+        level: Some(level),
+        ..engine::Strength::default()
+    });
+    // The level in the name, so that a match's records tell the levels apart (`tengen rate`
+    // reads them).
+    engine.set_name(match opt.visits {
+        Some(v) => format!("Tengen bot {v} visits"),
+        None => format!("Tengen bot level {}", opt.level),
+    });
+    crate::gtp::serve(engine)
 }

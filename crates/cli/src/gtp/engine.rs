@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::time::Duration;
 
+use tengen_ai::nn::levels::{self, Level};
 use tengen_ai::nn::search::{Limits, Puct, WallClock};
 use tengen_ai::nn::KataRules;
 use tengen_ai::time::{self, Clock};
@@ -79,6 +80,9 @@ pub struct Strength {
     pub visits: Option<u32>,
     /// Leaves each of the network search's threads evaluates in one forward pass.
     pub batch: usize,
+    /// One of the built-in bots' levels chooses the moves where the net plays, as the
+    /// server's `builtin:LEVEL` does (`tengen bot`); `None`: the engine's own search.
+    pub level: Option<Level>,
 }
 
 /// The engine that chooses moves (`tengen gtp --engine`).
@@ -101,6 +105,7 @@ impl Default for Strength {
             engine: EngineKind::Nn,
             visits: None,
             batch: 1,
+            level: None,
         }
     }
 }
@@ -147,6 +152,11 @@ pub struct Engine {
     /// KataGo's rules set by `kata-set-rules`, told to the net as they are; `None` tells it
     /// the nearest to the preset. Cleared by `tengen-rules`.
     kata_rules: Option<KataRules>,
+    /// The answer to `name`.
+    name: String,
+    /// The seed of a level's next move ([`Strength::level`]): the engine's seed, then one
+    /// more each move, so that the same seed plays the same game.
+    level_seed: u64,
     quit: bool,
 }
 
@@ -193,8 +203,15 @@ impl Engine {
             thinking_since: None,
             net: super::nn::Net::default(),
             kata_rules: None,
+            name: "Tengen".into(),
+            level_seed: seed,
             quit: false,
         })
+    }
+
+    /// Answers `name` with `name` (a bot's level, so that match records tell them apart).
+    pub fn set_name(&mut self, name: String) {
+        self.name = name;
     }
 
     /// Evaluates with the model at `path` instead of the built-in network.
@@ -313,7 +330,7 @@ impl Engine {
         let a = &cmd.args;
         match cmd.name.as_str() {
             "protocol_version" => Response::success("2"),
-            "name" => Response::success("Tengen"),
+            "name" => Response::success(&self.name),
             "version" => Response::success(env!("CARGO_PKG_VERSION")),
             "known_command" => match a.first() {
                 Some(n) => Response::success(COMMANDS.contains(&n.as_str()).to_string()),
@@ -540,7 +557,9 @@ impl Engine {
         let style = search::Style {
             resign_below: self.strength.resign.then_some(0.1),
         };
-        let (d, a) = if self.nn_plays() {
+        let (d, a) = if let Some(level) = self.strength.level.filter(|_| self.nn_plays()) {
+            self.level_move(color, level)?
+        } else if self.nn_plays() {
             let a = self.nn_search(color, reporter)?;
             let d = search::judge_search(&self.game, color, &a, &style, manners::RESIGN_VISITS);
             (d, a)
@@ -558,6 +577,27 @@ impl Engine {
             found
         };
         Ok((d, a.best().map_or(Move::Pass, |m| m.mv)))
+    }
+
+    /// A built-in bot's level's move for `color` ([`levels::genmove`]: its visits, its
+    /// sample, its passes), within the controller's clock where it announced one.
+    fn level_move(
+        &mut self,
+        color: Color,
+        level: Level,
+    ) -> Result<(search::Decision, search::Analysis), Response> {
+        let rules = self
+            .net_rules()
+            .ok_or_else(|| fail("the network does not play these rules"))?;
+        let eval = self.net.evaluator()?;
+        let time = match self.time {
+            Some(_) => self.budget(color).0.time,
+            None => None,
+        };
+        let seed = self.level_seed;
+        self.level_seed = seed.wrapping_add(1);
+        levels::genmove(&eval, &self.game, color, rules, level, seed, time)
+            .map_err(|e| fail(&e.to_string()))
     }
 
     /// The network's search for `color`'s move (reusing the last move's tree, on the

@@ -97,7 +97,13 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
             }),
         visits: opt.visits.map(|n| n.max(1)),
         batch: opt.batch as usize,
+        level: None,
     });
+    serve(engine)
+}
+
+/// Answers GTP on stdin and stdout with `engine` until `quit` or the end of input.
+pub fn serve(mut engine: engine::Engine) -> anyhow::Result<()> {
     // Lines are read on their own thread, so that a running analysis notices the next command.
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     std::thread::spawn(move || {
