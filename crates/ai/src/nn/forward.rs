@@ -9,7 +9,7 @@
 //! the board's points only, as KataGo's softmax leaves out the masked ones (rotary angles count
 //! from the top-left corner in both).
 
-use super::gemm::gemm;
+use super::gemm::{gemm, gemm_strided, Strided};
 use super::model::{
     Activation, Attention, Block, Conv, Ffn, MatMul, Model, Norm, RmsNorm, Rope, TipNorm,
 };
@@ -218,7 +218,12 @@ fn mish(x: f32) -> f32 {
 fn exp(x: f32) -> f32 {
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
     let x = x.clamp(-87.0, 88.0);
-    let k = (x * std::f32::consts::LOG2_E + ROUND) - ROUND;
+    let rounded = x * std::f32::consts::LOG2_E + ROUND;
+    let k = rounded - ROUND;
+    // The integer k, read from the low bits of `rounded` (its exponent is that of 2^23 for
+    // any |k| < 2^22): `k as i32` would check for NaN and overflow, a value at a time, and
+    // keep the loop from being vectorised.
+    let k_int = rounded.to_bits().wrapping_sub(ROUND.to_bits()) as i32;
     let r = x - k * 0.693_359_4 + k * 2.121_944_4e-4;
     let p = 1.987_569_2e-4;
     let p = p * r + 1.398_2e-3;
@@ -227,7 +232,7 @@ fn exp(x: f32) -> f32 {
     let p = p * r + 1.666_666_5e-1;
     let p = p * r + 0.5;
     let y = p * r * r + r + 1.0;
-    y * f32::from_bits(((k as i32 + 127) as u32) << 23)
+    y * f32::from_bits((k_int.wrapping_add(127) as u32) << 23)
 }
 
 /// `norm` applied to `x` (`[pixels, c]`) in place.
@@ -267,47 +272,60 @@ fn rms_norm(x: &[f32], area: usize, r: &RmsNorm) -> Vec<f32> {
     out
 }
 
+/// The `(cos, sin)` of each rotary angle for boards of side `size`, `[point][kv head][pair]`
+/// (RoPE, as KataGo's `computeRopeCosSin`): fixed frequencies turn the first half of the
+/// pairs with the row and the rest with the column; learned ones are `x * fx + y * fy` for
+/// the key group. `None` without a position embedding.
+fn rope_table(size: usize, a: &Attention) -> Option<&[(f32, f32)]> {
+    if matches!(a.rope, Rope::None) {
+        return None;
+    }
+    let table = a.rope_tables.0.get(size)?.get_or_init(|| {
+        let pairs = a.qk_dim / 2;
+        let mut t = Vec::with_capacity(size * size * a.kv_heads * pairs);
+        for pix in 0..size * size {
+            let (py, px) = ((pix / size) as f32, (pix % size) as f32);
+            for kvh in 0..a.kv_heads {
+                for p in 0..pairs {
+                    let angle = match &a.rope {
+                        Rope::None => 0.0,
+                        Rope::Fixed(theta) => {
+                            let half = pairs / 2;
+                            let (q, pos) = if p < half { (p, py) } else { (p - half, px) };
+                            pos * (1.0 / theta.powf((2 * q) as f32 / pairs as f32))
+                        }
+                        Rope::Learned(f) => {
+                            let at = (kvh * pairs + p) * 2;
+                            px * f[at] + py * f[at + 1]
+                        }
+                    };
+                    let (sin, cos) = angle.sin_cos();
+                    t.push((cos, sin));
+                }
+            }
+        }
+        t
+    });
+    Some(table)
+}
+
 /// Turns each pair of channels `(2p, 2p+1)` of every head in `x` (`[n * area, heads * dim]`)
-/// by its angle at the point (RoPE, as KataGo's `computeRopeCosSin`): fixed frequencies turn
-/// the first half of the pairs with the row and the rest with the column; learned ones are
-/// `x * fx + y * fy` for the head's key group.
-fn rope(x: &mut [f32], size: usize, heads: usize, dim: usize, a: &Attention) {
+/// by its angle at the point, from `table` ([`rope_table`]); head `h` takes the angles of key
+/// group `h * kv_heads / heads`.
+fn rope(x: &mut [f32], table: &[(f32, f32)], heads: usize, dim: usize, kv_heads: usize) {
     let pairs = dim / 2;
-    let width = heads * dim;
-    for (pix, row) in x.chunks_exact_mut(width).enumerate() {
-        let (py, px) = (((pix % (size * size)) / size) as f32, (pix % size) as f32);
-        for h in 0..heads {
-            for p in 0..pairs {
-                let angle = match &a.rope {
-                    Rope::None => return,
-                    Rope::Fixed(theta) => {
-                        let half = pairs / 2;
-                        let (q, pos) = if p < half { (p, py) } else { (p - half, px) };
-                        pos * (1.0 / theta.powf((2 * q) as f32 / pairs as f32))
-                    }
-                    Rope::Learned(f) => {
-                        let kvh = h * a.kv_heads / heads;
-                        let at = (kvh * pairs + p) * 2;
-                        px * f[at] + py * f[at + 1]
-                    }
-                };
-                let (sin, cos) = angle.sin_cos();
-                let i = h * dim + 2 * p;
-                let (x0, x1) = (row[i], row[i + 1]);
-                row[i] = x0 * cos - x1 * sin;
-                row[i + 1] = x0 * sin + x1 * cos;
+    let area = table.len() / (kv_heads * pairs);
+    for (pix, row) in x.chunks_exact_mut(heads * dim).enumerate() {
+        let at = &table[(pix % area) * kv_heads * pairs..][..kv_heads * pairs];
+        for (h, head) in row.chunks_exact_mut(dim).enumerate() {
+            let angles = &at[(h * kv_heads / heads) * pairs..][..pairs];
+            for (pair, &(cos, sin)) in head.chunks_exact_mut(2).zip(angles) {
+                let (x0, x1) = (pair[0], pair[1]);
+                pair[0] = x0 * cos - x1 * sin;
+                pair[1] = x0 * sin + x1 * cos;
             }
         }
     }
-}
-
-/// Copies head `h` of width `dim` out of `x` (`[area, heads * dim]`) into `[area, dim]`.
-fn head(x: &[f32], h: usize, dim: usize, area: usize) -> Vec<f32> {
-    let width = x.len() / area;
-    (0..area)
-        .flat_map(|p| &x[p * width + h * dim..p * width + (h + 1) * dim])
-        .copied()
-        .collect()
 }
 
 /// Self-attention of one position's points (`[area, c]` after the norm): every query head
@@ -316,41 +334,75 @@ fn attend(h: &[f32], area: usize, size: usize, a: &Attention) -> Vec<f32> {
     let mut q = matmul(h, area, &a.q);
     let mut k = matmul(h, area, &a.k);
     let v = matmul(h, area, &a.v);
-    rope(&mut q, size, a.heads, a.qk_dim, a);
-    rope(&mut k, size, a.kv_heads, a.qk_dim, a);
+    if let Some(table) = rope_table(size, a) {
+        rope(&mut q, table, a.heads, a.qk_dim, a.kv_heads);
+        rope(&mut k, table, a.kv_heads, a.qk_dim, a.kv_heads);
+    }
     let scale = 1.0 / (a.qk_dim as f32).sqrt();
     let group = a.heads / a.kv_heads;
-    let mut joined = vec![0.0; area * a.heads * a.v_dim];
+    let (qk, vd) = (a.qk_dim, a.v_dim);
+    let mut joined = vec![0.0; area * a.heads * vd];
     let mut scores = vec![0.0; area * area];
+    // Each head's columns are read where the projections left them, keys as their transpose,
+    // and its output written into its columns of `joined`.
+    let columns = |width: usize, cols: usize| Strided {
+        rows: area,
+        cols,
+        row_stride: width,
+        col_stride: 1,
+    };
+    let square = columns(area, area);
     for hq in 0..a.heads {
-        let qh = head(&q, hq, a.qk_dim, area);
-        let kh = head(&k, hq / group, a.qk_dim, area);
-        let vh = head(&v, hq / group, a.v_dim, area);
-        // scores = qh * kh^T, by rows of keys transposed once.
-        let mut kt = vec![0.0; a.qk_dim * area];
-        for (p, row) in kh.chunks_exact(a.qk_dim).enumerate() {
-            for (d, val) in row.iter().enumerate() {
-                kt[d * area + p] = *val;
-            }
-        }
-        gemm(&qh, &kt, &mut scores, area, a.qk_dim, area);
+        let kvh = hq / group;
+        let keys_t = Strided {
+            rows: qk,
+            cols: area,
+            row_stride: 1,
+            col_stride: a.kv_heads * qk,
+        };
+        gemm_strided(
+            (&q[hq * qk..], columns(a.heads * qk, qk)),
+            (&k[kvh * qk..], keys_t),
+            (&mut scores, square),
+        );
         for row in scores.chunks_exact_mut(area) {
-            let max = row.iter().fold(f32::NEG_INFINITY, |m, s| m.max(s * scale));
-            let mut sum = 0.0;
-            for s in row.iter_mut() {
-                *s = (*s * scale - max).exp();
-                sum += *s;
-            }
-            row.iter_mut().for_each(|s| *s /= sum);
+            softmax(row, scale);
         }
-        let mut out = vec![0.0; area * a.v_dim];
-        gemm(&scores, &vh, &mut out, area, area, a.v_dim);
-        let width = a.heads * a.v_dim;
-        for (p, row) in out.chunks_exact(a.v_dim).enumerate() {
-            joined[p * width + hq * a.v_dim..p * width + (hq + 1) * a.v_dim].copy_from_slice(row);
-        }
+        gemm_strided(
+            (&scores, square),
+            (&v[kvh * vd..], columns(a.kv_heads * vd, vd)),
+            (&mut joined[hq * vd..], columns(a.heads * vd, vd)),
+        );
     }
     matmul(&joined, area, &a.out)
+}
+
+/// `row` scaled by `scale`, then its softmax, in place: loops without calls that the
+/// compiler vectorises (the branch-free [`exp`]; libm's, a value at a time, was a fifth of a
+/// transformer net's pass).
+fn softmax(row: &mut [f32], scale: f32) {
+    let max = lanes(row, f32::NEG_INFINITY, |m, s| if s > m { s } else { m });
+    let max = max.into_iter().fold(f32::NEG_INFINITY, f32::max) * scale;
+    row.iter_mut().for_each(|s| *s = exp(*s * scale - max));
+    let inv = 1.0 / lanes(row, 0.0, |a, s| a + s).iter().sum::<f32>();
+    row.iter_mut().for_each(|s| *s *= inv);
+}
+
+/// `f` folded over `xs` in eight lanes (element `i` into lane `i % 8`), which the compiler
+/// keeps in vector registers; a plain fold over floats runs a value at a time, its order
+/// being part of its result.
+fn lanes(xs: &[f32], init: f32, f: impl Fn(f32, f32) -> f32) -> [f32; 8] {
+    let mut acc = [init; 8];
+    let chunks = xs.chunks_exact(8);
+    for (i, &x) in chunks.remainder().iter().enumerate() {
+        acc[i] = f(acc[i], x);
+    }
+    for c in chunks {
+        for i in 0..8 {
+            acc[i] = f(acc[i], c[i]);
+        }
+    }
+    acc
 }
 
 /// A SwiGLU feed-forward layer on `[pixels, c]` (after the norm).

@@ -124,7 +124,17 @@ pub struct Attention {
     pub out: MatMul,
     /// Position embedding.
     pub rope: Rope,
+    /// The rotary angles' cosines and sines by board side, made on a side's first pass
+    /// ([`RopeTables`]).
+    pub rope_tables: RopeTables,
 }
+
+/// The `(cos, sin)` of every rotary angle of an attention block, `[point][kv head][pair]`,
+/// one table a board side (2 to 25), each made once when a pass first needs it: the angles
+/// depend only on the point, so a pass turns its queries and keys without a sine (KataGo
+/// makes its tables once for its board, `computeRopeCosSin`).
+#[derive(Clone, Debug, Default)]
+pub struct RopeTables(pub [std::sync::OnceLock<Vec<(f32, f32)>>; 26]);
 
 /// A transformer's feed-forward layer with a SwiGLU: `down(silu(up(x)) * gate(x))`.
 #[derive(Clone, Debug)]
@@ -738,6 +748,7 @@ impl Reader<'_> {
             v,
             out,
             rope,
+            rope_tables: RopeTables::default(),
         })
     }
 
