@@ -282,7 +282,7 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     // The built-in bots are there beside it, weakest first.
     let names: Vec<&str> = listed.iter().filter_map(|b| b["name"].as_str()).collect();
     assert_eq!(
-        &names[..8],
+        &names[..9],
         [
             "tengen-newcomer",
             "tengen-beginner",
@@ -291,7 +291,8 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
             "tengen-3",
             "tengen-5",
             "tengen-7",
-            "tengen-9"
+            "tengen-9",
+            "tengen-10"
         ]
     );
     let ranks: Vec<&str> = listed.iter().filter_map(|b| b["rank"].as_str()).collect();

@@ -119,10 +119,10 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
 /// The most visits a move a `search:VISITS` bot may take (a game's moves must end).
 pub const MAX_VISITS: u32 = 100_000;
 
-/// The built-in bots, always available: the engine at levels 1, 3, 5, 7 and 9, each declared
+/// The built-in bots, always available: the engine at levels 1, 3, 5, 7, 9 and 10, each declared
 /// at the rank its results give (`BENCHMARKS.md`, "The built-in bots' ranks": the win rates
 /// measured, a rank the log2 of the odds, and the one anchor, GNU Go 3.8 at level 10 taken as 8
-/// kyu): level 3 against GNU Go, levels 5, 7 and 9 each against the level below it (a level
+/// kyu): level 3 against GNU Go, levels 5, 7, 9 and 10 each against the level below it (a level
 /// that won every game placed at the lower end of its interval); level 1, the beginner, through
 /// the Monte Carlo engine's level 1 as well. Below it, the human-like beginners of levels 16, 15
 /// and 14 (a beginner's eye and flatter samples), placed by Bradley-Terry fits of their games
@@ -157,12 +157,21 @@ pub fn builtins(model: Option<&str>) -> Vec<BotSpec> {
 /// The nets Tengen's search matched KataGo's on, at equal visits (BENCHMARKS.md, "Against
 /// KataGo on its b18c384nbt net"): KataGo with this net at these visits plays beyond any
 /// human, and Tengen at least nearly as well as it.
-const PROVEN_NETS: [ProvenNet; 1] = [ProvenNet {
-    model: "kata1-b18c384nbt-s6582191360-d3422816034",
-    bot: "tengen-superhuman",
-    visits: 100,
-    rank: Rank::Pro(9),
-}];
+const PROVEN_NETS: [ProvenNet; 2] = [
+    ProvenNet {
+        model: "kata1-b18c384nbt-s6582191360-d3422816034",
+        bot: "tengen-superhuman",
+        visits: 100,
+        rank: Rank::Pro(9),
+    },
+    // KaTrain 1.15.0 to 1.18.1's net ("The later b18c384nbt net at equal visits").
+    ProvenNet {
+        model: "kata1-b18c384nbt-s9996604416-d4316597426",
+        bot: "tengen-superhuman",
+        visits: 100,
+        rank: Rank::Pro(9),
+    },
+];
 
 /// A net on which Tengen's search matched KataGo's at equal visits.
 struct ProvenNet {
@@ -177,7 +186,7 @@ struct ProvenNet {
 }
 
 /// Name, level and declared rank of each built-in bot.
-const BUILTIN_RANKS: [(&str, u8, Rank); 8] = [
+const BUILTIN_RANKS: [(&str, u8, Rank); 9] = [
     ("tengen-newcomer", 16, Rank::Kyu(24)),
     ("tengen-beginner", 15, Rank::Kyu(21)),
     ("tengen-novice", 14, Rank::Kyu(18)),
@@ -186,6 +195,7 @@ const BUILTIN_RANKS: [(&str, u8, Rank); 8] = [
     ("tengen-5", 5, Rank::Kyu(5)),
     ("tengen-7", 7, Rank::Kyu(2)),
     ("tengen-9", 9, Rank::Dan(1)),
+    ("tengen-10", 10, Rank::Dan(3)),
 ];
 
 pub use tengen_ai::search::level_playouts;
