@@ -276,37 +276,45 @@ fn rms_norm(x: &[f32], area: usize, r: &RmsNorm) -> Vec<f32> {
 /// (RoPE, as KataGo's `computeRopeCosSin`): fixed frequencies turn the first half of the
 /// pairs with the row and the rest with the column; learned ones are `x * fx + y * fy` for
 /// the key group. `None` without a position embedding.
-fn rope_table(size: usize, a: &Attention) -> Option<&[(f32, f32)]> {
+fn rope_table(size: usize, a: &Attention) -> Option<std::borrow::Cow<'_, [(f32, f32)]>> {
     if matches!(a.rope, Rope::None) {
         return None;
     }
-    let table = a.rope_tables.0.get(size)?.get_or_init(|| {
-        let pairs = a.qk_dim / 2;
-        let mut t = Vec::with_capacity(size * size * a.kv_heads * pairs);
-        for pix in 0..size * size {
-            let (py, px) = ((pix / size) as f32, (pix % size) as f32);
-            for kvh in 0..a.kv_heads {
-                for p in 0..pairs {
-                    let angle = match &a.rope {
-                        Rope::None => 0.0,
-                        Rope::Fixed(theta) => {
-                            let half = pairs / 2;
-                            let (q, pos) = if p < half { (p, py) } else { (p - half, px) };
-                            pos * (1.0 / theta.powf((2 * q) as f32 / pairs as f32))
-                        }
-                        Rope::Learned(f) => {
-                            let at = (kvh * pairs + p) * 2;
-                            px * f[at] + py * f[at + 1]
-                        }
-                    };
-                    let (sin, cos) = angle.sin_cos();
-                    t.push((cos, sin));
-                }
+    Some(match a.rope_tables.0.get(size) {
+        Some(cached) => cached
+            .get_or_init(|| rope_angles(size, a))
+            .as_slice()
+            .into(),
+        // A side beyond the tables (the net is never given one): made for the pass.
+        None => rope_angles(size, a).into(),
+    })
+}
+
+fn rope_angles(size: usize, a: &Attention) -> Vec<(f32, f32)> {
+    let pairs = a.qk_dim / 2;
+    let mut t = Vec::with_capacity(size * size * a.kv_heads * pairs);
+    for pix in 0..size * size {
+        let (py, px) = ((pix / size) as f32, (pix % size) as f32);
+        for kvh in 0..a.kv_heads {
+            for p in 0..pairs {
+                let angle = match &a.rope {
+                    Rope::None => 0.0,
+                    Rope::Fixed(theta) => {
+                        let half = pairs / 2;
+                        let (q, pos) = if p < half { (p, py) } else { (p - half, px) };
+                        pos * (1.0 / theta.powf((2 * q) as f32 / pairs as f32))
+                    }
+                    Rope::Learned(f) => {
+                        let at = (kvh * pairs + p) * 2;
+                        px * f[at] + py * f[at + 1]
+                    }
+                };
+                let (sin, cos) = angle.sin_cos();
+                t.push((cos, sin));
             }
         }
-        t
-    });
-    Some(table)
+    }
+    t
 }
 
 /// Turns each pair of channels `(2p, 2p+1)` of every head in `x` (`[n * area, heads * dim]`)
@@ -335,8 +343,8 @@ fn attend(h: &[f32], area: usize, size: usize, a: &Attention) -> Vec<f32> {
     let mut k = matmul(h, area, &a.k);
     let v = matmul(h, area, &a.v);
     if let Some(table) = rope_table(size, a) {
-        rope(&mut q, table, a.heads, a.qk_dim, a.kv_heads);
-        rope(&mut k, table, a.kv_heads, a.qk_dim, a.kv_heads);
+        rope(&mut q, &table, a.heads, a.qk_dim, a.kv_heads);
+        rope(&mut k, &table, a.kv_heads, a.qk_dim, a.kv_heads);
     }
     let scale = 1.0 / (a.qk_dim as f32).sqrt();
     let group = a.heads / a.kv_heads;
