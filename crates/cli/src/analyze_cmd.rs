@@ -37,7 +37,7 @@ pub struct AnalyzeOpt {
     /// Leaves a search evaluates in one forward pass.
     #[arg(long, default_value_t = 4)]
     pub batch: usize,
-    /// A KataGo model (`.bin.gz`) instead of the built-in network.
+    /// A KataGo model (`.bin.gz`, `.txt.gz` or either unzipped) instead of the built-in network.
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// Replay under this preset instead of the record's RU.
@@ -66,7 +66,7 @@ pub fn run(opt: AnalyzeOpt) -> anyhow::Result<()> {
         Some(path) => {
             let bytes =
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            std::sync::Arc::new(Evaluator::new(Model::from_gz(&bytes)?))
+            std::sync::Arc::new(Evaluator::new(Model::read(&bytes)?))
         }
         None => tengen_ai::nn::builtin().context("the built-in network cannot be read")?,
     };

@@ -45,7 +45,7 @@ pub struct NnOpt {
     /// Visits a search with --search.
     #[arg(long, default_value_t = 200)]
     pub visits: u32,
-    /// A KataGo model (`.bin.gz`) instead of the built-in g170 b6c96.
+    /// A KataGo model (`.bin.gz`, `.txt.gz` or either unzipped) instead of the built-in g170 b6c96.
     #[arg(long, value_name = "PATH")]
     pub model: Option<std::path::PathBuf>,
 }
@@ -86,7 +86,7 @@ pub fn run(opt: NnOpt) -> anyhow::Result<()> {
         bail!("--seconds, --threads and --batch must be positive");
     }
     let model = match &opt.model {
-        Some(p) => Model::from_gz(&std::fs::read(p)?)?,
+        Some(p) => Model::read(&std::fs::read(p)?)?,
         None => Model::builtin()?,
     };
     let name = model.name.clone();

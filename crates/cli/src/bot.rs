@@ -29,7 +29,7 @@ pub struct BotOpt {
     /// level's.
     #[arg(long)]
     pub floor: Option<f32>,
-    /// A KataGo model (`.bin.gz`) instead of the built-in net.
+    /// A KataGo model (`.bin.gz`, `.txt.gz` or either unzipped) instead of the built-in net.
     #[arg(long)]
     pub model: Option<std::path::PathBuf>,
     /// Seed of the first move; each later move's is the next (the same seed, the same game).

@@ -83,7 +83,7 @@ pub struct ServeOpt {
     /// cores less one, at least one.
     #[arg(long, env = "TENGEN_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
-    /// A KataGo network (`.bin.gz`) for the server's reviews, dead-stone estimates and
+    /// A KataGo network (`.bin.gz`, `.txt.gz` or either unzipped) for the server's reviews, dead-stone estimates and
     /// `search:VISITS` bots in place of the built-in one (docs/engine.md says where to get
     /// KataGo's nets). The built-in bots' levels keep the built-in net, on which their ranks
     /// were measured; a net on which Tengen matched KataGo (KataGo's b18c384nbt) adds the
@@ -138,7 +138,7 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
         // Read before anything evaluates, so that a bad file stops the start with its reason.
         let bytes = std::fs::read(path)
             .map_err(|e| anyhow::anyhow!("cannot read model {}: {e}", path.display()))?;
-        let model = tengen_ai::nn::Model::from_gz(&bytes)
+        let model = tengen_ai::nn::Model::read(&bytes)
             .map_err(|e| anyhow::anyhow!("cannot use model {}: {e}", path.display()))?;
         tengen_ai::nn::share(model);
     }

@@ -153,6 +153,28 @@ fn kata_raw_nn_matches_katago_on_a_version_17_transformer_net() {
     check_dir("tests/katago-raw-nn-v17", Some(V17_NET), 10);
 }
 
+/// Small nets of the shapes KataGo trains now and did before, weights random (made by
+/// `katago-raw-nn-shapes/export_shape.py` with KataGo's own exporter): a spatial RMS norm at
+/// the trunk's tip (`rsnh`, the newest nets'), a plain one after batch norms (`bn-rnh`),
+/// KataGo's fixed-scale norms with one batch norm (`fson`), Mish and SiLU, version 15 and 17,
+/// and nested bottlenecks of transformer attention with two query heads on one key head.
+#[test]
+fn kata_raw_nn_matches_katago_on_small_nets_of_every_shape() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/katago-raw-nn-shapes");
+    let mut nets: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("model.bin.gz").exists())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    nets.sort();
+    assert_eq!(nets.len(), 5, "{nets:?}");
+    for net in nets {
+        let dir = format!("tests/katago-raw-nn-shapes/{net}");
+        check_dir(&dir, Some(&format!("{dir}/model.bin.gz")), 6);
+    }
+}
+
 /// One of KataGo's larger public nets (issue 40) against KataGo's own answers with it on the
 /// positions of `tests/katago-raw-nn/`, checked in under `dir`. The nets are not kept here (37
 /// and 98 MB): `.ci/run` takes them from KaTrain's wheels on the Python registry into

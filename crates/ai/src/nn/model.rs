@@ -1,5 +1,7 @@
-//! KataGo's binary model format (`.bin.gz`): a gzip of whitespace-separated tokens (names, sizes,
-//! flags) in which every block of weights is `@BIN@` followed by little-endian `f32`s.
+//! KataGo's model format (`.bin.gz`): a gzip of whitespace-separated tokens (names, sizes,
+//! flags) in which every block of weights is `@BIN@` followed by little-endian `f32`s. KataGo
+//! reads the older text form too (`.txt.gz`, each weight a decimal token), and either uncompressed
+//! (`.bin`, `.txt`); so does [`Model::read`].
 //!
 //! The layout follows KataGo's `cpp/neuralnet/desc.cpp`: a header (name, version, input
 //! channels; from version 13 the post-processing multipliers; from 15 the metadata encoder and
@@ -329,14 +331,18 @@ impl Model {
         Model::from_bin(&raw)
     }
 
-    /// Reads an uncompressed binary model.
-    pub fn from_bin(raw: &[u8]) -> Result<Model, NnError> {
-        Reader {
-            raw,
-            pos: 0,
-            nesting: 0,
+    /// Reads a model file as KataGo does: gzipped or not, its weights binary or text.
+    pub fn read(bytes: &[u8]) -> Result<Model, NnError> {
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            Model::from_gz(bytes)
+        } else {
+            Model::from_bin(bytes)
         }
-        .model()
+    }
+
+    /// Reads an uncompressed model (its weights binary or text).
+    pub fn from_bin(raw: &[u8]) -> Result<Model, NnError> {
+        Reader::new(raw).model()
     }
 }
 
@@ -346,13 +352,26 @@ struct Reader<'a> {
     pos: usize,
     /// How many nested bottlenecks hold the block being read.
     nesting: usize,
+    /// Where each `@BIN@` block began and how many weights it held (tests rewrite them as text).
+    #[cfg(test)]
+    binary_blocks: Vec<(usize, usize)>,
 }
 
 /// The deepest nesting of bottleneck blocks read (KataGo's nets nest one level): reading, and
 /// the forward pass, go down a level by recursion, which a hostile file must not drive deep.
 const MAX_NESTING: usize = 4;
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    fn new(raw: &'a [u8]) -> Reader<'a> {
+        Reader {
+            raw,
+            pos: 0,
+            nesting: 0,
+            #[cfg(test)]
+            binary_blocks: Vec::new(),
+        }
+    }
+
     fn token(&mut self, what: &str) -> Result<&str, NnError> {
         while self.pos < self.raw.len() && self.raw[self.pos].is_ascii_whitespace() {
             self.pos += 1;
@@ -387,8 +406,15 @@ impl Reader<'_> {
             .map_err(|_| NnError::Corrupt(format!("{what}: expected a number, found {t:?}")))
     }
 
-    /// `n` floats after the `@BIN@` marker (KataGo allows some whitespace before it).
+    /// `n` weights: after an `@BIN@` marker (KataGo allows some whitespace before it) as
+    /// little-endian `f32`s, or else as `n` decimal tokens (the text form).
     fn floats(&mut self, n: usize, what: &str) -> Result<Vec<f32>, NnError> {
+        let next = self.raw[self.pos.min(self.raw.len())..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace());
+        if next.is_some_and(|&b| b != b'@') {
+            return self.text_floats(n, what);
+        }
         let mut skipped = 0;
         loop {
             let Some(&b) = self.raw.get(self.pos) else {
@@ -407,6 +433,8 @@ impl Reader<'_> {
             return Err(NnError::Corrupt(format!("{what}: no @BIN@ weight block")));
         }
         self.pos += 4;
+        #[cfg(test)]
+        self.binary_blocks.push((self.pos - 5, n));
         let end = self.pos + n * 4;
         let bytes = self
             .raw
@@ -419,6 +447,23 @@ impl Reader<'_> {
             .collect();
         if out.iter().any(|x| !x.is_finite()) {
             return Err(NnError::Corrupt(format!("{what}: non-finite weight")));
+        }
+        Ok(out)
+    }
+
+    /// `n` weights written as decimal tokens, read as KataGo's `strtof` reads them. Nothing is
+    /// reserved up front: a size the file cannot hold ends at its last token.
+    fn text_floats(&mut self, n: usize, what: &str) -> Result<Vec<f32>, NnError> {
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let t = self.token(what)?;
+            let x: f32 = t
+                .parse()
+                .map_err(|_| NnError::Corrupt(format!("{what}: expected a weight, found {t:?}")))?;
+            if !x.is_finite() {
+                return Err(NnError::Corrupt(format!("{what}: non-finite weight")));
+            }
+            out.push(x);
         }
         Ok(out)
     }
@@ -1032,6 +1077,57 @@ mod tests {
         }
     }
 
+    /// The built-in net with every weight block written as text, as KataGo's `.txt` files are.
+    fn builtin_as_text() -> Vec<u8> {
+        let raw = builtin_raw();
+        let mut reader = Reader::new(&raw);
+        reader.model().unwrap();
+        let (mut text, mut from) = (Vec::new(), 0);
+        for &(at, n) in &reader.binary_blocks {
+            text.extend_from_slice(&raw[from..at]);
+            for c in raw[at + 5..at + 5 + 4 * n].chunks_exact(4) {
+                let x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                text.extend_from_slice(format!("{x:e} ").as_bytes());
+            }
+            from = at + 5 + 4 * n;
+        }
+        text.extend_from_slice(&raw[from..]);
+        text
+    }
+
+    #[test]
+    fn a_text_model_reads_as_its_binary_twin() {
+        let text = builtin_as_text();
+        assert!(!text.windows(5).any(|w| w == b"@BIN@"));
+        let from_text = Model::read(&text).unwrap();
+        let builtin = Model::builtin().unwrap();
+        assert_eq!(format!("{from_text:?}"), format!("{builtin:?}"));
+        // Gzipped text, as KataGo's `.txt.gz`; and the binary form read through `read`.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, &text).unwrap();
+        let from_gz = Model::read(&gz.finish().unwrap()).unwrap();
+        assert_eq!(format!("{from_gz:?}"), format!("{builtin:?}"));
+        let raw = Model::read(&builtin_raw()).unwrap();
+        assert_eq!(format!("{raw:?}"), format!("{builtin:?}"));
+    }
+
+    #[test]
+    fn a_text_model_with_a_bad_weight_is_corrupt_or_truncated() {
+        let text = builtin_as_text();
+        let first = text.windows(3).position(|w| w == b"e0 ").unwrap();
+        let word = text[..first]
+            .iter()
+            .rposition(|b| b.is_ascii_whitespace())
+            .unwrap()
+            + 1;
+        for bad in ["x1.5", "NaN", "inf"] {
+            let m = [&text[..word], bad.as_bytes(), &text[first + 2..]].concat();
+            assert!(matches!(Model::read(&m), Err(NnError::Corrupt(_))), "{bad}");
+        }
+        let cut = Model::read(&text[..text.len() / 2]).unwrap_err();
+        assert!(matches!(cut, NnError::Truncated(_)), "{cut}");
+    }
+
     #[test]
     fn bytes_that_are_not_gzip_are_refused() {
         let err = Model::from_gz(b"not a model at all").unwrap_err();
@@ -1076,11 +1172,8 @@ mod tests {
 
     #[test]
     fn bottlenecks_nested_past_the_limit_are_refused_before_reading_on() {
-        let mut r = Reader {
-            raw: b"2 whatever follows",
-            pos: 0,
-            nesting: MAX_NESTING,
-        };
+        let mut r = Reader::new(b"2 whatever follows");
+        r.nesting = MAX_NESTING;
         let err = r.nested(8).unwrap_err();
         assert!(err.to_string().contains("nested"), "{err}");
         assert_eq!(r.pos, 0);

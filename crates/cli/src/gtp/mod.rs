@@ -60,7 +60,7 @@ pub struct GtpOpt {
     /// Never resign.
     #[arg(long)]
     pub no_resign: bool,
-    /// A KataGo network (`.bin.gz`, model version 8 to 17) to evaluate with instead of the
+    /// A KataGo network (`.bin.gz`, `.txt.gz` or either unzipped, model version 8 to 17) to evaluate with instead of the
     /// built-in g170 b6c96 (`kata-raw-nn`).
     #[arg(long, value_name = "PATH")]
     pub model: Option<std::path::PathBuf>,

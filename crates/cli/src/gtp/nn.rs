@@ -23,7 +23,7 @@ impl Net {
     pub fn from_file(path: &std::path::Path) -> anyhow::Result<Net> {
         let bytes = std::fs::read(path)
             .map_err(|e| anyhow::anyhow!("cannot read model {}: {e}", path.display()))?;
-        let model = Model::from_gz(&bytes)
+        let model = Model::read(&bytes)
             .map_err(|e| anyhow::anyhow!("cannot use model {}: {e}", path.display()))?;
         Ok(Net {
             evaluator: Some(Arc::new(Evaluator::new(model))),
