@@ -157,7 +157,9 @@ fn kata_raw_nn_matches_katago_on_a_version_17_transformer_net() {
 /// `katago-raw-nn-shapes/export_shape.py` with KataGo's own exporter): a spatial RMS norm at
 /// the trunk's tip (`rsnh`, the newest nets'), a plain one after batch norms (`bn-rnh`),
 /// KataGo's fixed-scale norms with one batch norm (`fson`), Mish and SiLU, version 15 and 17,
-/// and nested bottlenecks of transformer attention with two query heads on one key head.
+/// nested bottlenecks of transformer attention with two query heads on one key head, and the
+/// SGF-metadata encoder of KataGo's human-style nets (each position under its own profile,
+/// set by `kata-set-param humanSLProfile`).
 #[test]
 fn kata_raw_nn_matches_katago_on_small_nets_of_every_shape() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/katago-raw-nn-shapes");
@@ -168,11 +170,36 @@ fn kata_raw_nn_matches_katago_on_small_nets_of_every_shape() {
         .map(|e| e.file_name().to_string_lossy().to_string())
         .collect();
     nets.sort();
-    assert_eq!(nets.len(), 5, "{nets:?}");
+    assert_eq!(nets.len(), 6, "{nets:?}");
     for net in nets {
         let dir = format!("tests/katago-raw-nn-shapes/{net}");
         check_dir(&dir, Some(&format!("{dir}/model.bin.gz")), 6);
     }
+}
+
+/// A human-style net evaluates only for a profile, and a name KataGo does not know is refused,
+/// at start as over GTP; the profile set is the one read back.
+#[test]
+fn a_human_style_net_needs_a_profile_it_knows() {
+    let net = "tests/katago-raw-nn-shapes/b2c16-mish-meta/model.bin.gz";
+    let out = run_tengen(
+        b"kata-raw-nn 0\nkata-set-param humanSLProfile rank_25k\nkata-set-param humanSLProfile rank_2d\nkata-get-param humanSLProfile\n",
+        Some(net),
+    );
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert!(
+        answers[0].starts_with("? this human-style net needs a profile"),
+        "{out}"
+    );
+    assert!(answers[1].starts_with("? unknown human profile"), "{out}");
+    assert_eq!(&answers[2..4], ["=", "= rank_2d"], "{out}");
+    let bad = tengen_gtp(Some(net))
+        .args(["--human-profile", "rank_10p"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown human profile"));
 }
 
 /// One of KataGo's larger public nets (issue 40) against KataGo's own answers with it on the

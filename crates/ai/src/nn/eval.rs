@@ -12,7 +12,8 @@ use tengen_rules::Color;
 use super::features::{features, Features, GLOBAL, SPATIAL};
 use super::forward::{Backend, Cpu, RawOutput};
 use super::history::History;
-use super::model::Model;
+use super::human::HumanProfile;
+use super::model::{Model, META_INPUTS};
 use super::rules::{KataKo, KataScoring};
 use super::NnError;
 
@@ -214,6 +215,8 @@ pub struct Evaluator {
     cache: Option<Mutex<HashMap<u64, Arc<Evaluation>>>>,
     /// Positions run through the net (cache misses): KataGo's nnEvals, for `tengen bench nn`.
     evaluated: AtomicU64,
+    /// Who a human-style net imagines playing (KataGo's `humanSLProfile`); unused by others.
+    human: Mutex<Option<HumanProfile>>,
 }
 
 impl Evaluator {
@@ -230,6 +233,7 @@ impl Evaluator {
             backend,
             cache: Some(Mutex::new(HashMap::new())),
             evaluated: AtomicU64::new(0),
+            human: Mutex::new(None),
         }
     }
 
@@ -240,6 +244,7 @@ impl Evaluator {
             backend: Arc::new(Cpu),
             cache: None,
             evaluated: AtomicU64::new(0),
+            human: Mutex::new(None),
         }
     }
 
@@ -251,6 +256,18 @@ impl Evaluator {
     /// The model evaluated.
     pub fn model(&self) -> &Model {
         &self.model
+    }
+
+    /// Sets the profile a human-style net evaluates for (KataGo's `humanSLProfile`), and
+    /// forgets what was evaluated for another.
+    pub fn set_human_profile(&self, profile: Option<HumanProfile>) {
+        *self.human.lock().unwrap_or_else(|e| e.into_inner()) = profile;
+        self.clear_cache();
+    }
+
+    /// The profile set, if any.
+    pub fn human_profile(&self) -> Option<HumanProfile> {
+        *self.human.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Forgets every cached evaluation (a benchmark's searches must not answer each other).
@@ -301,12 +318,20 @@ impl Evaluator {
         };
         let todo: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
         if !todo.is_empty() {
+            // A human-style net reads its profile's metadata row after each position's globals.
+            let human = match self.model.meta_encoder {
+                Some(_) => Some(self.human_profile().ok_or(NnError::NeedsProfile)?),
+                None => None,
+            };
             let mut spatial = Vec::with_capacity(todo.len() * size * size * SPATIAL);
-            let mut global = Vec::with_capacity(todo.len() * GLOBAL);
+            let mut global = Vec::with_capacity(todo.len() * (GLOBAL + META_INPUTS));
             for &i in &todo {
                 let f = features(items[i].0)?;
                 transform_inputs(&f, items[i].1, &mut spatial);
                 global.extend_from_slice(&f.global);
+                if let Some(p) = &human {
+                    global.extend_from_slice(&p.row(items[i].0.to_move, size * size));
+                }
             }
             let raws = self.backend.forward(&self.model, size, &spatial, &global);
             self.evaluated

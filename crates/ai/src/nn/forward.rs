@@ -12,6 +12,7 @@
 use super::gemm::{gemm, gemm_strided, Strided};
 use super::model::{
     Activation, Attention, Block, Conv, Ffn, MatMul, Model, Norm, RmsNorm, Rope, TipNorm,
+    META_INPUTS,
 };
 
 /// How far the policy leans to the optimistic policy (version 12 on): KataGo's
@@ -48,7 +49,7 @@ pub struct RawOutput {
 /// and post-processing unchanged).
 pub trait Backend: Send + Sync {
     /// Runs `model` on `n` positions of side `size`: `spatial` is `[n * size * size, 22]`,
-    /// `global` is `[n, 19]`.
+    /// `global` is `[n, 19]` (`[n, 19 + 192]` with a metadata encoder, as [`forward`]).
     fn forward(
         &self,
         model: &Model,
@@ -572,15 +573,17 @@ impl Pass {
 }
 
 /// Runs `model` on `n` positions of side `size`: `spatial` is `[n * size * size, 22]`,
-/// `global` is `[n, 19]`.
+/// `global` is `[n, 19]`, or `[n, 19 + 192]` for a model with a metadata encoder (each
+/// position's globals, then its metadata row).
 pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> Vec<RawOutput> {
     let area = size * size;
-    let n = global.len() / model.global_inputs;
+    let per = model.global_inputs + model.meta_encoder.as_ref().map_or(0, |_| META_INPUTS);
+    let n = global.len() / per;
     // The thread's buffers, taken for the pass and put back after it.
     let scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
     let mut pass = Pass { n, size, scratch };
     let mut trunk = pass.conv(spatial, &model.initial_conv);
-    let gbias = matmul(global, n, &model.initial_matmul);
+    let gbias = trunk_bias(model, n, global);
     add_bias(&mut trunk, &gbias, area, model.trunk_c);
     for block in &model.blocks {
         pass.block(&mut trunk, block);
@@ -596,7 +599,8 @@ pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> V
     let sc = model.value.sv3.out_c;
     // Channel 1 (version 12 on) is the optimistic policy, mixed in as KataGo's backends do
     // (which read it with two channels, or four from version 16, else channel 0 alone).
-    let optimistic = pc == 2 || (pc == 4 && model.version >= 16);
+    // KataGo applies no optimism with a metadata encoder (its human-style nets).
+    let optimistic = model.meta_encoder.is_none() && (pc == 2 || (pc == 4 && model.version >= 16));
     let logit = |v: &[f32], at: usize| match optimistic {
         false => v[at],
         true => v[at] + (v[at + 1] - v[at]) * POLICY_OPTIMISM,
@@ -626,6 +630,35 @@ pub fn forward(model: &Model, size: usize, spatial: &[f32], global: &[f32]) -> V
             }
         })
         .collect()
+}
+
+/// The per-position bias on the trunk (`[n, trunk]`): the global inputs' dense layer, plus
+/// KataGo's `SGFMetadataEncoder` on the metadata row where the model has one.
+fn trunk_bias(model: &Model, n: usize, global: &[f32]) -> Vec<f32> {
+    let Some(e) = &model.meta_encoder else {
+        return matmul(global, n, &model.initial_matmul);
+    };
+    let per = model.global_inputs + META_INPUTS;
+    let (globals, meta): (Vec<f32>, Vec<f32>) = {
+        let mut g = Vec::with_capacity(n * model.global_inputs);
+        let mut m = Vec::with_capacity(n * META_INPUTS);
+        for row in global.chunks_exact(per) {
+            g.extend_from_slice(&row[..model.global_inputs]);
+            m.extend_from_slice(&row[model.global_inputs..]);
+        }
+        (g, m)
+    };
+    let mut bias = matmul(&globals, n, &model.initial_matmul);
+    let mut h1 = matmul(&meta, n, &e.mul1);
+    add_rows(&mut h1, &e.bias1);
+    activate_all(&mut h1, e.act1);
+    let mut h2 = matmul(&h1, n, &e.mul2);
+    add_rows(&mut h2, &e.bias2);
+    activate_all(&mut h2, e.act2);
+    for (b, m) in bias.iter_mut().zip(matmul(&h2, n, &e.mul3)) {
+        *b += m;
+    }
+    bias
 }
 
 /// Policy per point (`[n * area, channels]`) and pass (`[n, channels]`).

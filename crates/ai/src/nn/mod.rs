@@ -36,6 +36,7 @@ pub mod features;
 pub mod forward;
 mod gemm;
 pub mod history;
+pub mod human;
 pub mod ladders;
 pub mod levels;
 pub mod model;
@@ -84,6 +85,12 @@ pub enum NnError {
     /// A batch that mixes board sizes or names a symmetry above 7.
     #[error("a batch must hold one board size and symmetries 0 to 7")]
     BadBatch,
+    /// A human-style net (with a metadata encoder) asked to evaluate with no profile set.
+    #[error("this human-style net needs a profile (humanSLProfile, e.g. rank_5k) to evaluate")]
+    NeedsProfile,
+    /// A profile name KataGo does not know.
+    #[error("unknown human profile {0:?} (rank_20k to rank_9d, preaz_..., proyear_1800 to proyear_2023)")]
+    UnknownProfile(String),
 }
 
 impl Model {

@@ -292,6 +292,30 @@ impl Default for PostProcess {
     }
 }
 
+/// The SGF-metadata encoder of KataGo's human-style nets (version 15 on, `metaEncoderVersion`
+/// 1): the 192 metadata inputs ([`super::human`]) through two dense layers to a bias on the
+/// trunk, added to the global inputs' own.
+#[derive(Clone, Debug)]
+pub struct MetaEncoder {
+    /// Metadata inputs to the first hidden layer.
+    pub mul1: MatMul,
+    /// Its bias.
+    pub bias1: Vec<f32>,
+    /// Its activation.
+    pub act1: Activation,
+    /// Second hidden layer.
+    pub mul2: MatMul,
+    /// Its bias.
+    pub bias2: Vec<f32>,
+    /// Its activation.
+    pub act2: Activation,
+    /// To the trunk's channels.
+    pub mul3: MatMul,
+}
+
+/// The metadata inputs KataGo's human-style nets read (`SGFMetadata::METADATA_INPUT_NUM_CHANNELS`).
+pub const META_INPUTS: usize = 192;
+
 /// A whole network, ready to evaluate.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -309,6 +333,8 @@ pub struct Model {
     pub initial_conv: Conv,
     /// Global inputs to a bias on the trunk.
     pub initial_matmul: MatMul,
+    /// The SGF-metadata encoder (human-style nets), which needs a profile to evaluate.
+    pub meta_encoder: Option<MetaEncoder>,
     /// The residual blocks.
     pub blocks: Vec<Block>,
     /// Norm at the tip of the trunk.
@@ -487,9 +513,11 @@ impl<'a> Reader<'a> {
         } else {
             PostProcess::default()
         };
-        if version >= 15 {
-            self.v15_options()?;
-        }
+        let meta_version = if version >= 15 {
+            self.v15_options()?
+        } else {
+            0
+        };
         let trunk = self.token("trunk")?.to_string();
         let num_blocks = self.count("trunk blocks")?;
         let trunk_c = self.count("trunk channels")?;
@@ -519,6 +547,10 @@ impl<'a> Reader<'a> {
         }
         let initial_conv = self.conv()?;
         let initial_matmul = self.matmul()?;
+        let meta_encoder = match meta_version {
+            0 => None,
+            _ => Some(self.meta_encoder(version)?),
+        };
         let blocks = self.blocks(num_blocks, version, trunk_c)?;
         let tip = if rms_tip {
             let mut rms = self.rms_norm(true)?;
@@ -537,6 +569,7 @@ impl<'a> Reader<'a> {
             trunk_c,
             initial_conv,
             initial_matmul,
+            meta_encoder,
             blocks,
             tip,
             policy,
@@ -559,18 +592,42 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Version 15's header options: no metadata encoder (human-style nets need SGF metadata
-    /// Tengen does not have); pass-alive features under the game's own suicide rule.
-    fn v15_options(&mut self) -> Result<(), NnError> {
-        if self.int("metaEncoderVersion")? != 0 {
-            return Err(NnError::UnsupportedLayer("SGF metadata encoder".into()));
+    /// Version 15's header options: the metadata encoder's version (0: none; 1: KataGo's
+    /// human-style nets), returned; pass-alive features under the game's own suicide rule.
+    fn v15_options(&mut self) -> Result<i64, NnError> {
+        let meta = self.int("metaEncoderVersion")?;
+        if !(0..=1).contains(&meta) {
+            return Err(NnError::UnsupportedLayer(format!(
+                "SGF metadata encoder version {meta}"
+            )));
         }
         if self.int("preferPassAliveUnderSuicideRules")? != 0 {
             return Err(NnError::UnsupportedLayer(
                 "pass-alive features under suicide rules".into(),
             ));
         }
-        self.zeros(6, "model options")
+        self.zeros(6, "model options")?;
+        Ok(meta)
+    }
+
+    /// KataGo's `SGFMetadataEncoderDesc`: its input count, then three dense layers.
+    fn meta_encoder(&mut self, version: u32) -> Result<MetaEncoder, NnError> {
+        let name = self.token("metadata encoder name")?.to_string();
+        let inputs = self.count(&name)?;
+        if inputs != META_INPUTS {
+            return Err(NnError::Corrupt(format!(
+                "{name}: {inputs} metadata inputs, KataGo's encoder reads {META_INPUTS}"
+            )));
+        }
+        Ok(MetaEncoder {
+            mul1: self.matmul()?,
+            bias1: self.bias()?,
+            act1: self.activation(version)?,
+            mul2: self.matmul()?,
+            bias2: self.bias()?,
+            act2: self.activation(version)?,
+            mul3: self.matmul()?,
+        })
     }
 
     fn zeros(&mut self, n: usize, what: &str) -> Result<(), NnError> {
@@ -989,6 +1046,14 @@ fn check_shapes(m: &Model) -> Result<(), NnError> {
     expect("initial conv", m.initial_conv.out_c, t)?;
     expect("initial matmul", m.initial_matmul.in_c, m.global_inputs)?;
     expect("initial matmul", m.initial_matmul.out_c, t)?;
+    if let Some(e) = &m.meta_encoder {
+        expect("metadata encoder", e.mul1.in_c, META_INPUTS)?;
+        expect("metadata encoder", e.bias1.len(), e.mul1.out_c)?;
+        expect("metadata encoder", e.mul2.in_c, e.mul1.out_c)?;
+        expect("metadata encoder", e.bias2.len(), e.mul2.out_c)?;
+        expect("metadata encoder", e.mul3.in_c, e.mul2.out_c)?;
+        expect("metadata encoder", e.mul3.out_c, t)?;
+    }
     let tip_c = match &m.tip {
         TipNorm::Batch(n) => n.scale.len(),
         TipNorm::Rms(n) => n.gamma.len(),

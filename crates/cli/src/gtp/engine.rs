@@ -59,6 +59,8 @@ pub const COMMANDS: &[&str] = &[
     "kata-genmove_analyze",
     "kata-raw-nn",
     "kata-set-rules",
+    "kata-set-param",
+    "kata-get-param",
 ];
 
 /// How strong and how fast the engine plays (`tengen gtp --playouts --time --threads --level
@@ -220,6 +222,14 @@ impl Engine {
         Ok(())
     }
 
+    /// Sets a human-style net's profile by KataGo's name (`--human-profile`).
+    pub fn set_human_profile(&mut self, name: &str) -> anyhow::Result<()> {
+        match super::nn::set_param(&mut self.net, &["humanSLProfile".into(), name.into()]) {
+            Response::Success(_) => Ok(()),
+            Response::Failure(e) => anyhow::bail!("--human-profile: {e}"),
+        }
+    }
+
     /// The rules the network is told: those of `kata-set-rules`, else the nearest to the
     /// game's.
     fn net_rules(&self) -> Option<KataRules> {
@@ -372,6 +382,8 @@ impl Engine {
             "kgs-game_over" => Response::success(""),
             "tengen-rules" => self.switch_rules(a),
             "kata-set-rules" => self.kata_set_rules(a),
+            "kata-set-param" => super::nn::set_param(&mut self.net, a),
+            "kata-get-param" => super::nn::get_param(&self.net, a),
             "kata-raw-nn" => {
                 let rules = self.net_rules();
                 super::nn::raw_nn(&mut self.net, &self.game, rules, a)

@@ -64,6 +64,11 @@ pub struct GtpOpt {
     /// built-in g170 b6c96 (`kata-raw-nn`).
     #[arg(long, value_name = "PATH")]
     pub model: Option<std::path::PathBuf>,
+    /// Who a human-style net (KataGo's human SL nets) imagines playing, by KataGo's names:
+    /// `rank_20k` to `rank_9d`, `preaz_5k` (before AlphaZero), `proyear_1800` to `proyear_2023`
+    /// (as `kata-set-param humanSLProfile`).
+    #[arg(long, value_name = "NAME")]
+    pub human_profile: Option<String>,
 }
 
 /// Runs the engine on stdin and stdout until `quit` or the end of input.
@@ -76,6 +81,9 @@ pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
     let mut engine = engine::Engine::new(opt.rules, opt.size, opt.seed)?;
     if let Some(path) = &opt.model {
         engine.set_model(path)?;
+    }
+    if let Some(name) = &opt.human_profile {
+        engine.set_human_profile(name)?;
     }
     let threads = opt
         .threads

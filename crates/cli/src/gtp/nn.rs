@@ -1,12 +1,13 @@
 //! The network's GTP commands, in KataGo's dialect so that its tools and its outputs can be
 //! compared line for line: `kata-raw-nn [color] SYMMETRY|all` (the raw evaluation, printed as
-//! KataGo's `rawNN` prints it) and `kata-set-rules NAME` (KataGo's rule names, as KaTrain sends
-//! them).
+//! KataGo's `rawNN` prints it), `kata-set-rules NAME` (KataGo's rule names, as KaTrain sends
+//! them) and `kata-set-param humanSLProfile NAME` (who a human-style net imagines playing).
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use tengen_ai::nn::forward::POLICY_OPTIMISM;
+use tengen_ai::nn::human::HumanProfile;
 use tengen_ai::nn::{Evaluation, Evaluator, History, KataRules, Model};
 use tengen_gtp::{args, Response};
 use tengen_rules::Game;
@@ -16,6 +17,8 @@ use tengen_rules::Game;
 #[derive(Default)]
 pub struct Net {
     evaluator: Option<Arc<Evaluator>>,
+    /// The human-style net's profile by name, as set (`kata-get-param humanSLProfile`).
+    human_profile: Option<String>,
 }
 
 impl Net {
@@ -27,6 +30,7 @@ impl Net {
             .map_err(|e| anyhow::anyhow!("cannot use model {}: {e}", path.display()))?;
         Ok(Net {
             evaluator: Some(Arc::new(Evaluator::new(model))),
+            human_profile: None,
         })
     }
 
@@ -67,9 +71,12 @@ pub fn raw_nn(net: &mut Net, game: &Game, rules: Option<KataRules>, a: &[String]
         Ok(e) => e,
         Err(r) => return r,
     };
-    // The one optimism the evaluator applies: none without an optimistic policy channel.
-    let optimism = match eval.model().policy.channels {
+    // The one optimism the evaluator applies: none without an optimistic policy channel, nor
+    // on a human-style net (KataGo's rule).
+    let model = eval.model();
+    let optimism = match model.policy.channels {
         1 => 0.0,
+        _ if model.meta_encoder.is_some() => 0.0,
         _ => POLICY_OPTIMISM,
     };
     let optimism_ok = match rest {
@@ -103,6 +110,43 @@ pub fn raw_nn(net: &mut Net, game: &Game, rules: Option<KataRules>, a: &[String]
             Response::success(out.trim())
         }
         Err(e) => Response::failure(e.to_string()),
+    }
+}
+
+/// `kata-set-param humanSLProfile NAME`: who a human-style net imagines playing, by KataGo's
+/// names (`rank_5k`, `rank_1k_3d`, `preaz_2d`, `proyear_1990`; `""` or `_` for none). KataGo's
+/// other parameters are settings of its own search, which Tengen's does not take.
+pub fn set_param(net: &mut Net, a: &[String]) -> Response {
+    let [key, value] = a else {
+        return Response::failure("expected a parameter and its value");
+    };
+    if key != "humanSLProfile" {
+        return Response::failure(format!("unknown or unsupported parameter {key}"));
+    }
+    let profile = match value.as_str() {
+        "" | "_" | "\"\"" => None,
+        name => match HumanProfile::parse(name) {
+            Ok(p) => Some(p),
+            Err(e) => return Response::failure(e.to_string()),
+        },
+    };
+    match net.evaluator() {
+        Ok(eval) => {
+            eval.set_human_profile(profile);
+            net.human_profile = profile.map(|_| value.clone());
+            Response::success("")
+        }
+        Err(r) => r,
+    }
+}
+
+/// `kata-get-param humanSLProfile`: the profile set (empty for none).
+pub fn get_param(net: &Net, a: &[String]) -> Response {
+    match a {
+        [key] if key == "humanSLProfile" => {
+            Response::success(net.human_profile.clone().unwrap_or_default())
+        }
+        _ => Response::failure("expected humanSLProfile"),
     }
 }
 
