@@ -9,7 +9,8 @@
 //!   won by more, and a lost one lost by less, rather than played at random.
 //! - Selection: `Q + c * P * sqrt(N) / (1 + n)` with KataGo's `cpuct` growing as
 //!   `1.0 + 0.45 * ln((N + 500) / 500)`; an unvisited move's `Q` is its parent's minus a first
-//!   play urgency reduction of `0.2 * sqrt(policy mass already visited)` (0.1 at the root).
+//!   play urgency reduction of `0.2 * sqrt(policy mass already visited)` (0.1 at the root),
+//!   the parent's value the net's own while little of the policy is visited, its average after.
 //! - Threads ([`Puct::set_threads`]) share one tree behind a mutex, held only to walk down and
 //!   to back up, never while the net runs. A walk marks its path with a virtual loss (a
 //!   descent under way counts as a lost visit, as in KataGo and Leela Zero), so the next walk
@@ -203,6 +204,9 @@ struct Tree {
     stdev_scale: f64,
     /// Whether the move played is [`lcb_pick`]'s (else the most visited).
     lcb: bool,
+    /// KataGo's first play urgency from the net's view of the parent while little of its
+    /// policy is visited (`fpuParentWeightByVisitedPolicy`); off for [`Puct::plain`].
+    fpu_net_parent: bool,
 }
 
 impl Tree {
@@ -210,6 +214,7 @@ impl Tree {
         Tree {
             stdev_scale: STDEV_SCALE,
             lcb: true,
+            fpu_net_parent: true,
             nodes: vec![Node::new(color)],
             root_eval: None,
             ownership: Vec::new(),
@@ -391,13 +396,15 @@ impl Puct {
     }
 
     /// Searches as plain PUCT: no scaling of the exploration by the spread of the utilities
-    /// (KataGo's `cpuctUtilityStdevScale` 0, its default outside play) and the most visited
-    /// move first, not the best lower bound. For the searches that read the tree rather than
-    /// play from it, with figures measured on this search: the count's (its dead stones come
-    /// from the averaged ownership) and the puzzles' check.
+    /// (KataGo's `cpuctUtilityStdevScale` 0, its default outside play), the most visited
+    /// move first, not the best lower bound, and the parent's average as its first play
+    /// urgency. For the searches that read the tree rather than play from it, with figures
+    /// measured on this search: the count's (its dead stones come from the averaged
+    /// ownership) and the puzzles' check.
     pub fn plain(&mut self) {
         self.tree.stdev_scale = 0.0;
         self.tree.lcb = false;
+        self.tree.fpu_net_parent = false;
     }
 
     /// Visits kept from the previous search.
@@ -882,19 +889,7 @@ impl Tree {
     fn select(&self, node: usize) -> usize {
         let n = &self.nodes[node];
         let c = n.to_move;
-        let parent_q = n.mean_utility(c).unwrap_or(0.0);
-        let explored: f64 = n
-            .edges
-            .iter()
-            .filter(|e| e.child.is_some_and(|k| self.nodes[k as usize].visits > 0))
-            .map(|e| e.prior as f64)
-            .sum();
-        let reduction = if node == 0 {
-            ROOT_FPU_REDUCTION
-        } else {
-            FPU_REDUCTION
-        };
-        let fpu = parent_q - reduction * explored.sqrt();
+        let fpu = self.first_play_urgency(node);
         let total = (n.visits + n.in_flight) as f64;
         let cpuct = CPUCT + CPUCT_LOG * ((total + CPUCT_BASE) / CPUCT_BASE).ln();
         let explore = cpuct * (total - 1.0).max(0.01).sqrt() * stdev_factor(n, self.stdev_scale);
@@ -914,6 +909,37 @@ impl Tree {
             }
         }
         best.0
+    }
+}
+
+impl Tree {
+    /// The value, for the player to move at `node`, of a move from it not yet visited: the
+    /// parent's minus KataGo's reduction by the policy mass already visited. The parent's
+    /// value is KataGo's `fpuParentWeightByVisitedPolicy` (on in play, power 2): the net's
+    /// own view of the parent while the moves visited hold little of the policy, then its
+    /// average (weight: that mass squared), so that one early line does not set the bar for
+    /// all the others.
+    fn first_play_urgency(&self, node: usize) -> f64 {
+        let n = &self.nodes[node];
+        let c = n.to_move;
+        let average = n.mean_utility(c).unwrap_or(0.0);
+        let explored: f64 = n
+            .edges
+            .iter()
+            .filter(|e| e.child.is_some_and(|k| self.nodes[k as usize].visits > 0))
+            .map(|e| e.prior as f64)
+            .sum();
+        let reduction = if node == 0 {
+            ROOT_FPU_REDUCTION
+        } else {
+            FPU_REDUCTION
+        };
+        let own = match (self.fpu_net_parent, n.value) {
+            (true, Some(v)) => sign(c) * v.utility,
+            _ => average,
+        };
+        let weight = (explored * explored).min(1.0);
+        weight * average + (1.0 - weight) * own - reduction * explored.sqrt()
     }
 }
 
@@ -1024,6 +1050,50 @@ mod tests {
         // Under 15% of the most visits, however good it looks.
         assert_eq!(lcb_pick(&[(100, 0.1, 0.1), (14, 0.9, 0.01)]), Some(0));
         assert_eq!(lcb_pick(&[(0, 0.0, 0.0), (0, 0.0, 0.0)]), None);
+    }
+
+    #[test]
+    fn first_play_urgency_leans_on_the_nets_view_until_the_policy_is_explored() {
+        let mut tree = Tree::new(Color::White);
+        let value = Values {
+            utility: 0.5,
+            ..Values::default()
+        };
+        let mut child = Node::new(Color::Black);
+        for _ in 0..9 {
+            child.add(&Values {
+                utility: -0.2,
+                ..Values::default()
+            });
+        }
+        tree.nodes.push(child);
+        let root = &mut tree.nodes[0];
+        root.value = Some(value);
+        root.add(&value);
+        for _ in 0..9 {
+            root.add(&Values {
+                utility: -0.2,
+                ..Values::default()
+            });
+        }
+        let edge = |prior: f32, child: Option<u32>| Edge {
+            mv: None,
+            prior,
+            child,
+        };
+        // 30% of the policy visited: weight 0.09 on the average (-0.13), 0.91 on the net's 0.5.
+        root.edges = vec![edge(0.3, Some(1)), edge(0.7, None)];
+        let mean = (0.5 - 0.2 * 9.0) / 10.0;
+        let want = 0.09 * mean + 0.91 * 0.5 - ROOT_FPU_REDUCTION * 0.3f64.sqrt();
+        assert!((tree.first_play_urgency(0) - want).abs() < 1e-6);
+        // All of it visited: the average alone; and a plain search's always.
+        tree.nodes[0].edges = vec![edge(1.0, Some(1)), edge(0.0, None)];
+        let want = mean - ROOT_FPU_REDUCTION;
+        assert!((tree.first_play_urgency(0) - want).abs() < 1e-6);
+        tree.nodes[0].edges = vec![edge(0.3, Some(1)), edge(0.7, None)];
+        tree.fpu_net_parent = false;
+        let want = mean - ROOT_FPU_REDUCTION * 0.3f64.sqrt();
+        assert!((tree.first_play_urgency(0) - want).abs() < 1e-6);
     }
 
     #[test]
