@@ -66,7 +66,15 @@ pub fn run(opt: AnalyzeOpt) -> anyhow::Result<()> {
         Some(path) => {
             let bytes =
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            std::sync::Arc::new(Evaluator::new(Model::read(&bytes)?))
+            let model = Model::read(&bytes)?;
+            if model.meta_encoder.is_some() {
+                anyhow::bail!(
+                    "{} is a human-style net, which evaluates only for a profile; analysis \
+                     takes none",
+                    path.display()
+                );
+            }
+            std::sync::Arc::new(Evaluator::new(model))
         }
         None => tengen_ai::nn::builtin().context("the built-in network cannot be read")?,
     };

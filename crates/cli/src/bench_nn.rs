@@ -94,6 +94,8 @@ pub fn run(opt: NnOpt) -> anyhow::Result<()> {
         return search(&opt, model);
     }
     let eval = Arc::new(Evaluator::without_cache(model));
+    // A human-style net's speed is the same for any profile: a 1d's.
+    eval.set_human_profile(tengen_ai::nn::human::HumanProfile::parse("rank_1d").ok());
     let positions = Arc::new(positions(opt.size)?);
     let done = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -145,6 +147,7 @@ pub fn run(opt: NnOpt) -> anyhow::Result<()> {
 fn search(opt: &NnOpt, model: Model) -> anyhow::Result<()> {
     let name = model.name.clone();
     let eval = Evaluator::new(model);
+    eval.set_human_profile(tengen_ai::nn::human::HumanProfile::parse("rank_1d").ok());
     let all = games(opt.size)?;
     let step = (all.len() / 10).max(1);
     let picked: Vec<&Game> = all.iter().step_by(step).take(10).collect();

@@ -140,6 +140,13 @@ pub fn run(opt: ServeOpt) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot read model {}: {e}", path.display()))?;
         let model = tengen_ai::nn::Model::read(&bytes)
             .map_err(|e| anyhow::anyhow!("cannot use model {}: {e}", path.display()))?;
+        if model.meta_encoder.is_some() {
+            anyhow::bail!(
+                "{} is a human-style net, which evaluates only for a profile; the server takes \
+                 none (use it with tengen gtp --human-profile)",
+                path.display()
+            );
+        }
         tengen_ai::nn::share(model);
     }
     tengen_app::engines::configure(opt.engine_threads, 0);
