@@ -225,6 +225,53 @@ fn a_model_that_cannot_be_used_is_a_clear_start_up_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A human-style net: the GTP engine takes it with a profile and answers without one with a
+/// clear error; the server and the whole-game analysis, which take no profile, refuse it at
+/// start.
+#[test]
+fn a_human_style_net_is_taken_where_a_profile_can_be_given() {
+    let net = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/katago-raw-nn-shapes/b2c16-mish-meta/model.bin.gz"
+    );
+    let (ok, out, _) = gtp(
+        &["--model", net, "--visits", "8", "--threads", "1"],
+        "boardsize 9\ngenmove b\nkata-set-param humanSLProfile rank_3k\ngenmove b\nquit\n",
+    );
+    assert!(ok, "{out}");
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert!(
+        answers[1].starts_with("? this human-style net needs a profile"),
+        "{out}"
+    );
+    assert!(answers[3].starts_with("= "), "{out}");
+    let (ok, _, _) = gtp(&["--model", net, "--human-profile", "preaz_2d"], "quit\n");
+    assert!(ok);
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gtp/game.sgf");
+    // Were the net taken, the server would stop at its database, a path that cannot be.
+    let serve = [
+        "serve",
+        "--model",
+        net,
+        "--addr",
+        "127.0.0.1:0",
+        "--db",
+        "/nonexistent/t.db",
+    ];
+    let analyze = ["analyze", "--model", net, "--visits", "1", record];
+    for args in [&serve[..], &analyze[..]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains("human-style net"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// The network's search plays by default: the same seed and visits give the same moves, and
 /// first-capture (which the net does not play) falls back to the Monte Carlo engine.
 #[test]
