@@ -111,17 +111,21 @@ impl HumanProfile {
     }
 }
 
-/// KataGo's inverse rank of `9d` to `20k`.
+/// KataGo's inverse rank of `9d` to `20k` (any other text, none: the name comes over GTP).
 fn inverse_rank(rank: &str) -> Option<u32> {
-    let (n, kind) = rank.split_at(rank.len().checked_sub(1)?);
-    let n: u32 = n.parse().ok()?;
+    let (digits, dan) = match (rank.strip_suffix('d'), rank.strip_suffix('k')) {
+        (Some(n), _) => (n, true),
+        (_, Some(n)) => (n, false),
+        _ => return None,
+    };
+    let n: u32 = digits.parse().ok()?;
     // KataGo compares whole strings: no sign, no leading zero.
-    if n.to_string() != rank[..rank.len() - 1] {
+    if n.to_string() != digits {
         return None;
     }
-    match kind {
-        "d" if (1..=9).contains(&n) => Some(10 - n),
-        "k" if (1..=20).contains(&n) => Some(9 + n),
+    match dan {
+        true if (1..=9).contains(&n) => Some(10 - n),
+        false if (1..=20).contains(&n) => Some(9 + n),
         _ => None,
     }
 }
@@ -158,7 +162,21 @@ mod tests {
         assert_eq!(inverse_rank("1d"), Some(9));
         assert_eq!(inverse_rank("1k"), Some(10));
         assert_eq!(inverse_rank("20k"), Some(29));
-        for bad in ["", "d", "0d", "10d", "21k", "5p", "-1k", "k5", "05k", "+5k"] {
+        for bad in [
+            "",
+            "d",
+            "0d",
+            "10d",
+            "21k",
+            "5p",
+            "-1k",
+            "k5",
+            "05k",
+            "+5k",
+            "5é",
+            "é",
+            "1k\u{301}",
+        ] {
             assert_eq!(inverse_rank(bad), None, "{bad}");
         }
     }
@@ -177,6 +195,8 @@ mod tests {
             "proyear_x",
             "rank_1k_2k_3k",
             "5k",
+            "rank_5é",
+            "preaz_1k_é",
         ] {
             assert!(matches!(
                 HumanProfile::parse(bad),
