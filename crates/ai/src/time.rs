@@ -56,6 +56,10 @@ pub const MARGIN: f64 = 0.25;
 /// The least a move is given, however little is left.
 const FLOOR: f64 = 0.05;
 
+/// The most a move is given, seconds: a controller may announce any number (`time_settings
+/// 1e300 0 0`), which a `Duration` cannot hold; no move needs more than a day.
+const LONGEST: f64 = 86_400.0;
+
 /// Seconds kept back from a move of `secs`: 8% of it (a tenth of a second of a one-second
 /// period: a pipe's and a scheduler's lag are milliseconds; the search stops before starting a
 /// batch it cannot finish), between [`FLOOR`] and [`MARGIN`].
@@ -112,7 +116,7 @@ pub fn plan(clock: &Clock, left: Option<Left>, empty: usize) -> Plan {
         }
     };
     Plan {
-        time: Duration::from_secs_f64((secs - margin(secs)).max(FLOOR)),
+        time: Duration::from_secs_f64((secs - margin(secs)).clamp(FLOOR, LONGEST)),
         stop_early,
     }
 }

@@ -114,8 +114,8 @@ fn check(size: u8, seconds: f64) -> anyhow::Result<()> {
     if !(tengen_rules::MIN_SIZE..=tengen_rules::MAX_SIZE).contains(&size) {
         bail!("board size must be between 2 and 25, not {size}");
     }
-    if !(seconds.is_finite() && seconds > 0.0) {
-        bail!("--seconds must be a positive number");
+    if !crate::seconds_ok(seconds) {
+        bail!("--seconds must be a positive number, at most 86400");
     }
     Ok(())
 }

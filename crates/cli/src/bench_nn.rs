@@ -82,8 +82,8 @@ pub fn run(opt: NnOpt) -> anyhow::Result<()> {
     if !(2..=25).contains(&opt.size) {
         bail!("board size must be between 2 and 25, not {}", opt.size);
     }
-    if !(opt.seconds.is_finite() && opt.seconds > 0.0) || opt.threads == 0 || opt.batch == 0 {
-        bail!("--seconds, --threads and --batch must be positive");
+    if !crate::seconds_ok(opt.seconds) || opt.threads == 0 || opt.batch == 0 {
+        bail!("--seconds (at most 86400), --threads and --batch must be positive");
     }
     let model = match &opt.model {
         Some(p) => Model::read(&std::fs::read(p)?)?,

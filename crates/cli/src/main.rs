@@ -23,6 +23,12 @@ mod tournament_cmd;
 
 use clap::{Parser, Subcommand};
 
+/// Whether `t` is a number of seconds a command may wait or think: positive, and at most a
+/// day (a `Duration` cannot hold every finite float, and no move needs longer).
+fn seconds_ok(t: f64) -> bool {
+    t.is_finite() && t > 0.0 && t <= 86_400.0
+}
+
 /// Tengen: a Go (baduk, weiqi) server, engine and tools.
 #[derive(Parser)]
 #[command(name = "tengen", version, about, long_about = None)]

@@ -84,8 +84,8 @@ struct Outcome {
 
 /// Runs the match and prints the results and the win rate.
 pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
-    if !(opt.time.is_finite() && opt.time > 0.0) {
-        anyhow::bail!("--time must be a positive number of seconds");
+    if !crate::seconds_ok(opt.time) {
+        anyhow::bail!("--time must be a positive number of seconds, at most 86400");
     }
     let mut rules = opt.rules.rules(opt.size);
     if let Some(k) = opt.komi {

@@ -238,7 +238,8 @@ fn ratings(r: &Results, w: &[Vec<f64>], s: &[f64], anchor: usize) -> Vec<Rating>
 /// A kyu value for a rank: `8k` is 8, `1d` is 0, `3d` is -2 (so one rank is 1.0 throughout).
 pub fn kyu_value(rank: &str) -> Option<f64> {
     let rank = rank.trim().to_ascii_lowercase();
-    let (num, unit) = rank.split_at(rank.len().checked_sub(1)?);
+    // The unit is the last character, which may be wider than a byte (`5é`): split there.
+    let (num, unit) = rank.split_at(rank.char_indices().last()?.0);
     let v: f64 = num.parse().ok()?;
     match unit {
         "k" if v >= 1.0 => Some(v),
@@ -423,6 +424,9 @@ mod tests {
         assert_eq!(kyu_value("3d"), Some(-2.0));
         assert_eq!(kyu_value("0k"), None);
         assert_eq!(kyu_value("k"), None);
+        assert_eq!(kyu_value("5é"), None);
+        assert_eq!(kyu_value("é"), None);
+        assert_eq!(kyu_value(""), None);
         assert_eq!(rank_name(4.1), "5k");
         assert_eq!(rank_name(13.0), "13k");
         assert_eq!(rank_name(-0.8), "1d");

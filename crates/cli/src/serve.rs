@@ -80,8 +80,9 @@ pub struct ServeOpt {
     pub workers: u16,
     /// Threads of the engine pool, which runs the built-in bots' searches and the estimates at
     /// low priority (nice 10) behind a bounded queue (full: `engine_busy`). 0: the machine's
-    /// cores less one, at least one.
-    #[arg(long, env = "TENGEN_ENGINE_THREADS", default_value_t = 0)]
+    /// cores less one, at least one; at most 1024.
+    #[arg(long, env = "TENGEN_ENGINE_THREADS", default_value_t = 0,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1024))]
     pub engine_threads: usize,
     /// A KataGo network (`.bin.gz`, `.txt.gz` or either unzipped) for the server's reviews, dead-stone estimates and
     /// `search:VISITS` bots in place of the built-in one (docs/engine.md says where to get

@@ -77,7 +77,8 @@ impl FromStr for Level {
     /// `25k`, `1k`, `1d`, `9d`.
     fn from_str(s: &str) -> Result<Level, ()> {
         let s = s.trim();
-        let (n, unit) = s.split_at(s.len().checked_sub(1).ok_or(())?);
+        // Split before the last character, not the last byte (`5é` is refused, not a panic).
+        let (n, unit) = s.split_at(s.char_indices().last().ok_or(())?.0);
         let n: u8 = n.parse().map_err(|_| ())?;
         match unit {
             "k" | "K" if (1..=30).contains(&n) => Ok(Level(30 - n)),
@@ -179,7 +180,7 @@ mod tests {
             assert_eq!(level.number(), n);
             assert_eq!(level.to_string(), text);
         }
-        for bad in ["", "k", "0k", "31k", "10d", "5p", "-1k", "1"] {
+        for bad in ["", "k", "0k", "31k", "10d", "5p", "-1k", "1", "5é", "é"] {
             assert!(bad.parse::<Level>().is_err(), "{bad}");
         }
     }

@@ -674,6 +674,9 @@ impl H9 {
             .iter()
             .find_map(|l| l.split_once("HA[h"))
             .and_then(|(_, rest)| rest.split(']').next()?.parse().ok())
+            // OpenGotha offers 0 to 9 stones off; a header outside that is not trusted (and
+            // `hd - reduction` must not overflow).
+            .filter(|r: &i32| (0..=9).contains(r))
             .unwrap_or(0);
         Some(HandicapPolicy {
             reduction,

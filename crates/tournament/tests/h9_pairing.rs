@@ -114,3 +114,26 @@ fn the_european_go_congress_2013_is_paired_again() {
     report("egc2013.h9", &h9);
     eprintln!("{:.2} s for 20 rounds", start.elapsed().as_secs_f64());
 }
+
+#[test]
+fn a_header_asking_for_absurd_handicap_reductions_is_not_trusted() {
+    let path = format!("{}/tests/data/juvisy-2019.h9", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(path).expect("test file");
+    let text: String = bytes.iter().map(|&b| b as char).collect();
+    assert!(text.contains("HA[h1]"));
+    let told = |ha: &str| {
+        let h9 = h9::read(&text.replace("HA[h1]", ha), Start::FromFile).expect("reads");
+        let policy = h9.handicap().expect("the file's games have handicaps");
+        // Every round pairs (no overflow in the handicap's arithmetic).
+        let (bar, floor) = h9.bar_and_floor();
+        for round in 1..h9.event.rounds {
+            h9.pair_round(round, Main::McMahon { bar, floor }, Seeding::SplitAndSlip)
+                .expect("pairs");
+        }
+        policy.reduction
+    };
+    assert_eq!(told("HA[h2]"), 2);
+    for absurd in ["HA[h-2147483648]", "HA[h2147483647]", "HA[h10]", "HA[h-1]"] {
+        assert_eq!(told(absurd), 0, "{absurd}");
+    }
+}

@@ -74,8 +74,8 @@ pub struct GtpOpt {
 /// Runs the engine on stdin and stdout until `quit` or the end of input.
 pub fn run(opt: GtpOpt) -> anyhow::Result<()> {
     if let Some(t) = opt.time {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--time must be a positive number of seconds");
+        if !crate::seconds_ok(t) {
+            anyhow::bail!("--time must be a positive number of seconds, at most 86400");
         }
     }
     let mut engine = engine::Engine::new(opt.rules, opt.size, opt.seed)?;

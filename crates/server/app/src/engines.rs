@@ -79,7 +79,7 @@ pub fn configure(threads: usize, queue: usize) -> bool {
         n => n,
     };
     let queue = match queue {
-        0 => threads * QUEUE_PER_THREAD,
+        0 => threads.saturating_mul(QUEUE_PER_THREAD),
         n => n,
     };
     POOL.set(Arc::new(EnginePool::new(threads, queue))).is_ok()

@@ -400,7 +400,7 @@ pub fn spawn_supervised(
     if actor.live.game.phase() != Phase::Finished {
         for c in Color::ALL {
             if let (false, Some(away)) = (actor.players[c.index()].bot, actor.allowed_absence(c)) {
-                actor.deadline[c.index()] = Some(Instant::now() + away.max(CONNECT_GRACE));
+                actor.deadline[c.index()] = Some(after(Instant::now(), away.max(CONNECT_GRACE)));
                 // Told like a departure once it lasts: a player who comes at once is no news,
                 // one who does not is shown away to the other, and their arrival is told.
                 actor.left_at[c.index()] = Some(Instant::now());
@@ -641,7 +641,7 @@ impl GameActor {
             *n = n.saturating_sub(1);
             let away = self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished;
             if let (true, Some(allowed)) = (away, allowed) {
-                self.deadline[c.index()] = Some(Instant::now() + allowed);
+                self.deadline[c.index()] = Some(after(Instant::now(), allowed));
                 self.left_at[c.index()] = Some(Instant::now());
                 if allowed.is_zero() {
                     self.on_deadline().await;
@@ -712,7 +712,7 @@ impl GameActor {
             let Some(allowed) = self.allowed_absence(c) else {
                 return;
             };
-            self.deadline[c.index()] = Some(Instant::now() + allowed);
+            self.deadline[c.index()] = Some(after(Instant::now(), allowed));
             self.left_at[c.index()] = Some(Instant::now());
         }
     }
@@ -998,7 +998,12 @@ impl GameActor {
     async fn on_flag_now(&mut self) {
         // Make the flag due now and let the deadline handler record the loss.
         if let (Some(_), Some(left)) = (self.turn_start, self.time_left()) {
-            self.turn_start = Some(Instant::now() - Duration::from_millis(left + lag::PER_MOVE));
+            // `left` is at most the time already spent (the flag fell), so this is in the past
+            // the process has seen; a clock that says otherwise leaves the turn as it is.
+            let back = Duration::from_millis(left.saturating_add(lag::PER_MOVE));
+            if let Some(start) = Instant::now().checked_sub(back) {
+                self.turn_start = Some(start);
+            }
         }
         self.on_deadline().await;
     }
@@ -1018,7 +1023,10 @@ impl GameActor {
         let left = self.time_left()?;
         let c = self.live.game.to_move();
         let credit = lag::PER_MOVE.min(self.lag_bank[c.index()]);
-        Some(start + Duration::from_millis(left + credit))
+        Some(after(
+            start,
+            Duration::from_millis(left.saturating_add(credit)),
+        ))
     }
 
     /// Starts the clock of the player to move, as if `already` had run.
@@ -1061,8 +1069,12 @@ impl GameActor {
             return None;
         }
         let until = self.live.vacation[self.live.game.to_move().index()];
-        (until > 0)
-            .then(|| Instant::now() + Duration::from_millis((until - now_ms()).max(0) as u64))
+        (until > 0).then(|| {
+            after(
+                Instant::now(),
+                Duration::from_millis(until.saturating_sub(now_ms()).max(0) as u64),
+            )
+        })
     }
 
     /// Starts the clock of the player to move once their vacation is over.
@@ -1387,4 +1399,14 @@ fn zeroed(mut c: Clock) -> Clock {
     c.period_ms = 0;
     c.periods = c.periods.min(1);
     c
+}
+
+/// `at + wait`, or a time no game reaches (a century on) where that is past what an `Instant`
+/// holds: a clock or a grace read from terms or settings can ask for any number of
+/// milliseconds, and adding too many would panic the game's actor.
+fn after(at: Instant, wait: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    at.checked_add(wait.min(CENTURY))
+        .or_else(|| at.checked_add(Duration::from_secs(24 * 3600)))
+        .unwrap_or(at)
 }

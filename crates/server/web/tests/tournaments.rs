@@ -264,6 +264,23 @@ async fn refusals_carry_codes_and_change_nothing() {
             "{body}"
         );
     }
+    // A clock the games could not hold (milliseconds past u64) or a room would refuse.
+    let bad_times = [
+        json!({"system": "absolute", "main_ms": u64::MAX}),
+        json!({"system": "byoyomi", "main_ms": 60_000, "periods": u32::MAX, "period_ms": u64::MAX}),
+        json!({"system": "canadian", "main_ms": u64::MAX, "stones": 1, "period_ms": u64::MAX}),
+        json!({"system": "fischer", "main_ms": 60_000, "increment_ms": u64::MAX}),
+        json!({"system": "absolute", "main_ms": 1}),
+    ];
+    for time in bad_times {
+        let body = json!({"name": "X", "system": "swiss", "time": time});
+        let (s, v) = org.post("/api/tournaments", body.clone()).await;
+        assert_eq!(
+            (s, v["error"]["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad_time")),
+            "{body}"
+        );
+    }
     let (_, list) = server.get("/api/tournaments").await;
     assert_eq!(list["tournaments"], json!([]));
 

@@ -472,9 +472,9 @@ fn handicap_between(r: &Round, s: &Seats, a: usize, b: usize) -> i32 {
     let pseudo = |p: usize| ((s.mms2[p] / 2) as i32 - 30).min(cap);
     let hd = pseudo(a) - pseudo(b);
     let hd = if hd > 0 {
-        (hd - policy.reduction).max(0)
+        hd.saturating_sub(policy.reduction).max(0)
     } else {
-        (hd + policy.reduction).min(0)
+        hd.saturating_add(policy.reduction).min(0)
     };
     hd.clamp(-policy.ceiling, policy.ceiling)
 }

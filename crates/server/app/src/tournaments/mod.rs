@@ -259,6 +259,12 @@ impl EventTerms {
         if let Some(r) = self.handicap_reduction.filter(|r| !(0..=9).contains(r)) {
             return Err(bad(format!("handicap reduction {r}: 0 to 9")));
         }
+        // The round's games take this clock: the same bounds as a room's (an unchecked one
+        // could ask for more milliseconds than a clock can hold).
+        if let Some(time) = &self.time {
+            time.validate()
+                .map_err(|e| ApiError::Rejected("bad_time", e.to_string()))?;
+        }
         Ok(())
     }
 

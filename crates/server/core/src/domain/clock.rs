@@ -173,17 +173,17 @@ impl TimeControl {
             TimeControl::Absolute { main_ms } => main_ms / 40,
             TimeControl::Byoyomi {
                 main_ms, period_ms, ..
-            } => main_ms / 40 + period_ms,
+            } => (main_ms / 40).saturating_add(period_ms),
             TimeControl::Canadian {
                 main_ms,
                 stones,
                 period_ms,
-            } => main_ms / 40 + period_ms / stones.max(1) as u64,
+            } => (main_ms / 40).saturating_add(period_ms / stones.max(1) as u64),
             TimeControl::Fischer {
                 main_ms,
                 increment_ms,
                 ..
-            } => main_ms / 40 + increment_ms,
+            } => (main_ms / 40).saturating_add(increment_ms),
             TimeControl::Correspondence { per_move_ms } => per_move_ms,
         };
         if per_move < 10_000 {
@@ -210,13 +210,14 @@ impl TimeControl {
                 // The current period holds `c.period_ms` (full while in main time), then every
                 // further period a full one.
                 let periods = if c.periods > 0 {
-                    c.period_ms + (c.periods - 1) as u64 * period_ms
+                    c.period_ms
+                        .saturating_add(u64::from(c.periods - 1).saturating_mul(period_ms))
                 } else {
                     0
                 };
-                Some(c.main_ms + periods)
+                Some(c.main_ms.saturating_add(periods))
             }
-            TimeControl::Canadian { .. } => Some(c.main_ms + c.period_ms),
+            TimeControl::Canadian { .. } => Some(c.main_ms.saturating_add(c.period_ms)),
         }
     }
 
@@ -284,7 +285,7 @@ impl TimeControl {
                 cap_ms,
                 ..
             } => {
-                c.main_ms += increment_ms;
+                c.main_ms = c.main_ms.saturating_add(increment_ms);
                 if let Some(cap) = cap_ms {
                     c.main_ms = c.main_ms.min(cap);
                 }
@@ -515,6 +516,36 @@ mod tests {
             cap_ms: None,
         };
         assert_eq!(u.moved(&u.start()).main_ms, 70 * S);
+    }
+
+    #[test]
+    fn clocks_past_what_a_u64_holds_saturate_rather_than_panic() {
+        // Terms a room refuses (`validate`) but stored data could still hold.
+        let huge = [
+            TimeControl::Absolute { main_ms: u64::MAX },
+            TimeControl::Byoyomi {
+                main_ms: u64::MAX,
+                periods: u32::MAX,
+                period_ms: u64::MAX,
+            },
+            TimeControl::Canadian {
+                main_ms: u64::MAX,
+                stones: 1,
+                period_ms: u64::MAX,
+            },
+            TimeControl::Fischer {
+                main_ms: u64::MAX,
+                increment_ms: u64::MAX,
+                cap_ms: None,
+            },
+        ];
+        for t in huge {
+            assert!(t.validate().is_err(), "{t:?}");
+            assert_eq!(t.until_flag(&t.start()), Some(u64::MAX), "{t:?}");
+            let _ = t.speed();
+            let c = t.moved(&t.spend(&t.start(), 5 * S).unwrap());
+            assert!(t.until_flag(&c).is_some_and(|left| left > 5 * S), "{t:?}");
+        }
     }
 
     #[test]
