@@ -339,7 +339,7 @@ fn tournament_paths(paths: &mut serde_json::Map<String, Value>) {
             "parameters": [{ "name": "status", "in": "query", "schema": { "type": "string", "enum": ["open", "running", "finished"] } }],
             "responses": { "200": { "description": "the tournaments" }, "400": { "description": "error", "content": { "application/json": { "schema": error_ref() } } } }
         },
-        "post": op("Organise a tournament (guests cannot: 403 guests_cannot_organise; nor a suspended player: 403 suspended): { id }", "tournaments", Some("EventTerms"), ("201", "the new tournament's id"), &["400", "401", "403"]),
+        "post": op("Organise a tournament (guests cannot: 403 guests_cannot_organise; nor a suspended player: 403 suspended; a clock outside a room's ranges: 400 bad_time): { id }", "tournaments", Some("EventTerms"), ("201", "the new tournament's id"), &["400", "401", "403"]),
     }));
     let with_id = |v: Value| {
         let mut v = v;
