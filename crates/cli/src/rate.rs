@@ -58,18 +58,19 @@ impl Results {
     /// Records a game between `black` and `white`; a game without a winner or a draw is
     /// ignored (returns false).
     pub fn add(&mut self, black: &str, white: &str, result: GameResult) -> bool {
-        let (b, w) = (self.index(black), self.index(white));
-        match result {
-            GameResult::Draw => {
-                self.wins[b][w] += 0.5;
-                self.wins[w][b] += 0.5;
-            }
+        // A game without a winner names no player: one who only has such games is not in the
+        // fit (rather than a player linked to no one).
+        let black_share = match result {
+            GameResult::Draw => 0.5,
             r => match r.winner() {
-                Some(Color::Black) => self.wins[b][w] += 1.0,
-                Some(Color::White) => self.wins[w][b] += 1.0,
+                Some(Color::Black) => 1.0,
+                Some(Color::White) => 0.0,
                 None => return false,
             },
-        }
+        };
+        let (b, w) = (self.index(black), self.index(white));
+        self.wins[b][w] += black_share;
+        self.wins[w][b] += 1.0 - black_share;
         true
     }
 
@@ -415,6 +416,16 @@ mod tests {
     fn players_without_a_game_linking_them_to_the_anchor_are_an_error() {
         let r = results(&[("a", "b", 2), ("b", "a", 1), ("c", "d", 2), ("d", "c", 1)]);
         assert!(fit(&r, 0, 0.5).is_err());
+    }
+
+    #[test]
+    fn a_game_without_a_winner_adds_no_player_and_a_draw_is_half_each() {
+        let mut r = Results::default();
+        assert!(!r.add("a", "b", GameResult::NoResult));
+        assert!(r.players.is_empty(), "{r:?}");
+        assert!(r.add("a", "b", GameResult::Draw));
+        assert_eq!(r.wins, vec![vec![0.0, 0.5], vec![0.5, 0.0]]);
+        assert_eq!(r.record(0), (1.0, 0.5));
     }
 
     #[test]
