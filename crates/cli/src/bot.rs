@@ -15,7 +15,8 @@ use crate::gtp::engine;
 #[derive(Args, Debug)]
 pub struct BotOpt {
     /// Strength 1 (a beginner: the policy sampled at temperature 4) to 10 (1,600 visits a move), the
-    /// server's `builtin:LEVEL`; 11 to 16 are human-like beginners below level 1, 16 the weakest.
+    /// server's `builtin:LEVEL`; 11 to 16 are human-like beginners below level 1, 16 the weakest;
+    /// 17 is between levels 1 and 2.
     #[arg(long, default_value_t = 5, conflicts_with = "visits")]
     pub level: u8,
     /// A fixed number of visits a move instead of a level (the most visited move is played).
@@ -100,7 +101,8 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
         return Ok(Engine::Gtp(cmd.clone()));
     }
     if opt.visits.is_none() && opt.model.is_none() {
-        levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 16")?;
+        levels::level(opt.level)
+            .context("--level takes 1 to 10, a beginner's 11 to 16, or 17 (between 1 and 2)")?;
         return Ok(Engine::Builtin(opt.level));
     }
     let exe = std::env::current_exe()?;
@@ -113,7 +115,7 @@ fn remote_engine(opt: &BotOpt) -> anyhow::Result<tengen_app::bots::Engine> {
         Some(v) => cmd += &format!(" --visits {v}"),
         None => {
             let l = levels::level(opt.level)
-                .context("--level takes 1 to 10, or a beginner's 11 to 16")?;
+                .context("--level takes 1 to 10, a beginner's 11 to 16, or 17 (between 1 and 2)")?;
             cmd += &format!(" --visits {}", l.visits.max(1));
         }
     }
@@ -135,9 +137,8 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
             floor: levels::ABSURD_SHARE,
             human: None,
         },
-        None => {
-            levels::level(opt.level).context("--level takes 1 to 10, or a beginner's 11 to 16")?
-        }
+        None => levels::level(opt.level)
+            .context("--level takes 1 to 10, a beginner's 11 to 16, or 17 (between 1 and 2)")?,
     };
     let level = match opt.temperature {
         Some(t) if t >= 0.0 => Level {

@@ -11,6 +11,9 @@
 //! the net does not like best. The strong levels
 //! search: more visits, the most visited move.
 //!
+//! Level 17 ([`IMPROVER`]) sits between levels 1 and 2: level 1's sample, without the odd move
+//! the net all but rules out.
+//!
 //! Below level 1 the beginners' levels ([`BEGINNERS`], levels 11 to 16) are weak the way
 //! people new to the game are weak, not by playing more random moves: the sample's weights are
 //! shaped by a [`Human`] eye, as KaTrain's "local" strategy weights moves near the last one
@@ -190,8 +193,27 @@ const fn beginner(local: f64, atari_sight: f64, temperature: f64, floor: f32) ->
     }
 }
 
-/// Level `n` (1 to 10, and the beginners' 11 to 16), if there is one.
+/// Level 17, between levels 1 and 2 (a new number, as the beginners' are): level 1's sample,
+/// temperature 4, above the stronger levels' floor ([`ABSURD_SHARE`], 2% of the best prior)
+/// rather than the beginner's 0.1%. It plays level 1's choices among the moves a player of a
+/// few years would consider, and no longer the odd move the net all but rules out: measured
+/// in one Bradley-Terry fit of the whole ladder (BENCHMARKS.md, "The whole ladder in one
+/// fit"), between level 1 and level 2, where the ladder had no bot.
+pub const IMPROVER: Level = Level {
+    visits: 1,
+    temperature: 4.0,
+    floor: ABSURD_SHARE,
+    human: None,
+};
+
+/// The number of [`IMPROVER`]'s level.
+pub const IMPROVER_LEVEL: u8 = 17;
+
+/// Level `n` (1 to 10, the beginners' 11 to 16, and 17 between 1 and 2), if there is one.
 pub fn level(n: u8) -> Option<Level> {
+    if n == IMPROVER_LEVEL {
+        return Some(IMPROVER);
+    }
     let i = usize::from(n).checked_sub(1)?;
     LADDER
         .get(i)
@@ -199,12 +221,17 @@ pub fn level(n: u8) -> Option<Level> {
         .copied()
 }
 
-/// Level `n`'s place in the order of strength (higher is stronger): `n` for levels 1 to 10,
-/// and `1 - k` for the beginners' level `10 + k`; `None` for no level.
+/// Level `n`'s place in the order of strength (higher is stronger), in half steps: `2n` for
+/// levels 1 to 10, `2 - 2k` for the beginners' level `10 + k`, and 3 for level 17 (between
+/// levels 1 and 2); `None` for no level.
 pub fn strength_order(n: u8) -> Option<i16> {
     level(n)?;
     let n = i16::from(n);
-    Some(if n <= 10 { n } else { 10 - n + 1 })
+    Some(match n {
+        1..=10 => 2 * n,
+        17 => 3,
+        _ => 2 * (11 - n),
+    })
 }
 
 /// The level's move for `color` in `game`, the net told `rules`: a search of `level.visits`,
@@ -483,13 +510,24 @@ mod tests {
     }
 
     #[test]
+    fn level_seventeen_is_level_one_above_the_stronger_levels_floor_between_one_and_two() {
+        let (one, two, l17) = (level(1).unwrap(), level(2).unwrap(), level(17).unwrap());
+        assert_eq!(l17.temperature, one.temperature);
+        assert_eq!(l17.floor, two.floor);
+        assert!(l17.floor > one.floor && l17.human.is_none() && l17.visits == 1);
+        let order = |n| strength_order(n).unwrap();
+        assert!(order(1) < order(17) && order(17) < order(2));
+    }
+
+    #[test]
     fn the_beginners_are_levels_eleven_to_sixteen_below_level_one() {
-        assert_eq!(level(17), None);
-        assert_eq!(strength_order(1), Some(1));
+        assert_eq!(level(18), None);
+        assert_eq!(strength_order(1), Some(2));
         assert_eq!(strength_order(11), Some(0));
-        assert_eq!(strength_order(13), Some(-2));
-        assert_eq!(strength_order(15), Some(-4));
-        assert_eq!(strength_order(16), Some(-5));
+        assert_eq!(strength_order(13), Some(-4));
+        assert_eq!(strength_order(15), Some(-8));
+        assert_eq!(strength_order(16), Some(-10));
+        assert_eq!(strength_order(18), None);
         // The flatter beginners sample more evenly, from more moves.
         let (l13, l14, l15) = (level(13).unwrap(), level(14).unwrap(), level(15).unwrap());
         assert!(l13.temperature < l14.temperature && l14.temperature < l15.temperature);

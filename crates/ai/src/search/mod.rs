@@ -147,7 +147,8 @@ pub fn analyze(game: &Game, color: Color, budget: &Budget) -> Analysis {
 
 /// Playouts a move at a strength level, 1 (a beginner: 100) to 10 (51,200), doubling each
 /// level: `tengen gtp --level` and the server's `builtin:LEVEL` bots. The net's beginners'
-/// levels 11 to 16 (below level 1) play level 1's 100 where the net does not play.
+/// levels 11 to 16 (below level 1) and 17 (between 1 and 2) play level 1's 100 where the net
+/// does not play.
 pub fn level_playouts(level: u8) -> u32 {
     if level > 10 {
         return 100;

@@ -11,7 +11,8 @@ pub enum ApiError {
     /// Usernames are 3 to 20 letters, digits, `_` or `-`, starting with a letter.
     #[error(
         "a username has 3 to 20 characters: letters (a-z, A-Z), digits, `_` and `-`, and starts \
-         with a letter; names starting with \"guest\" are kept for guests"
+         with a letter; names starting with \"guest\" are kept for guests, and \"tengen\" for the \
+         built-in bots"
     )]
     InvalidUsername,
     /// Passwords have 6 to 200 characters and are not easy to guess (common passwords,

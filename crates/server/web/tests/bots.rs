@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use axum::http::StatusCode;
 use serde_json::{json, Value};
 use tengen_app::bots::{parse_spec, Engine};
 
@@ -157,7 +158,8 @@ fn bot_specs() {
         Engine::Builtin(9)
     );
     assert!(parse_spec("s=builtin:0").is_err());
-    // The beginners below level 1 are levels 11 to 16; there is no 17.
+    // The beginners below level 1 are levels 11 to 16, and 17 is between levels 1 and 2;
+    // there is no 18.
     assert_eq!(
         parse_spec("novice@20k=builtin:15").unwrap().engine,
         Engine::Builtin(15)
@@ -166,7 +168,11 @@ fn bot_specs() {
         parse_spec("novice@25k=builtin:16").unwrap().engine,
         Engine::Builtin(16)
     );
-    assert!(parse_spec("s=builtin:17").is_err());
+    assert_eq!(
+        parse_spec("improver@10k=builtin:17").unwrap().engine,
+        Engine::Builtin(17)
+    );
+    assert!(parse_spec("s=builtin:18").is_err());
     assert!(parse_spec("s=builtin:x").is_err());
     assert_eq!(tengen_app::bots::level_playouts(1), 100);
     assert_eq!(tengen_app::bots::level_playouts(10), 51_200);
@@ -282,12 +288,14 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     // The built-in bots are there beside it, weakest first.
     let names: Vec<&str> = listed.iter().filter_map(|b| b["name"].as_str()).collect();
     assert_eq!(
-        &names[..9],
+        &names[..11],
         [
             "tengen-newcomer",
             "tengen-beginner",
             "tengen-novice",
             "tengen-bot",
+            "tengen-improver",
+            "tengen-2",
             "tengen-3",
             "tengen-5",
             "tengen-7",
@@ -296,7 +304,7 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
         ]
     );
     let ranks: Vec<&str> = listed.iter().filter_map(|b| b["rank"].as_str()).collect();
-    assert_eq!(&ranks[..4], ["24k", "21k", "18k", "13k"]);
+    assert_eq!(&ranks[..6], ["24k", "21k", "18k", "13k", "10k", "8k"]);
 }
 
 // Regression (issue 29, item 4): the weakest bot, far ahead, went on throwing stones into its
@@ -439,4 +447,50 @@ async fn a_correspondence_bot_tells_its_opponent_it_is_their_move() {
         told,
         json!({"type": "your_turn", "game": game, "opponent": "tengen-bot"})
     );
+}
+
+// A player who holds a built-in bot's name (registered before a version that added the bot)
+// keeps it, and the server still starts, without that bot; new players cannot take such names.
+#[tokio::test]
+async fn a_bot_name_a_player_holds_leaves_that_bot_out_and_the_server_starts() {
+    let url = common::sqlite_url("bots-name-held");
+    let store = tengen_store::Store::open(&url).await.unwrap();
+    let inserted = store
+        .insert_user(tengen_store::accounts::NewUser {
+            username: "tengen-5",
+            password_hash: Some("not a hash"),
+            rank: "4k",
+            points: 0,
+            guest: false,
+            bot: None,
+            created_at: 0,
+        })
+        .await
+        .unwrap();
+    assert!(inserted);
+    drop(store);
+    let server = TestServer::start(&url).await;
+    let (_, bots) = server.get("/api/bots").await;
+    let names: Vec<&str> = bots["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["name"].as_str())
+        .collect();
+    assert!(!names.contains(&"tengen-5"), "{names:?}");
+    assert!(
+        names.contains(&"tengen-3") && names.contains(&"tengen-7"),
+        "{names:?}"
+    );
+    let (_, user) = server.get("/api/users/tengen-5").await;
+    assert_eq!(user["bot"], false, "{user}");
+    for name in ["tengen-11", "Tengen_fan"] {
+        let body = json!({"username": name, "password": common::PASSWORD, "rank": "5k"});
+        let (s, v) = server.post("/api/accounts/register", body).await;
+        assert_eq!(
+            (s, v["error"]["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("invalid_username")),
+            "{name}"
+        );
+    }
 }

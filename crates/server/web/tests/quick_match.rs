@@ -97,7 +97,7 @@ async fn two_agreeing_requests_are_paired_at_once_over_websockets() {
 #[tokio::test]
 async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     let server = TestServer::sqlite("qm-bot").await;
-    let ann = server.register("ann", "9k").await;
+    let ann = server.register("ann", "30k").await;
     let (st, v) = ann
         .post(
             "/api/match",
@@ -112,9 +112,9 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     // 29 s: still waiting.
     common::think(Duration::from_secs(29)).await;
     assert_eq!(ann.get("/api/match").await.1["state"], "waiting");
-    // Past 30 s: a game against the built-in bot nearest Ann's rank, tengen-3 (6k; tengen-bot,
-    // 13k, is four ranks off): more than two ranks stronger than Ann, so she takes stones
-    // (seed 002's HANDICAP game).
+    // Past 30 s: a game against the built-in bot nearest Ann's rank, the weakest,
+    // tengen-newcomer: more than two ranks stronger than Ann, so she takes stones (seed 002's
+    // HANDICAP game).
     let mut told = server.state.services.notices.subscribe(ann.id());
     common::think(Duration::from_secs(2)).await;
     let msg = tokio::time::timeout(Duration::from_secs(20), told.recv())
@@ -126,7 +126,7 @@ async fn a_lone_request_gets_its_bot_after_the_chosen_wait() {
     let (_, status) = ann.get("/api/match").await;
     assert_eq!(status, msg["match"]);
     assert_eq!(status["state"], "matched", "{status}");
-    assert_eq!(status["opponent"]["username"], "tengen-3");
+    assert_eq!(status["opponent"]["username"], "tengen-newcomer");
     let game = status["game"].as_i64().unwrap();
     let (_, g) = ann.get(&format!("/api/games/{game}")).await;
     assert_eq!(g["terms"]["size"], 9);

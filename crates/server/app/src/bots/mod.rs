@@ -119,17 +119,16 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
 /// The most visits a move a `search:VISITS` bot may take (a game's moves must end).
 pub const MAX_VISITS: u32 = 100_000;
 
-/// The built-in bots, always available: the engine at levels 1, 3, 5, 7, 9 and 10, each declared
-/// at the rank its results give (`BENCHMARKS.md`, "The built-in bots' ranks": the win rates
-/// measured, a rank the log2 of the odds, and the one anchor, GNU Go 3.8 at level 10 taken as 8
-/// kyu): level 3 against GNU Go, levels 5, 7, 9 and 10 each against the level below it (a level
-/// that won every game placed at the lower end of its interval); level 1, the beginner, through
-/// the Monte Carlo engine's level 1 as well. Below it, the human-like beginners of levels 16, 15
-/// and 14 (a beginner's eye and flatter samples), placed by Bradley-Terry fits of their games
-/// with levels 1 and 11-15, anchored at level 1 = 13k ("Beginners below level 1" and "The
-/// weakest beginner, level 16": 23.8k; 20.3k and 21.3k; 16.9k and 18.6k in two runs, each
-/// declared on the weaker side of their precision-weighted mean). Weakest first, as the lobby
-/// lists them.
+/// The built-in bots, always available: the engine at levels 1, 17, 2, 3, 5, 7, 9 and 10, and
+/// the human-like beginners of levels 16, 15 and 14 (a beginner's eye and flatter samples),
+/// each declared at the rank its results give (a rank the log2 of the odds, and the one anchor,
+/// GNU Go 3.8 at level 10 taken as 8 kyu). `BENCHMARKS.md`, "The whole ladder in one fit": one
+/// Bradley-Terry fit of a round robin between neighbours, every level from 16 to 10 with GNU Go,
+/// Pachi and KataGo at fixed visits among them; levels 17 (10k) and 2 (8k), which fill the
+/// gap between 13k and 6k, are declared from it, on the weaker side of their fitted ranks.
+/// The others keep the ranks their earlier, longer matches gave ("The built-in bots' ranks",
+/// "Beginners below level 1", "The weakest beginner, level 16"), each inside its interval in
+/// the one fit, except where it says otherwise. Weakest first, as the lobby lists them.
 /// The declared rank sets the game type and handicap (seed 002) and seeds the bot's rating,
 /// which its games then move.
 ///
@@ -186,11 +185,13 @@ struct ProvenNet {
 }
 
 /// Name, level and declared rank of each built-in bot.
-const BUILTIN_RANKS: [(&str, u8, Rank); 9] = [
+const BUILTIN_RANKS: [(&str, u8, Rank); 11] = [
     ("tengen-newcomer", 16, Rank::Kyu(24)),
     ("tengen-beginner", 15, Rank::Kyu(21)),
     ("tengen-novice", 14, Rank::Kyu(18)),
     ("tengen-bot", 1, Rank::Kyu(13)),
+    ("tengen-improver", 17, Rank::Kyu(10)),
+    ("tengen-2", 2, Rank::Kyu(8)),
     ("tengen-3", 3, Rank::Kyu(6)),
     ("tengen-5", 5, Rank::Kyu(5)),
     ("tengen-7", 7, Rank::Kyu(2)),
@@ -207,7 +208,9 @@ pub struct Bots {
 }
 
 impl Bots {
-    /// Creates (or finds) each bot's account.
+    /// Creates (or finds) each bot's account. A bot whose name a player already holds (one
+    /// registered before a later version added that bot) is left out and logged: the server
+    /// still starts, with the other bots.
     pub async fn register(
         store: &tengen_store::Store,
         specs: Vec<BotSpec>,
@@ -220,8 +223,13 @@ impl Bots {
                 Engine::Gtp(cmd) => format!("gtp:{cmd}"),
                 Engine::Remote => "remote".into(),
             };
-            let user = accounts::ensure_bot(store, &spec.name, spec.rank, &kind).await?;
-            list.push((spec, user));
+            match accounts::ensure_bot(store, &spec.name, spec.rank, &kind).await {
+                Ok(user) => list.push((spec, user)),
+                Err(e @ (ApiError::Conflict(..) | ApiError::UsernameTaken)) => {
+                    tracing::error!(bot = %spec.name, error = %e, "bot left out: its name is a player's");
+                }
+                Err(e) => return Err(e),
+            }
         }
         Ok(Bots {
             list: Arc::new(list),
