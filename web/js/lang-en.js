@@ -104,7 +104,7 @@ export default {
   'error.bad_comment': 'A comment has at most 2,000 characters.',
   'error.engine_busy': 'The engines are busy; try again in a moment.',
   'error.bad_visits': 'Choose 1 to 5,000 visits a position.',
-  'error.invalid_username': 'Choose a name of 3 to 20 letters, digits, _ or -, starting with a letter.',
+  'error.invalid_username': 'Choose a name of 3 to 20 letters, digits, _ or -, starting with a letter (not with guest, deleted or tengen: those are kept).',
   'error.weak_password': 'That password is too easy to guess: use at least 6 characters that are not a common password, a word, a keyboard pattern or a repeat (a few unrelated words work well).',
   'error.invalid_rank': 'That is not a rank this server knows.',
   'error.username_taken': 'That name is taken; choose another.',

@@ -102,7 +102,7 @@ export default {
   'error.bad_comment': 'コメントは2,000文字までです。',
   'error.engine_busy': 'エンジンが混み合っています。少し後でもう一度どうぞ。',
   'error.bad_visits': '1局面あたり1から5,000の探索数を選んでください。',
-  'error.invalid_username': '英字で始まる3〜20文字の英数字、_、- の名前にしてください。',
+  'error.invalid_username': '英字で始まる3〜20文字の英数字、_、- の名前にしてください（guest、deleted、tengen で始まる名前は使えません）。',
   'error.weak_password': 'そのパスワードは推測されやすいです。よく使われるパスワード・単語・キーボードの並び・繰り返しではない6文字以上にしてください（無関係な単語をいくつか並べるのがおすすめです）。',
   'error.invalid_rank': 'このサーバーにない段級位です。',
   'error.username_taken': 'その名前は使われています。別の名前にしてください。',

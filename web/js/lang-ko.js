@@ -102,7 +102,7 @@ export default {
   'error.bad_comment': '댓글은 2,000자까지 쓸 수 있습니다.',
   'error.engine_busy': '엔진이 바쁩니다. 잠시 후 다시 시도하세요.',
   'error.bad_visits': '한 국면에 1에서 5,000 사이의 탐색 수를 고르세요.',
-  'error.invalid_username': '영문자로 시작하는 3~20자의 영문자, 숫자, _ 또는 - 로 된 이름을 고르세요.',
+  'error.invalid_username': '영문자로 시작하는 3~20자의 영문자, 숫자, _ 또는 - 로 된 이름을 고르세요 (guest, deleted, tengen 으로 시작하는 이름은 쓸 수 없습니다).',
   'error.weak_password': '추측하기 쉬운 비밀번호입니다. 흔한 비밀번호, 단어, 키보드 배열, 반복이 아닌 6자 이상으로 하세요(관계없는 단어 몇 개를 이으면 좋습니다).',
   'error.invalid_rank': '이 서버에 없는 급수입니다.',
   'error.username_taken': '이미 쓰는 이름입니다. 다른 이름을 고르세요.',

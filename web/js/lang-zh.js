@@ -102,7 +102,7 @@ export default {
   'error.bad_comment': '评论最多2,000个字符。',
   'error.engine_busy': '引擎正忙，请稍后再试。',
   'error.bad_visits': '每个局面请选择1到5,000次搜索。',
-  'error.invalid_username': '名字须为3到20个字母、数字、_ 或 -，并以字母开头。',
+  'error.invalid_username': '名字须为3到20个字母、数字、_ 或 -，并以字母开头（不能以 guest、deleted 或 tengen 开头）。',
   'error.weak_password': '这个密码太容易被猜到：请用至少6个字符，不要用常见密码、单词、键盘序列或重复字符（几个不相关的词连在一起就很好）。',
   'error.invalid_rank': '本服务器没有这个段级位。',
   'error.username_taken': '这个名字已被使用，请换一个。',

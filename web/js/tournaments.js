@@ -42,8 +42,8 @@ export async function tournamentsPage(view, app) {
         </div>
         <div class="row">
           <label>${t('tour.main_time')} <input name="main" type="number" min="1" max="180" value="20" size="4"></label>
-          <label>${t('tour.periods')} <input name="periods" type="number" min="0" max="10" value="3" size="3"></label>
-          <label>${t('lobby.seconds_each')} <input name="period" type="number" min="5" max="120" value="30" size="4"></label>
+          <label>${t('tour.periods')} <input name="periods" type="number" min="0" max="6" value="3" size="3"></label>
+          <label>${t('lobby.seconds_each')} <input name="period" type="number" min="10" max="60" value="30" size="4"></label>
         </div>
         <div class="row">
           <label>${t('tour.max_players')} <input name="max_players" type="number" min="2" max="512" value="64" size="4"></label>

@@ -41,7 +41,7 @@ pub struct ServeOpt {
     #[arg(long, default_value_t = 30)]
     pub grace: u64,
     /// A bot backed by a GTP engine, as NAME=COMMAND or NAME@RANK=COMMAND (repeatable), e.g.
-    /// --bot "gnugo@10k=/usr/games/gnugo --mode gtp --level 1". The built-in bots (tengen-bot, tengen-3, -5, -7, -9) are always there.
+    /// --bot "gnugo@10k=/usr/games/gnugo --mode gtp --level 1". The built-in bots (tengen-newcomer to tengen-10, `GET /api/bots`) are always there.
     #[arg(long = "bot", value_parser = parse_bot)]
     pub bots: Vec<tengen_app::bots::BotSpec>,
     /// A reverse proxy whose X-Forwarded-For is believed for the client's address (repeatable;

@@ -339,7 +339,13 @@ pub async fn ensure_bot(
     match (inserted, by_name(store, name).await?) {
         (_, Some(u)) if u.bot => Ok(u),
         (Err(e), _) => Err(e.into()),
-        (Ok(_), _) => Err(ApiError::Internal("bot vanished".into())),
+        // Refused, and no bot of that name: a player holds it in another case, or a name
+        // that reads the same (`name_key`).
+        (Ok(false), _) => Err(ApiError::Conflict(
+            "username_taken",
+            format!("a player holds a name like {name}"),
+        )),
+        (Ok(true), _) => Err(ApiError::Internal("bot vanished".into())),
     }
 }
 

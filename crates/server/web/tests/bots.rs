@@ -455,19 +455,22 @@ async fn a_correspondence_bot_tells_its_opponent_it_is_their_move() {
 async fn a_bot_name_a_player_holds_leaves_that_bot_out_and_the_server_starts() {
     let url = common::sqlite_url("bots-name-held");
     let store = tengen_store::Store::open(&url).await.unwrap();
-    let inserted = store
-        .insert_user(tengen_store::accounts::NewUser {
-            username: "tengen-5",
-            password_hash: Some("not a hash"),
-            rank: "4k",
-            points: 0,
-            guest: false,
-            bot: None,
-            created_at: 0,
-        })
-        .await
-        .unwrap();
-    assert!(inserted);
+    // One the exact name, one in another case.
+    for name in ["tengen-5", "Tengen-2"] {
+        let inserted = store
+            .insert_user(tengen_store::accounts::NewUser {
+                username: name,
+                password_hash: Some("not a hash"),
+                rank: "4k",
+                points: 0,
+                guest: false,
+                bot: None,
+                created_at: 0,
+            })
+            .await
+            .unwrap();
+        assert!(inserted, "{name}");
+    }
     drop(store);
     let server = TestServer::start(&url).await;
     let (_, bots) = server.get("/api/bots").await;
@@ -477,13 +480,23 @@ async fn a_bot_name_a_player_holds_leaves_that_bot_out_and_the_server_starts() {
         .iter()
         .filter_map(|b| b["name"].as_str())
         .collect();
-    assert!(!names.contains(&"tengen-5"), "{names:?}");
+    assert!(
+        !names.contains(&"tengen-5") && !names.contains(&"tengen-2"),
+        "{names:?}"
+    );
     assert!(
         names.contains(&"tengen-3") && names.contains(&"tengen-7"),
         "{names:?}"
     );
     let (_, user) = server.get("/api/users/tengen-5").await;
     assert_eq!(user["bot"], false, "{user}");
+    // An operator's bot under a name a player holds is still an error at start.
+    let taken = parse_spec("Tengen-2@5k=builtin:5").unwrap();
+    assert!(
+        tengen_app::bots::Bots::register(server.store(), vec![taken])
+            .await
+            .is_err()
+    );
     for name in ["tengen-11", "Tengen_fan"] {
         let body = json!({"username": name, "password": common::PASSWORD, "rank": "5k"});
         let (s, v) = server.post("/api/accounts/register", body).await;

@@ -42,8 +42,9 @@ pub enum Engine {
     /// elsewhere (First Capture, boards outside 7x7-19x19) the Monte Carlo engine at 100
     /// playouts (level 1) to 51,200 (level 10). Levels 11 to 16 are the human-like beginners
     /// below level 1 ([`tengen_ai::nn::levels::BEGINNERS`], 16 the weakest; Monte Carlo at
-    /// level 1's playouts where the net does not play): new numbers, so that stored
-    /// `builtin:N` keep their meaning. The levels play on the built-in net whatever the
+    /// level 1's playouts where the net does not play), and level 17 sits between levels 1 and
+    /// 2 ([`tengen_ai::nn::levels::IMPROVER`]): new numbers, so that stored `builtin:N` keep
+    /// their meaning. The levels play on the built-in net whatever the
     /// server's model: their ranks were measured on it.
     Builtin(u8),
     /// Tengen's own search on the server's net (`serve --model`, else the built-in one) at
@@ -71,7 +72,7 @@ pub struct BotSpec {
 }
 
 /// Reads `NAME=COMMAND` or `NAME@RANK=COMMAND` (as `--bot` takes it); the command
-/// `builtin:LEVEL` is Tengen's own engine at that level (1 to 16), `search:VISITS` its search
+/// `builtin:LEVEL` is Tengen's own engine at that level (1 to 17), `search:VISITS` its search
 /// on the server's net at that many visits a move (1 to [`MAX_VISITS`]), and `remote` a bot
 /// whose engine connects from elsewhere (`tengen bot --server`).
 pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
@@ -92,7 +93,7 @@ pub fn parse_spec(s: &str) -> Result<BotSpec, BotError> {
             Ok(l) if tengen_ai::nn::levels::level(l).is_some() => Engine::Builtin(l),
             _ => {
                 return Err(BotError::Spec(
-                    "builtin:LEVEL takes a level from 1 to 16".into(),
+                    "builtin:LEVEL takes a level from 1 to 17".into(),
                 ))
             }
         },
@@ -184,6 +185,11 @@ struct ProvenNet {
     rank: Rank,
 }
 
+/// Whether `name` is one of the bots this version builds in (a level's, or a proven net's).
+fn is_builtin_name(name: &str) -> bool {
+    BUILTIN_RANKS.iter().any(|&(n, ..)| n == name) || PROVEN_NETS.iter().any(|p| p.bot == name)
+}
+
 /// Name, level and declared rank of each built-in bot.
 const BUILTIN_RANKS: [(&str, u8, Rank); 11] = [
     ("tengen-newcomer", 16, Rank::Kyu(24)),
@@ -208,9 +214,10 @@ pub struct Bots {
 }
 
 impl Bots {
-    /// Creates (or finds) each bot's account. A bot whose name a player already holds (one
-    /// registered before a later version added that bot) is left out and logged: the server
-    /// still starts, with the other bots.
+    /// Creates (or finds) each bot's account. A built-in bot whose name a player already holds
+    /// (registered before a later version added that bot) is left out and logged: the server
+    /// still starts, with the other bots. An operator's `--bot` name a player holds is an
+    /// error, as it was: the operator chose it and can choose another.
     pub async fn register(
         store: &tengen_store::Store,
         specs: Vec<BotSpec>,
@@ -225,7 +232,7 @@ impl Bots {
             };
             match accounts::ensure_bot(store, &spec.name, spec.rank, &kind).await {
                 Ok(user) => list.push((spec, user)),
-                Err(e @ (ApiError::Conflict(..) | ApiError::UsernameTaken)) => {
+                Err(e @ ApiError::Conflict(..)) if is_builtin_name(&spec.name) => {
                     tracing::error!(bot = %spec.name, error = %e, "bot left out: its name is a player's");
                 }
                 Err(e) => return Err(e),

@@ -273,7 +273,8 @@ impl TimeControl {
                 stones, period_ms, ..
             } => {
                 if c.main_ms == 0 {
-                    c.stones -= 1;
+                    // A clock read back with no stones left starts a new period, not a wrap.
+                    c.stones = c.stones.saturating_sub(1);
                     if c.stones == 0 {
                         c.stones = stones;
                         c.period_ms = period_ms;
