@@ -48,6 +48,16 @@ fn decoy_hash() -> &'static str {
     })
 }
 
+/// Whether `username` begins as only the server's own accounts may: kept for guests, for
+/// deleted accounts' games, and for the built-in bots (a later version may add one: a player
+/// already holding its name would keep the bot out). Any case.
+pub fn reserved(username: &str) -> bool {
+    let folded = username.to_ascii_lowercase();
+    ["guest", "deleted", "tengen"]
+        .iter()
+        .any(|k| folded.starts_with(k))
+}
+
 /// Registers `username` with `password` at the declared `rank`; returns the account and a
 /// session token.
 pub async fn register(
@@ -57,11 +67,7 @@ pub async fn register(
     rank: &str,
     device: &Device,
 ) -> Result<(User, String), ApiError> {
-    let folded = username.to_ascii_lowercase();
-    // Kept for guests, for deleted accounts' games, and for the built-in bots (a later version
-    // may add one: a player already holding its name would keep the bot out).
-    let kept = ["guest", "deleted", "tengen"];
-    if !valid_username(username) || kept.iter().any(|k| folded.starts_with(k)) {
+    if !valid_username(username) || reserved(username) {
         return Err(ApiError::InvalidUsername);
     }
     check_password(password, username)?;

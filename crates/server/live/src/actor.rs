@@ -400,7 +400,7 @@ pub fn spawn_supervised(
     if actor.live.game.phase() != Phase::Finished {
         for c in Color::ALL {
             if let (false, Some(away)) = (actor.players[c.index()].bot, actor.allowed_absence(c)) {
-                actor.deadline[c.index()] = Some(after(Instant::now(), away.max(CONNECT_GRACE)));
+                actor.deadline[c.index()] = after(Instant::now(), away.max(CONNECT_GRACE));
                 // Told like a departure once it lasts: a player who comes at once is no news,
                 // one who does not is shown away to the other, and their arrival is told.
                 actor.left_at[c.index()] = Some(Instant::now());
@@ -641,7 +641,7 @@ impl GameActor {
             *n = n.saturating_sub(1);
             let away = self.present_total(c) == 0 && self.live.game.phase() != Phase::Finished;
             if let (true, Some(allowed)) = (away, allowed) {
-                self.deadline[c.index()] = Some(after(Instant::now(), allowed));
+                self.deadline[c.index()] = after(Instant::now(), allowed);
                 self.left_at[c.index()] = Some(Instant::now());
                 if allowed.is_zero() {
                     self.on_deadline().await;
@@ -712,7 +712,7 @@ impl GameActor {
             let Some(allowed) = self.allowed_absence(c) else {
                 return;
             };
-            self.deadline[c.index()] = Some(after(Instant::now(), allowed));
+            self.deadline[c.index()] = after(Instant::now(), allowed);
             self.left_at[c.index()] = Some(Instant::now());
         }
     }
@@ -1023,10 +1023,7 @@ impl GameActor {
         let left = self.time_left()?;
         let c = self.live.game.to_move();
         let credit = lag::PER_MOVE.min(self.lag_bank[c.index()]);
-        Some(after(
-            start,
-            Duration::from_millis(left.saturating_add(credit)),
-        ))
+        after(start, Duration::from_millis(left.saturating_add(credit)))
     }
 
     /// Starts the clock of the player to move, as if `already` had run.
@@ -1069,12 +1066,8 @@ impl GameActor {
             return None;
         }
         let until = self.live.vacation[self.live.game.to_move().index()];
-        (until > 0).then(|| {
-            after(
-                Instant::now(),
-                Duration::from_millis(until.saturating_sub(now_ms()).max(0) as u64),
-            )
-        })
+        let wait = Duration::from_millis(until.saturating_sub(now_ms()).max(0) as u64);
+        (until > 0).then(|| after(Instant::now(), wait)).flatten()
     }
 
     /// Starts the clock of the player to move once their vacation is over.
@@ -1403,10 +1396,26 @@ fn zeroed(mut c: Clock) -> Clock {
 
 /// `at + wait`, or a time no game reaches (a century on) where that is past what an `Instant`
 /// holds: a clock or a grace read from terms or settings can ask for any number of
-/// milliseconds, and adding too many would panic the game's actor.
-fn after(at: Instant, wait: Duration) -> Instant {
+/// milliseconds, and adding too many would panic the game's actor. `None` (no deadline, never
+/// "now") where not even a day can be added.
+fn after(at: Instant, wait: Duration) -> Option<Instant> {
     const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
     at.checked_add(wait.min(CENTURY))
         .or_else(|| at.checked_add(Duration::from_secs(24 * 3600)))
-        .unwrap_or(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deadline_past_what_an_instant_holds_is_far_off_never_now() {
+        let now = Instant::now();
+        assert_eq!(
+            after(now, Duration::from_secs(5)),
+            Some(now + Duration::from_secs(5))
+        );
+        let far = after(now, Duration::MAX).expect("a century fits in an Instant");
+        assert!(far >= now + Duration::from_secs(99 * 365 * 24 * 3600));
+    }
 }

@@ -2,7 +2,8 @@
 //! running, so that it goes on on the server: its players by name and rank, its rounds with
 //! their boards, byes, absences and results. Each player becomes a new account without a
 //! password (it cannot sign in), named after the file's name (`Nemo André` is `Nemo_Andre`, or
-//! `Nemo_Andre_2` when that is taken: an account is never shared with someone else). The rounds are written as boards without games, each
+//! `Nemo_Andre_2` when that is taken: an account is never shared with someone else; a name
+//! only the server's own accounts may start with, `Guest` or `Tengen`, as `p_Tengen_...`). The rounds are written as boards without games, each
 //! result kept as the organiser's; a board whose result the file does not know is open for the
 //! organiser's correction, and once every board of the last round has a result the server
 //! pairs the next round as for its own events.
@@ -189,8 +190,10 @@ pub fn username_of(name: &str) -> String {
         .take(20)
         .collect();
     let plain = plain.trim_matches('_').to_string();
+    // A name a player may not take (`Guest`, `Tengen ...`) is prefixed, as one that does not
+    // start with a letter.
     let plain = match plain.chars().next() {
-        Some(c) if c.is_ascii_alphabetic() => plain,
+        Some(c) if c.is_ascii_alphabetic() && !crate::accounts::reserved(&plain) => plain,
         _ => format!("p_{plain}"),
     };
     // At least three characters, at most twenty (all ASCII by now).
@@ -261,5 +264,14 @@ mod tests {
             username_of("Wolfeschlegelsteinhausen Hubert"),
             "Wolfeschlegelsteinha"
         );
+    }
+
+    #[test]
+    fn a_name_kept_for_the_servers_own_accounts_is_prefixed() {
+        assert_eq!(username_of("Tengen Bot"), "p_Tengen_Bot");
+        assert_eq!(username_of("Guest Anna"), "p_Guest_Anna");
+        assert_eq!(username_of("deleted"), "p_deleted");
+        assert_eq!(username_of("Tengenji Kaori"), "p_Tengenji_Kaori");
+        assert!(!crate::accounts::reserved(&username_of("Tengen-2")));
     }
 }
