@@ -1,6 +1,9 @@
 //! `tengen match`: referee games between two GTP engines.
 //!
 //! Engine A is `--black` and engine B `--white` in the first game; colours alternate after that.
+//! With `--handicap N` engine A takes Black with N stones on the fixed points in every game
+//! (komi 0.5 unless `--komi`), as a stronger player gives a weaker one stones; both engines are
+//! told with `fixed_handicap` and must place the referee's stones.
 //! Tengen referees every move with the chosen rules: a move the rules forbid, or an answer that
 //! is not a move, loses by forfeit; no answer within the time loses on time; an engine that dies
 //! loses by forfeit and is restarted for the next game. Two passes end the game and Tengen
@@ -50,6 +53,20 @@ pub struct MatchOpt {
     /// Plies after which a game is stopped and counted (default: 4 times the board's area).
     #[arg(long)]
     pub max_moves: Option<u32>,
+    /// Engine A (`--black`) takes Black with this many stones (2 to 9, on the fixed points) in
+    /// every game, komi 0.5 unless `--komi` says otherwise; colours do not alternate.
+    #[arg(long)]
+    pub handicap: Option<u8>,
+}
+
+impl MatchOpt {
+    /// The handicap of every game.
+    fn stones(&self) -> Handicap {
+        match self.handicap {
+            Some(n) if n > 0 => Handicap::Fixed(n),
+            _ => Handicap::None,
+        }
+    }
 }
 
 struct Player {
@@ -88,6 +105,10 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
         anyhow::bail!("--time must be a positive number of seconds, at most 86400");
     }
     let mut rules = opt.rules.rules(opt.size);
+    if opt.handicap.is_some_and(|n| n > 0) {
+        // A handicap game's komi, as the servers give it: half a point to break ties.
+        rules.komi = Komi::from_halves(1);
+    }
     if let Some(k) = opt.komi {
         rules.komi = k;
     }
@@ -99,14 +120,14 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
             opt.rules.default_size()
         );
     }
-    Game::new(opt.size, rules, Handicap::None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Game::new(opt.size, rules, opt.stones()).map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::create_dir_all(&opt.out)
         .with_context(|| format!("cannot create {}", opt.out.display()))?;
     let mut a = Player::start(&opt.black)?;
     let mut b = Player::start(&opt.white)?;
     let mut outcomes = Vec::new();
     for i in 0..opt.games {
-        let a_black = i % 2 == 0;
+        let a_black = i % 2 == 0 || opt.handicap.is_some_and(|n| n > 0);
         let (black, white) = if a_black {
             (&mut a, &mut b)
         } else {
@@ -153,7 +174,8 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
 /// Sets an engine up for a game: the rules first (so that an engine started for other rules,
 /// `tengen gtp --rules wga`, accepts the board), then the board, komi and time. An engine that
 /// refuses the board cannot play this game; other refusals (time_settings, say) are forgiven.
-fn setup(p: &mut Player, opt: &MatchOpt, komi: Komi) -> Result<(), ControllerError> {
+fn setup(p: &mut Player, opt: &MatchOpt, game: &Game) -> Result<(), ControllerError> {
+    let komi = game.rules().komi;
     let t = Duration::from_secs(30);
     if matches!(p.ctl.send("known_command tengen-rules", t)?, Response::Success(s) if s.trim() == "true")
     {
@@ -170,6 +192,27 @@ fn setup(p: &mut Player, opt: &MatchOpt, komi: Komi) -> Result<(), ControllerErr
             return Err(ControllerError::Refused(format!("{cmd}: {m}")));
         }
     }
+    let stones = game.handicap_stones();
+    if !stones.is_empty() {
+        let cmd = format!("fixed_handicap {}", stones.len());
+        let placed = match p.ctl.send(&cmd, t)? {
+            Response::Success(v) => v,
+            Response::Failure(m) => return Err(ControllerError::Refused(format!("{cmd}: {m}"))),
+        };
+        // An engine whose stones are not the referee's would play another game.
+        let mut theirs: Vec<_> = placed
+            .split_whitespace()
+            .map(|v| coord::parse_point(opt.size, v).ok())
+            .collect();
+        let mut ours: Vec<_> = stones.iter().map(|&s| Some(s)).collect();
+        theirs.sort();
+        ours.sort();
+        if theirs != ours {
+            return Err(ControllerError::Refused(format!(
+                "{cmd}: placed {placed}, not the fixed points"
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -179,10 +222,9 @@ fn play_one(
     black: &mut Player,
     white: &mut Player,
 ) -> anyhow::Result<Game> {
-    let mut game =
-        Game::new(opt.size, rules, Handicap::None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut game = Game::new(opt.size, rules, opt.stones()).map_err(|e| anyhow::anyhow!("{e}"))?;
     for (c, p) in [(Color::Black, &mut *black), (Color::White, &mut *white)] {
-        if setup(p, opt, rules.komi).is_err() {
+        if setup(p, opt, &game).is_err() {
             let _ = p.ctl.restart();
             let _ = game.forfeit(c);
             return Ok(game);

@@ -8,6 +8,11 @@
 //! pairing that was played gets `prior` virtual wins each way (0.5 by default: the
 //! `(won + 0.5) / (games + 1)` of BENCHMARKS.md's tables); such a player is flagged, and its
 //! strength is best read as its interval's far end. Draws count half a win each.
+//!
+//! A handicap game (SGF `HA`, `tengen match --handicap`) gives Black one rank a stone, the EGF's
+//! and the servers' convention (N stones with komi 0.5 between players N ranks apart): Black
+//! wins it with probability `1 / (1 + 2^(s_white - s_black - stones))`. So a stronger player
+//! that gives a weaker anchor stones is measured beyond where even games saturate.
 
 use std::path::PathBuf;
 
@@ -38,9 +43,29 @@ pub struct RateOpt {
 pub struct Results {
     /// Names, in index order.
     pub players: Vec<String>,
-    /// Wins of the row's player over the column's.
+    /// Wins of the row's player over the column's, in even games.
     pub wins: Vec<Vec<f64>>,
+    /// Handicap games, one entry for each Black, White and stone count.
+    pub handicap: Vec<Handicapped>,
 }
+
+/// Handicap games between two players at one stone count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Handicapped {
+    /// Black's index.
+    pub black: usize,
+    /// White's index.
+    pub white: usize,
+    /// Black's stones (one rank each).
+    pub stones: u8,
+    /// Black's wins.
+    pub black_won: f64,
+    /// White's wins.
+    pub white_won: f64,
+}
+
+/// Games between `i` and `j` with `i` given `offset` ranks: `(i, j, offset, i's wins, j's wins)`.
+type Pairing = (usize, usize, f64, f64, f64);
 
 impl Results {
     fn index(&mut self, name: &str) -> usize {
@@ -55,9 +80,22 @@ impl Results {
         self.players.len() - 1
     }
 
-    /// Records a game between `black` and `white`; a game without a winner or a draw is
-    /// ignored (returns false).
-    pub fn add(&mut self, black: &str, white: &str, result: GameResult) -> bool {
+    /// Records an even game between `black` and `white`; a game without a winner is ignored
+    /// (returns false).
+    #[cfg(test)]
+    fn add(&mut self, black: &str, white: &str, result: GameResult) -> bool {
+        self.add_handicap(black, white, 0, result)
+    }
+
+    /// Records a game in which `black` took `stones` (none, or one: an even game); a game
+    /// without a winner is ignored (returns false).
+    pub fn add_handicap(
+        &mut self,
+        black: &str,
+        white: &str,
+        stones: u8,
+        result: GameResult,
+    ) -> bool {
         // A game without a winner names no player: one who only has such games is not in the
         // fit (rather than a player linked to no one).
         let black_share = match result {
@@ -69,15 +107,62 @@ impl Results {
             },
         };
         let (b, w) = (self.index(black), self.index(white));
-        self.wins[b][w] += black_share;
-        self.wins[w][b] += 1.0 - black_share;
+        if stones < 2 {
+            self.wins[b][w] += black_share;
+            self.wins[w][b] += 1.0 - black_share;
+            return true;
+        }
+        let at = self
+            .handicap
+            .iter()
+            .position(|h| (h.black, h.white, h.stones) == (b, w, stones));
+        let at = at.unwrap_or_else(|| {
+            self.handicap.push(Handicapped {
+                black: b,
+                white: w,
+                stones,
+                black_won: 0.0,
+                white_won: 0.0,
+            });
+            self.handicap.len() - 1
+        });
+        self.handicap[at].black_won += black_share;
+        self.handicap[at].white_won += 1.0 - black_share;
         true
+    }
+
+    /// Every pairing played, even and at a handicap, each way's wins with `prior` added.
+    fn pairings(&self, prior: f64) -> Vec<Pairing> {
+        let n = self.players.len();
+        let mut out = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (self.wins[i][j], self.wins[j][i]);
+                if a + b > 0.0 {
+                    out.push((i, j, 0.0, a + prior, b + prior));
+                }
+            }
+        }
+        for h in &self.handicap {
+            let (a, b) = (h.black_won, h.white_won);
+            out.push((h.black, h.white, f64::from(h.stones), a + prior, b + prior));
+        }
+        out
     }
 
     /// Games player `i` played, and its wins.
     pub fn record(&self, i: usize) -> (f64, f64) {
-        let won: f64 = self.wins[i].iter().sum();
-        let lost: f64 = self.wins.iter().map(|row| row[i]).sum();
+        let mut won: f64 = self.wins[i].iter().sum();
+        let mut lost: f64 = self.wins.iter().map(|row| row[i]).sum();
+        for h in &self.handicap {
+            let (w, l) = match i {
+                _ if i == h.black => (h.black_won, h.white_won),
+                _ if i == h.white => (h.white_won, h.black_won),
+                _ => (0.0, 0.0),
+            };
+            won += w;
+            lost += l;
+        }
         (won + lost, won)
     }
 }
@@ -102,7 +187,7 @@ pub struct Rating {
 pub fn fit(r: &Results, anchor: usize, prior: f64) -> anyhow::Result<Vec<Rating>> {
     let n = r.players.len();
     anyhow::ensure!(anchor < n, "no anchor among the players");
-    let w = with_prior(r, prior);
+    let w = r.pairings(prior);
     let mut s = vec![0.0f64; n];
     for _ in 0..200 {
         let (grad, info) = derivatives(&w, &s, anchor);
@@ -125,19 +210,6 @@ pub fn fit(r: &Results, anchor: usize, prior: f64) -> anyhow::Result<Vec<Rating>
     anyhow::bail!("the fit did not converge")
 }
 
-/// The wins with `prior` added each way to every pairing that was played.
-fn with_prior(r: &Results, prior: f64) -> Vec<Vec<f64>> {
-    let mut w = r.wins.clone();
-    for (i, row) in w.iter_mut().enumerate() {
-        for (j, v) in row.iter_mut().enumerate() {
-            if i != j && r.wins[i][j] + r.wins[j][i] > 0.0 {
-                *v += prior;
-            }
-        }
-    }
-    w
-}
-
 /// Indices of the players other than the anchor: the fit's free parameters, in order.
 fn free(n: usize, anchor: usize) -> impl Iterator<Item = usize> {
     (0..n).filter(move |&i| i != anchor)
@@ -145,33 +217,29 @@ fn free(n: usize, anchor: usize) -> impl Iterator<Item = usize> {
 
 /// The log-likelihood's gradient and its Fisher information (the negated Hessian) over the
 /// free players, in natural-log units of strength (`s` is kept so inside the fit).
-fn derivatives(w: &[Vec<f64>], s: &[f64], anchor: usize) -> (Vec<f64>, Vec<Vec<f64>>) {
+fn derivatives(w: &[Pairing], s: &[f64], anchor: usize) -> (Vec<f64>, Vec<Vec<f64>>) {
     let n = s.len();
     let idx: Vec<usize> = free(n, anchor).collect();
     let pos = |i: usize| idx.iter().position(|&k| k == i);
     let mut grad = vec![0.0; idx.len()];
     let mut info = vec![vec![0.0; idx.len()]; idx.len()];
-    for i in 0..n {
-        for j in 0..n {
-            let games = w[i][j] + w[j][i];
-            if i >= j || games == 0.0 {
-                continue;
-            }
-            let p = 1.0 / (1.0 + (s[j] - s[i]).exp());
-            let (g, v) = (w[i][j] - games * p, games * p * (1.0 - p));
-            let (a, b) = (pos(i), pos(j));
-            if let Some(a) = a {
-                grad[a] += g;
-                info[a][a] += v;
-            }
-            if let Some(b) = b {
-                grad[b] -= g;
-                info[b][b] += v;
-            }
-            if let (Some(a), Some(b)) = (a, b) {
-                info[a][b] -= v;
-                info[b][a] -= v;
-            }
+    for &(i, j, offset, won, lost) in w {
+        let games = won + lost;
+        let edge = offset * std::f64::consts::LN_2;
+        let p = 1.0 / (1.0 + (s[j] - s[i] - edge).exp());
+        let (g, v) = (won - games * p, games * p * (1.0 - p));
+        let (a, b) = (pos(i), pos(j));
+        if let Some(a) = a {
+            grad[a] += g;
+            info[a][a] += v;
+        }
+        if let Some(b) = b {
+            grad[b] -= g;
+            info[b][b] += v;
+        }
+        if let (Some(a), Some(b)) = (a, b) {
+            info[a][b] -= v;
+            info[b][a] -= v;
         }
     }
     (grad, info)
@@ -206,7 +274,7 @@ fn solve(m: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
 }
 
 /// The strengths in log2 units with 95% intervals from the inverse Fisher information.
-fn ratings(r: &Results, w: &[Vec<f64>], s: &[f64], anchor: usize) -> Vec<Rating> {
+fn ratings(r: &Results, w: &[Pairing], s: &[f64], anchor: usize) -> Vec<Rating> {
     let (_, info) = derivatives(w, s, anchor);
     let ln2 = std::f64::consts::LN_2;
     let mut out = Vec::new();
@@ -281,7 +349,7 @@ fn read_dirs(dirs: &[PathBuf]) -> anyhow::Result<(Results, usize)> {
                     info.white.unwrap_or_default(),
                 );
                 let result = info.result.unwrap_or(GameResult::NoResult);
-                if !results.add(&b, &w, result) {
+                if !results.add_handicap(&b, &w, info.handicap, result) {
                     voids += 1;
                 }
             }
@@ -426,6 +494,36 @@ mod tests {
         assert!(r.add("a", "b", GameResult::Draw));
         assert_eq!(r.wins, vec![vec![0.0, 0.5], vec![0.5, 0.0]]);
         assert_eq!(r.record(0), (1.0, 0.5));
+    }
+
+    #[test]
+    fn stones_count_a_rank_each_so_an_even_split_at_three_stones_is_three_ranks() {
+        // a gives b three stones and wins half; b and c are even at 1 to 1.
+        let mut r = Results::default();
+        for k in 0..10 {
+            let (winner, stones) = (if k % 2 == 0 { "b" } else { "a" }, 3);
+            // `Resign(c)`: `c` won by resignation.
+            let result = match winner {
+                "b" => GameResult::Resign(Color::Black),
+                _ => GameResult::Resign(Color::White),
+            };
+            assert!(r.add_handicap("b", "a", stones, result));
+        }
+        r.add("b", "c", GameResult::Resign(Color::White));
+        r.add("c", "b", GameResult::Resign(Color::White));
+        assert_eq!(r.handicap.len(), 1);
+        assert_eq!(r.record(0), (12.0, 6.0), "b: ten at a handicap, two even");
+        let f = fit(&r, 2, 0.0).unwrap();
+        // Players in order of appearance: b, a, c (the anchor).
+        assert!(f[0].strength.abs() < 1e-9, "{f:?}");
+        assert!((f[1].strength - 3.0).abs() < 1e-9, "{f:?}");
+        // One stone is an even game (komi aside): no offset.
+        let mut even = Results::default();
+        even.add_handicap("x", "y", 1, GameResult::Resign(Color::White));
+        assert!(
+            even.handicap.is_empty() && even.wins[1][0] == 1.0,
+            "{even:?}"
+        );
     }
 
     #[test]

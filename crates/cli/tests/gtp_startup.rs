@@ -344,3 +344,81 @@ fn match_restarts_an_engine_that_is_gone_after_a_game() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A handicap match: engine A takes Black with the stones on the fixed points in every game,
+/// komi 0.5, and an engine that places other stones plays no game (it forfeits).
+#[test]
+fn a_handicap_match_gives_engine_a_the_fixed_stones_in_every_game() {
+    let dir = std::env::temp_dir().join(format!("tengen-match-handicap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Resigns at once; places the stones `fixed_handicap` is answered with.
+    let engine = |name: &str, stones: &str| {
+        let script = dir.join(format!("{name}.sh"));
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    \
+                 fixed_handicap) printf '=%s {stones}\\n\\n' \"$id\";;\n    \
+                 genmove) printf '=%s resign\\n\\n' \"$id\";;\n    \
+                 name) printf '=%s {name}\\n\\n' \"$id\";;\n    *) printf '=%s\\n\\n' \"$id\";;\n  \
+                 esac\ndone\n"
+            ),
+        )
+        .unwrap();
+        format!("sh {}", script.display())
+    };
+    let bin = env!("CARGO_BIN_EXE_tengen");
+    let weaker = format!("{bin} gtp --engine mcts --playouts 20 --threads 1");
+    let run = |white: &str, out: &str| {
+        tengen(&[
+            "match",
+            "--black",
+            &weaker,
+            "--white",
+            white,
+            "--games",
+            "2",
+            "--size",
+            "13",
+            "--handicap",
+            "4",
+            "--out",
+            out,
+        ])
+    };
+    let good = dir.join("good");
+    let (ok, out) = run(&engine("giver", "D4 K4 D10 K10"), good.to_str().unwrap());
+    assert!(ok, "{out}");
+    // White moves first and resigns: Black (engine A, both games) wins each.
+    for game in [1, 2] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("game {game}:")))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(line.contains("Tengen (B) vs giver (W): B+R"), "{line}");
+        let sgf = std::fs::read_to_string(good.join(format!("game-00{game}.sgf"))).unwrap();
+        assert!(sgf.contains("HA[4]") && sgf.contains("KM[0.5]"), "{sgf}");
+        for p in ["dd", "dj", "jd", "jj"] {
+            assert!(sgf.contains(&format!("[{p}]")), "{p} in {sgf}");
+        }
+    }
+    let bad = dir.join("bad");
+    let (ok, out) = run(&engine("misplacer", "A1 B1 C1 D1"), bad.to_str().unwrap());
+    assert!(ok, "{out}");
+    let line = out.lines().find(|l| l.starts_with("game 1:")).unwrap();
+    assert!(line.contains("B+F"), "{line}");
+    assert!(tengen(&[
+        "match",
+        "--black",
+        &weaker,
+        "--white",
+        &weaker,
+        "--size",
+        "9",
+        "--handicap",
+        "12"
+    ])
+    .1
+    .contains("handicap"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
