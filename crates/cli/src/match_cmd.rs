@@ -60,6 +60,11 @@ pub struct MatchOpt {
 }
 
 impl MatchOpt {
+    /// Whether every game is a handicap game.
+    fn handicapped(&self) -> bool {
+        self.handicap.is_some_and(|n| n > 0)
+    }
+
     /// The handicap of every game.
     fn stones(&self) -> Handicap {
         match self.handicap {
@@ -105,7 +110,7 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
         anyhow::bail!("--time must be a positive number of seconds, at most 86400");
     }
     let mut rules = opt.rules.rules(opt.size);
-    if opt.handicap.is_some_and(|n| n > 0) {
+    if opt.handicapped() {
         // A handicap game's komi, as the servers give it: half a point to break ties.
         rules.komi = Komi::from_halves(1);
     }
@@ -127,7 +132,7 @@ pub fn run(opt: MatchOpt) -> anyhow::Result<()> {
     let mut b = Player::start(&opt.white)?;
     let mut outcomes = Vec::new();
     for i in 0..opt.games {
-        let a_black = i % 2 == 0 || opt.handicap.is_some_and(|n| n > 0);
+        let a_black = i % 2 == 0 || opt.handicapped();
         let (black, white) = if a_black {
             (&mut a, &mut b)
         } else {
