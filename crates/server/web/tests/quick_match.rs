@@ -254,3 +254,37 @@ async fn an_untimed_bot_game_never_blocks_quick_match_and_ends_when_abandoned() 
     );
     assert!(!live(&server.get("/api/games").await.1));
 }
+
+/// On 19x19 a bot is chosen by the rank its level plays at there (BENCHMARKS.md, "The ladder on
+/// 19x19"): an 8k player meets `tengen-2` (declared 8k, measured on 9x9) on 9x9, but on 19x19,
+/// where level 2 plays about 3k, `tengen-improver` (about 10k there), even.
+#[tokio::test]
+async fn a_19x19_request_gets_the_bot_that_plays_its_rank_on_19x19() {
+    let server = TestServer::sqlite("qm-bot-19").await;
+    for (name, size, bot) in [("ben", 9, "tengen-2"), ("cho", 19, "tengen-improver")] {
+        let player = server.register(name, "8k").await;
+        let (st, v) = player
+            .post(
+                "/api/match",
+                json!({"sizes": [size], "speed": "live", "rules": "japanese", "bot_after_s": 30}),
+            )
+            .await;
+        assert_eq!(st, StatusCode::ACCEPTED, "{v}");
+        let mut told = server.state.services.notices.subscribe(player.id());
+        common::think(Duration::from_secs(31)).await;
+        tokio::time::timeout(Duration::from_secs(20), told.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        let (_, status) = player.get("/api/match").await;
+        assert_eq!(status["state"], "matched", "{status}");
+        assert_eq!(
+            status["opponent"]["username"], bot,
+            "{size}x{size}: {status}"
+        );
+        let game = status["game"].as_i64().unwrap();
+        let (_, g) = player.get(&format!("/api/games/{game}")).await;
+        assert_eq!(g["terms"]["size"], size);
+        assert_eq!(g["terms"]["handicap"].as_u64().unwrap_or(0), 0, "{g}");
+    }
+}

@@ -457,15 +457,20 @@ async fn pair(
     }
 }
 
-/// The bot nearest `level` (ties: the weaker) that can play now, if the server has any.
+/// The bot nearest `level` (ties: the weaker) that can play now on a `size` board under
+/// `preset`, by the rank it plays at there ([`crate::bots::plays_at`]), if the server has any.
 fn nearest_bot(
     bots: &crate::bots::Bots,
     online: &crate::online::Online,
     level: i32,
+    (size, preset): (u8, tengen_rules::Preset),
 ) -> Option<(String, i32)> {
     bots.all()
         .filter(|(spec, u)| crate::bots::available(spec, u, online))
-        .map(|(spec, u)| (spec.name.clone(), u.rank.level()))
+        .map(|(spec, u)| {
+            let rank = crate::bots::plays_at(spec, u.rank, size, preset);
+            (spec.name.clone(), rank.level())
+        })
         .min_by_key(|(_, l)| ((l - level).abs(), *l))
 }
 
@@ -490,7 +495,13 @@ async fn bot_fallback(state: &BotGames, qm: &QuickMatch, me: Waiting) {
     }
     // Stones for a player more than two ranks below the bot, as HANDICAP in a room (a bot does
     // not take stones: a stronger player plays it even).
-    let Some((bot, bot_level)) = nearest_bot(&state.bots, &state.online, me.level) else {
+    let size = me.ask.req.sizes[0];
+    let preset: tengen_rules::Preset = match me.ask.req.rules.parse() {
+        Ok(p) => p,
+        Err(_) => return,
+    };
+    let Some((bot, bot_level)) = nearest_bot(&state.bots, &state.online, me.level, (size, preset))
+    else {
         qm.tell(
             me.user.id,
             MatchState::failed(
@@ -500,11 +511,6 @@ async fn bot_fallback(state: &BotGames, qm: &QuickMatch, me: Waiting) {
         )
         .await;
         return;
-    };
-    let size = me.ask.req.sizes[0];
-    let preset: tengen_rules::Preset = match me.ask.req.rules.parse() {
-        Ok(p) => p,
-        Err(_) => return,
     };
     let handicap = (bot_level - me.level > 2)
         .then(|| crate::rooms::default_handicap(preset, size, bot_level - me.level));
