@@ -98,11 +98,21 @@ export function suggestedHandicap(mine, theirs) {
 }
 
 /**
- * The handicap a bot gives `user` (seed 002: a stone a rank, from two ranks apart); none for a
- * guest, whose rank is the server's guess, not theirs.
+ * The rank `bot` plays at on a `size` board under `rules`: the server lists the boards where a
+ * level was measured to play at another rank than its account's (`ranks_by_size`: `tengen-2`
+ * is 8k on 9x9, 3k on 19x19); First Capture is another game, ranked by the account.
  */
-export function botHandicap(user, bot) {
-  return user && !user.guest ? suggestedHandicap(user.rank, bot.rank) : 0;
+export function botRank(bot, size, rules) {
+  return (rules !== 'first-capture' && bot.ranks_by_size?.[size]) || bot.rank;
+}
+
+/**
+ * The handicap a bot gives `user` on a `size` board under `rules` (seed 002: a stone a rank,
+ * from two ranks apart, by the rank the bot plays at there); none for a guest, whose rank is
+ * the server's guess, not theirs.
+ */
+export function botHandicap(user, bot, size, rules) {
+  return user && !user.guest ? suggestedHandicap(user.rank, botRank(bot, size, rules)) : 0;
 }
 
 /** The request to play a bot from the bot form's fields: a handicap (the one chosen, else the

@@ -9,7 +9,7 @@ import { t, rankName, errorMessage } from './i18n.js';
 import { rulesName, span, timeLabel } from './format.js';
 import { esc } from './html.js';
 import {
-  RULES, RANKS, CHAT_LINES, matchRequest, matchStep, matchNews, roomTerms, botHandicap, botRequest,
+  RULES, RANKS, CHAT_LINES, matchRequest, matchStep, matchNews, roomTerms, botHandicap, botRank, botRequest,
   botAway, roomChoices, hoSunColor, playsIn, friendsInOrder,
 } from './lobby-state.js';
 import { dailyCard } from './puzzles.js';
@@ -252,22 +252,36 @@ function wireRoomForm(c) {
   };
 }
 
-/** A button a bot, with the handicap its rank gives the player. */
+/** A button a bot, with the rank it plays at on the board chosen and the handicap that gives
+ * the player; a new board or rules relabels them. */
 async function wireBots(c) {
   const box = c.q('#bots');
+  const terms = c.q('#bot-terms');
   try {
     const { bots } = await api.bots();
-    for (const b of bots) box.appendChild(botButton(c, b));
+    const draw = () => {
+      // A remote bot's presence is the lobby refresh's news: a relabelled button keeps it.
+      const was = new Map([...box.children].map((x) => [x.dataset.bot, x]));
+      box.replaceChildren(...bots.map((b) => {
+        const btn = botButton(c, b, fieldsOf(terms));
+        const old = was.get(b.name);
+        if (old && btn.dataset.remote) Object.assign(btn, { disabled: old.disabled, title: old.title });
+        return btn;
+      }));
+    };
+    draw();
+    terms.querySelector('[name=size]').addEventListener('change', draw);
+    terms.querySelector('[name=rules]').addEventListener('change', draw);
   } catch (err) {
     c.app.error(err);
   }
 }
 
-function botButton(c, b) {
+function botButton(c, b, f) {
   const { app } = c;
   const btn = document.createElement('button');
-  const stones = botHandicap(app.user, b);
-  btn.textContent = t('lobby.play_bot_named', { name: b.name, rank: rankName(b.rank) })
+  const stones = botHandicap(app.user, b, Number(f.size), f.rules);
+  btn.textContent = t('lobby.play_bot_named', { name: b.name, rank: rankName(botRank(b, Number(f.size), f.rules)) })
     + (stones ? ` · ${t('lobby.bot_handicap', { n: stones })}` : '');
   btn.dataset.bot = b.name;
   if (stones) btn.dataset.handicap = String(stones);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  matchRequest, matchStep, matchNews, roomClock, roomTerms, rankLevel, suggestedHandicap, botHandicap,
+  matchRequest, matchStep, matchNews, roomClock, roomTerms, rankLevel, suggestedHandicap, botHandicap, botRank,
   botRequest, botAway, roomChoices, hoSunColor, playsIn, friendsInOrder, RANKS,
 } from '../js/lobby-state.js';
 
@@ -67,6 +67,14 @@ test('ranks on one scale, and the handicap a stronger bot gives', () => {
   assert.equal(botHandicap({ rank: '10k', guest: true }, { rank: '1d' }), 0);
   assert.equal(botHandicap({ rank: '10k' }, { rank: '1d' }), 9);
   assert.equal(botHandicap(null, { rank: '1d' }), 0);
+  // A bot's rank on the board chosen: tengen-2 is 8k on 9x9 and 3k on 19x19, so a 10k takes
+  // two stones on 9x9 and seven on 19x19; First Capture goes by the account's rank.
+  const two = { rank: '8k', ranks_by_size: { 17: '3k', 19: '3k' } };
+  assert.deepEqual([9, 13, 19].map((n) => botRank(two, n, 'chinese')), ['8k', '8k', '3k']);
+  assert.equal(botRank(two, 19, 'first-capture'), '8k');
+  assert.equal(botRank({ rank: '5k' }, 19, 'japanese'), '5k');
+  assert.equal(botHandicap({ rank: '10k' }, two, 9, 'chinese'), 2);
+  assert.equal(botHandicap({ rank: '10k' }, two, 19, 'japanese'), 7);
 });
 
 test('a bot game: a handicap means Black, else the colour chosen', () => {

@@ -278,7 +278,14 @@ test('a stronger bot gives a registered player the handicap their ranks call for
   const strong = page.locator('[data-bot="tengen-9"]');
   assert.equal(await strong.getAttribute('data-handicap'), '9');
   assert.match(await strong.textContent(), /9 stones for you$/);
+  // tengen-2 is 8k on 9x9 (four stones) and plays 3k on 19x19: the board relabels it, nine.
+  const two = page.locator('[data-bot="tengen-2"]');
+  assert.equal(await two.getAttribute('data-handicap'), '4');
+  await page.locator('#bot-terms select[name=size]').selectOption('19');
+  assert.match(await two.textContent(), /^Play tengen-2 \(3k\) · 9 stones for you$/);
+  assert.equal(await two.getAttribute('data-handicap'), '9');
   await page.locator('#bot-terms select[name=size]').selectOption('13');
+  assert.equal(await two.getAttribute('data-handicap'), '4');
   await strong.click();
   await page.waitForURL(/#\/game\/\d+/);
   const id = Number(page.url().split('/').pop());

@@ -305,6 +305,15 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     );
     let ranks: Vec<&str> = listed.iter().filter_map(|b| b["rank"].as_str()).collect();
     assert_eq!(&ranks[..6], ["24k", "21k", "18k", "13k", "10k", "8k"]);
+    // Each lists the boards where it plays at another rank (measured on 19x19): tengen-2
+    // plays 3k there, the novice below 30k; on 9x9 and 13x13 their declared ranks.
+    let two = &listed[5]["ranks_by_size"];
+    assert_eq!(
+        (two["19"].as_str(), two["17"].as_str()),
+        (Some("3k"), Some("3k"))
+    );
+    assert!(two.get("13").is_none() && two.get("9").is_none(), "{two}");
+    assert_eq!(listed[2]["ranks_by_size"]["19"], "30k");
 }
 
 // Regression (issue 29, item 4): the weakest bot, far ahead, went on throwing stones into its

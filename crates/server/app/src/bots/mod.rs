@@ -12,6 +12,7 @@ mod player;
 pub use error::BotError;
 pub use player::Player;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
@@ -213,18 +214,39 @@ const RANKS_ON_19: [(u8, Rank); 10] = [
     (9, Rank::Dan(3)),
 ];
 
-/// The rank a bot plays at on a `size` board under `preset`: a built-in level's 19x19 rank
-/// ([`RANKS_ON_19`]) where the net plays (not First Capture), else `account`, the bot
-/// account's rank. Quick match pairs by it, so that a 19x19 game against a bot is as even as
-/// the ranks say.
+/// The boards besides 9x9 (where the declared ranks were measured) on which the levels' ranks
+/// were measured, each with its table. A board takes the ranks of the measured board nearest
+/// its size (9x9's on a tie, the one the most games measured).
+const MEASURED_BOARDS: [(u8, &[(u8, Rank)]); 1] = [(19, &RANKS_ON_19)];
+
+/// The rank a bot plays at on a `size` board under `preset`: a built-in level's rank on the
+/// measured board nearest `size` ([`MEASURED_BOARDS`]) where the net plays (not First
+/// Capture), else `account`, the bot account's rank (measured on 9x9). Quick match pairs by
+/// it, and the lobby suggests handicaps by it, so that a game against a bot is as even as the
+/// ranks say on every board.
 pub fn plays_at(spec: &BotSpec, account: Rank, size: u8, preset: Preset) -> Rank {
-    match spec.engine {
-        Engine::Builtin(level) if size == 19 && preset != Preset::FirstCapture => RANKS_ON_19
-            .iter()
-            .find(|&&(l, _)| l == level)
-            .map_or(account, |&(_, r)| r),
-        _ => account,
+    let Engine::Builtin(level) = spec.engine else {
+        return account;
+    };
+    if preset == Preset::FirstCapture {
+        return account;
     }
+    let off = |board: u8| board.abs_diff(size);
+    MEASURED_BOARDS
+        .iter()
+        .filter(|&&(board, _)| off(board) < off(9))
+        .min_by_key(|&&(board, _)| off(board))
+        .and_then(|(_, ranks)| ranks.iter().find(|&&(l, _)| l == level))
+        .map_or(account, |&(_, r)| r)
+}
+
+/// A bot's ranks on the boards where it plays at another rank than its account's
+/// ([`plays_at`], Go rules), by board size, for `GET /api/bots`.
+fn ranks_by_size(spec: &BotSpec, account: Rank) -> BTreeMap<u8, Rank> {
+    (tengen_rules::MIN_SIZE..=tengen_rules::MAX_SIZE)
+        .map(|size| (size, plays_at(spec, account, size, Preset::Chinese)))
+        .filter(|&(_, rank)| rank != account)
+        .collect()
 }
 
 /// Name, level and declared rank of each built-in bot.
@@ -317,6 +339,7 @@ impl Bots {
                     engine,
                     name: s.name.clone(),
                     rank: u.rank,
+                    ranks_by_size: ranks_by_size(s, u.rank),
                 }
             })
             .collect();
@@ -355,8 +378,11 @@ pub struct BotListed {
     pub engine: &'static str,
     /// Its name.
     pub name: String,
-    /// Its rank.
+    /// Its rank (its account's, measured on 9x9).
     pub rank: Rank,
+    /// The boards where it plays at another rank, by size, under Go's rules (BENCHMARKS.md,
+    /// "The ladder on 19x19"): a 19x19 game against `tengen-2` is a 3k's game, not an 8k's.
+    pub ranks_by_size: BTreeMap<u8, Rank>,
 }
 
 /// Whether the bot can start a game now: a remote bot's engine must be connected (on any node).
@@ -708,7 +734,7 @@ mod tests {
     use tengen_rules::playout::Rng;
 
     #[test]
-    fn a_built_in_level_plays_at_its_19x19_rank_on_19x19_only() {
+    fn a_built_in_level_plays_at_its_19x19_rank_on_the_boards_nearest_19x19() {
         let spec = |name: &str, engine| BotSpec {
             name: name.into(),
             rank: Rank::Kyu(8),
@@ -719,6 +745,17 @@ mod tests {
         assert_eq!(plays_at(&two, declared, 19, Preset::Chinese), Rank::Kyu(3));
         assert_eq!(plays_at(&two, declared, 9, Preset::Chinese), declared);
         assert_eq!(plays_at(&two, declared, 13, Preset::Japanese), declared);
+        // A board takes the nearest measured board's rank; 9x9's on a tie.
+        assert_eq!(plays_at(&two, declared, 17, Preset::Chinese), Rank::Kyu(3));
+        assert_eq!(plays_at(&two, declared, 15, Preset::Chinese), Rank::Kyu(3));
+        assert_eq!(plays_at(&two, declared, 14, Preset::Chinese), declared);
+        assert_eq!(plays_at(&two, declared, 25, Preset::Chinese), Rank::Kyu(3));
+        let listed = ranks_by_size(&two, declared);
+        assert_eq!(
+            listed.keys().copied().collect::<Vec<_>>(),
+            (15..=25).collect::<Vec<u8>>()
+        );
+        assert!(listed.values().all(|&r| r == Rank::Kyu(3)));
         // First Capture is the Monte Carlo engine's: its rank is the account's.
         assert_eq!(plays_at(&two, declared, 19, Preset::FirstCapture), declared);
         let novice = spec("tengen-novice", Engine::Builtin(14));
