@@ -305,8 +305,9 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     );
     let ranks: Vec<&str> = listed.iter().filter_map(|b| b["rank"].as_str()).collect();
     assert_eq!(&ranks[..6], ["24k", "21k", "18k", "13k", "10k", "8k"]);
-    // Each lists the boards where it plays at another rank (measured on 19x19): tengen-2
-    // plays 3k there, the novice below 30k; on 9x9 and 13x13 their declared ranks.
+    // Each lists the boards where it plays at another rank (measured on 13x13 and 19x19):
+    // tengen-2 plays 3k on 19x19 and its declared 8k on 9x9 and 13x13; the novice (18k on
+    // 9x9) 26k on 13x13 and 30k, the scale's end, on 19x19.
     let two = &listed[5]["ranks_by_size"];
     assert_eq!(
         (two["19"].as_str(), two["17"].as_str()),
@@ -314,6 +315,7 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     );
     assert!(two.get("13").is_none() && two.get("9").is_none(), "{two}");
     assert_eq!(listed[2]["ranks_by_size"]["19"], "30k");
+    assert_eq!(listed[2]["ranks_by_size"]["13"], "26k");
 }
 
 // Regression (issue 29, item 4): the weakest bot, far ahead, went on throwing stones into its

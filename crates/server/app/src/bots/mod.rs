@@ -214,10 +214,25 @@ const RANKS_ON_19: [(u8, Rank); 10] = [
     (9, Rank::Dan(3)),
 ];
 
-/// The boards besides 9x9 (where the declared ranks were measured) on which the levels' ranks
-/// were measured, each with its table. A board takes the ranks of the measured board nearest
-/// its size (9x9's on a tie, the one the most games measured).
-const MEASURED_BOARDS: [(u8, &[(u8, Rank)]); 1] = [(19, &RANKS_ON_19)];
+/// The built-in levels' ranks on 13x13 where they are not the declared ones (BENCHMARKS.md,
+/// "The ladder on 13x13": 300 games, GNU Go 3.8 level 10 = 8k): the levels from 17 up and level 1
+/// play at their declared ranks there, within a rank; the three beginners, who answer near the
+/// last move and sample flatly among many more moves than on 9x9, fall far below theirs. Level
+/// 14 lost every game to level 13, even with seven stones, so its fit (stones counted a rank
+/// each, less than a 13x13 stone is worth) is a ceiling.
+const RANKS_ON_13: [(u8, Rank); 3] = [
+    (16, Rank::Kyu(30)),
+    (15, Rank::Kyu(29)),
+    (14, Rank::Kyu(26)),
+];
+
+/// The boards on which the levels' ranks were measured, smallest first, each with the levels
+/// whose rank there is not their declared one: 9x9, where the declared ranks were measured;
+/// 13x13 ([`RANKS_ON_13`]); 19x19 ([`RANKS_ON_19`]). A board takes the ranks of the measured
+/// board nearest its size, the smaller on a tie: 5x5 to 11x11 9x9's, 12x12 to 16x16 13x13's,
+/// 17x17 up 19x19's.
+const MEASURED_BOARDS: [(u8, &[(u8, Rank)]); 3] =
+    [(9, &[]), (13, &RANKS_ON_13), (19, &RANKS_ON_19)];
 
 /// The rank a bot plays at on a `size` board under `preset`: a built-in level's rank on the
 /// measured board nearest `size` ([`MEASURED_BOARDS`]) where the net plays (not First
@@ -231,11 +246,9 @@ pub fn plays_at(spec: &BotSpec, account: Rank, size: u8, preset: Preset) -> Rank
     if preset == Preset::FirstCapture {
         return account;
     }
-    let off = |board: u8| board.abs_diff(size);
     MEASURED_BOARDS
         .iter()
-        .filter(|&&(board, _)| off(board) < off(9))
-        .min_by_key(|&&(board, _)| off(board))
+        .min_by_key(|&&(board, _)| board.abs_diff(size))
         .and_then(|(_, ranks)| ranks.iter().find(|&&(l, _)| l == level))
         .map_or(account, |&(_, r)| r)
 }
@@ -734,7 +747,7 @@ mod tests {
     use tengen_rules::playout::Rng;
 
     #[test]
-    fn a_built_in_level_plays_at_its_19x19_rank_on_the_boards_nearest_19x19() {
+    fn a_built_in_level_plays_at_its_rank_on_the_measured_board_nearest_the_game_board() {
         let spec = |name: &str, engine| BotSpec {
             name: name.into(),
             rank: Rank::Kyu(8),
@@ -745,15 +758,16 @@ mod tests {
         assert_eq!(plays_at(&two, declared, 19, Preset::Chinese), Rank::Kyu(3));
         assert_eq!(plays_at(&two, declared, 9, Preset::Chinese), declared);
         assert_eq!(plays_at(&two, declared, 13, Preset::Japanese), declared);
-        // A board takes the nearest measured board's rank; 9x9's on a tie.
+        // A board takes the nearest measured board's rank, the smaller's on a tie (13x13's
+        // are the declared ones).
         assert_eq!(plays_at(&two, declared, 17, Preset::Chinese), Rank::Kyu(3));
-        assert_eq!(plays_at(&two, declared, 15, Preset::Chinese), Rank::Kyu(3));
-        assert_eq!(plays_at(&two, declared, 14, Preset::Chinese), declared);
+        assert_eq!(plays_at(&two, declared, 16, Preset::Chinese), declared);
+        assert_eq!(plays_at(&two, declared, 11, Preset::Chinese), declared);
         assert_eq!(plays_at(&two, declared, 25, Preset::Chinese), Rank::Kyu(3));
         let listed = ranks_by_size(&two, declared);
         assert_eq!(
             listed.keys().copied().collect::<Vec<_>>(),
-            (15..=25).collect::<Vec<u8>>()
+            (17..=25).collect::<Vec<u8>>()
         );
         assert!(listed.values().all(|&r| r == Rank::Kyu(3)));
         // First Capture is the Monte Carlo engine's: its rank is the account's.
@@ -763,6 +777,15 @@ mod tests {
             plays_at(&novice, Rank::Kyu(18), 19, Preset::Korean),
             Rank::Kyu(30)
         );
+        // On 13x13 the beginners fall below their 9x9 ranks; the other levels keep theirs.
+        assert_eq!(
+            plays_at(&novice, Rank::Kyu(18), 13, Preset::Japanese),
+            Rank::Kyu(26)
+        );
+        assert_eq!(
+            plays_at(&novice, Rank::Kyu(18), 9, Preset::Chinese),
+            Rank::Kyu(18)
+        );
         // A level without a 19x19 rank, and bots that are not levels, keep the account's.
         let ten = spec("tengen-10", Engine::Builtin(10));
         assert_eq!(
@@ -771,22 +794,24 @@ mod tests {
         );
         let gtp = spec("gnugo", Engine::Gtp("gnugo --mode gtp".into()));
         assert_eq!(plays_at(&gtp, declared, 19, Preset::Chinese), declared);
-        // Every built-in bot on 19x19 is in order of strength as its level is.
-        let mut by_level: Vec<(i16, i32)> = builtins(None)
-            .iter()
-            .filter_map(|b| match b.engine {
-                Engine::Builtin(l) => Some((
-                    tengen_ai::nn::levels::strength_order(l)?,
-                    plays_at(b, b.rank, 19, Preset::Chinese).level(),
-                )),
-                _ => None,
-            })
-            .collect();
-        by_level.sort();
-        assert!(
-            by_level.windows(2).all(|w| w[0].1 <= w[1].1),
-            "{by_level:?}"
-        );
+        // On every measured board the built-in bots are in order of strength as their levels.
+        for size in [9, 13, 19] {
+            let mut by_level: Vec<(i16, i32)> = builtins(None)
+                .iter()
+                .filter_map(|b| match b.engine {
+                    Engine::Builtin(l) => Some((
+                        tengen_ai::nn::levels::strength_order(l)?,
+                        plays_at(b, b.rank, size, Preset::Chinese).level(),
+                    )),
+                    _ => None,
+                })
+                .collect();
+            by_level.sort();
+            assert!(
+                by_level.windows(2).all(|w| w[0].1 <= w[1].1),
+                "{size}: {by_level:?}"
+            );
+        }
     }
 
     /// A 9x9 Chinese game set up with `rows` (top row first; `X` black, `O` white), `to_move`
