@@ -393,8 +393,9 @@ pub struct BotListed {
     pub name: String,
     /// Its rank (its account's, measured on 9x9).
     pub rank: Rank,
-    /// The boards where it plays at another rank, by size, under Go's rules (BENCHMARKS.md,
-    /// "The ladder on 19x19"): a 19x19 game against `tengen-2` is a 3k's game, not an 8k's.
+    /// The boards where it plays at another rank, by size, under Go's rules ([`plays_at`];
+    /// BENCHMARKS.md, "The ladder on 13x13" and "on 19x19"): a 19x19 game against `tengen-2` is
+    /// a 3k's game, not an 8k's.
     pub ranks_by_size: BTreeMap<u8, Rank>,
 }
 
