@@ -20,7 +20,8 @@ pub struct Started {
 }
 
 /// Starts a game between `black` and `white` under `terms`, in room `room_id` (0: none);
-/// `room_closed` when someone else took the room first.
+/// `room_closed` when someone else took the room first. Each plays it at the rank of its
+/// `User` (a bot's on this board, set by the caller).
 pub async fn start(
     store: &Store,
     games: &Games,
@@ -35,8 +36,16 @@ pub async fn start(
         }
     }
     let json = serde_json::to_string(&terms).map_err(|e| ApiError::Internal(e.to_string()))?;
+    // Stored with the game, so that its record keeps the ranks of its day (and a bot's rank on
+    // this board) after a restart and a promotion.
+    let ranks = [black.rank.to_string(), white.rank.to_string()];
     let game_id = store
-        .start_game(room_id, black.id, white.id, &json)
+        .start_ranked_game(
+            room_id,
+            [black.id, white.id],
+            &json,
+            Some([&ranks[0], &ranks[1]]),
+        )
         .await?
         .ok_or_else(|| ApiError::Conflict("room_closed", "someone else joined first".into()))?;
     let handle = games

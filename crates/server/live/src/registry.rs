@@ -450,19 +450,20 @@ pub async fn replay(
         }
         log.push(record);
     }
-    let player = |id: i64| async move {
+    let player = |id: i64, i: usize| async move {
         let u = store
             .user_by_id(id)
             .await?
             .ok_or(LiveError::Internal(format!("no user {id}")))?;
-        Ok::<Player, LiveError>(Player::of_account(
-            u.id,
-            &u.username,
-            u.rank,
-            u.guest,
-            u.bot,
-        ))
+        // The rank the game was started at; the account's for a game that stored none (or, were
+        // the stored one ever unreadable, rather than failing the game).
+        let stored = row.ranks.as_ref().and_then(|r| r[i].parse().ok());
+        let rank = stored.unwrap_or(u.rank);
+        Ok::<Player, LiveError>(Player::of_account(u.id, &u.username, rank, u.guest, u.bot))
     };
-    let players = [player(row.black_id).await?, player(row.white_id).await?];
+    let players = [
+        player(row.black_id, 0).await?,
+        player(row.white_id, 1).await?,
+    ];
     Ok((live, players, log))
 }

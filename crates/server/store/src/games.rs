@@ -78,6 +78,10 @@ pub struct GameRow {
     pub created_at: i64,
     /// Why the finished game counts for nobody (`no_show`, `too_few_moves`, `abandoned`).
     pub annulled: Option<String>,
+    /// The ranks Black and White played the game at, as written when it started (a bot's is
+    /// its rank on that board); `None` for games started before they were stored, and for a
+    /// tournament's, whose players play at their account's rank.
+    pub ranks: Option<[String; 2]>,
 }
 
 /// A stored event.
@@ -126,7 +130,7 @@ pub struct ListedGame {
 
 /// The games with their players' names: one query for a whole list.
 const LISTED: &str = "SELECT g.id, g.black_id, g.white_id, g.terms, g.status, g.result, \
-     g.created_at, g.annulled, g.annul_reason, b.username AS black_name, w.username AS white_name \
+     g.created_at, g.annulled, g.annul_reason, g.black_rank, g.white_rank, b.username AS black_name, w.username AS white_name \
      FROM games g LEFT JOIN users b ON b.id = g.black_id LEFT JOIN users w ON w.id = g.white_id";
 
 fn listed_from(r: &AnyRow) -> Result<ListedGame, StoreError> {
@@ -159,6 +163,10 @@ fn game_from(r: &AnyRow) -> Result<GameRow, StoreError> {
                 r.try_get::<Option<String>, _>("annul_reason")?
                     .unwrap_or_else(|| "moderator".into()),
             ),
+        },
+        ranks: match (r.try_get("black_rank")?, r.try_get("white_rank")?) {
+            (Some(b), Some(w)) => Some([b, w]),
+            _ => None,
         },
     })
 }
@@ -243,6 +251,19 @@ impl Store {
         white_id: i64,
         terms: &str,
     ) -> Result<Option<i64>, StoreError> {
+        self.start_ranked_game(room_id, [black_id, white_id], terms, None)
+            .await
+    }
+
+    /// [`Store::start_game`], with the ranks Black and White play it at (see
+    /// [`GameRow::ranks`]).
+    pub async fn start_ranked_game(
+        &self,
+        room_id: i64,
+        [black_id, white_id]: [i64; 2],
+        terms: &str,
+        ranks: Option<[&str; 2]>,
+    ) -> Result<Option<i64>, StoreError> {
         let mut tx = self.pool().begin().await?;
         if room_id != 0 {
             let claimed = sqlx::query(
@@ -256,13 +277,15 @@ impl Store {
             }
         }
         let row = sqlx::query(
-            "INSERT INTO games (room_id, black_id, white_id, terms, status, result, created_at, finished_at) VALUES ($1, $2, $3, $4, 'live', NULL, $5, NULL) RETURNING id",
+            "INSERT INTO games (room_id, black_id, white_id, terms, status, result, created_at, finished_at, black_rank, white_rank) VALUES ($1, $2, $3, $4, 'live', NULL, $5, NULL, $6, $7) RETURNING id",
         )
         .bind(room_id)
         .bind(black_id)
         .bind(white_id)
         .bind(terms)
         .bind(now())
+        .bind(ranks.map(|r| r[0].to_string()))
+        .bind(ranks.map(|r| r[1].to_string()))
         .fetch_one(&mut *tx)
         .await?;
         let game_id: i64 = row.try_get(0)?;
@@ -279,7 +302,7 @@ impl Store {
 
     /// One game.
     pub async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE id = $1")
+        let r = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason, black_rank, white_rank FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
@@ -292,7 +315,7 @@ impl Store {
         status: GameStatus,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason, black_rank, white_rank FROM games WHERE status = $1 ORDER BY id DESC LIMIT $2")
             .bind(status.as_str())
             .bind(limit)
             .fetch_all(self.pool())
@@ -335,7 +358,7 @@ impl Store {
 
     /// A player's games, newest first.
     pub async fn games_of(&self, user_id: i64, limit: i64) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE black_id = $1 OR white_id = $1 ORDER BY id DESC LIMIT $2")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason, black_rank, white_rank FROM games WHERE black_id = $1 OR white_id = $1 ORDER BY id DESC LIMIT $2")
             .bind(user_id)
             .bind(limit)
             .fetch_all(self.pool())
@@ -346,7 +369,7 @@ impl Store {
     /// A player's finished games that count, all of them (for their record): annulled ones
     /// do not.
     pub async fn finished_games_of(&self, user_id: i64) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished' AND annulled = 0")
+        let rows = sqlx::query("SELECT id, black_id, white_id, terms, status, result, created_at, annulled, annul_reason, black_rank, white_rank FROM games WHERE (black_id = $1 OR white_id = $1) AND status = 'finished' AND annulled = 0")
             .bind(user_id)
             .fetch_all(self.pool())
             .await?;

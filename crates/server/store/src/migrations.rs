@@ -204,6 +204,10 @@ const SHARED: &[Step] = &[
         deviation DOUBLE PRECISION NOT NULL,
         volatility DOUBLE PRECISION NOT NULL
     )"),
+    // The ranks a game's players play it at, written when it starts (store/games.rs): a
+    // record keeps the rank of its day, and a bot's is its rank on that board.
+    Sql("ALTER TABLE games ADD COLUMN black_rank TEXT"),
+    Sql("ALTER TABLE games ADD COLUMN white_rank TEXT"),
 ];
 
 /// The private messages' table, whose ids each database generates its own way.

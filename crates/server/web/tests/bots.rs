@@ -318,6 +318,56 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     assert_eq!(listed[2]["ranks_by_size"]["13"], "26k");
 }
 
+// A game against a bot says the rank the bot plays at on its board, not its account's (its
+// 9x9 rank): `tengen-2` (8k) plays 3k on 19x19. The rank is stored with the game, so the game
+// page and its SGF record still say it after the server starts again.
+#[tokio::test]
+async fn a_bot_game_keeps_the_bots_rank_on_its_board_after_a_restart() {
+    let url = common::sqlite_url("bot-rank-on-board");
+    let server = TestServer::start_with(&url, common::server::GRACE, vec![]).await;
+    let guest = server.guest().await;
+    let (s, started) = guest
+        .post(
+            "/api/bots/tengen-2/play",
+            json!({"size": 19, "color": "black"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{started}");
+    let game = started["game_id"].as_i64().unwrap();
+    assert_eq!(started["game"]["white"]["username"], "tengen-2");
+    assert_eq!(started["game"]["white"]["rank"], "3k", "{started}");
+    // On 9x9 it plays at its account's rank.
+    let (_, nine) = guest
+        .post(
+            "/api/bots/tengen-2/play",
+            json!({"size": 9, "color": "black"}),
+        )
+        .await;
+    assert_eq!(nine["game"]["white"]["rank"], "8k", "{nine}");
+    // A player's record keeps the rank of its day when their rank moves on.
+    let black = started["game"]["black"].clone();
+    let name = black["username"].as_str().unwrap();
+    assert_ne!(black["rank"], "1d", "{black}");
+    tengen_app::accounts::set_rank(server.store(), name, "1d")
+        .await
+        .unwrap();
+    drop(guest);
+    drop(server);
+
+    let server = TestServer::start_with(&url, common::server::GRACE, vec![]).await;
+    let (s, g) = server.get(&format!("/api/games/{game}")).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["white"]["rank"], "3k", "{g}");
+    assert_eq!(g["black"]["rank"], black["rank"], "{g}");
+    let (s, sgf) = server.get(&format!("/api/games/{game}/sgf")).await;
+    assert_eq!(s, StatusCode::OK);
+    let sgf = sgf.as_str().unwrap();
+    assert!(
+        sgf.contains("PW[tengen-2]") && sgf.contains("WR[3k]"),
+        "{sgf}"
+    );
+}
+
 // Regression (issue 29, item 4): the weakest bot, far ahead, went on throwing stones into its
 // own settled area while the player passed again and again. It passes back once no move can
 // change the winner (judged by the estimator, the same at every level and every time).

@@ -238,7 +238,7 @@ const MEASURED_BOARDS: [(u8, &[(u8, Rank)]); 3] =
 /// measured board nearest `size` ([`MEASURED_BOARDS`]) where the net plays (not First
 /// Capture), else `account`, the bot account's rank (measured on 9x9). Quick match pairs by
 /// it, and the lobby suggests handicaps by it, so that a game against a bot is as even as the
-/// ranks say on every board.
+/// ranks say on every board; the game itself names it as the bot's rank.
 pub fn plays_at(spec: &BotSpec, account: Rank, size: u8, preset: Preset) -> Rank {
     let Engine::Builtin(level) = spec.engine else {
         return account;
@@ -556,9 +556,14 @@ pub async fn start_game(
         unrated: false,
         disputes: Default::default(),
     };
+    // The bot plays this game at its rank on this board, and the game says so.
+    let bot_here = User {
+        rank: plays_at(&spec, bot.rank, size, preset),
+        ..bot.clone()
+    };
     let (black, white) = match user_color {
-        Color::Black => (user, &bot),
-        Color::White => (&bot, user),
+        Color::Black => (user, &bot_here),
+        Color::White => (&bot_here, user),
     };
     let started =
         crate::games::start(&state.store, &state.games, 0, black, white, terms.clone()).await?;
