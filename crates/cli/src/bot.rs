@@ -23,11 +23,12 @@ pub struct BotOpt {
     #[arg(long)]
     pub visits: Option<u32>,
     /// The temperature of the policy sample instead of the level's (0: the most visited move),
-    /// for measuring candidate levels.
+    /// on every board (a beginner's own sample on bigger boards is set aside), for measuring
+    /// candidate levels.
     #[arg(long)]
     pub temperature: Option<f64>,
     /// The share of the best move's prior under which a move is never sampled, instead of the
-    /// level's.
+    /// level's, on every board (as `--temperature`).
     #[arg(long)]
     pub floor: Option<f32>,
     /// A KataGo model (`.bin.gz`, `.txt.gz` or either unzipped) instead of the built-in net.
@@ -136,6 +137,7 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
             temperature: 0.0,
             floor: levels::ABSURD_SHARE,
             human: None,
+            wider: &[],
         },
         None => levels::level(opt.level)
             .context("--level takes 1 to 10, a beginner's 11 to 16, or 17 (between 1 and 2)")?,
@@ -143,13 +145,16 @@ fn serve_gtp(opt: BotOpt) -> anyhow::Result<()> {
     let level = match opt.temperature {
         Some(t) if t >= 0.0 => Level {
             temperature: t,
-            ..level
+            ..level.on_every_board()
         },
         Some(_) => anyhow::bail!("--temperature takes 0 or more"),
         None => level,
     };
     let level = match opt.floor {
-        Some(f) if (0.0..=1.0).contains(&f) => Level { floor: f, ..level },
+        Some(f) if (0.0..=1.0).contains(&f) => Level {
+            floor: f,
+            ..level.on_every_board()
+        },
         Some(_) => anyhow::bail!("--floor takes a share from 0 to 1"),
         None => level,
     };

@@ -20,7 +20,9 @@
 //! (KaTrain, `katrain/core/ai.py`, by Sander Land). A beginner answers near the last moves
 //! and rarely plays elsewhere, and does not see ataris: a move that captures, or that saves its
 //! own stones in atari, keeps only a share of its weight. It still never fills its own eye nor
-//! plays a first-line move that touches no stone.
+//! plays a first-line move that touches no stone. The flattest of them (levels 14 to 16) sample
+//! above a higher floor on boards of 12 lines and more ([`Level::on_board`]), where their 9x9
+//! floor let through so many of the net's worst moves that they fell ten ranks.
 //!
 //! With a fixed seed a level plays the same move in the same position: the search's
 //! symmetries and the sample are both drawn from the seed.
@@ -45,6 +47,42 @@ pub struct Level {
     pub floor: f32,
     /// A beginner's eye on the sample (the levels below level 1); `None`: the policy alone.
     pub human: Option<Human>,
+    /// The sample on bigger boards, where it is not the 9x9 one ([`Level::on_board`]).
+    pub wider: &'static [Wider],
+}
+
+/// A level's sample from `from` lines up. A sample that makes a 9x9 beginner lets through
+/// many more of the net's worst moves on a board with more points and more moves to a game,
+/// so that its rank there falls far below its 9x9 one (BENCHMARKS.md, "The beginners on
+/// bigger boards").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wider {
+    /// The smallest board it applies to.
+    pub from: u8,
+    /// The temperature of the sample there.
+    pub temperature: f64,
+    /// Its floor there (a share of the best move's prior).
+    pub floor: f32,
+}
+
+impl Level {
+    /// The level as it plays on a `size` board: the sample of the last of [`Level::wider`]
+    /// that `size` reaches, else its own.
+    pub fn on_board(self, size: u8) -> Level {
+        match self.wider.iter().rev().find(|w| size >= w.from) {
+            Some(w) => Level {
+                temperature: w.temperature,
+                floor: w.floor,
+                ..self
+            },
+            None => self,
+        }
+    }
+
+    /// The level with its own sample on every board (a temperature or floor set by hand).
+    pub fn on_every_board(self) -> Level {
+        Level { wider: &[], ..self }
+    }
 }
 
 /// How a beginner's attention bends the policy sample: the factors a move's weight is
@@ -78,60 +116,70 @@ pub const LADDER: [Level; 10] = [
         temperature: 4.0,
         floor: BEGINNER_FLOOR,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 1,
         temperature: 1.0,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 1,
         temperature: 0.45,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 4,
         temperature: 0.25,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 1,
         temperature: 0.0,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 8,
         temperature: 0.0,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 32,
         temperature: 0.0,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 100,
         temperature: 0.0,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 400,
         temperature: 0.0,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
     Level {
         visits: 1600,
         temperature: 0.0,
         floor: ABSURD_SHARE,
         human: None,
+        wider: &[],
     },
 ];
 
@@ -161,11 +209,11 @@ pub const BEGINNER_FLOOR: f32 = 0.001;
 /// above 0.0001% of the best prior), so that among those points nearly any is as likely: a
 /// player who follows the opponent around in contact and does not notice stones in atari.
 pub const BEGINNERS: [Level; 6] = [
-    beginner(4.0, 0.3, 4.0, BEGINNER_FLOOR),
-    beginner(10.0, 0.1, 4.0, BEGINNER_FLOOR),
-    beginner(25.0, 0.02, 4.0, BEGINNER_FLOOR),
-    beginner(25.0, 0.02, 8.0, 0.0002),
-    beginner(25.0, 0.02, 16.0, 0.00005),
+    beginner(4.0, 0.3, 4.0, BEGINNER_FLOOR, &[]),
+    beginner(10.0, 0.1, 4.0, BEGINNER_FLOOR, &[]),
+    beginner(25.0, 0.02, 4.0, BEGINNER_FLOOR, &[]),
+    beginner(25.0, 0.02, 8.0, 0.0002, &WIDER_14),
+    beginner(25.0, 0.02, 16.0, 0.00005, &WIDER_15),
     Level {
         visits: 1,
         temperature: 64.0,
@@ -176,10 +224,41 @@ pub const BEGINNERS: [Level; 6] = [
             near: 1,
             recent: 1,
         }),
+        wider: &WIDER_16,
     },
 ];
 
-const fn beginner(local: f64, atari_sight: f64, temperature: f64, floor: f32) -> Level {
+/// Levels 14 to 16 from 12x12 up. On 13x13 their 9x9 samples' floors (0.02% of the best
+/// prior and below) let through the moves the net all but rules out, and level 14 fell ten
+/// ranks below its 9x9 rank there (lost 72 of 72, even with seven stones, against level 13).
+/// The floor, not the temperature, is what costs so much on a bigger board: at 0.1% level 14's
+/// sample still won 5 of 16 against level 13 at temperature 8, and 3 of 32 at 16; at 0.05% it
+/// won 1 of 16. So from 12 lines each is raised a step (level 14 to the beginner's 0.1%, 15 to
+/// 0.02%, 16 to 0.01%), and level 14 samples flatter (temperature 16), which puts the three
+/// about three ranks apart on 13x13 (BENCHMARKS.md, "The beginners on bigger boards").
+const WIDER_14: [Wider; 1] = [Wider {
+    from: 12,
+    temperature: 16.0,
+    floor: BEGINNER_FLOOR,
+}];
+const WIDER_15: [Wider; 1] = [Wider {
+    from: 12,
+    temperature: 16.0,
+    floor: 0.0002,
+}];
+const WIDER_16: [Wider; 1] = [Wider {
+    from: 12,
+    temperature: 64.0,
+    floor: 0.0001,
+}];
+
+const fn beginner(
+    local: f64,
+    atari_sight: f64,
+    temperature: f64,
+    floor: f32,
+    wider: &'static [Wider],
+) -> Level {
     Level {
         visits: 1,
         temperature,
@@ -190,6 +269,7 @@ const fn beginner(local: f64, atari_sight: f64, temperature: f64, floor: f32) ->
             near: NEAR,
             recent: 2,
         }),
+        wider,
     }
 }
 
@@ -204,6 +284,7 @@ pub const IMPROVER: Level = Level {
     temperature: 4.0,
     floor: ABSURD_SHARE,
     human: None,
+    wider: &[],
 };
 
 /// The number of [`IMPROVER`]'s level.
@@ -246,6 +327,7 @@ pub fn genmove(
     seed: u64,
     time: Option<Duration>,
 ) -> Result<(Decision, Analysis), NnError> {
+    let level = level.on_board(game.board().size());
     let mut rng = Rng::new(seed);
     let mut puct = Puct::new(game, color, rules, rng.next_u64());
     puct.run(eval, game, Some(level.visits.max(1)), time)?;
@@ -408,6 +490,43 @@ mod tests {
         assert_eq!(level(1).unwrap().temperature, 4.0);
         assert!(level(1).unwrap().floor < level(2).unwrap().floor);
         assert_eq!(level(10).unwrap().visits, 1600);
+    }
+
+    #[test]
+    fn the_flat_beginners_sample_above_a_higher_floor_from_twelve_lines() {
+        for n in 14..=16 {
+            let l = level(n).unwrap();
+            assert!(l.floor < BEGINNER_FLOOR, "level {n}");
+            for size in [9, 11] {
+                assert_eq!(l.on_board(size), l, "level {n} on {size}x{size}");
+            }
+            for size in [12, 13, 19, 25] {
+                let wide = l.on_board(size);
+                assert!(
+                    wide.floor >= l.floor && wide.floor <= BEGINNER_FLOOR,
+                    "level {n}"
+                );
+                assert!(
+                    wide.temperature >= level(13).unwrap().temperature,
+                    "level {n}"
+                );
+                assert_eq!((wide.visits, wide.human), (l.visits, l.human));
+            }
+            // A temperature or floor set by hand holds on every board.
+            assert_eq!(l.on_every_board().on_board(19).floor, l.floor);
+        }
+        // The other levels play their own sample everywhere.
+        for n in (1..=13).chain([IMPROVER_LEVEL]) {
+            assert_eq!(
+                level(n).unwrap().on_board(19),
+                level(n).unwrap(),
+                "level {n}"
+            );
+        }
+        // The beginners stay in order on bigger boards: each flatter or lower than the one
+        // above it.
+        let wide = |n| level(n).unwrap().on_board(13);
+        assert!(wide(15).floor <= wide(14).floor && wide(15).temperature >= wide(14).temperature);
     }
 
     #[test]

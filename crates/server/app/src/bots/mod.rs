@@ -197,14 +197,16 @@ fn is_builtin_name(name: &str) -> bool {
 /// The built-in levels' ranks on 19x19 (BENCHMARKS.md, "The ladder on 19x19": 257 games
 /// against GNU Go 3.8 level 10 = 8k, even and at handicaps), where the declared ranks, measured
 /// on 9x9, are several ranks off: the levels that play the policy are stronger on the big
-/// board, the beginners far weaker. Level 14 fitted about 32k, so it and the two beginners below
-/// it sit at 30k, the scale's end. Level 9 was not measured on 19x19: with four times level 7's
-/// visits it is put at least at level 7's 3d (level 10's declared 4d is above it already).
-/// Levels not listed keep their declared rank.
+/// board, the beginners far weaker. Levels 14 to 16 play their bigger boards' sample there
+/// (`Level::on_board`), measured against level 13 (23k here) and each other ("The beginners on
+/// bigger boards": level 14 24.5k, 15 29.6k, 16 33k, so it sits at 30k, the scale's end).
+/// Level 9 was not measured on 19x19: with four times level 7's visits it is put at least at
+/// level 7's 3d (level 10's declared 4d is above it already). Levels not listed keep their
+/// declared rank.
 const RANKS_ON_19: [(u8, Rank); 10] = [
     (16, Rank::Kyu(30)),
     (15, Rank::Kyu(30)),
-    (14, Rank::Kyu(30)),
+    (14, Rank::Kyu(25)),
     (1, Rank::Kyu(16)),
     (17, Rank::Kyu(10)),
     (2, Rank::Kyu(3)),
@@ -214,17 +216,13 @@ const RANKS_ON_19: [(u8, Rank); 10] = [
     (9, Rank::Dan(3)),
 ];
 
-/// The built-in levels' ranks on 13x13 where they are not the declared ones (BENCHMARKS.md,
-/// "The ladder on 13x13": 300 games, GNU Go 3.8 level 10 = 8k): the levels from 17 up and level 1
-/// play at their declared ranks there, within a rank; the three beginners, who answer near the
-/// last move and sample flatly among many more moves than on 9x9, fall far below theirs. Level
-/// 14 lost every game to level 13, even with seven stones, so its fit (stones counted a rank
-/// each, less than a 13x13 stone is worth) is a ceiling.
-const RANKS_ON_13: [(u8, Rank); 3] = [
-    (16, Rank::Kyu(30)),
-    (15, Rank::Kyu(29)),
-    (14, Rank::Kyu(26)),
-];
+/// The built-in levels' ranks on 13x13 where they are not the declared ones: none. The levels
+/// from 17 up and level 1 play at their declared ranks there, within a rank (BENCHMARKS.md, "The
+/// ladder on 13x13": 300 games, GNU Go 3.8 level 10 = 8k). So do the three flattest
+/// beginners, levels 14 to 16, since they sample above a higher floor from 12 lines up
+/// (`Level::on_board`; "The beginners on bigger boards": 18.6k, 22.2k and 24.8k against their
+/// declared 18k, 21k and 24k); with their 9x9 sample they had fallen to 26k-30k.
+const RANKS_ON_13: [(u8, Rank); 0] = [];
 
 /// The boards on which the levels' ranks were measured, smallest first, each with the levels
 /// whose rank there is not their declared one: 9x9, where the declared ranks were measured;
@@ -781,12 +779,13 @@ mod tests {
         let novice = spec("tengen-novice", Engine::Builtin(14));
         assert_eq!(
             plays_at(&novice, Rank::Kyu(18), 19, Preset::Korean),
-            Rank::Kyu(30)
+            Rank::Kyu(25)
         );
-        // On 13x13 the beginners fall below their 9x9 ranks; the other levels keep theirs.
+        // On 13x13 every level plays at its declared rank, the beginners too (on their wider
+        // boards' sample).
         assert_eq!(
             plays_at(&novice, Rank::Kyu(18), 13, Preset::Japanese),
-            Rank::Kyu(26)
+            Rank::Kyu(18)
         );
         assert_eq!(
             plays_at(&novice, Rank::Kyu(18), 9, Preset::Chinese),

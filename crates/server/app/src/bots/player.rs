@@ -522,6 +522,7 @@ impl Builtin {
                 temperature: 0.0,
                 floor: tengen_ai::nn::levels::ABSURD_SHARE,
                 human: None,
+                wider: &[],
             },
             playouts: search::level_playouts(10),
         }
