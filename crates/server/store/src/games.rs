@@ -79,8 +79,8 @@ pub struct GameRow {
     /// Why the finished game counts for nobody (`no_show`, `too_few_moves`, `abandoned`).
     pub annulled: Option<String>,
     /// The ranks Black and White played the game at, as written when it started (a bot's is
-    /// its rank on that board); `None` for games started before they were stored, and for a
-    /// tournament's, whose players play at their account's rank.
+    /// its rank on that board; a tournament game's, the ranks as its round was paired); `None`
+    /// for games started before they were stored.
     pub ranks: Option<[String; 2]>,
 }
 

@@ -451,7 +451,8 @@ impl Store {
     }
 }
 
-/// Inserts a live game without a room, inside the round's transaction.
+/// Inserts a live game without a room, inside the round's transaction, with the ranks its
+/// players hold as the round is paired ([`crate::games::GameRow::ranks`]).
 async fn insert_game(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     black_id: i64,
@@ -459,7 +460,7 @@ async fn insert_game(
     terms: &str,
 ) -> Result<i64, StoreError> {
     let row = sqlx::query(
-        "INSERT INTO games (room_id, black_id, white_id, terms, status, result, created_at, finished_at) VALUES (0, $1, $2, $3, 'live', NULL, $4, NULL) RETURNING id",
+        "INSERT INTO games (room_id, black_id, white_id, terms, status, result, created_at, finished_at, black_rank, white_rank) VALUES (0, $1, $2, $3, 'live', NULL, $4, NULL, (SELECT rank FROM users WHERE id = $1), (SELECT rank FROM users WHERE id = $2)) RETURNING id",
     )
     .bind(black_id)
     .bind(white_id)

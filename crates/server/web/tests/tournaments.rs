@@ -130,6 +130,19 @@ async fn swiss_event(url: &str) {
         (t["status"].as_str(), t["round"].as_i64()),
         (Some("running"), Some(1))
     );
+    // Each game keeps the ranks its players held as the round was paired.
+    let rank_of = |uid: i64| {
+        let i = clients.iter().position(|c| c.id() == uid).unwrap();
+        field[i].1.to_string()
+    };
+    let pairings = server.store().pairings(id).await.unwrap();
+    let played: Vec<_> = pairings.iter().filter(|p| p.game_id.is_some()).collect();
+    assert_eq!(played.len(), 2, "{pairings:?}");
+    for p in played {
+        let row = server.store().game(p.game_id.unwrap()).await.unwrap();
+        let ranks = row.unwrap().ranks.unwrap();
+        assert_eq!(ranks, [rank_of(p.black_id.unwrap()), rank_of(p.white_id)]);
+    }
     // Paired once: a second tick while the round is played pairs nothing.
     tick(&server.state).await.unwrap();
     assert_eq!(
