@@ -81,10 +81,13 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
     // moderation's columns and tables, players' blocks, the games' annulment reason, messages
     // and friends, the reviews' chat, the readiness probe's table, the sessions' kind, last
     // use, device and address, the names' keys, the learners, their puzzle attempts and index,
-    // the puzzles' ratings; the pairings' board result and corrector go with their table).
+    // the puzzles' ratings, the games' stored ranks; the pairings' board result and corrector
+    // go with their table).
     // Each step appended to the migrations adds its undoing here (and in trust.rs's
     // migration to names' keys).
     for sql in [
+        "ALTER TABLE games DROP COLUMN white_rank",
+        "ALTER TABLE games DROP COLUMN black_rank",
         "DROP TABLE puzzle_ratings",
         "DROP INDEX puzzle_attempts_user",
         "DROP TABLE puzzle_attempts",
@@ -119,7 +122,7 @@ async fn the_migration_rates_finished_games_in_the_order_they_ended() {
         "ALTER TABLE users DROP COLUMN suspended_until",
         "ALTER TABLE users DROP COLUMN muted_until",
         "ALTER TABLE users DROP COLUMN role",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 41 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 43 FROM schema_version)",
     ] {
         store.execute(sql).await.unwrap();
     }

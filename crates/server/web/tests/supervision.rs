@@ -26,14 +26,17 @@ async fn a_game_whose_actor_panics_comes_back_from_its_log_and_goes_on() {
     .unwrap();
     h.crash().await;
     assert!(h.is_closed(), "the actor that panicked is gone");
-    // Taken up again without a request: its clocks run on.
+    // Taken up again without a request: its clocks run on. Its log is read back on the
+    // database's own thread, so the wait is bounded in time, not in turns of this runtime (a
+    // thousand turns were too few on a loaded machine).
     let mut back = None;
-    for _ in 0..1000 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
         back = games.local(id).await;
         if back.is_some() {
             break;
         }
-        tokio::task::yield_now().await;
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
     }
     let back = back.expect("the game is taken up again by itself");
     back.act(

@@ -293,14 +293,16 @@ async fn migration_on(url: &str) {
     let store = tengen_store::Store::open(url).await.unwrap();
     for sql in [
         // The database as it was before the step (the steps after it undone too: the learners,
-        // their puzzle attempts and index, the puzzles' ratings).
+        // their puzzle attempts and index, the puzzles' ratings, the games' stored ranks).
+        "ALTER TABLE games DROP COLUMN white_rank",
+        "ALTER TABLE games DROP COLUMN black_rank",
         "DROP TABLE puzzle_ratings",
         "DROP INDEX puzzle_attempts_user",
         "DROP TABLE puzzle_attempts",
         "DROP TABLE learners",
         "DROP INDEX users_name_key",
         "ALTER TABLE users DROP COLUMN name_key",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 4 FROM schema_version)",
+        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 6 FROM schema_version)",
         "INSERT INTO users (username, rank, points, guest, created_at) VALUES ('alice', '3k', 0, 0, 0)",
         "INSERT INTO users (username, rank, points, guest, created_at) VALUES ('aIice', '3k', 0, 0, 0)",
     ] {

@@ -220,7 +220,7 @@ const RANKS_ON_19: [(u8, Rank); 10] = [
 /// from 17 up and level 1 play at their declared ranks there, within a rank (BENCHMARKS.md, "The
 /// ladder on 13x13": 300 games, GNU Go 3.8 level 10 = 8k). So do the three flattest
 /// beginners, levels 14 to 16, since they sample above a higher floor from 12 lines up
-/// (`Level::on_board`; "The beginners on bigger boards": 18.6k, 22.2k and 24.8k against their
+/// (`Level::on_board`; "The beginners on bigger boards": 18.0k, 21.6k and 24.0k against their
 /// declared 18k, 21k and 24k); with their 9x9 sample they had fallen to 26k-30k.
 const RANKS_ON_13: [(u8, Rank); 0] = [];
 
