@@ -230,7 +230,8 @@ pub const BEGINNERS: [Level; 6] = [
 
 /// Levels 14 to 16 from 12x12 up. On 13x13 their 9x9 samples' floors (0.02% of the best
 /// prior and below) let through the moves the net all but rules out, and level 14 fell ten
-/// ranks below its 9x9 rank there (lost 72 of 72, even with seven stones, against level 13).
+/// ranks below its 9x9 rank there (lost all 72 games against levels 13 and 1, even with seven
+/// stones against level 13).
 /// The floor, not the temperature, is what costs so much on a bigger board: at 0.1% level 14's
 /// sample still won 5 of 16 against level 13 at temperature 8, and 3 of 32 at 16; at 0.05% it
 /// won 1 of 16. So from 12 lines each is raised a step (level 14 to the beginner's 0.1%, 15 to
