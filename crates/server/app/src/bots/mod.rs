@@ -200,9 +200,9 @@ fn is_builtin_name(name: &str) -> bool {
 /// board, the beginners far weaker. Levels 14 to 16 play their bigger boards' sample there
 /// (`Level::on_board`), measured against level 13 (23k here) and each other ("The beginners on
 /// bigger boards": level 14 24.5k, 15 29.6k, 16 33k, so it sits at 30k, the scale's end).
-/// Level 9 won 8 of 9 against level 7 on 19x19 ("Level 9 on 19x19, a first look": about 5.5d,
-/// 3d to 8d); it stays at level 7's 3d, its interval's weaker end (level 10's declared 4d is
-/// above it already). Levels not listed keep their declared rank.
+/// Level 9 won 15 of 16 against level 7 on 19x19 ("Level 9 on 19x19, a first look": about
+/// 6.4d, 4.0d to 8.8d); it stays at level 7's 3d until level 10 is measured there beside it
+/// (level 10's declared 4d is above it already). Levels not listed keep their declared rank.
 const RANKS_ON_19: [(u8, Rank); 10] = [
     (16, Rank::Kyu(30)),
     (15, Rank::Kyu(30)),
