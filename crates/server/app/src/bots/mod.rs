@@ -201,8 +201,8 @@ fn is_builtin_name(name: &str) -> bool {
 /// (`Level::on_board`), measured against level 13 (23k here) and each other ("The beginners on
 /// bigger boards": level 14 24.5k, 15 29.6k, 16 33k, so it sits at 30k, the scale's end).
 /// Level 9 won 15 of 16 against level 7 on 19x19 ("Level 9 on 19x19, a first look": about
-/// 6.4d, 4.0d to 8.8d); it stays at level 7's 3d until level 10 is measured there beside it
-/// (level 10's declared 4d is above it already). Levels not listed keep their declared rank.
+/// 6.4d, 4.0d to 8.8d), so it plays at 4d there, its interval's weaker end (rounded to the
+/// weaker side, as every level). Levels not listed keep their declared rank.
 const RANKS_ON_19: [(u8, Rank); 10] = [
     (16, Rank::Kyu(30)),
     (15, Rank::Kyu(30)),
@@ -213,7 +213,7 @@ const RANKS_ON_19: [(u8, Rank); 10] = [
     (3, Rank::Kyu(1)),
     (5, Rank::Dan(1)),
     (7, Rank::Dan(3)),
-    (9, Rank::Dan(3)),
+    (9, Rank::Dan(4)),
 ];
 
 /// The built-in levels' ranks on 13x13 where they are not the declared ones: none. The levels
@@ -790,6 +790,16 @@ mod tests {
         assert_eq!(
             plays_at(&novice, Rank::Kyu(18), 9, Preset::Chinese),
             Rank::Kyu(18)
+        );
+        // Level 9 (1d on 9x9) measured about 6.4d on 19x19 (4.0d to 8.8d): 4d there.
+        let nine = spec("tengen-9", Engine::Builtin(9));
+        assert_eq!(
+            plays_at(&nine, Rank::Dan(1), 19, Preset::Chinese),
+            Rank::Dan(4)
+        );
+        assert_eq!(
+            plays_at(&nine, Rank::Dan(1), 13, Preset::Chinese),
+            Rank::Dan(1)
         );
         // A level without a 19x19 rank, and bots that are not levels, keep the account's.
         let ten = spec("tengen-10", Engine::Builtin(10));
