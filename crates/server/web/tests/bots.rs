@@ -307,7 +307,8 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     assert_eq!(&ranks[..6], ["24k", "21k", "18k", "13k", "10k", "8k"]);
     // Each lists the boards where it plays at another rank (measured on 13x13 and 19x19):
     // tengen-2 plays 3k on 19x19 and its declared 8k on 9x9 and 13x13; the novice (18k on
-    // 9x9) its 18k on 13x13 and 25k on 19x19, the newcomer 30k, the scale's end.
+    // 9x9) its 18k on 13x13 and 25k on 19x19, the beginner 26k, the newcomer 30k, the
+    // scale's end.
     let two = &listed[5]["ranks_by_size"];
     assert_eq!(
         (two["19"].as_str(), two["17"].as_str()),
@@ -316,6 +317,7 @@ async fn a_bot_takes_its_configured_rank_when_the_server_starts_again() {
     assert!(two.get("13").is_none() && two.get("9").is_none(), "{two}");
     assert_eq!(listed[2]["ranks_by_size"]["19"], "25k");
     assert!(listed[2]["ranks_by_size"].get("13").is_none(), "{bots}");
+    assert_eq!(listed[1]["ranks_by_size"]["19"], "26k");
     assert_eq!(listed[0]["ranks_by_size"]["19"], "30k");
 }
 

@@ -199,13 +199,14 @@ fn is_builtin_name(name: &str) -> bool {
 /// on 9x9, are several ranks off: the levels that play the policy are stronger on the big
 /// board, the beginners far weaker. Levels 14 to 16 play their bigger boards' sample there
 /// (`Level::on_board`), measured against level 13 (23k here) and each other ("The beginners on
-/// bigger boards": level 14 24.5k, 15 29.6k, 16 33k, so it sits at 30k, the scale's end).
+/// bigger boards": level 14 24.5k, 16 33k, so it sits at 30k, the scale's end); level 15, on
+/// its 19x19 sample, against level 14 ("The beginners on 19x19": 25.6k, 24.1k to 27.0k).
 /// Level 9 won 15 of 16 against level 7 on 19x19 ("Level 9 on 19x19, a first look": about
 /// 6.4d, 4.0d to 8.8d), so it plays at 4d there, its interval's weaker end (rounded to the
 /// weaker side, as every level). Levels not listed keep their declared rank.
 const RANKS_ON_19: [(u8, Rank); 10] = [
     (16, Rank::Kyu(30)),
-    (15, Rank::Kyu(30)),
+    (15, Rank::Kyu(26)),
     (14, Rank::Kyu(25)),
     (1, Rank::Kyu(16)),
     (17, Rank::Kyu(10)),
@@ -780,6 +781,11 @@ mod tests {
         assert_eq!(
             plays_at(&novice, Rank::Kyu(18), 19, Preset::Korean),
             Rank::Kyu(25)
+        );
+        let beginner = spec("tengen-beginner", Engine::Builtin(15));
+        assert_eq!(
+            plays_at(&beginner, Rank::Kyu(21), 19, Preset::Chinese),
+            Rank::Kyu(26)
         );
         // On 13x13 every level plays at its declared rank, the beginners too (on their wider
         // boards' sample).
